@@ -1,0 +1,1264 @@
+package cppfront
+
+import (
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// binding is what a name means inside a region.
+type binding struct {
+	reg     ir.RegID // the register it names, or NoReg
+	isConst bool     // a folded integer constant
+	val     int64    // its value
+	ptr     bool     // a pointer
+}
+
+// funcBuilder lowers the body of one region from its flat tree.
+type funcBuilder struct {
+	lw      *lowerer
+	fn      *ir.Func
+	fl      *flat
+	scopes  []map[string]binding
+	tyAlias map[string]string
+	ar      ir.RegID // the implicit AR register, NoReg until used
+	env     *env
+	tparams map[string]bool // template parameter names in scope
+}
+
+func newFuncBuilder(lw *lowerer, fn *ir.Func, fl *flat) *funcBuilder {
+	fb := &funcBuilder{lw: lw, fn: fn, fl: fl, ar: ir.NoReg, tyAlias: map[string]string{}, tparams: map[string]bool{}}
+	for k, v := range lw.tyAlias {
+		fb.tyAlias[k] = v
+	}
+	fb.scopes = []map[string]binding{{}}
+	fb.env = &env{lw: lw, fb: fb}
+	fn.Locals = map[string]int64{}
+	return fb
+}
+
+func (fb *funcBuilder) push() { fb.scopes = append(fb.scopes, map[string]binding{}) }
+func (fb *funcBuilder) pop()  { fb.scopes = fb.scopes[:len(fb.scopes)-1] }
+
+func (fb *funcBuilder) bind(name string, b binding) {
+	fb.scopes[len(fb.scopes)-1][name] = b
+}
+
+func (fb *funcBuilder) lookup(name string) (binding, bool) {
+	for i := len(fb.scopes) - 1; i >= 0; i-- {
+		if b, ok := fb.scopes[i][name]; ok {
+			return b, true
+		}
+	}
+	return binding{}, false
+}
+
+// kill makes a scalar name non-constant where it is bound (it was assigned).
+func (fb *funcBuilder) kill(name string) {
+	for i := len(fb.scopes) - 1; i >= 0; i-- {
+		if b, ok := fb.scopes[i][name]; ok {
+			b.isConst = false
+			fb.scopes[i][name] = b
+			return
+		}
+	}
+	if _, ok := fb.lw.f.Consts[name]; ok {
+		fb.bind(name, binding{reg: ir.NoReg})
+	}
+}
+
+func (fb *funcBuilder) pos(off uint32) token.Pos { return fb.lw.pos(off) }
+
+// newReg adds a register to the function.
+func (fb *funcBuilder) newReg(name string, rt regType, arrayLen int, param, ref bool, n int32) ir.RegID {
+	id := ir.RegID(len(fb.fn.Regs))
+	r := &ir.Reg{ID: id, Name: name, Class: rt.class, Elem: rt.elem, TwoRegs: rt.two, ArrayLen: arrayLen, Param: param, Ref: ref}
+	if n >= 0 {
+		r.Pos, r.End = fb.pos(fb.fl.n[n].start), fb.pos(fb.fl.n[n].end)
+	}
+	fb.fn.Regs = append(fb.fn.Regs, r)
+	return id
+}
+
+func (fb *funcBuilder) arReg() ir.RegID {
+	if fb.ar == ir.NoReg {
+		fb.ar = fb.newReg("AR", regType{class: ir.ClassSpecial}, 1, false, false, -1)
+		fb.fn.Regs[fb.ar].Implicit = true
+	}
+	return fb.ar
+}
+
+// params lowers the parameter list of a function declarator.
+func (fb *funcBuilder) params(d int32) {
+	fl := fb.fl
+	// Find the function_declarator.
+	for i := 0; i < 16 && d >= 0 && fl.n[d].kind != "function_declarator"; i++ {
+		nd := fl.child(d, "declarator")
+		if nd < 0 {
+			return
+		}
+		d = nd
+	}
+	if d < 0 {
+		return
+	}
+	pl := fl.child(d, "parameters")
+	if pl < 0 {
+		return
+	}
+	for _, p := range fl.named(pl) {
+		switch fl.n[p].kind {
+		case "parameter_declaration", "optional_parameter_declaration":
+		default:
+			continue
+		}
+		ty := fl.child(p, "type")
+		typ := ""
+		if ty >= 0 {
+			typ = normSpace(fb.typePrefix(p, ty))
+		}
+		decl := fl.child(p, "declarator")
+		name, ref, ptr, arr, _ := fb.declShape(decl)
+		prm := ir.Param{Name: name, Type: typ, Reg: ir.NoReg, Pos: fb.pos(fl.n[p].start)}
+		rt := parseRegType(typ, fb.tyAlias)
+		if rt.class != ir.ClassNone && !ptr {
+			prm.Reg = fb.newReg(name, rt, arr, true, ref, decl)
+			if name != "" {
+				fb.bind(name, binding{reg: prm.Reg})
+			}
+		} else if name != "" {
+			fb.bind(name, binding{reg: ir.NoReg, ptr: ptr})
+		}
+		fb.fn.Params = append(fb.fn.Params, prm)
+	}
+}
+
+// typePrefix returns the text of a declaration's type including its
+// qualifiers (everything from the declaration's start to the end of the type).
+func (fb *funcBuilder) typePrefix(decl, ty int32) string {
+	return string(fb.fl.src[fb.fl.n[decl].start:fb.fl.n[ty].end])
+}
+
+// declShape unwraps a declarator: name, reference?, pointer?, array length
+// (1 when not an array, -1 when unknown), and the init value node (-1).
+func (fb *funcBuilder) declShape(d int32) (name string, ref, ptr bool, arr int, val int32) {
+	fl := fb.fl
+	arr, val = 1, -1
+	for i := 0; i < 32 && d >= 0; i++ {
+		switch fl.n[d].kind {
+		case "identifier", "field_identifier":
+			return fl.text(d), ref, ptr, arr, val
+		case "init_declarator":
+			val = fl.child(d, "value")
+			d = fl.child(d, "declarator")
+		case "reference_declarator":
+			ref = true
+			ch := fl.named(d)
+			if len(ch) == 0 {
+				return "", ref, ptr, arr, val
+			}
+			d = ch[len(ch)-1]
+		case "pointer_declarator":
+			ptr = true
+			d = fl.child(d, "declarator")
+		case "array_declarator":
+			if sz := fl.child(d, "size"); sz >= 0 {
+				if v, ok := fb.env.expr(fl, sz).Value(); ok && arr >= 0 {
+					arr *= int(v)
+				} else {
+					arr = -1
+				}
+			} else {
+				arr = -1
+			}
+			d = fl.child(d, "declarator")
+		case "parenthesized_declarator", "attributed_declarator":
+			ch := fl.named(d)
+			if len(ch) == 0 {
+				return "", ref, ptr, arr, val
+			}
+			d = ch[0]
+		default:
+			return "", ref, ptr, arr, val
+		}
+	}
+	return "", ref, ptr, arr, val
+}
+
+// block lowers a statement (usually a compound statement) into a Block.
+func (fb *funcBuilder) block(i int32, loop ir.LoopID, cond bool) *ir.Block {
+	b := &ir.Block{}
+	if i < 0 {
+		return b
+	}
+	fb.push()
+	if fb.fl.n[i].kind == "compound_statement" {
+		for c := fb.fl.n[i].first; c >= 0; c = fb.fl.n[c].next {
+			if fb.fl.n[c].named {
+				fb.stmt(c, loop, cond, &b.Nodes)
+			}
+		}
+	} else {
+		fb.stmt(i, loop, cond, &b.Nodes)
+	}
+	fb.pop()
+	return b
+}
+
+func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) {
+	fl := fb.fl
+	switch fl.n[i].kind {
+	case "compound_statement":
+		fb.push()
+		for c := fl.n[i].first; c >= 0; c = fl.n[c].next {
+			if fl.n[c].named {
+				fb.stmt(c, loop, cond, out)
+			}
+		}
+		fb.pop()
+	case "declaration":
+		fb.decl(i, loop, cond, out)
+	case "alias_declaration", "type_definition":
+		t := normSpace(fl.text(i))
+		fb.aliasText(t)
+	case "expression_statement":
+		for _, c := range fl.named(i) {
+			fb.expr(c, loop, cond, out, ir.NoReg)
+		}
+	case "for_statement", "for_range_loop", "while_statement", "do_statement":
+		fb.loop(i, loop, cond, out)
+	case "if_statement":
+		fb.ifStmt(i, loop, cond, out)
+	case "comment", "break_statement", "continue_statement", "goto_statement", "preproc_call", "preproc_def",
+		"preproc_function_def", "preproc_include", "using_declaration", "namespace_alias_definition", "static_assert_declaration":
+	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
+		for _, c := range fl.named(i) {
+			if fl.n[c].field == "condition" || fl.n[c].field == "name" {
+				continue
+			}
+			fb.stmt(c, loop, true, out)
+		}
+	case "switch_statement":
+		if c := fl.child(i, "condition"); c >= 0 {
+			fb.expr(c, loop, cond, out, ir.NoReg)
+		}
+		if c := fl.child(i, "body"); c >= 0 {
+			fb.stmt(c, loop, true, out)
+		}
+	case "case_statement", "labeled_statement", "ERROR":
+		for _, c := range fl.named(i) {
+			if fl.n[c].field == "value" || fl.n[c].field == "label" {
+				continue
+			}
+			fb.stmt(c, loop, cond, out)
+		}
+	default:
+		fb.expr(i, loop, cond, out, ir.NoReg)
+	}
+}
+
+func (fb *funcBuilder) aliasText(t string) {
+	t = strings.TrimSuffix(t, ";")
+	if rest, ok := strings.CutPrefix(t, "using "); ok {
+		if k := strings.IndexByte(rest, '='); k >= 0 {
+			fb.tyAlias[strings.TrimSpace(rest[:k])] = strings.TrimSpace(rest[k+1:])
+		}
+	} else if rest, ok := strings.CutPrefix(t, "typedef "); ok {
+		if k := strings.LastIndexByte(rest, ' '); k >= 0 {
+			fb.tyAlias[strings.TrimSpace(rest[k+1:])] = strings.TrimSpace(rest[:k])
+		}
+	}
+}
+
+// decl lowers a declaration statement: registers, constants, pointers, and
+// the calls in initialisers.
+func (fb *funcBuilder) decl(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) {
+	fl := fb.fl
+	ty := fl.child(i, "type")
+	typ := ""
+	if ty >= 0 {
+		typ = normSpace(fb.typePrefix(i, ty))
+	}
+	rt := parseRegType(typ, fb.tyAlias)
+	isConst := strings.Contains(typ, "const")
+	auto := ty >= 0 && fl.text(ty) == "auto"
+	for _, d := range fl.fields(i, "declarator") {
+		name, ref, ptr, arr, val := fb.declShape(d)
+		if name == "" {
+			if val >= 0 {
+				fb.expr(val, loop, cond, out, ir.NoReg)
+			}
+			continue
+		}
+		switch {
+		case rt.class != ir.ClassNone && !ptr:
+			if ref && val >= 0 {
+				// A reference to an existing register is that register.
+				if r, _ := fb.resolveReg(val); r != ir.NoReg {
+					fb.bind(name, binding{reg: r})
+					continue
+				}
+			}
+			id := fb.newReg(name, rt, arr, false, ref, d)
+			fb.bind(name, binding{reg: id})
+			if val >= 0 {
+				fb.expr(val, loop, cond, out, id)
+			}
+		case auto && val >= 0 && fb.retClass(val) != ir.ClassNone:
+			id := fb.newReg(name, regType{class: fb.retClass(val)}, 1, false, ref, d)
+			fb.bind(name, binding{reg: id})
+			fb.expr(val, loop, cond, out, id)
+		default:
+			b := binding{reg: ir.NoReg, ptr: ptr}
+			if val >= 0 {
+				fb.expr(val, loop, cond, out, ir.NoReg)
+				if isConst && !ptr {
+					if v, ok := fb.env.expr(fl, val).Value(); ok {
+						b.isConst, b.val = true, v
+						fb.fn.Locals[name] = v
+					}
+				}
+			}
+			fb.bind(name, b)
+		}
+	}
+}
+
+// retClass returns the register class an initialiser call returns (for auto).
+func (fb *funcBuilder) retClass(val int32) ir.RegClass {
+	fl := fb.fl
+	if fl.n[val].kind != "call_expression" {
+		return ir.ClassNone
+	}
+	c := fb.callee(val)
+	op, _, ok := ir.Resolve(c.name, fb.nsOf(c.scope), true, nil)
+	if !ok {
+		return ir.ClassNone
+	}
+	return op.Info().Ret
+}
+
+// loop lowers a for, range-for, while or do loop.
+func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node) {
+	fl := fb.fl
+	id := ir.LoopID(len(fb.fn.Loops))
+	l := &ir.Loop{ID: id, Parent: parent, Depth: 1, Cond: cond, Pos: fb.pos(fl.n[i].start), End: fb.pos(fl.n[i].end)}
+	if parent != ir.NoLoop {
+		l.Depth = fb.fn.Loops[parent].Depth + 1
+	}
+	fb.fn.Loops = append(fb.fn.Loops, l)
+	fb.push()
+	switch fl.n[i].kind {
+	case "for_statement":
+		l.Kind = ir.LoopFor
+		if init := fl.child(i, "initializer"); init >= 0 {
+			fb.forInit(l, init, parent, cond, out)
+		}
+		if c := fl.child(i, "condition"); c >= 0 {
+			fb.forCond(l, c)
+			fb.expr(c, parent, cond, out, ir.NoReg)
+		}
+		if u := fl.child(i, "update"); u >= 0 {
+			fb.forStep(l, u)
+		}
+		if l.Var != "" {
+			fb.bind(l.Var, binding{reg: ir.NoReg})
+		}
+		fold(l)
+	case "for_range_loop":
+		l.Kind = ir.LoopFor
+		if r := fl.child(i, "right"); r >= 0 {
+			fb.expr(r, parent, cond, out, ir.NoReg)
+		}
+	case "while_statement":
+		l.Kind = ir.LoopWhile
+		if c := fl.child(i, "condition"); c >= 0 {
+			fb.expr(c, parent, cond, out, ir.NoReg)
+		}
+	case "do_statement":
+		l.Kind = ir.LoopDo
+	}
+	l.Body = fb.block(fl.child(i, "body"), id, cond)
+	if fl.n[i].kind == "do_statement" {
+		if c := fl.child(i, "condition"); c >= 0 {
+			fb.expr(c, id, cond, &l.Body.Nodes, ir.NoReg)
+		}
+	}
+	if fl.n[i].kind == "for_statement" {
+		if u := fl.child(i, "update"); u >= 0 {
+			fb.expr(u, id, cond, &l.Body.Nodes, ir.NoReg)
+		}
+	}
+	fb.pop()
+	*out = append(*out, l)
+}
+
+func (fb *funcBuilder) forInit(l *ir.Loop, init int32, loop ir.LoopID, cond bool, out *[]ir.Node) {
+	fl := fb.fl
+	switch fl.n[init].kind {
+	case "declaration":
+		if ty := fl.child(init, "type"); ty >= 0 {
+			l.VarType = normSpace(fl.text(ty))
+		}
+		ds := fl.fields(init, "declarator")
+		for k, d := range ds {
+			name, _, _, _, val := fb.declShape(d)
+			if val >= 0 {
+				fb.expr(val, loop, cond, out, ir.NoReg)
+			}
+			if k == 0 {
+				l.Var = name
+				if val >= 0 {
+					l.Init = fb.env.expr(fl, val)
+				}
+			}
+			fb.bind(name, binding{reg: ir.NoReg})
+		}
+	case "assignment_expression":
+		if left := fl.child(init, "left"); left >= 0 && fl.n[left].kind == "identifier" && fl.operator(init) == "=" {
+			l.Var = fl.text(left)
+			if r := fl.child(init, "right"); r >= 0 {
+				l.Init = fb.env.expr(fl, r)
+			}
+		}
+		fb.expr(init, loop, cond, out, ir.NoReg)
+	default:
+		fb.expr(init, loop, cond, out, ir.NoReg)
+	}
+}
+
+func (fb *funcBuilder) forCond(l *ir.Loop, c int32) {
+	fl := fb.fl
+	if fl.n[c].kind != "binary_expression" || l.Var == "" {
+		return
+	}
+	left, right := fl.child(c, "left"), fl.child(c, "right")
+	op := fl.operator(c)
+	if left < 0 || right < 0 {
+		return
+	}
+	flip := map[string]string{"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}
+	switch {
+	case fl.text(left) == l.Var:
+		if _, ok := flip[op]; ok {
+			l.CmpOp, l.Bound = op, fb.env.expr(fl, right)
+		}
+	case fl.text(right) == l.Var:
+		if f, ok := flip[op]; ok {
+			l.CmpOp, l.Bound = f, fb.env.expr(fl, left)
+		}
+	}
+}
+
+func (fb *funcBuilder) forStep(l *ir.Loop, u int32) {
+	fl := fb.fl
+	if l.Var == "" {
+		return
+	}
+	switch fl.n[u].kind {
+	case "update_expression":
+		arg := fl.child(u, "argument")
+		if arg < 0 || fl.text(arg) != l.Var {
+			return
+		}
+		switch fl.operator(u) {
+		case "++":
+			l.Step = ir.Const(1)
+		case "--":
+			l.Step = ir.Const(-1)
+		}
+	case "assignment_expression":
+		left, right := fl.child(u, "left"), fl.child(u, "right")
+		if left < 0 || right < 0 || fl.text(left) != l.Var {
+			return
+		}
+		switch fl.operator(u) {
+		case "+=":
+			l.Step = fb.env.expr(fl, right)
+		case "-=":
+			l.Step = ir.Neg(fb.env.expr(fl, right))
+		case "=":
+			// i = i + k
+			e := fb.env.expr(fl, right)
+			if base, coef, ok := e.Linear(l.Var); ok && coef == 1 {
+				l.Step = base
+			}
+		}
+	}
+}
+
+// fold computes the trip count of a counted loop when every part is constant.
+func fold(l *ir.Loop) {
+	init, ok1 := l.Init.Value()
+	bound, ok2 := l.Bound.Value()
+	step, ok3 := l.Step.Value()
+	if !ok1 || !ok2 || !ok3 || step == 0 {
+		return
+	}
+	var n int64
+	switch {
+	case l.CmpOp == "<" && step > 0:
+		n = ceilDiv(bound-init, step)
+	case l.CmpOp == "<=" && step > 0:
+		n = ceilDiv(bound-init+1, step)
+	case l.CmpOp == ">" && step < 0:
+		n = ceilDiv(init-bound, -step)
+	case l.CmpOp == ">=" && step < 0:
+		n = ceilDiv(init-bound+1, -step)
+	case l.CmpOp == "!=":
+		d := bound - init
+		if d%step != 0 || d/step < 0 {
+			return
+		}
+		n = d / step
+	default:
+		return
+	}
+	if n < 0 {
+		n = 0
+	}
+	l.Trip, l.TripKnown = n, true
+}
+
+func ceilDiv(a, b int64) int64 {
+	if a <= 0 {
+		return 0
+	}
+	return (a + b - 1) / b
+}
+
+func (fb *funcBuilder) ifStmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) {
+	fl := fb.fl
+	s := &ir.If{Constexpr: fl.hasToken(i, "constexpr"), Pos: fb.pos(fl.n[i].start), End: fb.pos(fl.n[i].end)}
+	if c := fl.child(i, "condition"); c >= 0 {
+		v := c
+		if fl.n[c].kind == "condition_clause" {
+			if x := fl.child(c, "value"); x >= 0 {
+				v = x
+			}
+		}
+		fb.expr(c, loop, cond, out, ir.NoReg)
+		s.Cond = fb.env.expr(fl, v)
+	}
+	s.Then = fb.block(fl.child(i, "consequence"), loop, true)
+	if a := fl.child(i, "alternative"); a >= 0 {
+		if fl.n[a].kind == "else_clause" {
+			ch := fl.named(a)
+			if len(ch) > 0 {
+				a = ch[0]
+			}
+		}
+		s.Else = fb.block(a, loop, true)
+	}
+	*out = append(*out, s)
+}
+
+// expr lowers the calls in an expression, innermost first. assign is the
+// register a call's return value is assigned to (declaration initialiser).
+func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, assign ir.RegID) {
+	fl := fb.fl
+	switch fl.n[i].kind {
+	case "call_expression":
+		fb.call(i, loop, cond, out, assign)
+		return
+	case "assignment_expression":
+		left, right := fl.child(i, "left"), fl.child(i, "right")
+		target := ir.NoReg
+		if left >= 0 {
+			if r, _ := fb.resolveReg(left); r != ir.NoReg {
+				target = r
+			} else if fl.n[left].kind == "identifier" {
+				fb.kill(fl.text(left))
+			}
+			fb.expr(left, loop, cond, out, ir.NoReg)
+		}
+		if right >= 0 {
+			fb.expr(right, loop, cond, out, target)
+		}
+		return
+	case "update_expression":
+		if arg := fl.child(i, "argument"); arg >= 0 && fl.n[arg].kind == "identifier" {
+			fb.kill(fl.text(arg))
+		}
+	case "lambda_expression":
+		if body := fl.child(i, "body"); body >= 0 {
+			fb.push()
+			fb.stmt(body, loop, cond, out)
+			fb.pop()
+		}
+		return
+	case "compound_statement":
+		fb.stmt(i, loop, cond, out)
+		return
+	case "string_literal", "raw_string_literal", "number_literal", "identifier", "comment":
+		return
+	}
+	for c := fl.n[i].first; c >= 0; c = fl.n[c].next {
+		if fl.n[c].named {
+			fb.expr(c, loop, cond, out, ir.NoReg)
+		}
+	}
+}
+
+// calleeInfo is a call's function, split.
+type calleeInfo struct {
+	full   string // callee without template arguments ("AscendC::Reg::LoadAlign")
+	scope  string // qualification ("AscendC::Reg"), "." for a member call, "" when bare
+	name   string // last component
+	targs  []string
+	cast   bool // a C++ cast keyword (static_cast<T>(x)): not a call
+	simple bool // the callee is a plain or qualified name
+}
+
+var castKeywords = map[string]bool{"static_cast": true, "reinterpret_cast": true, "const_cast": true, "dynamic_cast": true, "bit_cast": true}
+
+func (fb *funcBuilder) callee(call int32) calleeInfo {
+	fl := fb.fl
+	fn := fl.child(call, "function")
+	if fn < 0 {
+		return calleeInfo{}
+	}
+	start := fl.n[fn].start
+	n := fn
+	ci := calleeInfo{simple: true}
+	for k := 0; k < 16; k++ {
+		switch fl.n[n].kind {
+		case "qualified_identifier":
+			nm := fl.child(n, "name")
+			if nm < 0 {
+				ci.simple = false
+				ci.name = fl.text(n)
+				ci.full = ci.name
+				return ci
+			}
+			n = nm
+			continue
+		case "template_function", "template_method":
+			nm := fl.child(n, "name")
+			if a := fl.child(n, "arguments"); a >= 0 {
+				t := fl.text(a)
+				if len(t) >= 2 {
+					ci.targs = splitTop(t[1 : len(t)-1])
+				}
+			}
+			if nm >= 0 {
+				ci.name = fl.text(nm)
+			}
+		case "field_expression":
+			ci.scope = "."
+			f := fl.child(n, "field")
+			if f >= 0 && (fl.n[f].kind == "template_method") {
+				n = f
+				continue
+			}
+			if f >= 0 {
+				ci.name = fl.text(f)
+			}
+			ci.full = normSpace(fl.text(fn))
+			return ci
+		case "identifier", "field_identifier", "namespace_identifier", "type_identifier", "destructor_name", "operator_name":
+			ci.name = fl.text(n)
+		default:
+			ci.simple = false
+			ci.name = normSpace(fl.text(n))
+			ci.full = ci.name
+			return ci
+		}
+		break
+	}
+	if ci.scope != "." {
+		sc := strings.TrimSpace(string(fl.src[start:fl.n[n].start]))
+		sc = strings.TrimSuffix(strings.ReplaceAll(sc, " ", ""), "::")
+		ci.scope = strings.ReplaceAll(sc, "template", "")
+		ci.scope = strings.TrimSuffix(ci.scope, "::")
+	}
+	switch ci.scope {
+	case "":
+		ci.full = ci.name
+	case ".":
+		ci.full = normSpace(fl.text(fn))
+	default:
+		ci.full = ci.scope + "::" + ci.name
+	}
+	ci.cast = castKeywords[ci.name] && (ci.scope == "" || ci.scope == "std")
+	return ci
+}
+
+// simd reports whether the region is __simd_vf__/__simd_callee__ code.
+func (fb *funcBuilder) simd() bool {
+	switch fb.fn.Kind {
+	case ir.RegionSimdVF, ir.RegionSimdCallee, ir.RegionSimdCaller:
+		return true
+	}
+	return false
+}
+
+// isTypeCallee reports whether a "call" is a function-style cast or a
+// temporary of a type: float(x), T(x), std::integral_constant<...>{}.
+func (fb *funcBuilder) isTypeCallee(ci calleeInfo) bool {
+	if ci.scope == "." {
+		return false
+	}
+	name := ci.name
+	if ci.scope == "std" || ci.scope == "AscendC::Std" || ci.scope == "Std" {
+		switch name {
+		case "integral_constant", "is_same", "conditional", "tuple", "pair", "enable_if", "make_tuple", "declval":
+			return true
+		}
+	}
+	if ci.scope != "" {
+		return false
+	}
+	if _, ok := ir.ElemSize(name); ok {
+		return true
+	}
+	if fb.tparams[name] {
+		return true
+	}
+	if _, ok := fb.tyAlias[name]; ok {
+		return true
+	}
+	return false
+}
+
+func (fb *funcBuilder) nsOf(scope string) ir.Namespace {
+	switch {
+	case scope == "":
+		return ir.NSNone
+	case scope == ".":
+		return ir.NSOther
+	case fb.lw.isRegNS(scope):
+		return ir.NSReg
+	}
+	return ir.NSOther
+}
+
+// call lowers one call expression (after the calls in its arguments).
+func (fb *funcBuilder) call(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, assign ir.RegID) {
+	fl := fb.fl
+	argList := fl.child(i, "arguments")
+	var argNodes []int32
+	if argList >= 0 {
+		for _, a := range fl.named(argList) {
+			if fl.n[a].kind != "comment" {
+				argNodes = append(argNodes, a)
+			}
+		}
+	}
+	for _, a := range argNodes {
+		fb.expr(a, loop, cond, out, ir.NoReg)
+	}
+	ci := fb.callee(i)
+	if fn := fl.child(i, "function"); fn >= 0 && !ci.simple {
+		fb.expr(fn, loop, cond, out, ir.NoReg)
+	} else if fn >= 0 && ci.scope == "." {
+		// obj.f(): calls inside obj are lowered too.
+		if arg := fl.child(fn, "argument"); arg >= 0 {
+			fb.expr(arg, loop, cond, out, ir.NoReg)
+		}
+	}
+	if ci.cast || ci.name == "" || fb.isTypeCallee(ci) {
+		return
+	}
+	in := &ir.Instr{ID: ir.InstrID(len(fb.fn.Instrs)), Callee: ci.full, Name: ci.name, TArgs: ci.targs, Loop: loop, Cond: cond,
+		Pos: fb.pos(fl.n[i].start), End: fb.pos(fl.n[i].end)}
+	args := make([]ir.ArgInfo, len(argNodes))
+	in.Args = make([]ir.Operand, len(argNodes))
+	anyReg := false
+	for k, a := range argNodes {
+		r, part := fb.resolveReg(a)
+		op := ir.Operand{Reg: r, Part: part, Text: normSpace(fl.text(a)), Pos: fb.pos(fl.n[a].start), End: fb.pos(fl.n[a].end)}
+		if r != ir.NoReg {
+			args[k].Class = fb.fn.Regs[r].Class
+			anyReg = true
+		} else {
+			op.Expr = fb.env.expr(fl, a)
+			args[k].Ptr = fb.isPtr(a)
+		}
+		in.Args[k] = op
+	}
+	ns := fb.nsOf(ci.scope)
+	userDefined := fb.lw.defined[ci.full] || (ns == ir.NSNone || ci.scope == ".") && fb.lw.defined[ci.name]
+	op, form, ok := ir.OpUnknown, ir.FormUnknown, false
+	if !(userDefined && ns != ir.NSReg) {
+		// A bare name may be the register API when a using-directive is in
+		// force, when an argument or the assigned value is a register, when
+		// the name exists only in the register API, or inside __simd_vf__ /
+		// __simd_callee__ code, which cannot call anything else of AscendC.
+		bareOK := fb.lw.regUsing || anyReg || assign != ir.NoReg || ir.Distinctive(ci.name) || fb.simd()
+		op, form, ok = ir.Resolve(ci.name, ns, bareOK, args)
+	}
+	switch {
+	case ok:
+		in.Op, in.Form = op, form
+	case userDefined:
+		in.Op, in.Form = ir.OpCall, ir.FormCall
+	default:
+		in.Op, in.Form = ir.OpUnknown, ir.FormUnknown
+	}
+	fb.fillInstr(in, args, assign)
+	fb.fn.Instrs = append(fb.fn.Instrs, in)
+	*out = append(*out, in)
+}
+
+// fillInstr derives template facts, roles, defs and uses.
+func (fb *funcBuilder) fillInstr(in *ir.Instr, args []ir.ArgInfo, assign ir.RegID) {
+	for _, t := range in.TArgs {
+		switch {
+		case strings.Contains(t, "POST_MODE_UPDATE"):
+			in.Post = true
+		case strings.Contains(t, "DIST_"):
+			d := t
+			if k := strings.LastIndex(d, "::"); k >= 0 {
+				d = d[k+2:]
+			}
+			in.Dist = d
+		case strings.Contains(t, "MERGING"):
+			in.Merging = true
+		}
+	}
+	if ir.PostSpelling(in.Name) {
+		in.Post = true
+	}
+	if (in.Op == ir.OpMove || in.Op == ir.OpMaskMove) && len(args) == 3 && !anyContains(in.TArgs, "ZEROING") {
+		in.Merging = true // Move defaults to MERGING when masked
+	}
+	if len(in.TArgs) > 0 && isTypeName(in.TArgs[0]) {
+		in.Elem = in.TArgs[0]
+	}
+	addUse := func(r ir.RegID) {
+		if r != ir.NoReg && !containsReg(in.Uses, r) {
+			in.Uses = append(in.Uses, r)
+		}
+	}
+	addDef := func(r ir.RegID) {
+		if r != ir.NoReg && !containsReg(in.Defs, r) {
+			in.Defs = append(in.Defs, r)
+		}
+	}
+	switch in.Op {
+	case ir.OpUnknown, ir.OpCall:
+		for k := range in.Args {
+			if in.Op == ir.OpCall {
+				in.Args[k].Role = ir.ArgScalar
+			}
+			if r := in.Args[k].Reg; r != ir.NoReg {
+				if in.Op == ir.OpCall {
+					in.Args[k].Role = ir.ArgRW
+					addDef(r)
+				} else {
+					in.Args[k].Role = ir.ArgR
+				}
+				addUse(r)
+			}
+		}
+		if assign != ir.NoReg {
+			addDef(assign)
+			in.Assign = fb.fn.Regs[assign].Name
+		}
+		return
+	}
+	roles := ir.AssignRoles(in.Op, in.Form, in.Post, in.Merging, args)
+	for k := range in.Args {
+		in.Args[k].Role = roles[k]
+		r := in.Args[k].Reg
+		switch roles[k] {
+		case ir.ArgW:
+			addDef(r)
+		case ir.ArgRW:
+			addUse(r)
+			addDef(r)
+		case ir.ArgR, ir.ArgMask, ir.ArgAddr:
+			addUse(r)
+		case ir.ArgPtrRW, ir.ArgScalarRW:
+			if name := baseName(in.Args[k].Text); name != "" {
+				in.PtrDefs = append(in.PtrDefs, name)
+				fb.kill(name)
+			}
+		}
+		if in.Elem == "" && (roles[k] == ir.ArgW || roles[k] == ir.ArgR || roles[k] == ir.ArgRW) && r != ir.NoReg {
+			in.Elem = fb.fn.Regs[r].Elem
+		}
+	}
+	if assign != ir.NoReg {
+		addDef(assign)
+		in.Assign = fb.fn.Regs[assign].Name
+	}
+	// Implicit special-register effects (vf-api.md §3.6).
+	switch in.Op {
+	case ir.OpSqueeze:
+		if anyContains(in.TArgs, "STORE_REG") && !anyContains(in.TArgs, "NO_STORE_REG") || in.Name == "asc_squeeze_with_status" {
+			addDef(fb.arReg())
+		}
+	case ir.OpStoreUnAlign:
+		if in.Form != ir.FormCAPI && len(in.Args) == 3 && roles[0] == ir.ArgPtr {
+			addUse(fb.arReg())
+		}
+	case ir.OpClearSpr:
+		addDef(fb.arReg())
+	case ir.OpGetSpr:
+		addUse(fb.arReg())
+	}
+}
+
+func anyContains(ss []string, sub string) bool {
+	for _, s := range ss {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsReg(rs []ir.RegID, r ir.RegID) bool {
+	for _, x := range rs {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// baseName returns the variable a post-updated argument names ("src" for
+// "src", "&src", "(T*&)src"), or "".
+func baseName(t string) string {
+	t = strings.TrimSpace(t)
+	if k := strings.LastIndexByte(t, ')'); k >= 0 && strings.HasPrefix(t, "(") {
+		t = strings.TrimSpace(t[k+1:])
+	}
+	t = strings.TrimLeft(t, "&* ")
+	for i := 0; i < len(t); i++ {
+		if !isIdentChar(t[i]) && t[i] != '.' && !(t[i] == '-' && i+1 < len(t) && t[i+1] == '>') && !(t[i] == '>' && i > 0 && t[i-1] == '-') {
+			return ""
+		}
+	}
+	return t
+}
+
+// resolveReg finds the register an argument reaches, looking through casts,
+// parentheses, &/*, x.reg[k] and array subscripts. part is the folded index,
+// or -1.
+func (fb *funcBuilder) resolveReg(i int32) (ir.RegID, int) {
+	fl := fb.fl
+	part := -1
+	for k := 0; k < 16 && i >= 0; k++ {
+		switch fl.n[i].kind {
+		case "identifier":
+			if b, ok := fb.lookup(fl.text(i)); ok && b.reg != ir.NoReg {
+				return b.reg, part
+			}
+			return ir.NoReg, -1
+		case "cast_expression":
+			i = fl.child(i, "value")
+		case "parenthesized_expression":
+			ch := fl.named(i)
+			if len(ch) != 1 {
+				return ir.NoReg, -1
+			}
+			i = ch[0]
+		case "pointer_expression":
+			i = fl.child(i, "argument")
+		case "call_expression":
+			ci := fb.callee(i)
+			if !ci.cast {
+				return ir.NoReg, -1
+			}
+			al := fl.child(i, "arguments")
+			if al < 0 {
+				return ir.NoReg, -1
+			}
+			ch := fl.named(al)
+			if len(ch) != 1 {
+				return ir.NoReg, -1
+			}
+			i = ch[0]
+		case "subscript_expression":
+			if idx := fl.child(i, "indices"); idx >= 0 {
+				ch := fl.named(idx)
+				if len(ch) == 1 {
+					if v, ok := fb.env.expr(fl, ch[0]).Value(); ok {
+						part = int(v)
+					}
+				}
+			} else if idx := fl.child(i, "index"); idx >= 0 {
+				if v, ok := fb.env.expr(fl, idx).Value(); ok {
+					part = int(v)
+				}
+			}
+			i = fl.child(i, "argument")
+		case "field_expression":
+			f := fl.child(i, "field")
+			if f < 0 || fl.text(f) != "reg" {
+				return ir.NoReg, -1
+			}
+			i = fl.child(i, "argument")
+		default:
+			return ir.NoReg, -1
+		}
+	}
+	return ir.NoReg, -1
+}
+
+// isPtr reports whether an argument is known to be a pointer: a pointer
+// variable, pointer arithmetic on one, or &x.
+func (fb *funcBuilder) isPtr(i int32) bool {
+	fl := fb.fl
+	for k := 0; k < 16 && i >= 0; k++ {
+		switch fl.n[i].kind {
+		case "identifier":
+			b, ok := fb.lookup(fl.text(i))
+			return ok && b.ptr
+		case "binary_expression":
+			op := fl.operator(i)
+			if op != "+" && op != "-" {
+				return false
+			}
+			i = fl.child(i, "left")
+		case "parenthesized_expression":
+			ch := fl.named(i)
+			if len(ch) != 1 {
+				return false
+			}
+			i = ch[0]
+		case "cast_expression":
+			ty := fl.child(i, "type")
+			if ty >= 0 && strings.Contains(fl.text(ty), "*") {
+				return true
+			}
+			i = fl.child(i, "value")
+		case "pointer_expression":
+			return fl.operator(i) == "&"
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// collectErrors records the ERROR and MISSING nodes of the flat tree.
+func (fb *funcBuilder) collectErrors(root int32) {
+	for k := range fb.fl.n {
+		if fb.fl.n[k].bad {
+			fb.fn.Errors = append(fb.fn.Errors, fb.pos(fb.fl.n[k].start))
+		}
+	}
+	_ = root
+}
+
+// finish infers unaligned-register roles and normalises the error list.
+func (fb *funcBuilder) finish() {
+	if len(fb.fn.Errors) == 0 {
+		fb.collectErrors(0)
+	}
+	sort.Slice(fb.fn.Errors, func(i, j int) bool { return fb.fn.Errors[i] < fb.fn.Errors[j] })
+	for _, in := range fb.fn.Instrs {
+		var role ir.UnalignRole
+		switch in.Op {
+		case ir.OpLoadUnAlignPre, ir.OpLoadUnAlign, ir.OpLoad:
+			role = ir.RoleLoad
+		case ir.OpStoreUnAlign, ir.OpStoreUnAlignPost, ir.OpStore:
+			role = ir.RoleStore
+		default:
+			continue
+		}
+		for _, a := range in.Args {
+			if a.Reg == ir.NoReg {
+				continue
+			}
+			r := fb.fn.Regs[a.Reg]
+			if !r.Class.IsUnalign() {
+				continue
+			}
+			switch {
+			case r.Role == ir.RoleNone:
+				r.Role = role
+			case r.Role != role:
+				r.Role = ir.RoleMixed
+			}
+		}
+	}
+}
+
+// env folds expressions against the bindings of a region and the file.
+type env struct {
+	lw *lowerer
+	fb *funcBuilder // nil at file scope
+}
+
+// builtins are the documented vector-length constants (vf-api.md §5.1).
+var builtins = map[string]int64{"VRegSize": ir.VectorBytes, "VECTOR_REG_WIDTH": ir.VectorBytes}
+
+func (e *env) lookup(name string) (int64, bool, bool) {
+	if e.fb != nil {
+		if b, ok := e.fb.lookup(name); ok {
+			return b.val, b.isConst, true
+		}
+	}
+	if v, ok := e.lw.f.Consts[name]; ok {
+		return v, true, true
+	}
+	last := name
+	if k := strings.LastIndex(name, "::"); k >= 0 {
+		last = name[k+2:]
+	}
+	if v, ok := builtins[last]; ok {
+		return v, true, true
+	}
+	return 0, false, false
+}
+
+func (e *env) typeSize(t string) (int64, bool) {
+	t = normSpace(t)
+	aliases := e.lw.tyAlias
+	if e.fb != nil {
+		aliases = e.fb.tyAlias
+	}
+	for i := 0; i < 8; i++ {
+		if sz, ok := ir.ElemSize(t); ok {
+			return sz, true
+		}
+		d, ok := aliases[t]
+		if !ok {
+			return 0, false
+		}
+		t = d
+	}
+	return 0, false
+}
+
+// expr converts an expression node to a symbolic expression, folding what it can.
+func (e *env) expr(fl *flat, i int32) *ir.Expr {
+	return e.exprDepth(fl, i, 0)
+}
+
+func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
+	if i < 0 {
+		return nil
+	}
+	if depth > 200 {
+		return ir.Unknown(normSpace(fl.text(i)))
+	}
+	n := &fl.n[i]
+	switch n.kind {
+	case "number_literal":
+		if v, ok := parseInt(fl.text(i)); ok {
+			return ir.Const(v)
+		}
+	case "true":
+		return ir.Const(1)
+	case "false":
+		return ir.Const(0)
+	case "identifier", "qualified_identifier":
+		name := strings.ReplaceAll(fl.text(i), " ", "")
+		if v, isConst, ok := e.lookup(name); ok {
+			if isConst {
+				return ir.Const(v)
+			}
+			return ir.Sym(name)
+		}
+		return ir.Sym(name)
+	case "field_expression":
+		return ir.Sym(strings.ReplaceAll(fl.text(i), " ", ""))
+	case "parenthesized_expression":
+		ch := fl.named(i)
+		if len(ch) == 1 {
+			return e.exprDepth(fl, ch[0], depth+1)
+		}
+	case "condition_clause":
+		if v := fl.child(i, "value"); v >= 0 {
+			return e.exprDepth(fl, v, depth+1)
+		}
+	case "binary_expression":
+		l, r := fl.child(i, "left"), fl.child(i, "right")
+		if l >= 0 && r >= 0 {
+			return ir.Bin(fl.operator(i), e.exprDepth(fl, l, depth+1), e.exprDepth(fl, r, depth+1))
+		}
+	case "unary_expression":
+		arg := fl.child(i, "argument")
+		x := e.exprDepth(fl, arg, depth+1)
+		switch fl.operator(i) {
+		case "-":
+			return ir.Neg(x)
+		case "+":
+			return x
+		case "!":
+			if v, ok := x.Value(); ok {
+				if v == 0 {
+					return ir.Const(1)
+				}
+				return ir.Const(0)
+			}
+		case "~":
+			if v, ok := x.Value(); ok {
+				return ir.Const(^v)
+			}
+		}
+	case "sizeof_expression":
+		if t := fl.child(i, "type"); t >= 0 {
+			tt := normSpace(fl.text(t))
+			if sz, ok := e.typeSize(tt); ok {
+				return ir.Const(sz)
+			}
+			return &ir.Expr{Kind: ir.ExprSizeof, Name: tt}
+		}
+		if v := fl.child(i, "value"); v >= 0 {
+			tt := strings.Trim(normSpace(fl.text(v)), "() ")
+			if sz, ok := e.typeSize(tt); ok {
+				return ir.Const(sz)
+			}
+			return &ir.Expr{Kind: ir.ExprSizeof, Name: tt}
+		}
+	case "cast_expression":
+		return e.exprDepth(fl, fl.child(i, "value"), depth+1)
+	case "call_expression":
+		if e.fb != nil {
+			ci := e.fb.callee(i)
+			if ci.cast {
+				if al := fl.child(i, "arguments"); al >= 0 {
+					if ch := fl.named(al); len(ch) == 1 {
+						return e.exprDepth(fl, ch[0], depth+1)
+					}
+				}
+			}
+			if ci.name == "GetVecLen" {
+				return ir.Const(ir.VectorBytes)
+			}
+		}
+	case "conditional_expression":
+		c := e.exprDepth(fl, fl.child(i, "condition"), depth+1)
+		if v, ok := c.Value(); ok {
+			if v != 0 {
+				return e.exprDepth(fl, fl.child(i, "consequence"), depth+1)
+			}
+			return e.exprDepth(fl, fl.child(i, "alternative"), depth+1)
+		}
+	}
+	return ir.Unknown(normSpace(fl.text(i)))
+}
+
+// parseInt parses a C++ integer literal (decimal, hex, octal, binary, digit
+// separators, u/l suffixes). Floating literals are not integers.
+func parseInt(s string) (int64, bool) {
+	s = strings.ReplaceAll(s, "'", "")
+	s = strings.TrimRight(s, "uUlLzZ")
+	if s == "" {
+		return 0, false
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+		base, s = 16, s[2:]
+	case strings.HasPrefix(s, "0b") || strings.HasPrefix(s, "0B"):
+		base, s = 2, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:]
+	}
+	v, err := strconv.ParseUint(s, base, 64)
+	if err != nil || v > 1<<63-1 {
+		return 0, false
+	}
+	return int64(v), true
+}

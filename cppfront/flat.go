@@ -1,0 +1,161 @@
+package cppfront
+
+import (
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// Walking tree-sitter through cgo costs a call per question, so a subtree
+// that will be lowered is first copied, once, into a flat Go slice: one cursor
+// pass, a handful of cgo calls per node. Everything after that is plain Go.
+
+// fnode is one flattened syntax node.
+type fnode struct {
+	kind       string // node kind ("call_expression"); interned from the language table
+	field      string // field name in the parent ("body"), "" when none
+	start, end uint32 // byte offsets
+	first      int32  // first child, -1 when none
+	next       int32  // next sibling, -1 when none
+	parent     int32  // parent, -1 for the root of the flat tree
+	named      bool   // a named node (not punctuation)
+	bad        bool   // ERROR or MISSING node
+}
+
+// flat is a flattened subtree; node 0 is its root.
+type flat struct {
+	n   []fnode
+	src []byte // the blanked source the tree was parsed from
+}
+
+var (
+	kindNames  []string
+	kindNamed  []bool
+	fieldNames []string
+)
+
+func init() {
+	nk := language.NodeKindCount()
+	kindNames = make([]string, nk)
+	kindNamed = make([]bool, nk)
+	for i := uint32(0); i < nk; i++ {
+		kindNames[i] = language.NodeKindForId(uint16(i))
+		kindNamed[i] = language.NodeKindIsNamed(uint16(i))
+	}
+	nf := language.FieldCount()
+	fieldNames = make([]string, nf+1)
+	for i := uint32(1); i <= nf; i++ {
+		fieldNames[i] = language.FieldNameForId(uint16(i))
+	}
+}
+
+func kindOf(id uint16) (string, bool) {
+	if int(id) < len(kindNames) {
+		return kindNames[id], kindNamed[id]
+	}
+	return "ERROR", true
+}
+
+// flatten copies the subtree rooted at root. checkMissing enables the extra
+// per-node cgo call that finds MISSING nodes; it is only needed when the
+// subtree has an error.
+func flatten(root *sitter.Node, src []byte, checkMissing bool) *flat {
+	f := &flat{src: src, n: make([]fnode, 0, 256)}
+	c := root.Walk()
+	defer c.Close()
+	stack := make([]int32, 0, 64) // indices of the ancestors of the cursor's node
+	lastChild := make([]int32, 0, 64)
+	for {
+		n := c.Node()
+		id := n.KindId()
+		kind, named := kindOf(id)
+		fid := c.FieldId()
+		fn := fnode{kind: kind, named: named, start: uint32(n.StartByte()), end: uint32(n.EndByte()), first: -1, next: -1, parent: -1}
+		if int(fid) < len(fieldNames) {
+			fn.field = fieldNames[fid]
+		}
+		if kind == "ERROR" || (checkMissing && n.IsMissing()) {
+			fn.bad = true
+		}
+		idx := int32(len(f.n))
+		if len(stack) > 0 {
+			p := stack[len(stack)-1]
+			fn.parent = p
+			if lc := lastChild[len(lastChild)-1]; lc >= 0 {
+				f.n[lc].next = idx
+			} else {
+				f.n[p].first = idx
+			}
+			lastChild[len(lastChild)-1] = idx
+		}
+		f.n = append(f.n, fn)
+		if c.GotoFirstChild() {
+			stack = append(stack, idx)
+			lastChild = append(lastChild, -1)
+			continue
+		}
+		for !c.GotoNextSibling() {
+			if len(stack) == 0 || !c.GotoParent() {
+				return f
+			}
+			stack = stack[:len(stack)-1]
+			lastChild = lastChild[:len(lastChild)-1]
+			if len(stack) == 0 {
+				return f
+			}
+		}
+	}
+}
+
+func (f *flat) text(i int32) string {
+	n := &f.n[i]
+	return string(f.src[n.start:n.end])
+}
+
+// child returns the first child of i with the given field name, or -1.
+func (f *flat) child(i int32, field string) int32 {
+	for c := f.n[i].first; c >= 0; c = f.n[c].next {
+		if f.n[c].field == field {
+			return c
+		}
+	}
+	return -1
+}
+
+// children returns the named children of i.
+func (f *flat) named(i int32) []int32 {
+	var out []int32
+	for c := f.n[i].first; c >= 0; c = f.n[c].next {
+		if f.n[c].named {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// fields returns the children of i with the given field name.
+func (f *flat) fields(i int32, field string) []int32 {
+	var out []int32
+	for c := f.n[i].first; c >= 0; c = f.n[c].next {
+		if f.n[c].field == field {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// hasToken reports whether i has an anonymous child whose text is tok.
+func (f *flat) hasToken(i int32, tok string) bool {
+	for c := f.n[i].first; c >= 0; c = f.n[c].next {
+		if !f.n[c].named && f.text(c) == tok {
+			return true
+		}
+	}
+	return false
+}
+
+// operator returns the text of the "operator" field of i, or "".
+func (f *flat) operator(i int32) string {
+	if c := f.child(i, "operator"); c >= 0 {
+		return f.text(c)
+	}
+	return ""
+}

@@ -1,0 +1,302 @@
+// Package ir defines the pure-Go intermediate representation of Ascend C
+// vector-function (VF) code that every ascvet analysis reads.
+//
+// A Package holds Files; a File holds the VF regions (Func) found in it. A
+// Func owns dense tables of registers (Regs), instructions (Instrs) and loops
+// (Loops), and a structured body (Block) whose nodes are *Instr, *Loop and *If
+// in program order. Dense IDs let liveness use bitsets instead of maps.
+//
+// Every node carries token.Pos/End into the real file, byte-exact: the
+// front end blanks Ascend qualifiers with spaces of the same length before
+// parsing, so offsets never move. No node holds a tree-sitter object.
+//
+// The op table (op.go) is the single place that knows the Ascend C API.
+package ir
+
+import (
+	"go/token"
+)
+
+// Package is the IR of one analysis unit (one run over a set of files).
+type Package struct {
+	Fset  *token.FileSet // positions of every File
+	Files []*File        // in the order they were added
+}
+
+// File is one lowered source file.
+type File struct {
+	Name    string            // path as given to the front end
+	Tok     *token.File       // position table of the file in Package.Fset
+	Src     []byte            // original bytes (not the blanked copy)
+	Funcs   []*Func           // VF regions, in source order
+	Helpers []*Func           // same-file __simd_callee__/__aicore__ functions that VF code calls but that are not VF regions themselves
+	Quals   []Qualifier       // Ascend spellings blanked before parsing, in source order
+	Consts  map[string]int64  // file-scope integer constants (constexpr/const globals, static constexpr members)
+	Aliases map[string]string // namespace aliases: alias -> target ("MAPI" -> "AscendC::MicroAPI")
+	Usings  []string          // namespaces named by using-directives, in source order
+	Defined []string          // names of every function and function-like macro defined in the file, sorted
+}
+
+// Qualifier records one Ascend spelling that the front end blanked.
+type Qualifier struct {
+	Pos  token.Pos // start in the original file
+	Text string    // exactly what was there, e.g. "__simd_vf__" or "LAUNCH_BOUND(256)"
+}
+
+// RegionKind says why a Func is a VF region.
+type RegionKind uint8
+
+const (
+	RegionSimdVF     RegionKind = iota // __simd_vf__ function
+	RegionSimdCallee                   // __simd_callee__ function
+	RegionSimdCaller                   // __simd_caller__ function (legacy spelling)
+	RegionVecScope                     // __VEC_SCOPE__ { ... } block inside any function
+	RegionAicoreRegs                   // __aicore__ (or unmarked) function that takes or declares register types
+	RegionSimtVF                       // __simt_vf__ function: recorded, not analysed
+	RegionSimtCallee                   // __simt_callee__ function: recorded, not analysed
+)
+
+var regionNames = [...]string{"simd_vf", "simd_callee", "simd_caller", "vec_scope", "aicore_regs", "simt_vf", "simt_callee"}
+
+func (k RegionKind) String() string {
+	if int(k) < len(regionNames) {
+		return regionNames[k]
+	}
+	return "region?"
+}
+
+// Analysed reports whether the register-level analyses apply to the region.
+// SIMT regions use a different programming model and are only recorded.
+func (k RegionKind) Analysed() bool { return k != RegionSimtVF && k != RegionSimtCallee }
+
+// Func is one VF region: a function or a __VEC_SCOPE__ block.
+type Func struct {
+	Name     string           // function name; for a __VEC_SCOPE__ block, "<enclosing>.vec_scope#N"
+	Kind     RegionKind       // why this is a region
+	Pos, End token.Pos        // whole definition (or block)
+	BodyPos  token.Pos        // opening brace of the body
+	Template bool             // defined inside a template declaration
+	Params   []Param          // parameters, in order (none for a block)
+	Regs     []*Reg           // dense: Regs[i].ID == i
+	Instrs   []*Instr         // dense, in program order: Instrs[i].ID == i
+	Loops    []*Loop          // dense, in pre-order: Loops[i].ID == i
+	Body     *Block           // structured body
+	Errors   []token.Pos      // positions of tree-sitter ERROR/MISSING nodes inside the region
+	Locals   map[string]int64 // folded integer constants visible in the region (locals and parameters bound by constexpr)
+}
+
+// Param is one function parameter.
+type Param struct {
+	Name string    // may be empty
+	Type string    // as written, qualifiers blanked
+	Reg  RegID     // register declared by this parameter, or NoReg
+	Pos  token.Pos // start of the parameter
+}
+
+// RegID indexes Func.Regs.
+type RegID int32
+
+// NoReg marks an operand or parameter that is not a register.
+const NoReg RegID = -1
+
+// RegClass is the hardware register class of a declaration.
+type RegClass uint8
+
+const (
+	ClassNone         RegClass = iota // not a register
+	ClassVReg                         // RegTensor<T>
+	ClassMask                         // MaskReg
+	ClassUnalignLoad                  // UnalignRegForLoad
+	ClassUnalignStore                 // UnalignRegForStore
+	ClassUnalign                      // UnalignReg: role inferred from use (Reg.Role)
+	ClassAddr                         // AddrReg
+	ClassSpecial                      // special-purpose register (AR), implicit
+)
+
+var classNames = [...]string{"none", "vreg", "mask", "ureg_load", "ureg_store", "ureg", "areg", "spr"}
+
+func (c RegClass) String() string {
+	if int(c) < len(classNames) {
+		return classNames[c]
+	}
+	return "class?"
+}
+
+// IsUnalign reports whether c is one of the unaligned-register classes.
+func (c RegClass) IsUnalign() bool {
+	return c == ClassUnalignLoad || c == ClassUnalignStore || c == ClassUnalign
+}
+
+// UnalignRole is the inferred role of an unaligned register.
+type UnalignRole uint8
+
+const (
+	RoleNone  UnalignRole = iota // not used by any unaligned op
+	RoleLoad                     // used only by load-side ops (Pre, LoadUnAlign)
+	RoleStore                    // used only by store-side ops (StoreUnAlign, Post)
+	RoleMixed                    // used by both: a bug (ASC1006)
+)
+
+var roleNames = [...]string{"none", "load", "store", "mixed"}
+
+func (r UnalignRole) String() string { return roleNames[r] }
+
+// Reg is one declared register (or register array, or reference parameter).
+type Reg struct {
+	ID       RegID       // index in Func.Regs
+	Name     string      // declared name; "AR" for the implicit special register
+	Class    RegClass    // hardware class
+	Elem     string      // element type of RegTensor<T> as written ("float", "T"); "" when not applicable
+	TwoRegs  bool        // RegTraitNumTwo or a 64-bit element type: occupies two physical registers
+	ArrayLen int         // number of elements for an array declaration, 1 for a scalar register, -1 when unknown
+	Param    bool        // declared as a function parameter
+	Ref      bool        // declared by reference (parameter or local reference)
+	Implicit bool        // not declared in source (AR)
+	Role     UnalignRole // for unaligned registers: how it is used
+	Pos, End token.Pos   // the declarator
+}
+
+// Width is the number of physical registers one element of r occupies.
+func (r *Reg) Width() int {
+	if r.TwoRegs {
+		return 2
+	}
+	return 1
+}
+
+// Node is an element of a structured body: *Instr, *Loop or *If.
+type Node interface {
+	Span() (token.Pos, token.Pos)
+}
+
+// Block is a sequence of nodes in program order.
+type Block struct {
+	Nodes []Node
+}
+
+// LoopKind is the statement a loop came from.
+type LoopKind uint8
+
+const (
+	LoopFor LoopKind = iota
+	LoopWhile
+	LoopDo
+)
+
+var loopNames = [...]string{"for", "while", "do"}
+
+func (k LoopKind) String() string { return loopNames[k] }
+
+// LoopID indexes Func.Loops.
+type LoopID int32
+
+// NoLoop marks an instruction outside every loop.
+const NoLoop LoopID = -1
+
+// Loop is a for, while or do loop.
+type Loop struct {
+	ID        LoopID    // index in Func.Loops
+	Kind      LoopKind  // statement kind
+	Parent    LoopID    // enclosing loop or NoLoop
+	Depth     int       // 1 for an outermost loop
+	Var       string    // induction variable ("" when none was recognised)
+	VarType   string    // its declared type ("uint16_t"), "" when not declared in the init
+	Init      *Expr     // initial value of Var (nil when unknown)
+	Bound     *Expr     // right-hand side of the condition (nil when unknown)
+	CmpOp     string    // comparison of the condition: "<", "<=", "!=", ">", ">=", "" when unknown
+	Step      *Expr     // signed increment per iteration (nil when unknown)
+	Trip      int64     // folded trip count, valid when TripKnown
+	TripKnown bool      // whether Trip could be folded
+	Cond      bool      // nested under an if
+	Pos, End  token.Pos // whole statement
+	Body      *Block    // loop body
+}
+
+// Span implements Node.
+func (l *Loop) Span() (token.Pos, token.Pos) { return l.Pos, l.End }
+
+// If is an if or if constexpr statement; both branches are kept.
+type If struct {
+	Constexpr bool      // if constexpr
+	Cond      *Expr     // condition
+	Pos, End  token.Pos // whole statement
+	Then      *Block    // taken branch
+	Else      *Block    // nil when there is no else
+}
+
+// Span implements Node.
+func (s *If) Span() (token.Pos, token.Pos) { return s.Pos, s.End }
+
+// InstrID indexes Func.Instrs.
+type InstrID int32
+
+// Form is how an instruction was spelled.
+type Form uint8
+
+const (
+	FormReg     Form = iota // AscendC::Reg / MicroAPI / bare current name
+	FormLegacy              // a legacy alias (DataCopy, DataCopyUnAlign, MaskAnd, ...)
+	FormCAPI                // an asc_* C call
+	FormRaw                 // a raw CCE intrinsic (vlds, vadd, ...)
+	FormCall                // a call of a user helper defined in the same file
+	FormUnknown             // none of the above
+)
+
+var formNames = [...]string{"reg", "legacy", "capi", "raw", "call", "unknown"}
+
+func (f Form) String() string { return formNames[f] }
+
+// Instr is one call inside a VF region.
+type Instr struct {
+	ID       InstrID   // index in Func.Instrs
+	Op       Op        // canonical op; OpUnknown for calls the table does not know, OpCall for user helpers
+	Form     Form      // spelling family
+	Callee   string    // the callee as written, without template arguments ("AscendC::Reg::LoadAlign")
+	Name     string    // last component of the callee ("LoadAlign")
+	TArgs    []string  // template arguments as written, whitespace-normalised
+	Elem     string    // element type: first type template argument, else the destination register's element type
+	Post     bool      // post-update form (POST_MODE_UPDATE or an implied update)
+	Dist     string    // LoadDist/StoreDist/MaskDist enumerator, "" when default
+	Merging  bool      // MaskMergeMode::MERGING (destination also read)
+	Args     []Operand // arguments in call order
+	Defs     []RegID   // registers written (including implicit ones: AR)
+	Uses     []RegID   // registers read (including implicit ones and RW destinations)
+	PtrDefs  []string  // scalars written: post-updated pointers, UpdateMask counts
+	Loop     LoopID    // innermost enclosing loop, NoLoop when none
+	Cond     bool      // nested under an if (inside the region)
+	Assign   string    // name assigned from the call's return value ("m" in m = CreateMask()), "" when none
+	Pos, End token.Pos // the whole call expression, byte-exact
+}
+
+// Span implements Node.
+func (in *Instr) Span() (token.Pos, token.Pos) { return in.Pos, in.End }
+
+// ArgRole is what an instruction does with one argument.
+type ArgRole uint8
+
+const (
+	ArgNone     ArgRole = iota // not classified (unknown op)
+	ArgW                       // register written
+	ArgR                       // register read
+	ArgRW                      // register read and written
+	ArgMask                    // governing mask predicate (read)
+	ArgPtr                     // UB address (pointer value read)
+	ArgPtrRW                   // UB address advanced by the call (post-update)
+	ArgScalar                  // scalar read (stride, count, immediate)
+	ArgScalarRW                // scalar read and written (UpdateMask count)
+	ArgAddr                    // AddrReg offset (read)
+)
+
+var argRoleNames = [...]string{"?", "w", "r", "rw", "mask", "ptr", "ptr&", "s", "s&", "areg"}
+
+func (r ArgRole) String() string { return argRoleNames[r] }
+
+// Operand is one argument of an Instr.
+type Operand struct {
+	Role     ArgRole   // what the instruction does with it
+	Reg      RegID     // the register reached (through casts, .reg[k], subscripts), or NoReg
+	Part     int       // for x.reg[k]: k; for v[k] with a constant k: k; otherwise -1
+	Expr     *Expr     // symbolic value: addresses, strides, scalars
+	Text     string    // source text
+	Pos, End token.Pos // byte-exact
+}

@@ -1,0 +1,462 @@
+package cppfront
+
+import (
+	"bytes"
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// lowerer lowers one file.
+type lowerer struct {
+	f      *ir.File
+	src    []byte // blanked source
+	blanks []blank
+	tree   *sitter.Tree
+
+	funcs    []funcDef         // every function definition found at declaration level
+	defined  map[string]bool   // names of functions defined in the file (last component and qualified)
+	tyAlias  map[string]string // file-level type aliases (using X = ...; typedef ... X;)
+	regUsing bool              // a using-directive brings Reg/MicroAPI names into scope
+	scopes   int               // number of __VEC_SCOPE__ blocks seen per function (naming)
+}
+
+// funcDef is a function definition found by the declaration-level walk.
+type funcDef struct {
+	node     *sitter.Node
+	name     string
+	start    uint32 // start of the definition, including blanked qualifiers before it
+	end      uint32
+	body     uint32 // start of the body
+	template bool
+	class    string          // enclosing class for members ("" at namespace scope)
+	tparams  map[string]bool // template parameters in scope (function and class)
+}
+
+func newLowerer(f *ir.File, src []byte, blanks []blank, tree *sitter.Tree) *lowerer {
+	return &lowerer{f: f, src: src, blanks: blanks, tree: tree, defined: map[string]bool{}, tyAlias: map[string]string{}}
+}
+
+func (lw *lowerer) pos(off uint32) token.Pos { return lw.f.Tok.Pos(int(off)) }
+
+func (lw *lowerer) run() {
+	root := lw.tree.RootNode()
+	lw.walkDecls(root, false, "", nil)
+	// Region discovery.
+	scopeBlanks := map[int]bool{} // blanks that are __VEC_SCOPE__ markers
+	for i, b := range lw.blanks {
+		if b.text == "__VEC_SCOPE__" {
+			scopeBlanks[i] = true
+		}
+	}
+	for _, fd := range lw.funcs {
+		kind, ok := lw.regionKind(fd)
+		if !ok {
+			continue
+		}
+		lw.lowerFunc(fd, kind)
+	}
+	if len(scopeBlanks) > 0 {
+		lw.lowerVecScopes(scopeBlanks)
+	}
+	sort.SliceStable(lw.f.Funcs, func(i, j int) bool { return lw.f.Funcs[i].Pos < lw.f.Funcs[j].Pos })
+	for name := range lw.defined {
+		lw.f.Defined = append(lw.f.Defined, name)
+	}
+	sort.Strings(lw.f.Defined)
+}
+
+// containers are node kinds the declaration-level walk descends into.
+var containers = map[string]bool{
+	"translation_unit": true, "namespace_definition": true, "declaration_list": true, "linkage_specification": true,
+	"class_specifier": true, "struct_specifier": true, "union_specifier": true, "field_declaration_list": true,
+	"preproc_if": true, "preproc_ifdef": true, "preproc_else": true, "preproc_elif": true, "preproc_elifdef": true,
+	"declaration": true, "field_declaration": true, "ERROR": true, "export_declaration": true,
+}
+
+// walkDecls finds function definitions, constants, aliases and using
+// directives at declaration level. It never enters function bodies.
+func (lw *lowerer) walkDecls(n *sitter.Node, inTemplate bool, class string, tparams map[string]bool) {
+	c := n.Walk()
+	defer c.Close()
+	if !c.GotoFirstChild() {
+		return
+	}
+	for {
+		ch := c.Node()
+		kind, _ := kindOf(ch.KindId())
+		switch kind {
+		case "function_definition":
+			lw.addFunc(ch, inTemplate, class, tparams)
+		case "template_declaration":
+			lw.walkDecls(ch, true, class, lw.templateParams(ch, tparams))
+		case "namespace_alias_definition":
+			lw.nsAlias(ch)
+		case "preproc_function_def":
+			if nn := ch.ChildByFieldName("name"); nn != nil {
+				lw.defined[nn.Utf8Text(lw.src)] = true
+			}
+		case "using_declaration":
+			lw.usingDecl(ch)
+		case "alias_declaration", "type_definition":
+			lw.typeAlias(ch, lw.tyAlias)
+		case "class_specifier", "struct_specifier", "union_specifier":
+			name := ""
+			if nn := ch.ChildByFieldName("name"); nn != nil {
+				name = nn.Utf8Text(lw.src)
+			}
+			lw.walkDecls(ch, inTemplate, name, tparams)
+		default:
+			if kind == "declaration" || kind == "field_declaration" {
+				lw.constDecl(ch, class)
+			}
+			if containers[kind] {
+				lw.walkDecls(ch, inTemplate, class, tparams)
+			}
+		}
+		if !c.GotoNextSibling() {
+			return
+		}
+	}
+}
+
+// templateParams adds the parameter names of a template declaration to outer.
+func (lw *lowerer) templateParams(n *sitter.Node, outer map[string]bool) map[string]bool {
+	m := map[string]bool{}
+	for k := range outer {
+		m[k] = true
+	}
+	pl := n.ChildByFieldName("parameters")
+	if pl == nil {
+		return m
+	}
+	t := pl.Utf8Text(lw.src)
+	if len(t) < 2 {
+		return m
+	}
+	for _, p := range splitTop(t[1 : len(t)-1]) {
+		if k := strings.IndexByte(p, '='); k >= 0 {
+			p = strings.TrimSpace(p[:k])
+		}
+		f := strings.Fields(strings.NewReplacer("...", " ", "&", " ", "*", " ").Replace(p))
+		if len(f) >= 2 {
+			m[f[len(f)-1]] = true
+		}
+	}
+	return m
+}
+
+func (lw *lowerer) addFunc(n *sitter.Node, inTemplate bool, class string, tparams map[string]bool) {
+	body := n.ChildByFieldName("body")
+	if body == nil {
+		return
+	}
+	name := ""
+	if d := n.ChildByFieldName("declarator"); d != nil {
+		name = declName(d, lw.src)
+	}
+	start := uint32(n.StartByte())
+	// Extend the start backwards over white space (blanked qualifiers are spaces).
+	s := int(start)
+	for s > 0 && isSpaceByte(lw.src[s-1]) {
+		s--
+	}
+	// ... then forward to the first byte that was not white space in the
+	// original: the first blanked qualifier, or the definition itself.
+	for s < int(start) && isSpaceByte(lw.f.Src[s]) {
+		s++
+	}
+	fd := funcDef{node: n, name: name, start: uint32(s), end: uint32(n.EndByte()), body: uint32(body.StartByte()), template: inTemplate, class: class, tparams: tparams}
+	lw.funcs = append(lw.funcs, fd)
+	lw.defined[name] = true
+	if k := strings.LastIndex(name, "::"); k >= 0 {
+		lw.defined[name[k+2:]] = true
+	}
+}
+
+// declName digs the declared name out of a (function) declarator.
+func declName(d *sitter.Node, src []byte) string {
+	for i := 0; i < 16 && d != nil; i++ {
+		kind, _ := kindOf(d.KindId())
+		switch kind {
+		case "function_declarator", "pointer_declarator", "reference_declarator", "parenthesized_declarator", "attributed_declarator":
+			inner := d.ChildByFieldName("declarator")
+			if inner == nil {
+				inner = d.NamedChild(0)
+			}
+			d = inner
+		default:
+			return normSpace(d.Utf8Text(src))
+		}
+	}
+	return ""
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func (lw *lowerer) nsAlias(n *sitter.Node) {
+	name := n.ChildByFieldName("name")
+	if name == nil {
+		return
+	}
+	t := strings.TrimSpace(n.Utf8Text(lw.src))
+	if k := strings.IndexByte(t, '='); k >= 0 {
+		target := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t[k+1:]), ";"))
+		lw.f.Aliases[name.Utf8Text(lw.src)] = strings.ReplaceAll(target, " ", "")
+	}
+}
+
+func (lw *lowerer) usingDecl(n *sitter.Node) {
+	t := normSpace(n.Utf8Text(lw.src))
+	t = strings.TrimSuffix(t, ";")
+	if rest, ok := strings.CutPrefix(t, "using namespace "); ok {
+		ns := strings.ReplaceAll(rest, " ", "")
+		lw.f.Usings = append(lw.f.Usings, ns)
+		if lw.isRegNS(ns) {
+			lw.regUsing = true
+		}
+		return
+	}
+	// using AscendC::Reg::LoadAlign; brings one name.
+	if rest, ok := strings.CutPrefix(t, "using "); ok {
+		rest = strings.ReplaceAll(rest, " ", "")
+		if k := strings.LastIndex(rest, "::"); k >= 0 && lw.isRegNS(rest[:k]) {
+			lw.regUsing = true
+		}
+	}
+}
+
+// isRegNS reports whether a namespace path names the register API.
+func (lw *lowerer) isRegNS(ns string) bool {
+	ns = strings.TrimPrefix(strings.ReplaceAll(ns, " ", ""), "::")
+	for i := 0; i < 4; i++ {
+		if t, ok := lw.f.Aliases[ns]; ok {
+			ns = strings.TrimPrefix(t, "::")
+			continue
+		}
+		break
+	}
+	switch ns {
+	case "AscendC::Reg", "Reg", "AscendC::MicroAPI", "MicroAPI", "AscendC::MicroAPI::Impl":
+		return true
+	}
+	return false
+}
+
+func (lw *lowerer) typeAlias(n *sitter.Node, into map[string]string) {
+	t := normSpace(n.Utf8Text(lw.src))
+	t = strings.TrimSuffix(t, ";")
+	if rest, ok := strings.CutPrefix(t, "using "); ok {
+		if k := strings.IndexByte(rest, '='); k >= 0 {
+			into[strings.TrimSpace(rest[:k])] = strings.TrimSpace(rest[k+1:])
+		}
+		return
+	}
+	if rest, ok := strings.CutPrefix(t, "typedef "); ok {
+		if k := strings.LastIndexByte(rest, ' '); k >= 0 {
+			into[strings.TrimSpace(rest[k+1:])] = strings.TrimSpace(rest[:k])
+		}
+	}
+}
+
+// constDecl records file-scope integer constants: constexpr/const globals and
+// static constexpr members (also under Class::Name).
+func (lw *lowerer) constDecl(n *sitter.Node, class string) {
+	t := n.Utf8Text(lw.src)
+	if !strings.Contains(t, "const") || strings.Contains(t, "(") && !strings.Contains(t, "=") && !strings.Contains(t, "{") {
+		return
+	}
+	if len(t) > 4096 {
+		return
+	}
+	fl := flatten(n, lw.src, false)
+	env := &env{lw: lw}
+	for _, d := range fl.fields(0, "declarator") {
+		name, val := initDeclarator(fl, d)
+		if name == "" || val < 0 {
+			if fl.n[d].kind == "field_identifier" || fl.n[d].kind == "identifier" {
+				// static constexpr int X{4}; parses with a default_value or initializer_list sibling
+				if dv := fl.child(0, "default_value"); dv >= 0 {
+					name, val = fl.text(d), dv
+				}
+			}
+		}
+		if name == "" || val < 0 {
+			continue
+		}
+		e := env.expr(fl, val)
+		if v, ok := e.Value(); ok {
+			lw.f.Consts[name] = v
+			if class != "" {
+				lw.f.Consts[class+"::"+name] = v
+			}
+		}
+	}
+}
+
+// initDeclarator returns the name and the value node of an init_declarator
+// (or a field declarator with a default value), or "", -1.
+func initDeclarator(fl *flat, d int32) (string, int32) {
+	if fl.n[d].kind != "init_declarator" {
+		return "", -1
+	}
+	nd := fl.child(d, "declarator")
+	val := fl.child(d, "value")
+	if nd < 0 || val < 0 {
+		return "", -1
+	}
+	if fl.n[val].kind == "initializer_list" || fl.n[val].kind == "argument_list" {
+		ch := fl.named(val)
+		if len(ch) != 1 {
+			return "", -1
+		}
+		val = ch[0]
+	}
+	if fl.n[nd].kind != "identifier" && fl.n[nd].kind != "field_identifier" {
+		return "", -1
+	}
+	return fl.text(nd), val
+}
+
+// regionKind decides whether a function is a VF region, and which kind.
+func (lw *lowerer) regionKind(fd funcDef) (ir.RegionKind, bool) {
+	var simd, simt, aicore bool
+	var kind ir.RegionKind
+	for _, b := range lw.blanks {
+		if uint32(b.start) < fd.start {
+			continue
+		}
+		if uint32(b.start) >= fd.body {
+			break
+		}
+		switch b.text {
+		case "__simd_vf__":
+			kind, simd = ir.RegionSimdVF, true
+		case "__simd_callee__":
+			if !simd {
+				kind, simd = ir.RegionSimdCallee, true
+			}
+		case "__simd_caller__":
+			if !simd {
+				kind, simd = ir.RegionSimdCaller, true
+			}
+		case "__simt_vf__":
+			kind, simt = ir.RegionSimtVF, true
+		case "__simt_callee__":
+			if !simt {
+				kind, simt = ir.RegionSimtCallee, true
+			}
+		case "__aicore__":
+			aicore = true
+		}
+	}
+	if simt || simd {
+		return kind, true
+	}
+	_ = aicore
+	text := lw.src[fd.start:fd.end]
+	if bytes.Contains(text, []byte("__VEC_SCOPE__")) {
+		return 0, false
+	}
+	// Blanked __VEC_SCOPE__ no longer shows in src: check the blanks.
+	for _, b := range lw.blanks {
+		if uint32(b.start) >= fd.body && uint32(b.start) < fd.end && b.text == "__VEC_SCOPE__" {
+			return 0, false
+		}
+	}
+	if hasRegType(text) {
+		return ir.RegionAicoreRegs, true
+	}
+	return 0, false
+}
+
+var regTypeMarkers = [][]byte{[]byte("RegTensor"), []byte("MaskReg"), []byte("UnalignReg"), []byte("AddrReg"),
+	[]byte("vector_bool"), []byte("vector_load_unalign"), []byte("vector_store_unalign"), []byte("vector_align")}
+
+func hasRegType(b []byte) bool {
+	for _, m := range regTypeMarkers {
+		if bytes.Contains(b, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerVecScopes lowers each __VEC_SCOPE__ { ... } block as a region.
+func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
+	root := lw.tree.RootNode()
+	idx := make([]int, 0, len(scopeBlanks))
+	for i := range scopeBlanks {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	counts := map[string]int{}
+	for _, i := range idx {
+		b := lw.blanks[i]
+		k := skipSpace(lw.src, b.end)
+		if k >= len(lw.src) || lw.src[k] != '{' {
+			continue
+		}
+		n := root.DescendantForByteRange(uint(k), uint(k+1))
+		for n != nil {
+			kind, _ := kindOf(n.KindId())
+			if kind == "compound_statement" && int(n.StartByte()) == k {
+				break
+			}
+			n = n.Parent()
+		}
+		if n == nil {
+			continue
+		}
+		outer := "vec_scope"
+		for p := n.Parent(); p != nil; p = p.Parent() {
+			kind, _ := kindOf(p.KindId())
+			if kind == "function_definition" {
+				if d := p.ChildByFieldName("declarator"); d != nil {
+					outer = declName(d, lw.src)
+				}
+				break
+			}
+		}
+		counts[outer]++
+		name := outer + ".vec_scope#" + strconv.Itoa(counts[outer])
+		fl := flatten(n, lw.src, n.HasError())
+		fn := &ir.Func{Name: name, Kind: ir.RegionVecScope, Pos: lw.pos(uint32(b.start)), End: lw.pos(fl.n[0].end), BodyPos: lw.pos(fl.n[0].start)}
+		fb := newFuncBuilder(lw, fn, fl)
+		fn.Body = fb.block(0, ir.NoLoop, false)
+		fb.finish()
+		lw.f.Funcs = append(lw.f.Funcs, fn)
+	}
+}
+
+// lowerFunc lowers one function region.
+func (lw *lowerer) lowerFunc(fd funcDef, kind ir.RegionKind) {
+	fn := &ir.Func{Name: fd.name, Kind: kind, Pos: lw.pos(fd.start), End: lw.pos(fd.end), BodyPos: lw.pos(fd.body), Template: fd.template}
+	if !kind.Analysed() {
+		lw.f.Funcs = append(lw.f.Funcs, fn)
+		return
+	}
+	fl := flatten(fd.node, lw.src, fd.node.HasError())
+	fb := newFuncBuilder(lw, fn, fl)
+	for k := range fd.tparams {
+		fb.tparams[k] = true
+	}
+	if d := fl.child(0, "declarator"); d >= 0 {
+		fb.params(d)
+	}
+	body := fl.child(0, "body")
+	if body >= 0 {
+		fn.Body = fb.block(body, ir.NoLoop, false)
+	} else {
+		fn.Body = &ir.Block{}
+	}
+	// Errors outside the body (in the header) count too.
+	fb.collectErrors(0)
+	fb.finish()
+	lw.f.Funcs = append(lw.f.Funcs, fn)
+}
