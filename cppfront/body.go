@@ -19,14 +19,15 @@ type binding struct {
 
 // funcBuilder lowers the body of one region from its flat tree.
 type funcBuilder struct {
-	lw      *lowerer
-	fn      *ir.Func
-	fl      *flat
-	scopes  []map[string]binding
-	tyAlias map[string]string
-	ar      ir.RegID // the implicit AR register, NoReg until used
-	env     *env
-	tparams map[string]bool // template parameter names in scope
+	lw       *lowerer
+	fn       *ir.Func
+	fl       *flat
+	scopes   []map[string]binding
+	tyAlias  map[string]string
+	ar       ir.RegID // the implicit AR register, NoReg until used
+	env      *env
+	tparams  map[string]bool // template parameter names in scope
+	regUsing bool            // a function-local using-directive names the register API
 }
 
 func newFuncBuilder(lw *lowerer, fn *ir.Func, fl *flat) *funcBuilder {
@@ -232,8 +233,13 @@ func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 		fb.loop(i, loop, cond, out)
 	case "if_statement":
 		fb.ifStmt(i, loop, cond, out)
+	case "using_declaration":
+		t := normSpace(fl.text(i))
+		if rest, ok := strings.CutPrefix(strings.TrimSuffix(t, ";"), "using namespace "); ok && fb.lw.isRegNS(rest) {
+			fb.regUsing = true
+		}
 	case "comment", "break_statement", "continue_statement", "goto_statement", "preproc_call", "preproc_def",
-		"preproc_function_def", "preproc_include", "using_declaration", "namespace_alias_definition", "static_assert_declaration":
+		"preproc_function_def", "preproc_include", "namespace_alias_definition", "static_assert_declaration":
 	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
 		for _, c := range fl.named(i) {
 			if fl.n[c].field == "condition" || fl.n[c].field == "name" {
@@ -788,7 +794,7 @@ func (fb *funcBuilder) call(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 		// force, when an argument or the assigned value is a register, when
 		// the name exists only in the register API, or inside __simd_vf__ /
 		// __simd_callee__ code, which cannot call anything else of AscendC.
-		bareOK := fb.lw.regUsing || anyReg || assign != ir.NoReg || ir.Distinctive(ci.name) || fb.simd()
+		bareOK := fb.lw.regUsing || fb.regUsing || anyReg || assign != ir.NoReg || ir.Distinctive(ci.name) || fb.simd()
 		op, form, ok = ir.Resolve(ci.name, ns, bareOK, args)
 	}
 	switch {

@@ -1,0 +1,107 @@
+package cppfront
+
+import (
+	"bufio"
+	"go/token"
+	"os"
+	"path/filepath"
+	"testing"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// benchFiles returns the files to benchmark: the list named by
+// ASCVET_BENCH_FILES (one path per line, e.g. the public CANN operator
+// repositories), or the bundled example kernels and fixtures.
+func benchFiles(b *testing.B) [][]byte {
+	var paths []string
+	if list := os.Getenv("ASCVET_BENCH_FILES"); list != "" {
+		f, err := os.Open(list)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			paths = append(paths, sc.Text())
+		}
+	} else {
+		for _, pat := range []string{"../testdata/kernels/*", "testdata/*.asc", "testdata/*.cpp"} {
+			m, _ := filepath.Glob(pat)
+			paths = append(paths, m...)
+		}
+	}
+	var srcs [][]byte
+	for _, p := range paths {
+		if src, err := os.ReadFile(p); err == nil && HasVFMarker(src) {
+			srcs = append(srcs, src)
+		}
+	}
+	if len(srcs) == 0 {
+		b.Skip("no VF files to benchmark")
+	}
+	return srcs
+}
+
+func totalBytes(srcs [][]byte) int64 {
+	var n int64
+	for _, s := range srcs {
+		n += int64(len(s))
+	}
+	return n
+}
+
+// BenchmarkRawParse is the floor: tree-sitter-cpp parsing the same files,
+// with nothing done with the tree.
+func BenchmarkRawParse(b *testing.B) {
+	srcs := benchFiles(b)
+	b.SetBytes(totalBytes(srcs))
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(language); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		for _, src := range srcs {
+			t := p.Parse(src, nil)
+			t.Close()
+		}
+	}
+}
+
+// BenchmarkParseFile is the front end: pre-pass, parse, and lowering of
+// every VF region into the IR.
+func BenchmarkParseFile(b *testing.B) {
+	srcs := benchFiles(b)
+	b.SetBytes(totalBytes(srcs))
+	for b.Loop() {
+		fset := token.NewFileSet()
+		for _, src := range srcs {
+			if _, err := ParseFile(fset, "bench.cpp", src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkRawParseBlanked parses the pre-passed bytes: the part of the
+// front end's cost that is tree-sitter's alone.
+func BenchmarkRawParseBlanked(b *testing.B) {
+	srcs := benchFiles(b)
+	clean := make([][]byte, len(srcs))
+	for i, s := range srcs {
+		clean[i], _ = prepass(s)
+	}
+	b.SetBytes(totalBytes(srcs))
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(language); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		for _, src := range clean {
+			t := p.Parse(src, nil)
+			t.Close()
+		}
+	}
+}
