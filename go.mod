@@ -3,8 +3,9 @@ module github.com/ascvet/ascvet
 go 1.26.8
 
 require (
-	github.com/mattn/go-pointer v0.0.1 // indirect
-	github.com/tree-sitter/go-tree-sitter v0.25.0 // indirect
-	github.com/tree-sitter/tree-sitter-cpp v0.23.4 // indirect
-	golang.org/x/tools v0.52.0 // indirect
+	github.com/tree-sitter/go-tree-sitter v0.25.0
+	github.com/tree-sitter/tree-sitter-cpp v0.23.4
+	golang.org/x/tools v0.52.0
 )
+
+require github.com/mattn/go-pointer v0.0.1 // indirect

@@ -667,6 +667,18 @@ func (fb *funcBuilder) callee(call int32) calleeInfo {
 			return ci
 		case "identifier", "field_identifier", "namespace_identifier", "type_identifier", "destructor_name", "operator_name":
 			ci.name = fl.text(n)
+		case "parenthesized_expression":
+			// (RangeType)(x) parses as a call of a parenthesised name: a C-style cast.
+			if ch := fl.named(n); len(ch) == 1 && (fl.n[ch[0]].kind == "identifier" || fl.n[ch[0]].kind == "qualified_identifier") {
+				ci.cast = true
+				ci.name = fl.text(ch[0])
+				ci.full = ci.name
+				return ci
+			}
+			ci.simple = false
+			ci.name = normSpace(fl.text(n))
+			ci.full = ci.name
+			return ci
 		default:
 			ci.simple = false
 			ci.name = normSpace(fl.text(n))
@@ -738,9 +750,20 @@ func (fb *funcBuilder) nsOf(scope string) ir.Namespace {
 		return ir.NSOther
 	case fb.lw.isRegNS(scope):
 		return ir.NSReg
+	case knownNonReg[scope], strings.HasPrefix(scope, "std::"), strings.Contains(scope, "<"), scope == "this":
+		return ir.NSOther
+	case fb.lw.knownNS[scope]:
+		// A namespace or class declared in this file that is not the register API.
+		return ir.NSOther
 	}
-	return ir.NSOther
+	// A qualifier this file does not declare (typically a namespace alias
+	// from an included header, such as MA = AscendC::MicroAPI): treat the
+	// name as bare, so it resolves only with the evidence a bare name needs.
+	return ir.NSNone
 }
+
+// knownNonReg are qualifiers that never name the register API.
+var knownNonReg = map[string]bool{"std": true, "AscendC": true, "Std": true, "AscendC::Std": true, "::std": true}
 
 // call lowers one call expression (after the calls in its arguments).
 func (fb *funcBuilder) call(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, assign ir.RegID) {
@@ -1044,20 +1067,38 @@ func (fb *funcBuilder) isPtr(i int32) bool {
 	return false
 }
 
-// collectErrors records the ERROR and MISSING nodes of the flat tree.
-func (fb *funcBuilder) collectErrors(root int32) {
-	for k := range fb.fl.n {
-		if fb.fl.n[k].bad {
-			fb.fn.Errors = append(fb.fn.Errors, fb.pos(fb.fl.n[k].start))
+// collectErrors records the ERROR and MISSING nodes of the flat tree. A
+// MISSING node is zero-width and tree-sitter places it after any comment
+// that follows the gap; it is reported at the end of the last real token
+// before it instead, where the author has to type the missing text.
+func (fb *funcBuilder) collectErrors() {
+	fl := fb.fl
+	for k := range fl.n {
+		n := &fl.n[k]
+		if !n.bad {
+			continue
 		}
+		off := n.start
+		if n.start == n.end && n.kind != "ERROR" {
+			var last uint32
+			for j := range fl.n {
+				m := &fl.n[j]
+				if m.first < 0 && m.end <= n.start && m.end > last && m.start < m.end && m.kind != "comment" && !m.bad {
+					last = m.end
+				}
+			}
+			if last > 0 {
+				off = last
+			}
+		}
+		fb.fn.Errors = append(fb.fn.Errors, fb.pos(off))
 	}
-	_ = root
 }
 
 // finish infers unaligned-register roles and normalises the error list.
 func (fb *funcBuilder) finish() {
 	if len(fb.fn.Errors) == 0 {
-		fb.collectErrors(0)
+		fb.collectErrors()
 	}
 	sort.Slice(fb.fn.Errors, func(i, j int) bool { return fb.fn.Errors[i] < fb.fn.Errors[j] })
 	for _, in := range fb.fn.Instrs {

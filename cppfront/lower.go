@@ -23,7 +23,7 @@ type lowerer struct {
 	defined  map[string]bool   // names of functions defined in the file (last component and qualified)
 	tyAlias  map[string]string // file-level type aliases (using X = ...; typedef ... X;)
 	regUsing bool              // a using-directive brings Reg/MicroAPI names into scope
-	scopes   int               // number of __VEC_SCOPE__ blocks seen per function (naming)
+	knownNS  map[string]bool   // namespaces and classes declared in the file
 }
 
 // funcDef is a function definition found by the declaration-level walk.
@@ -39,7 +39,7 @@ type funcDef struct {
 }
 
 func newLowerer(f *ir.File, src []byte, blanks []blank, tree *sitter.Tree) *lowerer {
-	return &lowerer{f: f, src: src, blanks: blanks, tree: tree, defined: map[string]bool{}, tyAlias: map[string]string{}}
+	return &lowerer{f: f, src: src, blanks: blanks, tree: tree, defined: map[string]bool{}, tyAlias: map[string]string{}, knownNS: map[string]bool{}}
 }
 
 func (lw *lowerer) pos(off uint32) token.Pos { return lw.f.Tok.Pos(int(off)) }
@@ -109,8 +109,14 @@ func (lw *lowerer) walkDecls(n *sitter.Node, inTemplate bool, class string, tpar
 			name := ""
 			if nn := ch.ChildByFieldName("name"); nn != nil {
 				name = nn.Utf8Text(lw.src)
+				lw.knownNS[name] = true
 			}
 			lw.walkDecls(ch, inTemplate, name, tparams)
+		case "namespace_definition":
+			if nn := ch.ChildByFieldName("name"); nn != nil {
+				lw.knownNS[strings.ReplaceAll(nn.Utf8Text(lw.src), " ", "")] = true
+			}
+			lw.walkDecls(ch, inTemplate, class, tparams)
 		default:
 			if kind == "declaration" || kind == "field_declaration" {
 				lw.constDecl(ch, class)
@@ -456,7 +462,7 @@ func (lw *lowerer) lowerFunc(fd funcDef, kind ir.RegionKind) {
 		fn.Body = &ir.Block{}
 	}
 	// Errors outside the body (in the header) count too.
-	fb.collectErrors(0)
+	fb.collectErrors()
 	fb.finish()
 	lw.f.Funcs = append(lw.f.Funcs, fn)
 }

@@ -44,6 +44,7 @@ func prepass(src []byte) ([]byte, []blank) {
 	copy(out, src)
 	var blanks []blank
 	n := len(out)
+	local := map[string]bool{} // macros defined in this file as one qualifier: #define LocalMem __ubuf__
 	for i := 0; i < n; {
 		c := out[i]
 		switch {
@@ -76,7 +77,12 @@ func prepass(src []byte) ([]byte, []blank) {
 			}
 			word := string(out[i:j])
 			switch {
-			case qualifiers[word]:
+			case word == "define" && i > 0 && prevNonSpace(out, i) == '#':
+				if name, repl, end := defineAlias(out, j); name != "" && (qualifiers[repl] || local[repl]) {
+					local[name] = true
+					j = end // the macro's own name is not blanked
+				}
+			case qualifiers[word] || local[word]:
 				blanks = append(blanks, blank{i, j, word})
 				fill(out[i:j])
 			case macroCalls[word]:
@@ -90,6 +96,10 @@ func prepass(src []byte) ([]byte, []blank) {
 				}
 			case word == "if":
 				j = fixBareIf(out, i, j)
+			case word == "using":
+				fixMultiUsing(out, j)
+			case isMacroName(word) && atLineStart(out, i):
+				j = fixMacro(out, i, j, &blanks)
 			case word == "template":
 				// obj.template F(x) / obj->template F(x) / X::template F<..>:
 				// the keyword after a member access or scope is optional for the parser.
@@ -108,6 +118,115 @@ func prepass(src []byte) ([]byte, []blank) {
 		}
 	}
 	return out, blanks
+}
+
+// declStarters are tokens that can follow an attribute-like macro such as
+// CATLASS_DEVICE at the start of a declaration.
+var declStarters = map[string]bool{
+	"static": true, "inline": true, "void": true, "template": true, "constexpr": true, "extern": true, "friend": true,
+	"__simd_vf__": true, "__simd_callee__": true, "__simd_caller__": true, "__aicore__": true, "__global__": true,
+	"__simt_vf__": true, "__simt_callee__": true, "__host_aicore__": true,
+}
+
+// isMacroName reports whether word looks like a macro: upper case, digits
+// and underscores, with at least one letter and four characters.
+func isMacroName(word string) bool {
+	if len(word) < 4 || qualifiers[word] || macroCalls[word] {
+		return false
+	}
+	letter := false
+	for i := 0; i < len(word); i++ {
+		c := word[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			letter = true
+		case c == '_' || (c >= '0' && c <= '9'):
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+func atLineStart(b []byte, i int) bool {
+	for k := i - 1; k >= 0; k-- {
+		switch b[k] {
+		case ' ', '\t':
+			continue
+		case '\n':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// fixMacro handles two macro idioms at the start of a line:
+//
+//	CATLASS_DEVICE                      // an attribute-like macro before a
+//	__simd_callee__ static void f() {}  // declaration: blanked, recorded
+//
+//	DAWSN_COMPUTE(x, y)                 // a statement macro without ';':
+//	Next();                             // the byte after ')' becomes ';'
+func fixMacro(out []byte, i, j int, blanks *[]blank) int {
+	n := len(out)
+	k := skipSpace(out, j)
+	if k < n && isIdentStart(out[k]) {
+		e := k + 1
+		for e < n && isIdentChar(out[e]) {
+			e++
+		}
+		if declStarters[string(out[k:e])] {
+			*blanks = append(*blanks, blank{i, j, string(out[i:j])})
+			fill(out[i:j])
+		}
+		return j
+	}
+	if k >= n || out[k] != '(' || k != j {
+		return j
+	}
+	e := matchParen(out, k)
+	if e < 0 || e >= n {
+		return j
+	}
+	// Only when nothing but white space follows on the line, and the next
+	// line does not continue the expression.
+	q := e
+	for q < n && (out[q] == ' ' || out[q] == '\t' || out[q] == '\r') {
+		q++
+	}
+	if q >= n || out[q] != '\n' {
+		return j
+	}
+	next := skipSpace(out, q)
+	if next < n && (out[next] == '{' || out[next] == '.' || out[next] == ';' || out[next] == ':' || out[next] == '?' ||
+		out[next] == '+' || out[next] == '-' || out[next] == '*' || out[next] == '/' || out[next] == '&' || out[next] == '|' ||
+		out[next] == '=' || out[next] == '<' || out[next] == '>' || out[next] == ',' || out[next] == ')') {
+		return j
+	}
+	out[e] = ';' // a space, a CR or the newline itself: offsets stay, only tree-sitter's row count changes
+	return e
+}
+
+// fixMultiUsing turns C++17 "using A::x, A::y;" into "using A::x; A::y;",
+// which tree-sitter-cpp parses (the rest become expression statements).
+func fixMultiUsing(out []byte, j int) {
+	depth := 0
+	for k := j; k < len(out) && k < j+4096; k++ {
+		switch out[k] {
+		case '<', '(':
+			depth++
+		case '>', ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out[k] = ';'
+			}
+		case ';', '{', '}', '=':
+			return
+		}
+	}
 }
 
 // fixBareIf rewrites "if NAME {" (no parentheses, as in "if ASC_IS_AIV {")
@@ -145,6 +264,47 @@ func fixBareIf(out []byte, i, j int) int {
 		return j
 	}
 	return b
+}
+
+// prevNonSpace returns the byte before i, skipping spaces and tabs, or 0.
+func prevNonSpace(b []byte, i int) byte {
+	for k := i - 1; k >= 0; k-- {
+		if b[k] != ' ' && b[k] != '\t' {
+			return b[k]
+		}
+	}
+	return 0
+}
+
+// defineAlias reads "NAME REPL" after "#define" when both are single
+// identifiers and nothing else follows on the line.
+func defineAlias(b []byte, j int) (name, repl string, nameEnd int) {
+	ident := func(k int) (int, int) {
+		for k < len(b) && (b[k] == ' ' || b[k] == '\t') {
+			k++
+		}
+		s := k
+		for k < len(b) && isIdentChar(b[k]) {
+			k++
+		}
+		return s, k
+	}
+	s1, e1 := ident(j)
+	if e1 == s1 || e1 >= len(b) || (b[e1] != ' ' && b[e1] != '\t') {
+		return "", "", 0
+	}
+	s2, e2 := ident(e1)
+	if e2 == s2 {
+		return "", "", 0
+	}
+	k := e2
+	for k < len(b) && (b[k] == ' ' || b[k] == '\t' || b[k] == '\r') {
+		k++
+	}
+	if k < len(b) && b[k] != '\n' {
+		return "", "", 0
+	}
+	return string(b[s1:e1]), string(b[s2:e2]), e1
 }
 
 func fill(b []byte) {

@@ -21,6 +21,12 @@ func TestPrepassKeepsOffsets(t *testing.T) {
 		{"/* __gm__ */ __gm__ int* p;", "/* __gm__ */        int* p;"},
 		{"my__aicore__x = 1;", "my__aicore__x = 1;"},
 		{"__VEC_SCOPE__\n{", "             \n{"},
+		{"#define LocalMem __ubuf__\nvoid f(LocalMem T* p);", "#define LocalMem         \nvoid f(         T* p);"},
+		{"#define LocalMem (x)\nLocalMem;", "#define LocalMem (x)\nLocalMem;"},
+		{"CATLASS_DEVICE\n__simd_callee__ static void f();", "              \n                static void f();"},
+		{"    DAWSN_COMPUTE(a, b)\n    Next();", "    DAWSN_COMPUTE(a, b);    Next();"},
+		{"    SOME_MACRO(a, b)\n    + c;", "    SOME_MACRO(a, b)\n    + c;"},
+		{"using A::x, A::y;", "using A::x; A::y;"},
 	}
 	for _, c := range cases {
 		got, _ := prepass([]byte(c.in))
