@@ -1,0 +1,297 @@
+// Package runner runs go/analysis analyzers over C++ files without
+// go/packages: every file gets its own FileSet and its own set of passes,
+// built by hand, and the analyzers run in dependency order.
+//
+// The ascvet driver and the atest fixture harness both run analyzers through
+// Run, so the tests exercise exactly what users run.
+//
+// A pass sees the file as its only OtherFiles entry. There is no Go syntax and
+// no type information: Files is empty, Pkg is a placeholder package and
+// TypesInfo is empty. Facts are not supported; the fact functions do nothing.
+//
+// Files are analysed in parallel. An analyzer that returns an error or panics
+// does not stop the run: it becomes an InternalError naming the file, the
+// analyzers that depend on it are skipped for that file, and the other files
+// go on.
+package runner
+
+import (
+	"cmp"
+	"fmt"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/ruleset"
+)
+
+// File is one input file.
+type File struct {
+	Name string // path, as it appears in findings
+	Src  []byte // contents
+}
+
+// Finding is one diagnostic, tagged with the analyzer (and rule) that reported it.
+type Finding struct {
+	Analyzer   *analysis.Analyzer  // who reported it
+	Rule       *ruleset.Rule       // the rule Analyzer implements; nil for an analyzer that defines none
+	Diagnostic analysis.Diagnostic // as reported
+	Pos, End   token.Position      // Diagnostic.Pos and End resolved (End = Pos when not given); columns count bytes
+}
+
+// RuleID returns the ID of the finding's rule, or the analyzer's name when
+// the analyzer implements no rule.
+func (f *Finding) RuleID() string {
+	if f.Rule != nil {
+		return f.Rule.ID
+	}
+	return f.Analyzer.Name
+}
+
+// Severity returns the severity of the finding's rule; findings of an
+// analyzer that implements no rule are warnings.
+func (f *Finding) Severity() ruleset.Severity {
+	if f.Rule != nil {
+		return f.Rule.Severity
+	}
+	return ruleset.Warning
+}
+
+// InternalError is an analyzer that failed on a file: it returned an error,
+// panicked, returned a result of the wrong type, or reported a diagnostic
+// without a position. It is ascvet's fault, never the user's.
+type InternalError struct {
+	File     string // the file being analysed
+	Analyzer string // the analyzer's name
+	Err      error  // what went wrong
+	Stack    []byte // goroutine stack, for a panic
+}
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("%s: internal error in analyzer %s: %v", e.File, e.Analyzer, e.Err)
+}
+
+func (e *InternalError) Unwrap() error { return e.Err }
+
+// Options tune Run.
+type Options struct {
+	// Jobs is the number of files analysed at once; runtime.NumCPU() when < 1.
+	Jobs int
+
+	// Visit, when set, is called once per file after its analyzers ran, with
+	// the result of every analyzer that succeeded. It is called from several
+	// goroutines at once and must not keep results it does not need: they
+	// are dropped after the call so memory stays proportional to Jobs.
+	Visit func(f File, results map[*analysis.Analyzer]any)
+}
+
+// Result is the outcome of Run.
+type Result struct {
+	Findings []Finding       // sorted by file, line, column, rule, message
+	Errors   []InternalError // sorted by file, then in analyzer order
+}
+
+// Run runs the analyzers, and the analyzers they require, over each file.
+// Its error reports misconfigured analyzers (see analysis.Validate); what
+// goes wrong on a file is in Result.Errors.
+func Run(analyzers []*analysis.Analyzer, files []File, opts Options) (*Result, error) {
+	if err := analysis.Validate(analyzers); err != nil {
+		return nil, err
+	}
+	order := Order(analyzers)
+	for _, a := range order {
+		if len(a.FactTypes) > 0 {
+			return nil, fmt.Errorf("analyzer %s uses facts, which the runner does not support", a.Name)
+		}
+	}
+	jobs := opts.Jobs
+	if jobs < 1 {
+		jobs = runtime.NumCPU()
+	}
+	type out struct {
+		findings []Finding
+		errs     []InternalError
+	}
+	outs := make([]out, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(jobs, max(len(files), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				findings, errs, results := runFile(order, files[i])
+				outs[i] = out{findings, errs}
+				if opts.Visit != nil {
+					opts.Visit(files[i], results)
+				}
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	res := &Result{}
+	for _, o := range outs {
+		res.Findings = append(res.Findings, o.findings...)
+		res.Errors = append(res.Errors, o.errs...)
+	}
+	slices.SortFunc(res.Findings, compareFindings)
+	slices.SortStableFunc(res.Errors, func(a, b InternalError) int { return cmp.Compare(a.File, b.File) })
+	return res, nil
+}
+
+// Extensions are the file name extensions of the C++ sources that ascvet
+// reads when it walks a directory.
+var Extensions = []string{".asc", ".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".hxx"}
+
+// IsSource reports whether name has one of the Extensions, in any case.
+func IsSource(name string) bool {
+	return slices.Contains(Extensions, strings.ToLower(filepath.Ext(name)))
+}
+
+// Order returns the analyzers and everything they require, each once, every
+// analyzer after its prerequisites; otherwise in the order given.
+func Order(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	var order []*analysis.Analyzer
+	seen := map[*analysis.Analyzer]bool{}
+	var visit func(a *analysis.Analyzer)
+	visit = func(a *analysis.Analyzer) {
+		if seen[a] {
+			return
+		}
+		seen[a] = true
+		for _, req := range a.Requires {
+			visit(req)
+		}
+		order = append(order, a)
+	}
+	for _, a := range analyzers {
+		visit(a)
+	}
+	return order
+}
+
+func compareFindings(a, b Finding) int {
+	return cmp.Or(
+		cmp.Compare(a.Pos.Filename, b.Pos.Filename),
+		cmp.Compare(a.Pos.Line, b.Pos.Line),
+		cmp.Compare(a.Pos.Column, b.Pos.Column),
+		cmp.Compare(a.RuleID(), b.RuleID()),
+		cmp.Compare(a.Diagnostic.Message, b.Diagnostic.Message),
+		cmp.Compare(a.End.Line, b.End.Line),
+		cmp.Compare(a.End.Column, b.End.Column),
+	)
+}
+
+// sizes is what TypesSizes reports; no analyzer of ours asks.
+var sizes = types.SizesFor("gc", "amd64")
+
+// runFile runs every analyzer of order (dependencies first) on one file.
+func runFile(order []*analysis.Analyzer, f File) ([]Finding, []InternalError, map[*analysis.Analyzer]any) {
+	fset := token.NewFileSet()
+	pkg := types.NewPackage(f.Name, "vf")
+	results := map[*analysis.Analyzer]any{}
+	failed := map[*analysis.Analyzer]bool{}
+	readFile := func(name string) ([]byte, error) {
+		if name != f.Name {
+			return nil, fmt.Errorf("%s is not a file of this pass", name)
+		}
+		return f.Src, nil
+	}
+	var findings []Finding
+	var errs []InternalError
+	for _, a := range order {
+		resultOf := make(map[*analysis.Analyzer]any, len(a.Requires))
+		skip := false
+		for _, req := range a.Requires {
+			if failed[req] {
+				skip = true // the prerequisite's failure is already reported
+			}
+			resultOf[req] = results[req]
+		}
+		if skip {
+			failed[a] = true
+			continue
+		}
+		var diags []analysis.Diagnostic
+		pass := &analysis.Pass{
+			Analyzer:          a,
+			Fset:              fset,
+			OtherFiles:        []string{f.Name},
+			Pkg:               pkg,
+			TypesInfo:         &types.Info{},
+			TypesSizes:        sizes,
+			ResultOf:          resultOf,
+			Report:            func(d analysis.Diagnostic) { diags = append(diags, d) },
+			ReadFile:          readFile,
+			ImportObjectFact:  func(types.Object, analysis.Fact) bool { return false },
+			ImportPackageFact: func(*types.Package, analysis.Fact) bool { return false },
+			ExportObjectFact:  func(types.Object, analysis.Fact) {},
+			ExportPackageFact: func(analysis.Fact) {},
+			AllPackageFacts:   func() []analysis.PackageFact { return nil },
+			AllObjectFacts:    func() []analysis.ObjectFact { return nil },
+		}
+		res, ierr := runPass(pass)
+		if ierr == nil && a.ResultType != nil && res != nil && reflect.TypeOf(res) != a.ResultType {
+			ierr = &InternalError{Err: fmt.Errorf("result of type %T, want %v", res, a.ResultType)}
+		}
+		if ierr == nil {
+			var fs []Finding
+			fs, ierr = resolve(fset, a, diags)
+			findings = append(findings, fs...)
+		}
+		if ierr != nil {
+			ierr.File, ierr.Analyzer = f.Name, a.Name
+			errs = append(errs, *ierr)
+			failed[a] = true
+			continue
+		}
+		results[a] = res
+	}
+	return findings, errs, results
+}
+
+// runPass runs pass.Analyzer, turning an error or a panic into an InternalError.
+func runPass(pass *analysis.Pass) (res any, ierr *InternalError) {
+	defer func() {
+		if e := recover(); e != nil {
+			res, ierr = nil, &InternalError{Err: fmt.Errorf("panic: %v", e), Stack: debug.Stack()}
+		}
+	}()
+	res, err := pass.Analyzer.Run(pass)
+	if err != nil {
+		return nil, &InternalError{Err: err}
+	}
+	return res, nil
+}
+
+// resolve turns the diagnostics of one analyzer into findings.
+func resolve(fset *token.FileSet, a *analysis.Analyzer, diags []analysis.Diagnostic) ([]Finding, *InternalError) {
+	rule := ruleset.ForAnalyzer(a)
+	findings := make([]Finding, 0, len(diags))
+	for _, d := range diags {
+		pos := fset.PositionFor(d.Pos, false)
+		if !pos.IsValid() {
+			return nil, &InternalError{Err: fmt.Errorf("diagnostic %q has no position", d.Message)}
+		}
+		end := pos
+		if d.End.IsValid() {
+			end = fset.PositionFor(d.End, false)
+			if end.Filename != pos.Filename || end.Offset < pos.Offset {
+				return nil, &InternalError{Err: fmt.Errorf("diagnostic %q ends before it starts", d.Message)}
+			}
+		}
+		findings = append(findings, Finding{Analyzer: a, Rule: rule, Diagnostic: d, Pos: pos, End: end})
+	}
+	return findings, nil
+}

@@ -1,0 +1,178 @@
+package runner
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/token"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// load adds the pass's file to its FileSet, as cppir does, and returns it.
+var load = &analysis.Analyzer{
+	Name:       "load",
+	Doc:        "add the file to the FileSet",
+	ResultType: reflect.TypeFor[*token.File](),
+	Run: func(pass *analysis.Pass) (any, error) {
+		name := pass.OtherFiles[0]
+		src, err := pass.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Contains(src, []byte("LOADFAIL")) {
+			return nil, errors.New("cannot load")
+		}
+		tf := pass.Fset.AddFile(name, -1, len(src))
+		tf.SetLinesForContent(src)
+		return tf, nil
+	},
+}
+
+// words reports every occurrence of BAD, panics on PANIC and reports a
+// position-less diagnostic on NOPOS.
+var words = &analysis.Analyzer{
+	Name:     "words",
+	Doc:      "report BAD",
+	Requires: []*analysis.Analyzer{load},
+	Run: func(pass *analysis.Pass) (any, error) {
+		tf := pass.ResultOf[load].(*token.File)
+		src, _ := pass.ReadFile(pass.OtherFiles[0])
+		if bytes.Contains(src, []byte("PANIC")) {
+			panic("boom")
+		}
+		if bytes.Contains(src, []byte("NOPOS")) {
+			pass.Report(analysis.Diagnostic{Message: "nowhere"})
+		}
+		for off := 0; ; {
+			i := bytes.Index(src[off:], []byte("BAD"))
+			if i < 0 {
+				break
+			}
+			off += i
+			pass.Report(analysis.Diagnostic{Pos: tf.Pos(off), End: tf.Pos(off + 3), Message: "bad word"})
+			off += 3
+		}
+		return nil, nil
+	},
+}
+
+func TestRun(t *testing.T) {
+	files := []File{
+		{Name: "b.cpp", Src: []byte("x\n  BAD BAD\n")},
+		{Name: "a.cpp", Src: []byte("BAD\n")},
+		{Name: "c.cpp", Src: []byte("fine\n")},
+	}
+	var mu sync.Mutex
+	visited := map[string]bool{}
+	res, err := Run([]*analysis.Analyzer{words}, files, Options{Jobs: 3, Visit: func(f File, results map[*analysis.Analyzer]any) {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, ok := results[load].(*token.File); !ok {
+			t.Errorf("Visit(%s): no load result", f.Name)
+		}
+		visited[f.Name] = true
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) != 0 {
+		t.Errorf("errors: %v", res.Errors)
+	}
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, fmt.Sprintf("%s:%d:%d-%d:%d %s %s", f.Pos.Filename, f.Pos.Line, f.Pos.Column, f.End.Line, f.End.Column, f.RuleID(), f.Diagnostic.Message))
+	}
+	want := []string{
+		"a.cpp:1:1-1:4 words bad word",
+		"b.cpp:2:3-2:6 words bad word",
+		"b.cpp:2:7-2:10 words bad word",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(visited) != 3 {
+		t.Errorf("visited %v, want all three files", visited)
+	}
+}
+
+func TestInternalErrors(t *testing.T) {
+	files := []File{
+		{Name: "panic.cpp", Src: []byte("PANIC BAD\n")},
+		{Name: "load.cpp", Src: []byte("LOADFAIL\n")},
+		{Name: "nopos.cpp", Src: []byte("NOPOS\n")},
+		{Name: "ok.cpp", Src: []byte("BAD\n")},
+	}
+	res, err := Run([]*analysis.Analyzer{words}, files, Options{Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 || res.Findings[0].Pos.Filename != "ok.cpp" {
+		t.Errorf("findings = %v, want only the one in ok.cpp", res.Findings)
+	}
+	var got []string
+	for _, e := range res.Errors {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		"load.cpp: internal error in analyzer load: cannot load",
+		"nopos.cpp: internal error in analyzer words: diagnostic \"nowhere\" has no position",
+		"panic.cpp: internal error in analyzer words: panic: boom",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, e := range res.Errors {
+		if e.File == "panic.cpp" && len(e.Stack) == 0 {
+			t.Error("panic without a stack")
+		}
+	}
+}
+
+func TestWrongResultType(t *testing.T) {
+	bad := &analysis.Analyzer{
+		Name: "bad", Doc: "returns the wrong type", ResultType: reflect.TypeFor[int](),
+		Run: func(*analysis.Pass) (any, error) { return "string", nil },
+	}
+	res, err := Run([]*analysis.Analyzer{bad}, []File{{Name: "x.cpp"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) != 1 || !strings.Contains(res.Errors[0].Error(), "result of type string") {
+		t.Errorf("errors = %v", res.Errors)
+	}
+}
+
+func TestInvalidAnalyzers(t *testing.T) {
+	if _, err := Run([]*analysis.Analyzer{{Name: "no doc", Run: words.Run}}, nil, Options{}); err == nil {
+		t.Error("Run accepted an invalid analyzer")
+	}
+}
+
+func TestOrder(t *testing.T) {
+	a := &analysis.Analyzer{Name: "a"}
+	b := &analysis.Analyzer{Name: "b", Requires: []*analysis.Analyzer{a}}
+	c := &analysis.Analyzer{Name: "c", Requires: []*analysis.Analyzer{b, a}}
+	var names []string
+	for _, x := range Order([]*analysis.Analyzer{c, b}) {
+		names = append(names, x.Name)
+	}
+	if got := strings.Join(names, ","); got != "a,b,c" {
+		t.Errorf("Order = %s, want a,b,c", got)
+	}
+}
+
+func TestIsSource(t *testing.T) {
+	for name, want := range map[string]bool{
+		"k.asc": true, "dir/k.cpp": true, "K.CC": true, "k.cxx": true, "k.h": true, "k.hh": true,
+		"k.hpp": true, "k.hxx": true, "k.c": false, "k.py": false, "asc": false, "k.cpp.orig": false,
+	} {
+		if IsSource(name) != want {
+			t.Errorf("IsSource(%q) = %v, want %v", name, !want, want)
+		}
+	}
+}

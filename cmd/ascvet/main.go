@@ -1,0 +1,241 @@
+// Command ascvet checks Huawei Ascend C vector-function (VF) kernels for
+// performance and correctness problems.
+//
+// Usage:
+//
+//	ascvet [flags] [path ...]
+//	ascvet stats [-j N] [path ...]
+//
+// Each path is a file or a directory; a directory (also spelled "dir/...") is
+// walked recursively for .asc .cpp .cc .cxx .h .hh .hpp .hxx files, skipping
+// hidden directories and build, out, output and node_modules. Without a path,
+// ascvet checks the current directory. Files without a VF marker are not
+// parsed.
+//
+// Findings are printed gcc style, "file:line:col: severity: message [RULE]",
+// followed by a one-line summary, or as one JSON array with -f json.
+//
+// Exit codes:
+//
+//	0  no finding at or above the -fail-on severity (default warning)
+//	1  findings at or above the -fail-on severity
+//	2  usage or configuration error, or an input path or file could not be read
+//	   (the rest was still checked and reported)
+//	3  internal error: an analyzer failed on a file (reported with the file name)
+//
+// When several apply, the highest code wins.
+//
+// "ascvet stats" prints one JSON object that tells what ascvet understood of
+// the files: VF regions, parse errors, loops, instructions, and the calls it
+// does not know.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ascvet/ascvet/analyzers/all"
+	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/ruleset"
+)
+
+// version is the ascvet release.
+const version = "0.1.0"
+
+// analyzers returns the analyzers ascvet runs; tests replace it.
+var analyzers = all.Analyzers
+
+// Exit codes.
+const (
+	exitOK       = 0 // nothing at or above the failing severity
+	exitFindings = 1 // findings at or above the failing severity
+	exitUsage    = 2 // usage or configuration error, or unreadable input
+	exitInternal = 3 // an analyzer failed
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is ascvet with arguments args (without the program name); it returns
+// the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "stats" {
+		return runStats(args[1:], stdout, stderr)
+	}
+	fs := flag.NewFlagSet("ascvet", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("f", "text", "output format: text or json")
+	jobs := fs.Int("j", runtime.NumCPU(), "number of files analysed in parallel")
+	failOn := fs.String("fail-on", ruleset.Warning.String(), "exit 1 when a finding has this severity or a higher one: info, warning or error")
+	list := fs.Bool("list", false, "print the rules and exit")
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `usage: ascvet [flags] [path ...]
+       ascvet stats [-j N] [path ...]
+
+Checks Ascend C vector-function kernels. Each path is a file or a directory,
+walked recursively (dir/... works too); the default is the current directory.
+Flags come before paths.
+
+Flags:
+`)
+		fs.PrintDefaults()
+		fmt.Fprint(stderr, `
+Exit codes: 0 no finding at or above -fail-on, 1 findings, 2 usage error or
+unreadable input, 3 internal error.
+`)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if *showVersion {
+		fmt.Fprintf(stdout, "ascvet %s\n", version)
+		return exitOK
+	}
+	if *list {
+		printRules(stdout)
+		return exitOK
+	}
+	if *format != "text" && *format != "json" {
+		return usageError(stderr, fmt.Sprintf("-f %s: want text or json", *format))
+	}
+	if *jobs < 1 {
+		return usageError(stderr, fmt.Sprintf("-j %d: want at least 1", *jobs))
+	}
+	threshold, err := ruleset.ParseSeverity(*failOn)
+	if err != nil {
+		return usageError(stderr, "-fail-on: "+err.Error())
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+
+	in := load(paths, *jobs, stderr)
+	res, err := runner.Run(analyzers(), in.files, runner.Options{Jobs: *jobs})
+	if err != nil {
+		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
+		return exitInternal
+	}
+	if *format == "json" {
+		err = writeJSON(stdout, res.Findings)
+	} else {
+		err = writeText(stdout, res.Findings, in.read)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ascvet: %v\n", err)
+		return exitInternal
+	}
+	code := exitOK
+	for i := range res.Findings {
+		if res.Findings[i].Severity() >= threshold {
+			code = exitFindings
+		}
+	}
+	if in.skipped > 0 {
+		code = exitUsage
+	}
+	if reportInternal(stderr, res.Errors) {
+		code = exitInternal
+	}
+	return code
+}
+
+func usageError(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "ascvet: %s\nrun 'ascvet -h' for usage\n", msg)
+	return exitUsage
+}
+
+// reportInternal prints the internal errors, one line each, and reports
+// whether there were any.
+func reportInternal(stderr io.Writer, errs []runner.InternalError) bool {
+	for i := range errs {
+		fmt.Fprintf(stderr, "ascvet: %v (please report this bug)\n", &errs[i])
+	}
+	return len(errs) > 0
+}
+
+func printRules(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tTITLE")
+	for _, r := range ruleset.All() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Severity, r.Title)
+	}
+	tw.Flush()
+}
+
+// writeText prints the findings gcc style, then a summary line.
+func writeText(w io.Writer, findings []runner.Finding, files int) error {
+	var count [ruleset.Error + 1]int
+	for i := range findings {
+		f := &findings[i]
+		count[f.Severity()]++
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", f.Pos.Filename, f.Pos.Line, f.Pos.Column, f.Severity(), f.Diagnostic.Message, f.RuleID())
+	}
+	var parts []string
+	for s := ruleset.Error; s >= ruleset.Info; s-- {
+		if n := count[s]; n > 0 {
+			name := s.String()
+			if n > 1 && s != ruleset.Info {
+				name += "s"
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, name))
+		}
+	}
+	summary := "no findings"
+	if len(findings) > 0 {
+		summary = fmt.Sprintf("%s (%s)", plural(len(findings), "finding"), strings.Join(parts, ", "))
+	}
+	_, err := fmt.Fprintf(w, "%s in %s\n", summary, plural(files, "file"))
+	return err
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// jsonFinding is one finding in -f json output. Lines and columns are 1-based;
+// columns count bytes.
+type jsonFinding struct {
+	Rule      string           `json:"rule"`       // rule ID, "ASC0001"
+	Name      string           `json:"name"`       // rule name, "vf-parse-error"
+	Severity  ruleset.Severity `json:"severity"`   // "info", "warning" or "error"
+	Message   string           `json:"message"`    // the diagnostic
+	File      string           `json:"file"`       // path as found from the arguments
+	Line      int              `json:"line"`       // start line
+	Column    int              `json:"column"`     // start column
+	EndLine   int              `json:"end_line"`   // end line
+	EndColumn int              `json:"end_column"` // end column (exclusive)
+}
+
+func writeJSON(w io.Writer, findings []runner.Finding) error {
+	out := make([]jsonFinding, 0, len(findings))
+	for i := range findings {
+		f := &findings[i]
+		name := f.Analyzer.Name
+		if f.Rule != nil {
+			name = f.Rule.Name
+		}
+		out = append(out, jsonFinding{
+			Rule: f.RuleID(), Name: name, Severity: f.Severity(), Message: f.Diagnostic.Message,
+			File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column, EndLine: f.End.Line, EndColumn: f.End.Column,
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,320 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/ruleset"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// ascvet runs the driver in-process.
+func ascvet(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run go test -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+func TestText(t *testing.T) {
+	code, out, errs := ascvet(t, "testdata/walk")
+	if code != exitOK || errs != "" {
+		t.Errorf("exit %d, stderr %q; want 0 and nothing (ASC0001 is info, below -fail-on warning)", code, errs)
+	}
+	golden(t, "walk.text.golden", out)
+}
+
+func TestJSON(t *testing.T) {
+	code, out, errs := ascvet(t, "-f", "json", "-fail-on", "info", "testdata/walk/...")
+	if code != exitFindings || errs != "" {
+		t.Errorf("exit %d, stderr %q; want 1 and nothing", code, errs)
+	}
+	golden(t, "walk.json.golden", out)
+
+	var findings []map[string]any
+	if err := json.Unmarshal([]byte(out), &findings); err != nil {
+		t.Fatal(err)
+	}
+	if len(findings) == 0 {
+		t.Fatal("no findings")
+	}
+	for _, key := range []string{"rule", "name", "severity", "message", "file", "line", "column", "end_line", "end_column"} {
+		if _, ok := findings[0][key]; !ok {
+			t.Errorf("finding has no %q field: %v", key, findings[0])
+		}
+	}
+
+	_, out, _ = ascvet(t, "-f", "json", "testdata/walk/plain.cpp")
+	if strings.TrimSpace(out) != "[]" {
+		t.Errorf("no findings printed %q, want []", out)
+	}
+}
+
+// TestDeterministic checks that the output does not depend on -j.
+func TestDeterministic(t *testing.T) {
+	_, one, _ := ascvet(t, "-j", "1", "testdata/walk", "../../testdata/kernels")
+	_, four, _ := ascvet(t, "-j", "4", "../../testdata/kernels", "testdata/walk")
+	if one != four {
+		t.Errorf("-j 1 and -j 4 differ:\n%s\n%s", one, four)
+	}
+}
+
+// TestExamples checks what the README promises about testdata/kernels.
+func TestExamples(t *testing.T) {
+	code, out, errs := ascvet(t, "../../testdata/kernels")
+	want := "../../testdata/kernels/parse_error.asc:20:43: info: VF region AxpbVF does not parse here; findings in it may be incomplete [ASC0001]\n" +
+		"1 finding (1 info) in 2 files\n"
+	if code != exitOK || out != want || errs != "" {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit 0 and\n%s", code, out, errs, want)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(dir, "missing"), filepath.Join(dir, "dangling.cpp")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string // substring of stderr; "" for none
+	}{
+		{[]string{"testdata/walk"}, exitOK, ""},
+		{[]string{"-fail-on", "info", "testdata/walk"}, exitFindings, ""},
+		{[]string{"-fail-on", "INFO", "testdata/walk/sub/c.hpp"}, exitFindings, ""},
+		{[]string{"-fail-on", "info", "testdata/walk/sub/b.h"}, exitOK, ""},
+		{[]string{"-fail-on", "error", "testdata/walk"}, exitOK, ""},
+		{[]string{"-fail-on", "fatal", "testdata/walk"}, exitUsage, `unknown severity "fatal"`},
+		{[]string{"-f", "xml", "testdata/walk"}, exitUsage, "-f xml: want text or json"},
+		{[]string{"-j", "0", "testdata/walk"}, exitUsage, "-j 0"},
+		{[]string{"-no-such-flag"}, exitUsage, "flag provided but not defined"},
+		{[]string{"-fail-on", "info", "testdata/walk", "testdata/no-such-dir"}, exitUsage, "ascvet: testdata/no-such-dir: no such file or directory\n"},
+		{[]string{dir}, exitUsage, "dangling.cpp: no such file or directory"},
+		{[]string{"stats", "testdata/no-such-file.cpp"}, exitUsage, "testdata/no-such-file.cpp: no such file or directory"},
+		{[]string{"stats", "-j", "-1"}, exitUsage, "-j -1"},
+		{[]string{"-h"}, exitOK, "usage: ascvet"},
+	} {
+		code, _, errs := ascvet(t, tc.args...)
+		if code != tc.code {
+			t.Errorf("ascvet %s: exit %d, want %d (stderr %q)", strings.Join(tc.args, " "), code, tc.code, errs)
+		}
+		if tc.stderr == "" && errs != "" || !strings.Contains(errs, tc.stderr) {
+			t.Errorf("ascvet %s: stderr %q, want %q", strings.Join(tc.args, " "), errs, tc.stderr)
+		}
+	}
+}
+
+// TestSkippedInputStillChecked checks that a bad path does not hide the
+// findings in the good ones.
+func TestSkippedInputStillChecked(t *testing.T) {
+	code, out, _ := ascvet(t, "testdata/no-such-dir", "testdata/walk/sub/c.hpp")
+	if code != exitUsage || !strings.Contains(out, "c.hpp:7:39: info:") {
+		t.Errorf("exit %d, stdout %q", code, out)
+	}
+}
+
+func TestInternalError(t *testing.T) {
+	boom := &analysis.Analyzer{
+		Name:     "boom",
+		Doc:      "panics on every file",
+		Requires: []*analysis.Analyzer{cppir.Analyzer},
+		Run:      func(*analysis.Pass) (any, error) { panic("boom") },
+	}
+	defer func(saved func() []*analysis.Analyzer) { analyzers = saved }(analyzers)
+	analyzers = func() []*analysis.Analyzer { return []*analysis.Analyzer{boom} }
+	code, out, errs := ascvet(t, "testdata/walk/sub/c.hpp")
+	if code != exitInternal {
+		t.Errorf("exit %d, want 3", code)
+	}
+	if want := "ascvet: testdata/walk/sub/c.hpp: internal error in analyzer boom: panic: boom (please report this bug)\n"; errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+	if !strings.HasSuffix(out, "no findings in 1 file\n") {
+		t.Errorf("stdout %q", out)
+	}
+}
+
+func TestList(t *testing.T) {
+	code, out, _ := ascvet(t, "-list")
+	if code != exitOK {
+		t.Errorf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if got := strings.Fields(lines[0]); !slices.Equal(got, []string{"ID", "NAME", "SEVERITY", "TITLE"}) {
+		t.Errorf("header %q", lines[0])
+	}
+	rules := ruleset.All()
+	if len(rules) == 0 || len(lines) != len(rules)+1 {
+		t.Fatalf("%d lines for %d rules:\n%s", len(lines), len(rules), out)
+	}
+	for i, r := range rules {
+		want := []string{r.ID, r.Name, r.Severity.String()}
+		want = append(want, strings.Fields(r.Title)...)
+		if got := strings.Fields(lines[i+1]); !slices.Equal(got, want) {
+			t.Errorf("line %q, want %q", lines[i+1], strings.Join(want, " "))
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := ascvet(t, "-version")
+	if code != exitOK || out != "ascvet "+version+"\n" {
+		t.Errorf("exit %d, %q", code, out)
+	}
+}
+
+func TestStats(t *testing.T) {
+	code, out, errs := ascvet(t, "stats", "-j", "2", "testdata/walk")
+	if code != exitOK || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var got stats
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Seconds < 0 {
+		t.Errorf("seconds = %v", got.Seconds)
+	}
+	got.Seconds = 0
+	want := stats{
+		Files: 4, Bytes: size(t, "a.cpp", "sub/b.h", "sub/c.hpp", "plain.cpp"),
+		VFFiles: 3, VFBytes: size(t, "a.cpp", "sub/b.h", "sub/c.hpp"),
+		VFRegions:                6, // Broken, Fine, AlsoBroken; Twice, UsesHelper; Compute.vec_scope#1
+		VFRegionsWithParseErrors: 3,
+		SimtRegions:              1,
+		Loops:                    2,
+		Instructions:             20,
+		Calls:                    19,
+		HelperCalls:              1,
+		UnknownCalls:             2,
+		UnknownCallNames:         []nameCount{{"MyUnknownThing", 2}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("stats:\n%+v\nwant:\n%+v", got, want)
+	}
+	for _, key := range []string{"files", "bytes", "vf_regions", "vf_regions_with_parse_errors", "loops", "instructions", "calls", "unknown_calls", "unknown_call_names", "simt_regions", "seconds"} {
+		if !strings.Contains(out, `"`+key+`":`) {
+			t.Errorf("stats has no %q field", key)
+		}
+	}
+}
+
+func size(t *testing.T, names ...string) int64 {
+	var n int64
+	for _, name := range names {
+		info, err := os.Stat(filepath.Join("testdata/walk", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += info.Size()
+	}
+	return n
+}
+
+func TestTop(t *testing.T) {
+	got := top(map[string]int{"b": 2, "a": 2, "c": 5, "d": 1}, 3)
+	want := []nameCount{{"c", 5}, {"a", 2}, {"b", 2}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("top = %v, want %v", got, want)
+	}
+}
+
+func TestExpand(t *testing.T) {
+	var bad []string
+	got := expand([]string{"testdata/walk/...", "testdata/walk/sub/b.h", "testdata/walk/notes.txt", "testdata/nope"}, func(p string, err error) {
+		bad = append(bad, p)
+	})
+	want := []string{
+		"testdata/walk/a.cpp", "testdata/walk/plain.cpp", "testdata/walk/sub/b.h", "testdata/walk/sub/c.hpp",
+		"testdata/walk/notes.txt", // named explicitly: taken whatever its extension
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("expand = %q, want %q", got, want)
+	}
+	if !slices.Equal(bad, []string{"testdata/nope"}) {
+		t.Errorf("bad = %q", bad)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	finding := func(s ruleset.Severity) runner.Finding {
+		a := &analysis.Analyzer{Name: "x"}
+		return runner.Finding{Analyzer: a, Rule: &ruleset.Rule{ID: "ASC9999", Severity: s, Analyzer: a},
+			Diagnostic: analysis.Diagnostic{Message: "m"}, Pos: token.Position{Filename: "f.cpp", Line: 1, Column: 2}}
+	}
+	for _, tc := range []struct {
+		sev   []ruleset.Severity
+		files int
+		want  string
+	}{
+		{nil, 0, "no findings in 0 files"},
+		{nil, 1, "no findings in 1 file"},
+		{[]ruleset.Severity{ruleset.Warning}, 1, "1 finding (1 warning) in 1 file"},
+		{[]ruleset.Severity{ruleset.Info, ruleset.Warning, ruleset.Error, ruleset.Warning}, 12, "4 findings (1 error, 2 warnings, 1 info) in 12 files"},
+		{[]ruleset.Severity{ruleset.Error, ruleset.Error, ruleset.Info, ruleset.Info}, 3, "4 findings (2 errors, 2 info) in 3 files"},
+	} {
+		var fs []runner.Finding
+		for _, s := range tc.sev {
+			fs = append(fs, finding(s))
+		}
+		var b bytes.Buffer
+		if err := writeText(&b, fs, tc.files); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		if got := lines[len(lines)-1]; got != tc.want {
+			t.Errorf("summary %q, want %q", got, tc.want)
+		}
+		if len(tc.sev) > 0 && lines[0] != "f.cpp:1:2: "+tc.sev[0].String()+": m [ASC9999]" {
+			t.Errorf("finding line %q", lines[0])
+		}
+	}
+}
+
+// TestReadmeRules checks that the README's rules table lists every rule.
+func TestReadmeRules(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range ruleset.All() {
+		row := "| " + strings.Join([]string{r.ID, r.Name, r.Severity.String(), r.Title}, " | ") + " |"
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("README.md has no row %q", row)
+		}
+	}
+}

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// topUnknown is how many unknown callee names stats lists.
+const topUnknown = 50
+
+// stats is the output of "ascvet stats". Region, loop and instruction counts
+// cover the analysed VF regions only (not SIMT regions, not helpers).
+type stats struct {
+	Files                    int         `json:"files"`                        // C++ files read
+	Bytes                    int64       `json:"bytes"`                        // their total size
+	VFFiles                  int         `json:"vf_files"`                     // files with a VF marker, which were parsed
+	VFBytes                  int64       `json:"vf_bytes"`                     // their total size
+	VFRegions                int         `json:"vf_regions"`                   // analysed VF regions
+	VFRegionsWithParseErrors int         `json:"vf_regions_with_parse_errors"` // of those, regions holding ERROR or MISSING nodes
+	SimtRegions              int         `json:"simt_regions"`                 // SIMT regions: recorded, not analysed
+	Loops                    int         `json:"loops"`                        // loops in analysed regions
+	Instructions             int         `json:"instructions"`                 // instructions in analysed regions, helper calls included
+	Calls                    int         `json:"calls"`                        // instructions other than calls of same-file helpers
+	HelperCalls              int         `json:"helper_calls"`                 // calls of same-file helpers
+	TreeHelperCalls          int         `json:"tree_helper_calls"`            // calls of helpers defined in another file of the analysed tree
+	UnknownCalls             int         `json:"unknown_calls"`                // calls that are neither in the op table nor helpers (same file or tree)
+	UnknownCallNames         []nameCount `json:"unknown_call_names"`           // the most frequent unknown callees, as written
+	Seconds                  float64     `json:"seconds"`                      // wall time of the whole run
+}
+
+// nameCount is one entry of unknown_call_names.
+type nameCount struct {
+	Name  string `json:"name"`  // callee as written ("MA::Duplicate")
+	Count int    `json:"count"` // calls of it
+}
+
+func runStats(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ascvet stats", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	jobs := fs.Int("j", runtime.NumCPU(), "number of files parsed in parallel")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `usage: ascvet stats [-j N] [path ...]
+
+Parses the VF code under the paths and prints one JSON object telling what
+ascvet understood: files, VF regions, parse errors, loops, instructions and
+unknown calls (with the most frequent names).
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if *jobs < 1 {
+		return usageError(stderr, fmt.Sprintf("-j %d: want at least 1", *jobs))
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+
+	start := time.Now()
+	in := load(paths, *jobs, stderr)
+	st := &stats{Files: in.read, Bytes: in.bytes, VFFiles: len(in.files), VFBytes: in.vfBytes}
+	unknown := map[string]int{}      // callee as written -> count
+	unknownNames := map[string]int{} // last component -> count
+	defined := map[string]bool{}     // every function defined anywhere in the tree
+	var mu sync.Mutex
+	res, err := runner.Run([]*analysis.Analyzer{cppir.Analyzer}, in.files, runner.Options{
+		Jobs: *jobs,
+		Visit: func(_ runner.File, results map[*analysis.Analyzer]any) {
+			pkg, ok := results[cppir.Analyzer].(*ir.Package)
+			if !ok {
+				return // the failure is in the run's Errors
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			st.add(pkg, unknown, unknownNames, defined)
+		},
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
+		return exitInternal
+	}
+	// Helpers defined in another file of the tree are user helpers too: move
+	// their calls out of the unknown count.
+	for name, n := range unknownNames {
+		if defined[name] {
+			st.TreeHelperCalls += n
+			st.UnknownCalls -= n
+			st.Calls -= n
+		}
+	}
+	for callee := range unknown {
+		if defined[lastName(callee)] {
+			delete(unknown, callee)
+		}
+	}
+	st.UnknownCallNames = top(unknown, topUnknown)
+	st.Seconds = math.Round(time.Since(start).Seconds()*1000) / 1000
+
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(st); err != nil {
+		fmt.Fprintf(stderr, "ascvet: %v\n", err)
+		return exitInternal
+	}
+	code := exitOK
+	if in.skipped > 0 {
+		code = exitUsage
+	}
+	if reportInternal(stderr, res.Errors) {
+		code = exitInternal
+	}
+	return code
+}
+
+// add counts the regions of pkg into st, its unknown callees into unknown
+// (as written) and names (last component), and the functions it defines.
+func (st *stats) add(pkg *ir.Package, unknown, names map[string]int, defined map[string]bool) {
+	for _, f := range pkg.Files {
+		for _, d := range f.Defined {
+			defined[lastName(d)] = true
+		}
+		for _, fn := range f.Funcs {
+			if !fn.Kind.Analysed() {
+				st.SimtRegions++
+				continue
+			}
+			st.VFRegions++
+			if len(fn.Errors) > 0 {
+				st.VFRegionsWithParseErrors++
+			}
+			st.Loops += len(fn.Loops)
+			st.Instructions += len(fn.Instrs)
+			for _, in := range fn.Instrs {
+				switch in.Op {
+				case ir.OpCall:
+					st.HelperCalls++
+					continue
+				case ir.OpUnknown:
+					st.UnknownCalls++
+					unknown[calleeName(in)]++
+					names[in.Name]++
+				}
+				st.Calls++
+			}
+		}
+	}
+}
+
+// lastName returns the last component of a qualified or member name,
+// without template arguments.
+func lastName(s string) string {
+	if k := strings.IndexByte(s, '<'); k >= 0 {
+		s = s[:k]
+	}
+	if k := strings.LastIndexAny(s, ":.>"); k >= 0 {
+		s = s[k+1:]
+	}
+	return strings.TrimSpace(s)
+}
+
+// calleeName names the callee of an unknown call for unknown_call_names.
+func calleeName(in *ir.Instr) string {
+	switch {
+	case in.Callee != "":
+		return in.Callee
+	case in.Name != "":
+		return in.Name
+	}
+	return "(unnamed)"
+}
+
+// top returns the n most frequent names, most frequent first, ties by name.
+func top(counts map[string]int, n int) []nameCount {
+	list := make([]nameCount, 0, len(counts))
+	for name, c := range counts {
+		list = append(list, nameCount{name, c})
+	}
+	slices.SortFunc(list, func(a, b nameCount) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Name, b.Name))
+	})
+	return list[:min(n, len(list))]
+}
