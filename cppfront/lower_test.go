@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
@@ -375,5 +377,55 @@ func TestNoMarkerNoParse(t *testing.T) {
 	}
 	if !HasVFMarker([]byte("AscendC::Reg::RegTensor<float> x;")) || !HasVFMarker([]byte("__VEC_SCOPE__ {}")) {
 		t.Error("VF markers not seen")
+	}
+}
+
+// TestQualifiersParse: every Ascend qualifier, LAUNCH_BOUND/__launch_bounds__,
+// "if ASC_IS_AIV {" and obj.template F(x) parse without an error, and the
+// regions they mark are found with their kinds.
+func TestQualifiersParse(t *testing.T) {
+	src, err := os.ReadFile("testdata/qualifiers.asc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset, f := parse(t, "qualifiers.asc", src)
+	want := map[string]ir.RegionKind{
+		"Callee": ir.RegionSimdCallee, "Caller": ir.RegionSimdCaller, "Vf": ir.RegionSimdVF,
+		"SimtCallee": ir.RegionSimtCallee, "Entry2.vec_scope#1": ir.RegionVecScope,
+	}
+	got := map[string]ir.RegionKind{}
+	for _, fn := range f.Funcs {
+		got[fn.Name] = fn.Kind
+		for _, e := range fn.Errors {
+			t.Errorf("%s: parse error at %s", fn.Name, fset.Position(e))
+		}
+	}
+	for name, k := range want {
+		if g, ok := got[name]; !ok || g != k {
+			t.Errorf("region %s: got %v (%v), want %v", name, g, ok, k)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("regions %v, want %v", got, want)
+	}
+	// Caller calls the same-file helper Callee: a call, not an unknown.
+	for _, fn := range f.Funcs {
+		if fn.Name == "Caller" {
+			if len(fn.Instrs) != 1 || fn.Instrs[0].Op != ir.OpCall || f.Func("Callee") == nil {
+				t.Errorf("Caller: %+v", fn.Instrs)
+			}
+		}
+	}
+	// The whole file, outside the regions too, parses without errors.
+	clean, _ := prepass(src)
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(language); err != nil {
+		t.Fatal(err)
+	}
+	tree := p.Parse(clean, nil)
+	defer tree.Close()
+	if tree.RootNode().HasError() {
+		t.Errorf("the pre-passed file does not parse:\n%s", tree.RootNode().ToSexp())
 	}
 }

@@ -318,3 +318,22 @@ func TestReadmeRules(t *testing.T) {
 		}
 	}
 }
+
+func TestIR(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"ir", "../../testdata/kernels/clean.asc"}, &out, &errb)
+	if code != exitOK {
+		t.Fatalf("ir: exit %d, stderr %s", code, errb.String())
+	}
+	for _, want := range []string{"file ../../testdata/kernels/clean.asc", "simd_vf", "LoadAlign", "StoreAlign", "loop L0 for"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("ir output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if code := run([]string{"ir"}, &out, &errb); code != exitUsage {
+		t.Errorf("ir without files: exit %d, want %d", code, exitUsage)
+	}
+	if code := run([]string{"ir", "does/not/exist.asc"}, &out, &errb); code != exitUsage {
+		t.Errorf("ir on a missing file: exit %d, want %d", code, exitUsage)
+	}
+}

@@ -15,6 +15,7 @@ package ir
 
 import (
 	"go/token"
+	"strings"
 )
 
 // Package is the IR of one analysis unit (one run over a set of files).
@@ -35,6 +36,25 @@ type File struct {
 	Aliases map[string]string // namespace aliases: alias -> target ("MAPI" -> "AscendC::MicroAPI")
 	Usings  []string          // namespaces named by using-directives, in source order
 	Defined []string          // names of every function and function-like macro defined in the file, sorted
+}
+
+// Func returns the region defined in f under name (or, when name is not
+// qualified, under any qualified name ending in ::name): how an analysis
+// follows an OpCall into a same-file helper. It returns nil when there is none.
+func (f *File) Func(name string) *Func {
+	for _, fn := range f.Funcs {
+		if fn.Name == name {
+			return fn
+		}
+	}
+	if !strings.Contains(name, "::") {
+		for _, fn := range f.Funcs {
+			if strings.HasSuffix(fn.Name, "::"+name) {
+				return fn
+			}
+		}
+	}
+	return nil
 }
 
 // Qualifier records one Ascend spelling that the front end blanked.
