@@ -8,7 +8,7 @@ __simd_vf__ inline void AddMissingSemicolon(__ubuf__ float* dst, __ubuf__ float*
     for (uint16_t i = 0; i < repeat; ++i) {
         AscendC::Reg::LoadAlign(a, src0 + i * 64);
         AscendC::Reg::LoadAlign(b, src1 + i * 64);
-        AscendC::Reg::Add(c, a, b, mask) // want "VF region AddMissingSemicolon does not parse here; findings in it may be incomplete"
+        AscendC::Reg::Add(c, a, b, mask) // want 41:"VF region AddMissingSemicolon does not parse here; findings in it may be incomplete"
         AscendC::Reg::StoreAlign(dst + i * 64, c, mask);
     }
 }
@@ -32,7 +32,7 @@ __aicore__ inline void Compute(__ubuf__ float* dst, __ubuf__ float* src, uint16_
         AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<float>();
         for (uint16_t i = 0; i < repeat; ++i) {
             AscendC::Reg::LoadAlign(v, src + i * 64);
-            AscendC::Reg::Abs(v, v, mask) @; // want "VF region Compute.vec_scope#1 does not parse here"
+            AscendC::Reg::Abs(v, v, mask) @; // want 43:"VF region Compute.vec_scope#1 does not parse here"
             AscendC::Reg::StoreAlign(dst + i * 64, v, mask);
         }
     }
