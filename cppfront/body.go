@@ -14,7 +14,9 @@ type binding struct {
 	reg     ir.RegID // the register it names, or NoReg
 	isConst bool     // a folded integer constant
 	val     int64    // its value
+	sym     *ir.Expr // a const/constexpr whose value is symbolic but fixed (256 / sizeof(T))
 	ptr     bool     // a pointer
+	bool01  bool     // initialised with a 0/1 value (a comparison, a bool): a loop bound that makes the loop run at most once
 }
 
 // funcBuilder lowers the body of one region from its flat tree.
@@ -28,6 +30,7 @@ type funcBuilder struct {
 	env      *env
 	tparams  map[string]bool // template parameter names in scope
 	regUsing bool            // a function-local using-directive names the register API
+	header   string          // the induction variable while its loop header's update is lowered
 }
 
 func newFuncBuilder(lw *lowerer, fn *ir.Func, fl *flat) *funcBuilder {
@@ -57,11 +60,26 @@ func (fb *funcBuilder) lookup(name string) (binding, bool) {
 	return binding{}, false
 }
 
-// kill makes a scalar name non-constant where it is bound (it was assigned).
-func (fb *funcBuilder) kill(name string) {
+// killValue forgets the value of a name without recording an assignment
+// (a post-update by an instruction: Instr.PtrDefs says it).
+func (fb *funcBuilder) killValue(name string) {
 	for i := len(fb.scopes) - 1; i >= 0; i-- {
 		if b, ok := fb.scopes[i][name]; ok {
-			b.isConst = false
+			b.isConst, b.sym, b.bool01 = false, nil, false
+			fb.scopes[i][name] = b
+			return
+		}
+	}
+}
+
+// kill makes a scalar name non-constant where it is bound (it was assigned).
+func (fb *funcBuilder) kill(name string, loop ir.LoopID) {
+	for l := loop; l != ir.NoLoop && name != fb.header; l = fb.fn.Loops[l].Parent {
+		fb.fn.Loops[l].Assigns = appendOnce(fb.fn.Loops[l].Assigns, name)
+	}
+	for i := len(fb.scopes) - 1; i >= 0; i-- {
+		if b, ok := fb.scopes[i][name]; ok {
+			b.isConst, b.sym, b.bool01 = false, nil, false
 			fb.scopes[i][name] = b
 			return
 		}
@@ -69,6 +87,39 @@ func (fb *funcBuilder) kill(name string) {
 	if _, ok := fb.lw.f.Consts[name]; ok {
 		fb.bind(name, binding{reg: ir.NoReg})
 	}
+}
+
+func appendOnce(ss []string, s string) []string {
+	for _, x := range ss {
+		if x == s {
+			return ss
+		}
+	}
+	return append(ss, s)
+}
+
+// declared records a name declared inside loop (and its enclosing loops).
+func (fb *funcBuilder) declared(name string, loop ir.LoopID) {
+	for l := loop; l != ir.NoLoop; l = fb.fn.Loops[l].Parent {
+		fb.fn.Loops[l].Decls = appendOnce(fb.fn.Loops[l].Decls, name)
+	}
+}
+
+// pure reports whether e is built from constants and sizeof only: a value
+// fixed for the whole region even when it does not fold.
+func pure(e *ir.Expr) bool {
+	if e == nil {
+		return false
+	}
+	switch e.Kind {
+	case ir.ExprConst, ir.ExprSizeof:
+		return true
+	case ir.ExprBin:
+		return pure(e.X) && pure(e.Y)
+	case ir.ExprNeg:
+		return pure(e.X)
+	}
+	return false
 }
 
 func (fb *funcBuilder) pos(off uint32) token.Pos { return fb.lw.pos(off) }
@@ -299,6 +350,7 @@ func (fb *funcBuilder) decl(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 			}
 			continue
 		}
+		fb.declared(name, loop)
 		switch {
 		case rt.class != ir.ClassNone && !ptr:
 			if ref && val >= 0 {
@@ -318,19 +370,65 @@ func (fb *funcBuilder) decl(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 			fb.bind(name, binding{reg: id})
 			fb.expr(val, loop, cond, out, id)
 		default:
-			b := binding{reg: ir.NoReg, ptr: ptr}
+			b := binding{reg: ir.NoReg, ptr: ptr, bool01: strings.HasPrefix(strings.TrimPrefix(typ, "const "), "bool")}
 			if val >= 0 {
 				fb.expr(val, loop, cond, out, ir.NoReg)
+				b.bool01 = b.bool01 || fb.zeroOne(val)
 				if isConst && !ptr {
-					if v, ok := fb.env.expr(fl, val).Value(); ok {
+					e := fb.env.expr(fl, val)
+					if v, ok := e.Value(); ok {
 						b.isConst, b.val = true, v
 						fb.fn.Locals[name] = v
+					} else if pure(e) {
+						b.sym = e
 					}
 				}
 			}
 			fb.bind(name, b)
 		}
 	}
+}
+
+// zeroOne reports whether an initialiser can only be 0 or 1: a comparison,
+// a logical operator, a negation, true/false, or a conditional whose arms
+// are 0/1 literals.
+func (fb *funcBuilder) zeroOne(i int32) bool {
+	fl := fb.fl
+	for k := 0; k < 8 && i >= 0; k++ {
+		switch fl.n[i].kind {
+		case "parenthesized_expression", "cast_expression":
+			if fl.n[i].kind == "cast_expression" {
+				i = fl.child(i, "value")
+				continue
+			}
+			ch := fl.named(i)
+			if len(ch) != 1 {
+				return false
+			}
+			i = ch[0]
+		case "binary_expression":
+			switch fl.operator(i) {
+			case "<", ">", "<=", ">=", "==", "!=", "&&", "||":
+				return true
+			}
+			return false
+		case "unary_expression":
+			return fl.operator(i) == "!"
+		case "true", "false":
+			return true
+		case "conditional_expression":
+			c, a := fl.child(i, "consequence"), fl.child(i, "alternative")
+			if c < 0 || a < 0 {
+				return false
+			}
+			cv, ok1 := fb.env.expr(fl, c).Value()
+			av, ok2 := fb.env.expr(fl, a).Value()
+			return ok1 && ok2 && (cv == 0 || cv == 1) && (av == 0 || av == 1)
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // retClass returns the register class an initialiser call returns (for auto).
@@ -374,6 +472,7 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 			fb.bind(l.Var, binding{reg: ir.NoReg})
 		}
 		fold(l)
+		l.AtMostOnce = l.TripKnown && l.Trip <= 1 || fb.boundZeroOne(l)
 	case "for_range_loop":
 		l.Kind = ir.LoopFor
 		if r := fl.child(i, "right"); r >= 0 {
@@ -395,7 +494,9 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 	}
 	if fl.n[i].kind == "for_statement" {
 		if u := fl.child(i, "update"); u >= 0 {
+			fb.header = l.Var
 			fb.expr(u, id, cond, &l.Body.Nodes, ir.NoReg)
+			fb.header = ""
 		}
 	}
 	fb.pop()
@@ -422,6 +523,7 @@ func (fb *funcBuilder) forInit(l *ir.Loop, init int32, loop ir.LoopID, cond bool
 				}
 			}
 			fb.bind(name, binding{reg: ir.NoReg})
+			fb.declared(name, l.ID)
 		}
 	case "assignment_expression":
 		if left := fl.child(init, "left"); left >= 0 && fl.n[left].kind == "identifier" && fl.operator(init) == "=" {
@@ -457,6 +559,18 @@ func (fb *funcBuilder) forCond(l *ir.Loop, c int32) {
 			l.CmpOp, l.Bound = f, fb.env.expr(fl, left)
 		}
 	}
+}
+
+// boundZeroOne reports whether a loop "for (i = 0; i < b; ++i)" runs at most
+// once because b can only be 0 or 1 (for (i = 0; i < hasTail; ++i) used as an if).
+func (fb *funcBuilder) boundZeroOne(l *ir.Loop) bool {
+	init, ok := l.Init.Value()
+	step, ok2 := l.Step.Value()
+	if !ok || !ok2 || init != 0 || step != 1 || l.CmpOp != "<" || l.Bound == nil || l.Bound.Kind != ir.ExprSym {
+		return false
+	}
+	b, found := fb.lookup(l.Bound.Name)
+	return found && b.bool01
 }
 
 func (fb *funcBuilder) forStep(l *ir.Loop, u int32) {
@@ -577,7 +691,7 @@ func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 			if r, _ := fb.resolveReg(left); r != ir.NoReg {
 				target = r
 			} else if fl.n[left].kind == "identifier" {
-				fb.kill(fl.text(left))
+				fb.kill(fl.text(left), loop)
 			}
 			fb.expr(left, loop, cond, out, ir.NoReg)
 		}
@@ -587,7 +701,7 @@ func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 		return
 	case "update_expression":
 		if arg := fl.child(i, "argument"); arg >= 0 && fl.n[arg].kind == "identifier" {
-			fb.kill(fl.text(arg))
+			fb.kill(fl.text(arg), loop)
 		}
 	case "lambda_expression":
 		if body := fl.child(i, "body"); body >= 0 {
@@ -905,7 +1019,7 @@ func (fb *funcBuilder) fillInstr(in *ir.Instr, args []ir.ArgInfo, assign ir.RegI
 		case ir.ArgPtrRW, ir.ArgScalarRW:
 			if name := baseName(in.Args[k].Text); name != "" {
 				in.PtrDefs = append(in.PtrDefs, name)
-				fb.kill(name)
+				fb.killValue(name)
 			}
 		}
 		if in.Elem == "" && (roles[k] == ir.ArgW || roles[k] == ir.ArgR || roles[k] == ir.ArgRW) && r != ir.NoReg {
@@ -1200,6 +1314,23 @@ func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
 		return ir.Const(0)
 	case "identifier", "qualified_identifier":
 		name := strings.ReplaceAll(fl.text(i), " ", "")
+		if e.fb != nil {
+			if b, ok := e.fb.lookup(name); ok && b.sym != nil {
+				return b.sym
+			}
+		}
+		if k := strings.IndexByte(name, '<'); k >= 0 && strings.Contains(name, ">::") {
+			// Tiling<T>::VL names the member VL of the class template Tiling.
+			name = name[:k] + name[strings.LastIndex(name, ">::")+1:]
+		}
+		if x, ok := e.lw.symConsts[name]; ok {
+			if e.fb == nil {
+				return x
+			}
+			if _, shadowed := e.fb.lookup(name); !shadowed {
+				return x
+			}
+		}
 		if v, isConst, ok := e.lookup(name); ok {
 			if isConst {
 				return ir.Const(v)

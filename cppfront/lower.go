@@ -19,11 +19,12 @@ type lowerer struct {
 	blanks []blank
 	tree   *sitter.Tree
 
-	funcs    []funcDef         // every function definition found at declaration level
-	defined  map[string]bool   // names of functions defined in the file (last component and qualified)
-	tyAlias  map[string]string // file-level type aliases (using X = ...; typedef ... X;)
-	regUsing bool              // a using-directive brings Reg/MicroAPI names into scope
-	knownNS  map[string]bool   // namespaces and classes declared in the file
+	funcs     []funcDef           // every function definition found at declaration level
+	defined   map[string]bool     // names of functions defined in the file (last component and qualified)
+	tyAlias   map[string]string   // file-level type aliases (using X = ...; typedef ... X;)
+	regUsing  bool                // a using-directive brings Reg/MicroAPI names into scope
+	knownNS   map[string]bool     // namespaces and classes declared in the file
+	symConsts map[string]*ir.Expr // file-scope constants with a fixed symbolic value (static constexpr VL = 256 / sizeof(T))
 }
 
 // funcDef is a function definition found by the declaration-level walk.
@@ -39,7 +40,7 @@ type funcDef struct {
 }
 
 func newLowerer(f *ir.File, src []byte, blanks []blank, tree *sitter.Tree) *lowerer {
-	return &lowerer{f: f, src: src, blanks: blanks, tree: tree, defined: map[string]bool{}, tyAlias: map[string]string{}, knownNS: map[string]bool{}}
+	return &lowerer{f: f, src: src, blanks: blanks, tree: tree, defined: map[string]bool{}, tyAlias: map[string]string{}, knownNS: map[string]bool{}, symConsts: map[string]*ir.Expr{}}
 }
 
 func (lw *lowerer) pos(off uint32) token.Pos { return lw.f.Tok.Pos(int(off)) }
@@ -300,6 +301,11 @@ func (lw *lowerer) constDecl(n *sitter.Node, class string) {
 			lw.f.Consts[name] = v
 			if class != "" {
 				lw.f.Consts[class+"::"+name] = v
+			}
+		} else if pure(e) {
+			lw.symConsts[name] = e
+			if class != "" {
+				lw.symConsts[class+"::"+name] = e
 			}
 		}
 	}

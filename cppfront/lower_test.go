@@ -429,3 +429,43 @@ func TestQualifiersParse(t *testing.T) {
 		t.Errorf("the pre-passed file does not parse:\n%s", tree.RootNode().ToSexp())
 	}
 }
+
+// TestLoopFacts: constexpr values that depend on sizeof(T) stay symbolic
+// (and expand where used), a 0/1 bound makes a loop run at most once, and
+// loops record what they assign.
+func TestLoopFacts(t *testing.T) {
+	src, err := os.ReadFile("testdata/streams.asc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, f := parse(t, "streams.asc", src)
+	fn := findFunc(t, f, "Symbolic")
+	pre, ld := fn.Instrs[0], fn.Instrs[1]
+	want := "src + (i * (256 / sizeof(T)))"
+	if got := pre.Args[1].Expr.String(); got != want {
+		t.Errorf("VL does not expand: %s, want %s", got, want)
+	}
+	if got := ld.Args[2].Expr.String(); got != want {
+		t.Errorf("Tiling<T>::VL does not expand: %s, want %s", got, want)
+	}
+	// Bound to T = half, the stride folds to 128 elements.
+	half := ld.Args[2].Expr.Subst(func(k ir.ExprKind, name string) *ir.Expr {
+		if k == ir.ExprSizeof && name == "T" {
+			return ir.Const(2)
+		}
+		return nil
+	})
+	if _, coef, ok := half.Linear("i"); !ok || coef != 128 {
+		t.Errorf("coef %d ok %v", coef, ok)
+	}
+	l0, l1 := fn.Loops[0], fn.Loops[1]
+	if l0.AtMostOnce || !l1.AtMostOnce {
+		t.Errorf("AtMostOnce: L0 %v, L1 %v", l0.AtMostOnce, l1.AtMostOnce)
+	}
+	if len(l0.Assigns) != 0 || len(l1.Assigns) != 1 || l1.Assigns[0] != "src" {
+		t.Errorf("Assigns: %v %v", l0.Assigns, l1.Assigns)
+	}
+	if len(l1.Decls) != 2 || l1.Decls[0] != "j" || l1.Decls[1] != "p" {
+		t.Errorf("Decls: %v", l1.Decls)
+	}
+}

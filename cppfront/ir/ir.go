@@ -215,21 +215,24 @@ const NoLoop LoopID = -1
 
 // Loop is a for, while or do loop.
 type Loop struct {
-	ID        LoopID    // index in Func.Loops
-	Kind      LoopKind  // statement kind
-	Parent    LoopID    // enclosing loop or NoLoop
-	Depth     int       // 1 for an outermost loop
-	Var       string    // induction variable ("" when none was recognised)
-	VarType   string    // its declared type ("uint16_t"), "" when not declared in the init
-	Init      *Expr     // initial value of Var (nil when unknown)
-	Bound     *Expr     // right-hand side of the condition (nil when unknown)
-	CmpOp     string    // comparison of the condition: "<", "<=", "!=", ">", ">=", "" when unknown
-	Step      *Expr     // signed increment per iteration (nil when unknown)
-	Trip      int64     // folded trip count, valid when TripKnown
-	TripKnown bool      // whether Trip could be folded
-	Cond      bool      // nested under an if
-	Pos, End  token.Pos // whole statement
-	Body      *Block    // loop body
+	ID         LoopID    // index in Func.Loops
+	Kind       LoopKind  // statement kind
+	Parent     LoopID    // enclosing loop or NoLoop
+	Depth      int       // 1 for an outermost loop
+	Var        string    // induction variable ("" when none was recognised)
+	VarType    string    // its declared type ("uint16_t"), "" when not declared in the init
+	Init       *Expr     // initial value of Var (nil when unknown)
+	Bound      *Expr     // right-hand side of the condition (nil when unknown)
+	CmpOp      string    // comparison of the condition: "<", "<=", "!=", ">", ">=", "" when unknown
+	Step       *Expr     // signed increment per iteration (nil when unknown)
+	Trip       int64     // folded trip count, valid when TripKnown
+	TripKnown  bool      // whether Trip could be folded
+	Cond       bool      // nested under an if
+	AtMostOnce bool      // provably runs at most once: a folded trip count <= 1, or a 0/1 bound (for (i = 0; i < hasTail; ++i))
+	Decls      []string  // names declared inside the loop (its header included), in order
+	Assigns    []string  // names assigned inside the loop by statements (=, +=, ++); post-updates by instructions are in Instr.PtrDefs
+	Pos, End   token.Pos // whole statement
+	Body       *Block    // loop body
 }
 
 // Span implements Node.

@@ -113,6 +113,12 @@ func (p *printer) block(fn *Func, b *Block, depth int) {
 			if n.Cond {
 				cond = " cond"
 			}
+			if n.AtMostOnce {
+				cond += " once"
+			}
+			if len(n.Assigns) > 0 {
+				cond += " assigns=" + strings.Join(n.Assigns, ",")
+			}
 			p.printf("%sloop L%d %s depth=%d%s trip=%s%s @%s\n", ind, n.ID, n.Kind, n.Depth, hdr, trip, cond, p.span(n.Pos, n.End))
 			p.block(fn, n.Body, depth+1)
 		case *If:
