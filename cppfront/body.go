@@ -416,6 +416,12 @@ func (fb *funcBuilder) zeroOne(i int32) bool {
 			return fl.operator(i) == "!"
 		case "true", "false":
 			return true
+		case "call_expression":
+			al := fl.child(i, "arguments")
+			if !fb.callee(i).cast || al < 0 || len(fl.named(al)) != 1 {
+				return false
+			}
+			i = fl.named(al)[0]
 		case "conditional_expression":
 			c, a := fl.child(i, "consequence"), fl.child(i, "alternative")
 			if c < 0 || a < 0 {
@@ -461,8 +467,9 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 		if init := fl.child(i, "initializer"); init >= 0 {
 			fb.forInit(l, init, parent, cond, out)
 		}
+		boundNode := int32(-1)
 		if c := fl.child(i, "condition"); c >= 0 {
-			fb.forCond(l, c)
+			boundNode = fb.forCond(l, c)
 			fb.expr(c, parent, cond, out, ir.NoReg)
 		}
 		if u := fl.child(i, "update"); u >= 0 {
@@ -472,7 +479,7 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 			fb.bind(l.Var, binding{reg: ir.NoReg})
 		}
 		fold(l)
-		l.AtMostOnce = l.TripKnown && l.Trip <= 1 || fb.boundZeroOne(l)
+		l.AtMostOnce = l.TripKnown && l.Trip <= 1 || fb.boundZeroOne(l) || (boundNode >= 0 && fb.zeroOne(boundNode) && l.CmpOp == "<")
 	case "for_range_loop":
 		l.Kind = ir.LoopFor
 		if r := fl.child(i, "right"); r >= 0 {
@@ -538,27 +545,31 @@ func (fb *funcBuilder) forInit(l *ir.Loop, init int32, loop ir.LoopID, cond bool
 	}
 }
 
-func (fb *funcBuilder) forCond(l *ir.Loop, c int32) {
+// forCond reads the bound of a loop condition; it returns the bound's node, or -1.
+func (fb *funcBuilder) forCond(l *ir.Loop, c int32) int32 {
 	fl := fb.fl
 	if fl.n[c].kind != "binary_expression" || l.Var == "" {
-		return
+		return -1
 	}
 	left, right := fl.child(c, "left"), fl.child(c, "right")
 	op := fl.operator(c)
 	if left < 0 || right < 0 {
-		return
+		return -1
 	}
 	flip := map[string]string{"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}
 	switch {
 	case fl.text(left) == l.Var:
 		if _, ok := flip[op]; ok {
 			l.CmpOp, l.Bound = op, fb.env.expr(fl, right)
+			return right
 		}
 	case fl.text(right) == l.Var:
 		if f, ok := flip[op]; ok {
 			l.CmpOp, l.Bound = f, fb.env.expr(fl, left)
+			return left
 		}
 	}
+	return -1
 }
 
 // boundZeroOne reports whether a loop "for (i = 0; i < b; ++i)" runs at most

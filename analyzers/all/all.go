@@ -6,11 +6,23 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/asc0001"
+	"github.com/ascvet/ascvet/analyzers/asc1001"
+	"github.com/ascvet/ascvet/analyzers/asc1002"
+	"github.com/ascvet/ascvet/analyzers/asc1003"
+	"github.com/ascvet/ascvet/analyzers/asc1004"
+	"github.com/ascvet/ascvet/analyzers/asc1005"
+	"github.com/ascvet/ascvet/analyzers/asc1006"
 )
 
 // Analyzers returns the analyzer of every rule, in rule ID order.
 func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		asc0001.Analyzer,
+		asc1001.Analyzer,
+		asc1002.Analyzer,
+		asc1003.Analyzer,
+		asc1004.Analyzer,
+		asc1005.Analyzer,
+		asc1006.Analyzer,
 	}
 }

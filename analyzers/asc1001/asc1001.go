@@ -1,0 +1,103 @@
+// Package asc1001 defines an Analyzer that reports LoadUnAlignPre calls that
+// re-initialise an unaligned load stream inside a loop although the stream is
+// contiguous: the unaligned register already holds the next partial block
+// after each LoadUnAlign, so one Pre before the loop is enough.
+package asc1001
+
+import (
+	"fmt"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/internal/stream"
+	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/ruleset"
+)
+
+// Rule is ASC1001 unalign-pre-in-loop.
+var Rule = ruleset.Define(&ruleset.Rule{
+	ID:    "ASC1001",
+	Name:  "unalign-pre-in-loop",
+	Title: "unaligned load stream re-initialised every iteration",
+	Text: "LoadUnAlignPre primes an unaligned register with the 32-byte block at the start of a stream; each LoadUnAlign " +
+		"then leaves the next partial block in the register. When the loads of iteration i+1 start exactly where " +
+		"those of iteration i ended, the Pre inside the loop only repeats work: one more load-port instruction per " +
+		"iteration and a serialising dependency on the register. Prime once, before the loop. " +
+		"The rule decides contiguity from the address expressions and constant folding: a post-update pointer advanced " +
+		"by one vector length, or src + i * n where n is what one iteration loads. Padded rows, pointers reset each " +
+		"iteration, registers shared by two streams, data rewritten in the loop and loops that run at most once are " +
+		"not reported; streams whose addresses do not fold are reported only with -confidence=low.",
+	Before: "for (uint16_t i = 0; i < n; ++i) {\n" +
+		"    AscendC::Reg::LoadUnAlignPre(ureg0, srcAddr + i * VL);\n" +
+		"    AscendC::Reg::LoadUnAlign(srcReg, ureg0, srcAddr + i * VL);\n" +
+		"    ...\n}",
+	After: "AscendC::Reg::LoadUnAlignPre(ureg0, srcAddr);\n" +
+		"for (uint16_t i = 0; i < n; ++i) {\n" +
+		"    AscendC::Reg::LoadUnAlign(srcReg, ureg0, srcAddr + i * VL);\n" +
+		"    ...\n}",
+	Severity: ruleset.Warning,
+	Since:    "0.1.0",
+}, &analysis.Analyzer{
+	Requires:         []*analysis.Analyzer{cppir.Analyzer},
+	RunDespiteErrors: true,
+	Run:              run,
+})
+
+// Analyzer is the analyzer of Rule.
+var Analyzer = Rule.Analyzer
+
+var confidence string
+
+func init() {
+	Analyzer.Flags.StringVar(&confidence, "confidence", "high", "high: report proven streams only; low: also streams whose addresses do not fold")
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
+	for _, f := range pkg.Files {
+		for _, fn := range f.Funcs {
+			if !fn.Kind.Analysed() {
+				continue
+			}
+			for _, s := range stream.PreSites(fn) {
+				report(pass, f, s)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// advice says how to move the Pre; a register declared in the loop has to
+// move out with it.
+func advice(s stream.Site, u string) string {
+	for _, d := range s.Loop.Decls {
+		if d == u {
+			return "declare " + u + " before the loop and hoist the Pre with it"
+		}
+	}
+	return "hoist it before the loop"
+}
+
+func report(pass *analysis.Pass, f *ir.File, s stream.Site) {
+	u := s.Func.Regs[s.Reg].Name
+	d := analysis.Diagnostic{Pos: s.Instr.Pos, End: s.Instr.End}
+	switch s.Verdict {
+	case stream.Contiguous:
+		d.Message = fmt.Sprintf("LoadUnAlignPre on %s re-initialises a contiguous stream each iteration; %s", u, advice(s, u))
+		if fix := stream.HoistFix(f, s); fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+		}
+	case stream.Unknown:
+		if confidence != "low" {
+			return
+		}
+		d.Message = fmt.Sprintf("LoadUnAlignPre on %s may re-initialise a contiguous stream each iteration (not proven: %s); hoist it before the loop if the stream is contiguous", u, s.Why)
+	default:
+		return
+	}
+	for _, ld := range s.Stream {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: ld.Pos, End: ld.End, Message: "the stream continues with this load"})
+	}
+	pass.Report(d)
+}

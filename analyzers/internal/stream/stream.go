@@ -1,0 +1,413 @@
+package stream
+
+import (
+	"fmt"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// Verdict is the outcome of the contiguity decision.
+type Verdict uint8
+
+const (
+	NotContiguous Verdict = iota // a legitimate pattern (padding, reset pointer, shared register, ...): never reported
+	Contiguous                   // proven: reported by default
+	Unknown                      // the addresses could not be folded: reported only at -confidence=low
+)
+
+func (v Verdict) String() string {
+	return [...]string{"not contiguous", "contiguous", "unknown"}[v]
+}
+
+// Site is one LoadUnAlignPre (or StoreUnAlignPost) inside a loop, with the
+// decision about its stream.
+type Site struct {
+	Func    *ir.Func
+	Loop    *ir.Loop
+	Instr   *ir.Instr // the Pre or the Post
+	Reg     ir.RegID  // its unaligned register
+	Stream  []*ir.Instr // the loads (or stores) on Reg in the loop, in program order
+	Verdict Verdict
+	Why     string // for Unknown: what could not be proven
+}
+
+// place is where an instruction sits in the structured body.
+type place struct {
+	direct bool // a statement of its innermost loop's body itself, not under an if inside that loop
+}
+
+// places maps each instruction of fn to its place.
+func places(fn *ir.Func) []place {
+	ps := make([]place, len(fn.Instrs))
+	var walk func(b *ir.Block, underIf bool)
+	walk = func(b *ir.Block, underIf bool) {
+		if b == nil {
+			return
+		}
+		for _, n := range b.Nodes {
+			switch n := n.(type) {
+			case *ir.Instr:
+				ps[n.ID] = place{direct: !underIf}
+			case *ir.Loop:
+				walk(n.Body, false)
+			case *ir.If:
+				walk(n.Then, true)
+				walk(n.Else, true)
+			}
+		}
+	}
+	walk(fn.Body, false)
+	return ps
+}
+
+// inLoop reports whether loop id l is lp or nested in it.
+func inLoop(fn *ir.Func, l ir.LoopID, lp *ir.Loop) bool {
+	for ; l != ir.NoLoop; l = fn.Loops[l].Parent {
+		if l == lp.ID {
+			return true
+		}
+	}
+	return false
+}
+
+func hasReg(rs []ir.RegID, r ir.RegID) bool {
+	for _, x := range rs {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// uregOf returns the unaligned register operand of an unaligned op.
+func uregOf(fn *ir.Func, in *ir.Instr) (ir.RegID, bool) {
+	for _, a := range in.Args {
+		if a.Reg != ir.NoReg && fn.Regs[a.Reg].Class.IsUnalign() {
+			return a.Reg, true
+		}
+	}
+	return ir.NoReg, false
+}
+
+// ptrArg returns the index of the UB address operand, or -1.
+func ptrArg(in *ir.Instr) int {
+	for k, a := range in.Args {
+		if a.Role == ir.ArgPtr || a.Role == ir.ArgPtrRW {
+			return k
+		}
+	}
+	return -1
+}
+
+// strideArg returns the scalar operand after the address (the post-update
+// stride or the count), or nil.
+func strideArg(in *ir.Instr) *ir.Expr {
+	k := ptrArg(in)
+	if k < 0 {
+		return nil
+	}
+	for _, a := range in.Args[k+1:] {
+		if a.Role == ir.ArgScalar {
+			return a.Expr
+		}
+	}
+	return nil
+}
+
+// ptrName returns the variable a post-updated address operand names.
+func ptrName(in *ir.Instr) string {
+	if len(in.PtrDefs) > 0 {
+		return in.PtrDefs[0]
+	}
+	return ""
+}
+
+// collect returns the instructions of the loop lp that touch register u,
+// or false when one of them is not a direct statement of lp's own body.
+func collect(fn *ir.Func, lp *ir.Loop, u ir.RegID, ps []place) ([]*ir.Instr, bool) {
+	var out []*ir.Instr
+	for _, in := range fn.Instrs {
+		if !inLoop(fn, in.Loop, lp) || !(hasReg(in.Uses, u) || hasReg(in.Defs, u)) {
+			continue
+		}
+		if in.Loop != lp.ID || !ps[in.ID].direct {
+			return nil, false
+		}
+		out = append(out, in)
+	}
+	return out, true
+}
+
+// sizes are the element sizes tried for a type whose size is not known.
+var sizes = []int64{1, 2, 4, 8}
+
+// decide runs check for every element size the stream may have, and merges
+// the outcomes: contiguous for every size, not contiguous for every size, or
+// unknown. check returns Unknown itself when something cannot be folded.
+func decide(symbolic bool, check func(size int64) (Verdict, string)) (Verdict, string) {
+	if !symbolic {
+		return check(0)
+	}
+	var first Verdict
+	var why string
+	for i, sz := range sizes {
+		v, w := check(sz)
+		if v == Unknown {
+			return Unknown, w
+		}
+		if i == 0 {
+			first, why = v, w
+		} else if v != first {
+			return Unknown, "the stride matches the vector length only for some element sizes"
+		}
+	}
+	return first, why
+}
+
+// bound returns e with unknown sizeof bound to size (0 leaves it as is).
+func bound(e *ir.Expr, size int64) *ir.Expr {
+	if size == 0 || e == nil {
+		return e
+	}
+	return bindSizes(e, size)
+}
+
+func symbolicElem(ins ...*ir.Instr) bool {
+	for _, in := range ins {
+		if _, ok := ir.ElemSize(in.Elem); !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// storesTo reports whether a store in lp writes through the pointer root
+// (data overwritten and re-read in the same iteration).
+func storesTo(fn *ir.Func, lp *ir.Loop, root string) bool {
+	if root == "" {
+		return false
+	}
+	for _, in := range fn.Instrs {
+		if !inLoop(fn, in.Loop, lp) || !in.Op.Info().Cat.IsStore() {
+			continue
+		}
+		if k := ptrArg(in); k >= 0 {
+			if e := in.Args[k].Expr; e != nil && e.Mentions(root) || mentionsWord(in.Args[k].Text, root) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// root returns the pointer symbol an address is based on: the symbol with
+// coefficient 1 in its linear form other than the loop variable.
+func root(l lin, loopVar string) string {
+	for k, v := range l.terms {
+		if v == 1 && k != loopVar && isIdent(k) {
+			return k
+		}
+	}
+	return ""
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !identChar(s[i]) && s[i] != '.' && s[i] != ':' {
+			return false
+		}
+	}
+	return true
+}
+
+// PreSites returns every LoadUnAlignPre inside a loop of fn with its verdict.
+func PreSites(fn *ir.Func) []Site {
+	ps := places(fn)
+	var out []Site
+	for _, pre := range fn.Instrs {
+		if pre.Op != ir.OpLoadUnAlignPre || pre.Form == ir.FormRaw || pre.Loop == ir.NoLoop {
+			continue
+		}
+		u, ok := uregOf(fn, pre)
+		if !ok {
+			continue
+		}
+		lp := fn.Loops[pre.Loop]
+		s := Site{Func: fn, Loop: lp, Instr: pre, Reg: u}
+		s.Verdict, s.Why, s.Stream = preVerdict(fn, lp, pre, u, ps)
+		out = append(out, s)
+	}
+	return out
+}
+
+func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place) (Verdict, string, []*ir.Instr) {
+	if lp.AtMostOnce {
+		return NotContiguous, "the loop runs at most once", nil
+	}
+	if !ps[pre.ID].direct {
+		return NotContiguous, "the Pre is conditional", nil
+	}
+	touch, ok := collect(fn, lp, u, ps)
+	if !ok {
+		return NotContiguous, "the register is also used under an if or in an inner loop", nil
+	}
+	var loads []*ir.Instr
+	for _, in := range touch {
+		switch {
+		case in == pre:
+		case in.Op == ir.OpLoadUnAlign && in.ID > pre.ID:
+			loads = append(loads, in)
+		default:
+			// A second Pre (two streams share the register), a load before
+			// the Pre, or any other use: not one simple stream.
+			return NotContiguous, "the register serves more than one stream", nil
+		}
+	}
+	if len(loads) == 0 {
+		return NotContiguous, "no load on the register in the loop", nil
+	}
+	pk := ptrArg(pre)
+	if pk < 0 {
+		return Unknown, "the Pre has no address", loads
+	}
+	// Post-update stream: every load advances the same pointer p, the Pre
+	// re-primes at p, and each stride is one vector length.
+	if ptrName(loads[0]) != "" {
+		p := ptrName(loads[0])
+		for _, ld := range loads {
+			if ptrName(ld) != p {
+				return NotContiguous, "the loads advance different pointers", loads
+			}
+		}
+		if pe := pre.Args[pk].Expr; pe == nil || pe.Kind != ir.ExprSym || pe.Name != p {
+			return NotContiguous, "the Pre primes another address than the stream's pointer", loads
+		}
+		if contains(lp.Assigns, p) || contains(lp.Decls, p) {
+			return NotContiguous, "the pointer is reset in the loop", loads
+		}
+		for _, in := range fn.Instrs {
+			if inLoop(fn, in.Loop, lp) && contains(in.PtrDefs, p) && !containsInstr(loads, in) {
+				return NotContiguous, "the pointer is advanced by other instructions too", loads
+			}
+		}
+		if storesTo(fn, lp, p) {
+			return NotContiguous, "the loop stores to the data it re-reads", loads
+		}
+		v, why := decide(symbolicElem(loads...), func(size int64) (Verdict, string) {
+			for _, ld := range loads {
+				st, ok := toLin(bound(strideArg(ld), size))
+				vl, ok2 := toLin(bound(vectorLen(ld.Elem), size))
+				if !ok || !ok2 || !st.isConst() || !vl.isConst() {
+					return Unknown, "the post-update stride does not fold"
+				}
+				if st.c != vl.c {
+					return NotContiguous, "the stride differs from the vector length"
+				}
+			}
+			return Contiguous, ""
+		})
+		return v, why, loads
+	}
+	// Explicit addresses: linear in the loop variable.
+	if lp.Var == "" || contains(lp.Assigns, lp.Var) {
+		return Unknown, "the loop has no plain induction variable", loads
+	}
+	step, ok := lp.Step.Value()
+	if !ok || step == 0 {
+		return Unknown, "the loop step does not fold", loads
+	}
+	v, why := decide(symbolicElem(loads...), func(size int64) (Verdict, string) {
+		ap, ok := toLin(bound(pre.Args[pk].Expr, size))
+		if !ok {
+			return Unknown, "the Pre address does not fold"
+		}
+		cp, ok := ap.coef(lp.Var)
+		if !ok {
+			return Unknown, "the Pre address is not linear in " + lp.Var
+		}
+		if cp == 0 {
+			return NotContiguous, "the Pre re-primes the same address every iteration"
+		}
+		baseP := ap.without(lp.Var)
+		var consumed int64
+		for k, ld := range loads {
+			lk := ptrArg(ld)
+			if lk < 0 {
+				return Unknown, "a load has no address"
+			}
+			al, ok := toLin(bound(ld.Args[lk].Expr, size))
+			if !ok {
+				return Unknown, "a load address does not fold"
+			}
+			c, ok := al.coef(lp.Var)
+			if !ok || c != cp {
+				if !ok {
+					return Unknown, "a load address is not linear in " + lp.Var
+				}
+				return NotContiguous, "the loads advance differently from the Pre"
+			}
+			vl, ok := toLin(bound(vectorLen(ld.Elem), size))
+			if !ok || !vl.isConst() {
+				return Unknown, "the element size is not known"
+			}
+			want := baseP.add(constLin(consumed), 1)
+			if !al.without(lp.Var).equal(want) {
+				if k == 0 {
+					return NotContiguous, "the first load does not start where the Pre primes"
+				}
+				return NotContiguous, "the loads of one iteration are not back to back"
+			}
+			consumed += vl.c
+		}
+		if root := root(baseP, lp.Var); storesTo(fn, lp, root) {
+			return NotContiguous, "the loop stores to the data it re-reads"
+		}
+		// Non-constant parts of the coefficient (rowStride) never reach
+		// here: coef is an integer. The stream is contiguous when one
+		// iteration's step moves the Pre exactly past what was loaded.
+		if cp*step != consumed {
+			if hasSymbolicStride(pre.Args[pk].Expr, lp.Var) {
+				return Unknown, "the stride is not a constant"
+			}
+			return NotContiguous, fmt.Sprintf("the address advances %d elements per iteration but %d are loaded", cp*step, consumed)
+		}
+		return Contiguous, ""
+	})
+	return v, why, loads
+}
+
+func containsInstr(ins []*ir.Instr, x *ir.Instr) bool {
+	for _, in := range ins {
+		if in == x {
+			return true
+		}
+	}
+	return false
+}
+
+// hasSymbolicStride reports whether the loop variable is multiplied by
+// something that is not a constant (src + i * rowStride).
+func hasSymbolicStride(e *ir.Expr, v string) bool {
+	l, ok := toLin(e)
+	if !ok {
+		return true
+	}
+	for k := range l.terms {
+		if k != v && mentionsWord(k, v) {
+			return true
+		}
+	}
+	return false
+}
