@@ -24,8 +24,8 @@ func (v Verdict) String() string {
 type Site struct {
 	Func    *ir.Func
 	Loop    *ir.Loop
-	Instr   *ir.Instr // the Pre or the Post
-	Reg     ir.RegID  // its unaligned register
+	Instr   *ir.Instr   // the Pre or the Post
+	Reg     ir.RegID    // its unaligned register
 	Stream  []*ir.Instr // the loads (or stores) on Reg in the loop, in program order
 	Verdict Verdict
 	Why     string // for Unknown: what could not be proven
