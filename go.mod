@@ -3,6 +3,7 @@ module github.com/ascvet/ascvet
 go 1.26.8
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.2
 	github.com/tree-sitter/go-tree-sitter v0.25.0
 	github.com/tree-sitter/tree-sitter-cpp v0.23.4
 	golang.org/x/tools v0.52.0

@@ -14,6 +14,20 @@
 // (at that column, when given) and whose message matches. Each expectation
 // must be met, and each diagnostic must meet an expectation; a file without
 // want comments, conventionally good.cpp, must therefore stay silent.
+//
+// Suggested fixes are checked too. When the findings in a fixture offer
+// fixes, Run applies the first fix of each, as ascvet -fix does, and
+//
+//   - compares the result with the golden file beside the fixture, named
+//     after it with ".golden" appended (bad.cpp.golden), byte for byte; a
+//     golden file must exist, and a fixture without fixes that has one must
+//     equal it. go test -update writes the golden files instead (the flag is
+//     atest's: a test that imports atest must not define its own -update);
+//   - requires that no two fixes overlap (ascvet -fix would apply only one);
+//   - runs the analyzer again on the fixed text (the round trip) and requires
+//     that every fixed finding is gone and no new one appears: each finding
+//     of the fixed text must be a finding of the original that had no fix
+//     applied, of the same rule, on the line its position moved to.
 package atest
 
 import (
@@ -91,6 +105,7 @@ func Run(t testing.TB, dir string, a *analysis.Analyzer) {
 			}
 		}
 	}
+	checkFixes(t, a, files, res)
 }
 
 // key is a line of a fixture.

@@ -9,6 +9,11 @@
 // no type information: Files is empty, Pkg is a placeholder package and
 // TypesInfo is empty. Facts are not supported; the fact functions do nothing.
 //
+// Suggested fixes are resolved to byte offsets (Finding.Fixes) and checked:
+// each edit must lie in the file of its diagnostic, and no two edits of a fix
+// may overlap. Fixes groups them by file for package fixes, which applies
+// them.
+//
 // Files are analysed in parallel. An analyzer that returns an error or panics
 // does not stop the run: it becomes an InternalError naming the file, the
 // analyzers that depend on it are skipped for that file, and the other files
@@ -30,6 +35,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/analyzers/fixes"
 	"github.com/ascvet/ascvet/ruleset"
 )
 
@@ -45,15 +51,18 @@ type Finding struct {
 	Rule       *ruleset.Rule       // the rule Analyzer implements; nil for an analyzer that defines none
 	Diagnostic analysis.Diagnostic // as reported
 	Pos, End   token.Position      // Diagnostic.Pos and End resolved (End = Pos when not given); columns count bytes
+	Fixes      []fixes.Fix         // Diagnostic.SuggestedFixes resolved to byte offsets in the finding's file, in order
 }
 
 // RuleID returns the ID of the finding's rule, or the analyzer's name when
 // the analyzer implements no rule.
-func (f *Finding) RuleID() string {
-	if f.Rule != nil {
-		return f.Rule.ID
+func (f *Finding) RuleID() string { return ruleID(f.Analyzer, f.Rule) }
+
+func ruleID(a *analysis.Analyzer, r *ruleset.Rule) string {
+	if r != nil {
+		return r.ID
 	}
-	return f.Analyzer.Name
+	return a.Name
 }
 
 // Severity returns the severity of the finding's rule; findings of an
@@ -67,7 +76,8 @@ func (f *Finding) Severity() ruleset.Severity {
 
 // InternalError is an analyzer that failed on a file: it returned an error,
 // panicked, returned a result of the wrong type, or reported a diagnostic
-// without a position. It is ascvet's fault, never the user's.
+// without a position or with a suggested fix that does not hold (see
+// Finding.Fixes). It is ascvet's fault, never the user's.
 type InternalError struct {
 	File     string // the file being analysed
 	Analyzer string // the analyzer's name
@@ -291,7 +301,11 @@ func resolve(fset *token.FileSet, a *analysis.Analyzer, diags []analysis.Diagnos
 				return nil, &InternalError{Err: fmt.Errorf("diagnostic %q ends before it starts", d.Message)}
 			}
 		}
-		findings = append(findings, Finding{Analyzer: a, Rule: rule, Diagnostic: d, Pos: pos, End: end})
+		fs, err := resolveFixes(fset, d, pos, ruleID(a, rule))
+		if err != nil {
+			return nil, &InternalError{Err: fmt.Errorf("diagnostic %q: %w", d.Message, err)}
+		}
+		findings = append(findings, Finding{Analyzer: a, Rule: rule, Diagnostic: d, Pos: pos, End: end, Fixes: fs})
 	}
 	return findings, nil
 }

@@ -15,12 +15,21 @@
 // Findings are printed gcc style, "file:line:col: severity: message [RULE]",
 // followed by a one-line summary, or as one JSON array with -f json.
 //
+// With -fix, ascvet applies the suggested fixes of the findings, writes each
+// changed file atomically (one write per file, whatever the number of rules
+// that fixed it), prints "ascvet: fixed N findings in FILE" on stderr for
+// each, and then reports the findings that remain in the fixed files. With
+// -diff it prints what -fix would change as a unified diff, and writes
+// nothing.
+//
 // Exit codes:
 //
-//	0  no finding at or above the -fail-on severity (default warning)
-//	1  findings at or above the -fail-on severity
-//	2  usage or configuration error, or an input path or file could not be read
-//	   (the rest was still checked and reported)
+//	0  no finding at or above the -fail-on severity (default warning); after
+//	   -fix, no such finding remains
+//	1  findings at or above the -fail-on severity (after -fix: that remain;
+//	   with -diff: as found, since nothing was written)
+//	2  usage or configuration error, an input path or file could not be read,
+//	   or -fix could not write a file (the rest was still checked and reported)
 //	3  internal error: an analyzer failed on a file (reported with the file name)
 //
 // When several apply, the highest code wins.
@@ -78,6 +87,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("f", "text", "output format: text or json")
 	jobs := fs.Int("j", runtime.NumCPU(), "number of files analysed in parallel")
 	failOn := fs.String("fail-on", ruleset.Warning.String(), "exit 1 when a finding has this severity or a higher one: info, warning or error")
+	fix := fs.Bool("fix", false, "apply the suggested fixes, writing each changed file atomically, then report the findings that remain")
+	diff := fs.Bool("diff", false, "print the suggested fixes as a unified diff (for git apply or patch -p1) instead of the findings; write nothing")
 	list := fs.Bool("list", false, "print the rules and exit")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
@@ -93,8 +104,9 @@ Flags:
 `)
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, `
-Exit codes: 0 no finding at or above -fail-on, 1 findings, 2 usage error or
-unreadable input, 3 internal error.
+Exit codes: 0 no finding at or above -fail-on, 1 findings (after -fix: that
+remain), 2 usage error, unreadable input or a file -fix could not write,
+3 internal error.
 `)
 	}
 	if err := fs.Parse(args); err != nil {
@@ -117,6 +129,12 @@ unreadable input, 3 internal error.
 	if *jobs < 1 {
 		return usageError(stderr, fmt.Sprintf("-j %d: want at least 1", *jobs))
 	}
+	if *fix && *diff {
+		return usageError(stderr, "-fix and -diff exclude each other")
+	}
+	if *diff && *format != "text" {
+		return usageError(stderr, "-diff prints a diff; it takes no -f")
+	}
 	threshold, err := ruleset.ParseSeverity(*failOn)
 	if err != nil {
 		return usageError(stderr, "-fail-on: "+err.Error())
@@ -127,28 +145,35 @@ unreadable input, 3 internal error.
 	}
 
 	in := load(paths, *jobs, stderr)
-	res, err := runner.Run(analyzers(), in.files, runner.Options{Jobs: *jobs})
+	as := analyzers()
+	res, err := runner.Run(as, in.files, runner.Options{Jobs: *jobs})
 	if err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
 	}
-	if *format == "json" {
+	code := exitOK
+	if *fix || *diff {
+		res, code, err = fixOrDiff(stdout, stderr, as, in.files, res, *fix, *jobs)
+	}
+	switch {
+	case err != nil:
+	case *diff: // the diff is the output
+	case *format == "json":
 		err = writeJSON(stdout, res.Findings)
-	} else {
+	default:
 		err = writeText(stdout, res.Findings, in.read)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ascvet: %v\n", err)
 		return exitInternal
 	}
-	code := exitOK
 	for i := range res.Findings {
 		if res.Findings[i].Severity() >= threshold {
-			code = exitFindings
+			code = max(code, exitFindings)
 		}
 	}
 	if in.skipped > 0 {
-		code = exitUsage
+		code = max(code, exitUsage)
 	}
 	if reportInternal(stderr, res.Errors) {
 		code = exitInternal

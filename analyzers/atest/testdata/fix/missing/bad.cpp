@@ -1,0 +1,1 @@
+BAD // want "bad word"

@@ -1,0 +1,2 @@
+a BAD b // want "bad word"
+BAD? // want "bad word"

@@ -1,0 +1,1 @@
+x BAD BAD yy // want "bad word" "bad word"

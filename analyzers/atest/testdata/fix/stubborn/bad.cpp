@@ -1,0 +1,2 @@
+BAD // want "bad word"
+ok

@@ -1,0 +1,121 @@
+package fixes
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// keptMode are the mode bits a replaced file keeps.
+const keptMode = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
+
+// ReplaceFile replaces the contents of the file name, which must still hold
+// old, with new, so that at every moment the file is either the old one or
+// the new one:
+//
+//  1. A symbolic link is resolved (filepath.EvalSymlinks) and its target
+//     replaced, so the link stays a link.
+//  2. The target must be a regular file whose owner has write permission.
+//     The mode bits are checked, not left to the OS, which lets root write
+//     anything; and the file is opened for writing (and closed, unwritten)
+//     so that a file the user may not write is refused too. A read-only file
+//     is refused, never chmod'ed.
+//  3. The target must still hold old: a file changed since it was read (or
+//     named twice, say through a link) is refused.
+//  4. new is written to a temporary file in the same directory
+//     ("."+base+".ascvet-*"), which gets the original's permission bits (and,
+//     where the OS allows, its owner and group), is fsynced and closed, then
+//     renamed over the target; the directory is fsynced last.
+//
+// On any error before the rename the temporary file is removed and the
+// original is untouched. Errors name the file as given.
+//
+// Like every rename-based writer (sed -i, editors' safe save), ReplaceFile
+// gives the target a new inode: other hard links to it keep the old
+// contents, and extended attributes and ACLs are not carried over.
+func ReplaceFile(name string, old, new []byte) error {
+	target, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, unwrapPath(err))
+	}
+	info, err := os.Lstat(target)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, unwrapPath(err))
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file; not fixed", name)
+	}
+	if info.Mode().Perm()&0o200 == 0 {
+		return fmt.Errorf("%s: file is read-only; not fixed (ascvet does not change permissions)", name)
+	}
+	if f, err := os.OpenFile(target, os.O_WRONLY, 0); err != nil {
+		return fmt.Errorf("%s: not writable: %w; not fixed", name, unwrapPath(err))
+	} else if err := f.Close(); err != nil {
+		return fmt.Errorf("%s: %w", name, unwrapPath(err))
+	}
+	cur, err := os.ReadFile(target)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, unwrapPath(err))
+	}
+	if !bytes.Equal(cur, old) {
+		return fmt.Errorf("%s: file changed since ascvet read it; not fixed", name)
+	}
+
+	dir, base := filepath.Dir(target), filepath.Base(target)
+	tmp, err := os.CreateTemp(dir, "."+base+".ascvet-*")
+	if err != nil {
+		return fmt.Errorf("%s: cannot create a temporary file beside it: %w", name, unwrapPath(err))
+	}
+	renamed := false
+	defer func() {
+		if !renamed {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(new); err != nil {
+		return fmt.Errorf("%s: writing %s: %w", name, tmp.Name(), unwrapPath(err))
+	}
+	if err := tmp.Chmod(info.Mode() & keptMode); err != nil {
+		return fmt.Errorf("%s: %w", name, unwrapPath(err))
+	}
+	keepOwner(tmp, info)
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("%s: syncing %s: %w", name, tmp.Name(), unwrapPath(err))
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("%s: closing %s: %w", name, tmp.Name(), unwrapPath(err))
+	}
+	if err := beforeRename(tmp.Name()); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			err = le.Err
+		}
+		return fmt.Errorf("%s: renaming the fixed file over it: %w", name, err)
+	}
+	renamed = true
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("%s: fixed, but syncing its directory failed: %w", name, unwrapPath(err))
+	}
+	return nil
+}
+
+// beforeRename runs after the temporary file is complete and closed, before
+// it is renamed over the target; tests use it to fail or stop there.
+var beforeRename = func(string) error { return nil }
+
+// unwrapPath drops the operation and path of a *fs.PathError, which the
+// messages above already name.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

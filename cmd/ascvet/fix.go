@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/fixes"
+	"github.com/ascvet/ascvet/analyzers/runner"
+)
+
+// maxFixRounds bounds the rounds of fixing (see fixAll). Two almost always
+// suffice; the bound keeps a fix that keeps conflicting from looping.
+const maxFixRounds = 4
+
+// fixedFile is a file that the fixes change.
+type fixedFile struct {
+	name     string // as in the findings
+	old, new []byte // contents as read, and as fixed
+	fixed    int    // findings whose fix was applied, over all rounds
+}
+
+// fixOutcome is what fixAll did, in memory.
+type fixOutcome struct {
+	files   []fixedFile            // the files that changed, in input order
+	res     *runner.Result         // the findings and errors after fixing
+	skipped map[string]int         // per file, fixes left unapplied by the last round (they overlapped others)
+	broken  []string               // fixes that do not fit their file: an analyzer's bug
+	rerun   []runner.InternalError // analyzers that failed on a fixed text (also in res)
+}
+
+// fixAll applies the suggested fixes of res to files, in memory, and returns
+// the changed files with the findings that remain.
+//
+// A round applies the first fix of every finding of a file (fixes.Apply),
+// then runs the analyzers again on the files it changed. A fix skipped
+// because it overlaps another is not lost: when a round skipped some, the
+// next round takes the files where it did, with their fresh findings and
+// fixes, so that a second ascvet -fix finds nothing left to fix. The other
+// files are done after one round, so that a fix that does not remove its
+// finding is applied once, not once per round.
+func fixAll(as []*analysis.Analyzer, files []runner.File, res *runner.Result, jobs int) (*fixOutcome, error) {
+	cur := make(map[string][]byte, len(files))
+	for _, f := range files {
+		cur[f.Name] = f.Src
+	}
+	fixed := map[string]int{}
+	skipped := map[string]int{}
+	var broken []string
+	var rerun []runner.InternalError
+	var retry map[string]bool // files to fix in this round; nil for all
+	for round := 1; round <= maxFixRounds; round++ {
+		var changed []runner.File
+		var names []string
+		conflicted := map[string]bool{}
+		for name := range skipped {
+			if retry == nil || retry[name] {
+				delete(skipped, name) // counted afresh, if the file still has fixes
+			}
+		}
+		for _, ff := range runner.Fixes(res.Findings) {
+			if retry != nil && !retry[ff.Name] {
+				continue
+			}
+			r := fixes.Apply(cur[ff.Name], ff.Fixes)
+			for _, s := range r.Skipped {
+				if s.Err != nil {
+					// The runner checked every fix against the file's size
+					// in its FileSet; only an analyzer that sized the file
+					// wrongly gets here.
+					msg := fmt.Sprintf("%s: internal error in analyzer %s: %v", ff.Findings[s.Fix].Pos, ff.Findings[s.Fix].Analyzer.Name, s.Err)
+					if !slices.Contains(broken, msg) {
+						broken = append(broken, msg)
+					}
+					continue
+				}
+				skipped[ff.Name]++
+				conflicted[ff.Name] = true
+			}
+			if len(r.Applied) == 0 {
+				continue
+			}
+			fixed[ff.Name] += len(r.Applied)
+			cur[ff.Name] = r.Src
+			changed = append(changed, runner.File{Name: ff.Name, Src: r.Src})
+			names = append(names, ff.Name)
+		}
+		if len(changed) == 0 {
+			break
+		}
+		sub, err := runner.Run(as, changed, runner.Options{Jobs: jobs})
+		if err != nil {
+			return nil, err
+		}
+		res = res.Replace(names, sub)
+		rerun = append(rerun, sub.Errors...)
+		if len(conflicted) == 0 {
+			break
+		}
+		retry = conflicted
+	}
+
+	out := &fixOutcome{res: res, skipped: map[string]int{}, broken: broken, rerun: rerun}
+	for _, f := range files {
+		if n := skipped[f.Name]; n > 0 {
+			out.skipped[f.Name] = n
+		}
+		if fixed[f.Name] > 0 && !bytes.Equal(cur[f.Name], f.Src) {
+			out.files = append(out.files, fixedFile{name: f.Name, old: f.Src, new: cur[f.Name], fixed: fixed[f.Name]})
+		}
+	}
+	return out, nil
+}
+
+// fixOrDiff implements -fix (write set) and -diff: it fixes the files in
+// memory, reports on stderr what could not be fixed, then writes the changed
+// files or prints their diff on stdout. It returns the result to report
+// (after -fix, the findings that remain; with -diff, those of res, and the
+// failures of analyzers on the fixed texts besides res's) and the exit code
+// so far: exitUsage when a file could not be written, exitInternal when an
+// analyzer offered a fix that does not fit its file. Its error is a failure
+// to print the diff.
+func fixOrDiff(stdout, stderr io.Writer, as []*analysis.Analyzer, files []runner.File, res *runner.Result, write bool, jobs int) (*runner.Result, int, error) {
+	out, err := fixAll(as, files, res, jobs)
+	if err != nil {
+		return nil, exitInternal, fmt.Errorf("internal error: %w", err)
+	}
+	code := exitOK
+	for _, msg := range out.broken {
+		fmt.Fprintf(stderr, "ascvet: %s (please report this bug)\n", msg)
+		code = exitInternal
+	}
+	reportSkipped(stderr, files, out.skipped)
+	if !write {
+		diffRes := &runner.Result{Findings: res.Findings, Errors: slices.Clone(res.Errors)}
+		for _, e := range out.rerun {
+			e.Err = fmt.Errorf("on the fixed text: %w", e.Err)
+			diffRes.Errors = append(diffRes.Errors, e)
+		}
+		return diffRes, code, writeDiffs(stdout, out)
+	}
+	res, unwritten := writeFixes(stderr, out, res)
+	if unwritten > 0 {
+		code = max(code, exitUsage)
+	}
+	return res, code, nil
+}
+
+// reportSkipped prints one line per file where fixes overlapped others and
+// could not be applied within maxFixRounds; their findings remain.
+func reportSkipped(stderr io.Writer, files []runner.File, skipped map[string]int) {
+	for _, f := range files {
+		switch n := skipped[f.Name]; n {
+		case 0:
+		case 1:
+			fmt.Fprintf(stderr, "ascvet: %s: 1 fix not applied: it overlaps another fix\n", f.Name)
+		default:
+			fmt.Fprintf(stderr, "ascvet: %s: %d fixes not applied: they overlap other fixes\n", f.Name, n)
+		}
+	}
+}
+
+// writeFixes writes each fixed file atomically and reports it on stderr. A
+// file that cannot be written is named on stderr and keeps its findings from
+// before fixing, which are returned in the result; failed counts them.
+func writeFixes(stderr io.Writer, out *fixOutcome, before *runner.Result) (res *runner.Result, failed int) {
+	res = out.res
+	var restore []string
+	for _, f := range out.files {
+		if err := fixes.ReplaceFile(f.name, f.old, f.new); err != nil {
+			fmt.Fprintf(stderr, "ascvet: %v\n", err)
+			restore = append(restore, f.name)
+			continue
+		}
+		fmt.Fprintf(stderr, "ascvet: fixed %s in %s\n", plural(f.fixed, "finding"), f.name)
+	}
+	if len(restore) > 0 {
+		res = res.Replace(restore, only(before, restore))
+	}
+	return res, len(restore)
+}
+
+// only returns the findings and errors of r for the files named.
+func only(r *runner.Result, names []string) *runner.Result {
+	keep := map[string]bool{}
+	for _, n := range names {
+		keep[n] = true
+	}
+	out := &runner.Result{}
+	for _, f := range r.Findings {
+		if keep[f.Pos.Filename] {
+			out.Findings = append(out.Findings, f)
+		}
+	}
+	for _, e := range r.Errors {
+		if keep[e.File] {
+			out.Errors = append(out.Errors, e)
+		}
+	}
+	return out
+}
+
+// writeDiffs prints a unified diff of every fixed file to w.
+func writeDiffs(w io.Writer, out *fixOutcome) error {
+	for _, f := range out.files {
+		if _, err := io.WriteString(w, fixes.Diff(f.name, f.old, f.new)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
