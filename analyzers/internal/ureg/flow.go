@@ -6,10 +6,11 @@ package ureg
 // "may this store register still hold an unflushed tail at the end?". Both
 // are may-analyses of facts about keys: a fact is created (Gen) by one
 // instruction or at the region entry, and killed by another (a Pre primes, a
-// Post flushes). Run walks the body once in program order: an If joins its
-// two branches (a missing Else passes the state through), and a Loop is
-// iterated to a fixed point (the body may run zero times unless it is a do
-// loop or its trip count is known to be at least one).
+// Post flushes). Run walks the body in program order: an If joins its two
+// branches (a missing Else passes the state through); a Loop is iterated to
+// a fixed point, its first iteration starting from the state before it, and
+// its body may run zero times unless it is a do loop, its trip count is
+// known to be at least one, or Options.LoopsRun says so.
 //
 // A plain may-analysis would report code that is right because two branches
 // are correlated:
@@ -18,20 +19,19 @@ package ureg
 //	...
 //	if constexpr (kTail) { LoadUnAlign(v, u, src, n); } // primed: same condition
 //
-// so every fact carries the path conditions it travelled under: entering the
-// Then branch of `if (c)` tags the facts with "c" and drops those tagged
-// "!c" (that path cannot take this branch), and the Else branch does the
-// opposite. A loop body is a branch on "the loop runs at least once" (the
-// loop's first-iteration test, init cmp bound), so two loops with the same
-// header correlate as well (`for (i = 0; i < hasTail; ++i)` used as an if).
-// A fact is dropped when its tags and the branch condition cannot hold
-// together: conditions are read as propositional formulas over their
-// printed leaves (cond.go), so `!outputBrc` contradicts `x && outputBrc`'s
-// Then branch and selects its Else branch. At the join, a fact that arrives
-// from both branches loses the tag again, so tags only stay where they tell
-// something. Tags only ever remove facts:
-// correlation can hide a finding (if the condition changed in between) but
-// never create one.
+// so every fact carries the path conditions it travelled under. Entering the
+// Then branch of `if (c)` tags the facts with "c" and drops those whose tags
+// contradict c; the Else branch does the same with "!c". Conditions are read
+// as propositional formulas over their printed leaves, with comparisons
+// against constants understood (cond.go): `!outputBrc` contradicts
+// `x && outputBrc`, and `sizeof(T) == 1` contradicts `sizeof(T) > 1`. A loop
+// body is a branch on its header's first test (init cmp bound), so two loops
+// with one header correlate (`for (i = 0; i < hasTail; ++i)` used as an if).
+// At a join, a fact that arrives from both branches loses the tag again, so
+// tags stay only where they tell something. Conditions that select
+// iterations (`if (i == 0)`, `if (i == n - 1)`) get tags of their own; see
+// ifTag. Tags only ever remove facts: a correlation can hide a finding (if a
+// condition changed in between) but never create one.
 
 import (
 	"fmt"
@@ -145,17 +145,29 @@ type Transfer func(in *ir.Instr, s *State)
 // bound is a guard, not a tuning knob.
 const maxRounds = 16
 
+// Options tune Run.
+type Options struct {
+	// LoopsRun assumes that a loop whose trip count is unknown runs at least
+	// once (loops that provably run at most once, `for (i = 0; i < hasTail;
+	// ++i)`, still may not run). Rules whose findings would otherwise rest
+	// on a zero-trip path the author excluded elsewhere set it.
+	LoopsRun bool
+}
+
 // Run propagates entry through fn's body and returns the state at its end.
-func Run(fn *ir.Func, entry *State, tr Transfer) *State {
-	w := &walker{tr: tr, forms: map[string]*formula{}, sat: map[string]bool{}}
+func Run(fn *ir.Func, entry *State, tr Transfer, opts Options) *State {
+	w := &walker{tr: tr, opts: opts, forms: map[string]*formula{}, sat: map[string]bool{}, headless: map[string]bool{}}
 	return w.block(fn.Body, entry.clone())
 }
 
 type walker struct {
-	tr    Transfer
-	conds []string            // conditions of the enclosing branches and loop bodies
-	forms map[string]*formula // tag (without '!') -> its condition
-	sat   map[string]bool     // cache of feasible: tags + "\x00" + branch tag -> result
+	tr       Transfer
+	opts     Options
+	conds    []string            // conditions of the enclosing branches and loop bodies
+	loops    []*ir.Loop          // enclosing loops, outermost first
+	forms    map[string]*formula // tag (without '!') -> its condition
+	sat      map[string]bool     // cache of feasible: tags + "\x00" + branch tag -> result
+	headless map[string]bool     // iteration tags of loops whose header was not understood
 }
 
 func (w *walker) block(b *ir.Block, s *State) *State {
@@ -169,11 +181,7 @@ func (w *walker) block(b *ir.Block, s *State) *State {
 			w.tr(n, s)
 			s.conds = nil
 		case *ir.If:
-			tag := ""
-			if n.Cond != nil {
-				tag = "if " + normalize(n.Cond.String())
-				w.forms[tag] = condFormula(n.Cond)
-			}
+			tag := w.ifTag(n)
 			t := w.branch(n.Then, s, tag)
 			e := w.branch(n.Else, s, negTag(tag))
 			s = join(t, e, tag)
@@ -182,6 +190,71 @@ func (w *walker) block(b *ir.Block, s *State) *State {
 		}
 	}
 	return s
+}
+
+// Iteration tests. An if inside a loop whose condition reads a name the
+// loop changes (its variable, a name assigned or declared in it) is not a
+// fixed condition: it selects iterations. Two such tests are recognised:
+//
+//	if (i == 0)               first iteration: tag "first L<id>"
+//	if (i == n - 1), any other iteration test: tag "iter L<id> <cond>"
+//
+// Facts entering the body from before the loop carry "first L<id>", facts
+// going round the back edge "!first L<id>", so a Pre under `if (i == 0)`
+// primes the first iteration and a later one is primed by the loads. Any
+// other iteration test is taken to be able to select the last iteration: a
+// fact that left the loop through its Else branch (`if (last) { Post }`
+// not taken) is dropped at the exit. For a loop whose header was not
+// understood (a while loop), an iteration test may also be the first
+// iteration's. All of these assumptions can only hide a finding.
+
+func (w *walker) ifTag(n *ir.If) string {
+	if n.Cond == nil {
+		return ""
+	}
+	cond := normalize(n.Cond.String())
+	for i := len(w.loops) - 1; i >= 0; i-- {
+		l := w.loops[i]
+		if !variant(l, n.Cond) {
+			continue
+		}
+		if firstTest(l, n.Cond) {
+			return fmt.Sprintf("first L%d", l.ID)
+		}
+		tag := fmt.Sprintf("iter L%d %s", l.ID, cond)
+		w.forms[tag] = atom(tag)
+		if l.Var == "" || l.Init == nil {
+			w.headless[tag] = true
+		}
+		return tag
+	}
+	tag := "if " + cond
+	w.forms[tag] = condFormula(n.Cond)
+	return tag
+}
+
+// variant reports whether cond reads a name that l changes.
+func variant(l *ir.Loop, cond *ir.Expr) bool {
+	names := append(append([]string{l.Var}, l.Assigns...), l.Decls...)
+	for _, name := range names {
+		if name != "" && mentions(cond, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstTest reports whether cond is `Var == Init` for l's header.
+func firstTest(l *ir.Loop, cond *ir.Expr) bool {
+	if l.Var == "" || l.Init == nil || cond.Kind != ir.ExprBin || cond.Op != "==" {
+		return false
+	}
+	d, ok := linearOf(ir.Bin("-", cond.X, cond.Y))
+	if !ok {
+		return false
+	}
+	want, ok := linearOf(ir.Bin("-", ir.Sym(l.Var), l.Init))
+	return ok && (d.equal(want) || d.equal(want.neg()))
 }
 
 // branch walks b from s under the condition tag ("" for none).
@@ -195,34 +268,76 @@ func (w *walker) branch(b *ir.Block, s *State, tag string) *State {
 }
 
 func (w *walker) loop(l *ir.Loop, before *State) *State {
-	tag := loopTag(l)
-	if tag != "" {
-		w.forms[tag] = atom(tag)
-	}
-	head := before
+	tag := w.loopTag(l)
+	first := fmt.Sprintf("first L%d", l.ID)
+	w.loops = append(w.loops, l)
+	defer func() { w.loops = w.loops[:len(w.loops)-1] }()
+	// The first iteration starts from before; later ones from the back edge.
+	entry := retag(before, l, first)
+	head := entry
 	var out *State
 	for range maxRounds {
 		out = w.branch(l.Body, head, tag)
-		next := union(before, out)
+		next := union(entry, retag(out, l, "!"+first)) // every fact goes round: a test is not known to pick the last iteration only
 		if next.equal(head) {
 			break
 		}
 		head = next
 	}
-	if l.Kind == ir.LoopDo || (l.TripKnown && l.Trip >= 1) {
-		return out // the body runs at least once
+	ran := exit(out, l)
+	switch {
+	case l.Kind == ir.LoopDo, l.TripKnown && l.Trip >= 1:
+		return ran // the body runs at least once
+	case w.opts.LoopsRun && !l.AtMostOnce && !l.TripKnown:
+		return ran
 	}
-	return join(out, w.enter(before, negTag(tag)), tag)
+	return join(ran, w.enter(before, negTag(tag)), tag)
 }
 
 // loopTag is the condition under which l's body runs at all: its header's
 // first test, "" when the header was not understood (or the loop is a do
 // loop, whose body runs regardless).
-func loopTag(l *ir.Loop) string {
+func (w *walker) loopTag(l *ir.Loop) string {
 	if l.Kind == ir.LoopDo || l.Var == "" || l.Init == nil || l.Bound == nil || l.CmpOp == "" {
 		return ""
 	}
-	return normalize(fmt.Sprintf("loop %s %s %s", l.Init, l.CmpOp, l.Bound))
+	tag := normalize(fmt.Sprintf("loop %s %s %s", l.Init, l.CmpOp, l.Bound))
+	w.forms[tag] = condFormula(ir.Bin(l.CmpOp, l.Init, l.Bound))
+	return tag
+}
+
+// iterTag reports whether t (with or without '!') is an iteration tag of l.
+func iterTag(t string, l *ir.Loop) bool {
+	t = strings.TrimPrefix(t, "!")
+	return t == fmt.Sprintf("first L%d", l.ID) || strings.HasPrefix(t, fmt.Sprintf("iter L%d ", l.ID))
+}
+
+// retag returns s with l's iteration tags replaced by tag.
+func retag(s *State, l *ir.Loop, tag string) *State {
+	c := NewState()
+	for f := range s.facts {
+		ts := slices.DeleteFunc(splitTags(f.tags), func(t string) bool { return iterTag(t, l) })
+		f.tags = joinTags(append(ts, tag))
+		c.facts[f] = true
+	}
+	return c
+}
+
+// exit returns the facts of out that leave l: those that took the Else
+// branch of an iteration test are dropped (the test is taken to select the
+// last iteration), and l's iteration tags are removed.
+func exit(out *State, l *ir.Loop) *State {
+	c := NewState()
+	iter := fmt.Sprintf("!iter L%d ", l.ID)
+	for f := range out.facts {
+		ts := splitTags(f.tags)
+		if slices.ContainsFunc(ts, func(t string) bool { return strings.HasPrefix(t, iter) }) {
+			continue
+		}
+		f.tags = joinTags(slices.DeleteFunc(ts, func(t string) bool { return iterTag(t, l) }))
+		c.facts[f] = true
+	}
+	return c
 }
 
 func negTag(tag string) string {
@@ -244,6 +359,11 @@ func (w *walker) enter(s *State, tag string) *State {
 	for f := range s.facts {
 		if !w.feasible(f.tags, tag) {
 			continue // the path that made f cannot take this branch
+		}
+		if t, neg := strings.CutPrefix(tag, "!"); neg && w.headless[t] && strings.Contains(f.tags, "first L") {
+			if l := strings.Fields(t)[1]; slices.Contains(splitTags(f.tags), "first "+l) {
+				continue // a headless loop's iteration test may be its first iteration's
+			}
 		}
 		f.tags = joinTags(append(splitTags(f.tags), tag))
 		c.facts[f] = true

@@ -167,8 +167,12 @@ func Called(in *ir.Instr) string {
 	return in.Name
 }
 
-// Pointer returns the source text of in's UB address operand, "" when it has none.
+// Pointer returns the source text of in's UB address operand, "" when it
+// has none or when in is a raw builtin, whose arguments follow another order.
 func Pointer(in *ir.Instr) string {
+	if in.Form == ir.FormRaw {
+		return ""
+	}
 	for _, a := range in.Args {
 		if a.Role == ir.ArgPtr || a.Role == ir.ArgPtrRW {
 			return strings.Join(strings.Fields(a.Text), " ")

@@ -1,0 +1,116 @@
+// Package asc1003 defines an Analyzer that reports an AddrReg (from
+// CreateAddrReg) used as the offset of an unaligned load or store.
+//
+// The unaligned ops take their offset either as a post-updated pointer with
+// a uint32_t stride or as an AddrReg operand. The best practice for
+// contiguous unaligned streams (seed 000, "连续非对齐场景优化") is the first:
+// the hardware supports AddrReg on these paths poorly. Every AddrReg operand
+// (role areg) of LoadUnAlignPre, LoadUnAlign, StoreUnAlign, StoreUnAlignPost,
+// and of the generic Load and Store, is reported at the operand when a
+// CreateAddrReg in the same region made it: that is where the choice was
+// made (an AddrReg parameter is the caller's choice).
+//
+//	LoadUnAlign(v, u, src, a, 0);      // reported: AddrReg a
+//	LoadUnAlign(v, u, src, VL);        // fix: uint32_t stride, post-update
+package asc1003
+
+import (
+	"fmt"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/internal/ureg"
+	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/ruleset"
+)
+
+// Rule is ASC1003 addrreg-unaligned.
+var Rule = ruleset.Define(&ruleset.Rule{
+	ID:    "ASC1003",
+	Name:  "addrreg-unaligned",
+	Title: "unaligned load or store takes its offset from an AddrReg",
+	Text: "Unaligned loads and stores (LoadUnAlignPre, LoadUnAlign, StoreUnAlign, StoreUnAlignPost) accept an " +
+		"AddrReg from CreateAddrReg as their offset, but the hardware supports that poorly on unaligned paths. " +
+		"The Ascend C best practice for contiguous unaligned access is to keep offsets in uint32_t and use the " +
+		"post-update form, which advances the UB pointer by the stride after every access: prime once with " +
+		"LoadUnAlignPre(u, src), load with LoadUnAlign(dst, u, src, stride), store with StoreUnAlign(dst, src, u, stride) " +
+		"and flush once with StoreUnAlignPost(dst, u, 0).",
+	Before: "AscendC::Reg::AddrReg a = AscendC::Reg::CreateAddrReg<float>(i, VL);\n" +
+		"AscendC::Reg::LoadUnAlign(v, u, src, a, 0);",
+	After:    "AscendC::Reg::LoadUnAlign(v, u, src, VL);  // src advances by VL",
+	Severity: ruleset.Warning,
+	Since:    "0.1.0",
+}, &analysis.Analyzer{
+	Requires:         []*analysis.Analyzer{cppir.Analyzer},
+	RunDespiteErrors: true, // go list flags C++ files in a non-cgo package; see STYLE §5
+	Run:              run,
+})
+
+// Analyzer is the analyzer of Rule.
+var Analyzer = Rule.Analyzer
+
+func run(pass *analysis.Pass) (any, error) {
+	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
+	for _, f := range pkg.Files {
+		for _, fn := range f.Funcs {
+			if !fn.Kind.Analysed() {
+				continue
+			}
+			created := createdAddrRegs(fn)
+			for _, in := range fn.Instrs {
+				if ureg.RoleOf(in.Op) == ureg.RoleNone && in.Op != ir.OpLoad && in.Op != ir.OpStore {
+					continue
+				}
+				for _, a := range in.Args {
+					if a.Role != ir.ArgAddr || a.Reg == ir.NoReg || !created[a.Reg] {
+						continue
+					}
+					pass.Report(analysis.Diagnostic{Pos: a.Pos, End: a.End, Message: message(fn, in, a)})
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// createdAddrRegs returns, per register, whether a CreateAddrReg in fn
+// defines it. An AddrReg that arrives as a parameter was chosen by the
+// caller, where the finding belongs: the API's own implementation of the
+// AddrReg overloads (vldu(dst, u, src, areg, inc)) is not a finding.
+func createdAddrRegs(fn *ir.Func) []bool {
+	c := make([]bool, len(fn.Regs))
+	for _, in := range fn.Instrs {
+		if in.Op != ir.OpCreateAddrReg {
+			continue
+		}
+		for _, r := range in.Defs {
+			c[r] = true
+		}
+	}
+	return c
+}
+
+func message(fn *ir.Func, in *ir.Instr, a ir.Operand) string {
+	name := a.Text
+	if a.Reg != ir.NoReg {
+		name = fn.Regs[a.Reg].Name
+	}
+	sp := ureg.SpellingOf(in)
+	var fix string
+	switch in.Op {
+	case ir.OpLoadUnAlignPre:
+		return fmt.Sprintf("AddrReg %s used as the offset of %s; keep unaligned offsets in uint32_t (%s(u, src + offset), then %s)",
+			name, ureg.Called(in), sp.Pre, sp.Load)
+	case ir.OpLoadUnAlign:
+		fix = sp.Load
+	case ir.OpStoreUnAlign:
+		fix = sp.Store
+	case ir.OpStoreUnAlignPost:
+		fix = sp.Post + "(dst, u, 0)"
+	default:
+		fix = "a post-updated pointer"
+	}
+	return fmt.Sprintf("AddrReg %s used as the offset of %s; keep unaligned offsets in uint32_t with post-update (%s)",
+		name, ureg.Called(in), fix)
+}

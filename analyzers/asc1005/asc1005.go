@@ -1,0 +1,157 @@
+// Package asc1005 defines an Analyzer that reports an unaligned store stream
+// whose register is not flushed by StoreUnAlignPost before the VF ends.
+//
+// The check is a may-analysis of "u may hold an unflushed tail" over the
+// structured body (see ureg/flow.go): StoreUnAlign (in any spelling) makes
+// its register dirty, StoreUnAlignPost (raw vstas included) flushes it, and
+// handing the register to a helper or an unknown call counts as a flush (the
+// callee may do it). A register still possibly dirty at the end of the region
+// is reported once, at the last StoreUnAlign that can leave it so.
+// Parameters and references are the caller's to flush.
+//
+//	for (...) { StoreUnAlign(dst, v, u, VL); }  // reported: the tail stays in u
+//	StoreUnAlignPost(dst, u, 0);                // fix: flush once after the loop
+package asc1005
+
+import (
+	"fmt"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/internal/ureg"
+	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/ruleset"
+)
+
+// Rule is ASC1005 unalign-store-without-post.
+var Rule = ruleset.Define(&ruleset.Rule{
+	ID:    "ASC1005",
+	Name:  "unalign-store-without-post",
+	Title: "unaligned store stream is never flushed by StoreUnAlignPost",
+	Text: "StoreUnAlign writes UB only up to the last 32-byte boundary it reaches and keeps the rest of the " +
+		"vector in its unaligned register (UnalignRegForStore); the next StoreUnAlign merges that tail into its " +
+		"own write. The last tail of a stream reaches UB only through StoreUnAlignPost. When a path leads from a " +
+		"StoreUnAlign to the end of the VF without a StoreUnAlignPost on its register, the last partial block of " +
+		"the output is silently lost. Registers that are parameters, or that are passed to a helper or unknown " +
+		"function after the store, are assumed flushed there; a flush through a raw builtin (vstas) counts. " +
+		"Fix: call StoreUnAlignPost(dst, u, 0) once after the last store of the stream.",
+	Before:   "for (uint16_t i = 0; i < n; ++i) {\n    AscendC::Reg::StoreUnAlign(dst, v, u, VL);\n}",
+	After:    "for (uint16_t i = 0; i < n; ++i) {\n    AscendC::Reg::StoreUnAlign(dst, v, u, VL);\n}\nAscendC::Reg::StoreUnAlignPost(dst, u, 0);",
+	Severity: ruleset.Error,
+	Since:    "0.1.0",
+}, &analysis.Analyzer{
+	Requires:         []*analysis.Analyzer{cppir.Analyzer},
+	RunDespiteErrors: true, // go list flags C++ files in a non-cgo package; see STYLE §5
+	Run:              run,
+})
+
+// Analyzer is the analyzer of Rule.
+var Analyzer = Rule.Analyzer
+
+func run(pass *analysis.Pass) (any, error) {
+	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
+	for _, f := range pkg.Files {
+		for _, fn := range f.Funcs {
+			if fn.Kind.Analysed() && fn.Body != nil {
+				check(pass, fn)
+			}
+		}
+	}
+	return nil, nil
+}
+
+func check(pass *analysis.Pass, fn *ir.Func) {
+	untracked := ureg.Untracked(fn)
+	tracked := func(k ureg.Key) bool { return !untracked[k.Reg] && !ureg.Exempt(fn.Regs[k.Reg]) }
+	var posts []*ir.Instr // every StoreUnAlignPost, for the wording of a finding
+	stores := false
+	for _, in := range fn.Instrs {
+		switch in.Op {
+		case ir.OpStoreUnAlign:
+			stores = true
+		case ir.OpStoreUnAlignPost:
+			posts = append(posts, in)
+		}
+	}
+	if !stores {
+		return
+	}
+	end := ureg.Run(fn, ureg.NewState(), func(in *ir.Instr, s *ureg.State) {
+		switch in.Op {
+		case ir.OpStoreUnAlign:
+			if _, k, found := ureg.Operand(fn, in); found && tracked(k) {
+				s.Kill(func(x ureg.Key) bool { return x == k })
+				s.Gen(k, in.ID)
+			}
+		case ir.OpStoreUnAlignPost:
+			_, k, found := ureg.Operand(fn, in)
+			if !found {
+				s.Kill(func(ureg.Key) bool { return true }) // a flush of a register we cannot name may flush any
+				return
+			}
+			s.Kill(func(x ureg.Key) bool { return ureg.Covers(k, x) })
+		case ir.OpCall, ir.OpUnknown:
+			for _, p := range ureg.Passed(fn, in) {
+				s.Kill(func(x ureg.Key) bool { return ureg.Covers(p, x) })
+			}
+		}
+	}, ureg.Options{LoopsRun: true})
+	last := map[ureg.Key]ir.InstrID{}
+	var keys []ureg.Key
+	for _, f := range end.All() {
+		if _, ok := last[f.Key]; !ok {
+			keys = append(keys, f.Key)
+		}
+		last[f.Key] = max(last[f.Key], f.Origin)
+	}
+	for _, k := range keys {
+		in := fn.Instrs[last[k]]
+		pass.Report(analysis.Diagnostic{Pos: in.Pos, End: in.End, Message: message(fn, in, k, laterPost(fn, in, k, posts))})
+	}
+}
+
+// laterPost reports whether some StoreUnAlignPost on k can run after in:
+// it follows in, or a loop encloses both.
+func laterPost(fn *ir.Func, in *ir.Instr, k ureg.Key, posts []*ir.Instr) bool {
+	for _, p := range posts {
+		if _, pk, found := ureg.Operand(fn, p); found && !ureg.Covers(pk, k) {
+			continue
+		}
+		if p.ID > in.ID || commonLoop(fn, p.Loop, in.Loop) {
+			return true
+		}
+	}
+	return false
+}
+
+// commonLoop reports whether loops a and b (innermost, or NoLoop) share an enclosing loop.
+func commonLoop(fn *ir.Func, a, b ir.LoopID) bool {
+	for x := a; x != ir.NoLoop; x = fn.Loops[x].Parent {
+		for y := b; y != ir.NoLoop; y = fn.Loops[y].Parent {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func message(fn *ir.Func, in *ir.Instr, k ureg.Key, later bool) string {
+	sp := ureg.SpellingOf(in)
+	name := ureg.Name(fn, k)
+	where := "after the last store"
+	if in.Loop != ir.NoLoop {
+		where = "after the loop"
+	}
+	dst := ureg.Pointer(in)
+	if dst == "" {
+		dst = "dst"
+	}
+	fact := fmt.Sprintf("no %s flushes %s after it before the VF ends, so the last partial block is lost", sp.Post, name)
+	if later {
+		fact = fmt.Sprintf("some path from it reaches the end of the VF without a %s on %s, losing the last partial block", sp.Post, name)
+	}
+	return fmt.Sprintf("%s keeps the tail of its stream in %s, but %s; call %s(%s, %s, 0) %s",
+		ureg.Called(in), name, fact, sp.Post, dst, name, where)
+}
