@@ -44,6 +44,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"golang.org/x/tools/go/analysis"
 	"io"
 	"os"
 	"runtime"
@@ -89,6 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	failOn := fs.String("fail-on", ruleset.Warning.String(), "exit 1 when a finding has this severity or a higher one: info, warning or error")
 	fix := fs.Bool("fix", false, "apply the suggested fixes, writing each changed file atomically, then report the findings that remain")
 	diff := fs.Bool("diff", false, "print the suggested fixes as a unified diff (for git apply or patch -p1) instead of the findings; write nothing")
+	confidence := fs.String("confidence", "high", "high: report what is proven; low: also report what ascvet suspects but cannot prove (streams whose addresses do not fold)")
 	list := fs.Bool("list", false, "print the rules and exit")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
@@ -139,6 +141,9 @@ remain), 2 usage error, unreadable input or a file -fix could not write,
 	if err != nil {
 		return usageError(stderr, "-fail-on: "+err.Error())
 	}
+	if *confidence != "high" && *confidence != "low" {
+		return usageError(stderr, fmt.Sprintf("-confidence %s: want high or low", *confidence))
+	}
 	paths := fs.Args()
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -146,6 +151,10 @@ remain), 2 usage error, unreadable input or a file -fix could not write,
 
 	in := load(paths, *jobs, stderr)
 	as := analyzers()
+	if err := setAnalyzerFlag(as, "confidence", *confidence); err != nil {
+		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
+		return exitInternal
+	}
 	res, err := runner.Run(as, in.files, runner.Options{Jobs: *jobs})
 	if err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
@@ -179,6 +188,19 @@ remain), 2 usage error, unreadable input or a file -fix could not write,
 		code = exitInternal
 	}
 	return code
+}
+
+// setAnalyzerFlag sets the flag name on every analyzer that defines it
+// (go/analysis analyzers carry their options as flags).
+func setAnalyzerFlag(as []*analysis.Analyzer, name, value string) error {
+	for _, a := range runner.Order(as) {
+		if a.Flags.Lookup(name) != nil {
+			if err := a.Flags.Set(name, value); err != nil {
+				return fmt.Errorf("%s -%s: %v", a.Name, name, err)
+			}
+		}
+	}
+	return nil
 }
 
 func usageError(stderr io.Writer, msg string) int {

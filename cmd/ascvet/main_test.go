@@ -92,12 +92,23 @@ func TestDeterministic(t *testing.T) {
 }
 
 // TestExamples checks what the README promises about testdata/kernels.
+// TestExamples runs the README's first command: every rule fires on its
+// example kernel, and every *_fixed.asc / clean.asc kernel stays silent.
 func TestExamples(t *testing.T) {
 	code, out, errs := ascvet(t, "../../testdata/kernels")
-	want := "../../testdata/kernels/parse_error.asc:20:43: info: VF region AxpbVF does not parse here; findings in it may be incomplete [ASC0001]\n" +
-		"1 finding (1 info) in 2 files\n"
-	if code != exitOK || out != want || errs != "" {
-		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit 0 and\n%s", code, out, errs, want)
+	if code != exitFindings || errs != "" {
+		t.Errorf("exit %d, stderr %q; want %d and nothing", code, errs, exitFindings)
+	}
+	golden(t, "examples.text.golden", out)
+	for _, r := range ruleset.All() {
+		if !strings.Contains(out, "["+r.ID+"]") {
+			t.Errorf("no example kernel shows %s firing", r.ID)
+		}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "_fixed.asc:") || strings.Contains(line, "clean.asc:") {
+			t.Errorf("a clean example kernel has a finding: %s", line)
+		}
 	}
 }
 
@@ -335,5 +346,39 @@ func TestIR(t *testing.T) {
 	}
 	if code := run([]string{"ir", "does/not/exist.asc"}, &out, &errb); code != exitUsage {
 		t.Errorf("ir on a missing file: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// TestConfidence: a stream whose stride does not fold is reported only at
+// -confidence=low, and a bad value is a usage error.
+func TestConfidence(t *testing.T) {
+	k := filepath.Join(t.TempDir(), "rows.asc")
+	src := `__simd_vf__ inline void Rows(__ubuf__ float* dst, __ubuf__ float* src, uint16_t rows, uint32_t rowStride)
+{
+    Reg::RegTensor<float> v;
+    Reg::UnalignRegForLoad u;
+    for (uint16_t i = 0; i < rows; ++i) {
+        Reg::LoadUnAlignPre(u, src + i * rowStride);
+        Reg::LoadUnAlign(v, u, src + i * rowStride);
+        Reg::StoreAlign(dst + i * 64, v, Reg::CreateMask<float>());
+    }
+}
+`
+	if err := os.WriteFile(k, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := ascvet(t, k); code != exitOK || strings.Contains(out, "ASC1001") {
+		t.Errorf("default confidence: exit %d\n%s", code, out)
+	}
+	code, out, _ := ascvet(t, "-confidence", "low", k)
+	if code != exitFindings || !strings.Contains(out, "may re-initialise a contiguous stream each iteration (not proven") {
+		t.Errorf("-confidence low: exit %d\n%s", code, out)
+	}
+	if code, _, _ := ascvet(t, "-confidence", "medium", k); code != exitUsage {
+		t.Errorf("-confidence medium: exit %d, want %d", code, exitUsage)
+	}
+	// The flag does not stick to the next run.
+	if code, out, _ := ascvet(t, k); code != exitOK || strings.Contains(out, "ASC1001") {
+		t.Errorf("default after low: exit %d\n%s", code, out)
 	}
 }
