@@ -44,12 +44,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"golang.org/x/tools/go/analysis"
 	"io"
 	"os"
 	"runtime"
 	"strings"
 	"text/tabwriter"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/all"
 	"github.com/ascvet/ascvet/analyzers/runner"
@@ -196,7 +197,7 @@ func setAnalyzerFlag(as []*analysis.Analyzer, name, value string) error {
 	for _, a := range runner.Order(as) {
 		if a.Flags.Lookup(name) != nil {
 			if err := a.Flags.Set(name, value); err != nil {
-				return fmt.Errorf("%s -%s: %v", a.Name, name, err)
+				return fmt.Errorf("%s -%s: %w", a.Name, name, err)
 			}
 		}
 	}
