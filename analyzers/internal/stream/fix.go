@@ -139,6 +139,53 @@ func mentionsAny(text string, names []string) bool {
 	return false
 }
 
+// declLine returns the line of a register declared inside the loop when
+// that line declares nothing else and initialises nothing ("    Reg::UnalignRegForStore u;"),
+// so that it can move out of the loop with the Pre or the Post.
+func (s source) declLine(r *ir.Reg) (start, end int, text string, ok bool) {
+	if r.Param || !r.Pos.IsValid() {
+		return 0, 0, "", false
+	}
+	a := s.off(r.Pos)
+	start = s.lineStart(a)
+	end, nl := s.lineEnd(a)
+	line := strings.TrimSuffix(string(s.src[start:end]), nl)
+	code := line
+	if i := strings.Index(code, "//"); i >= 0 {
+		code = code[:i]
+	}
+	code = strings.TrimSpace(code)
+	if !strings.HasSuffix(code, ";") || strings.ContainsAny(code, ",={}()") {
+		return 0, 0, "", false
+	}
+	f := strings.Fields(strings.TrimSuffix(code, ";"))
+	if len(f) < 2 || f[len(f)-1] != r.Name {
+		return 0, 0, "", false
+	}
+	return start, end, strings.TrimSpace(line), true
+}
+
+// movableDecl reports whether the register of s is declared inside its
+// loop, and if so returns the declaration line to move with the call.
+func movableDecl(src source, s Site) (moved bool, start, end int, text string, ok bool) {
+	r := s.Func.Regs[s.Reg]
+	if !contains(s.Loop.Decls, r.Name) {
+		return false, 0, 0, "", true
+	}
+	start, end, text, ok = src.declLine(r)
+	return ok, start, end, text, ok
+}
+
+func without(names []string, x string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if n != x {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // HoistFix moves a Pre that a contiguous stream does not need inside the
 // loop to just before the loop, priming at the first iteration's address.
 func HoistFix(f *ir.File, s Site) *analysis.SuggestedFix {
@@ -178,24 +225,28 @@ func HoistFix(f *ir.File, s Site) *analysis.SuggestedFix {
 			return nil
 		}
 	}
-	decls := make([]string, 0, len(lp.Decls))
-	for _, d := range lp.Decls {
-		if d != lp.Var {
-			decls = append(decls, d)
-		}
+	withDecl, ds, de, dtext, ok := movableDecl(src, s)
+	if !ok {
+		return nil
+	}
+	decls := without(lp.Decls, lp.Var)
+	if withDecl {
+		decls = without(decls, s.Func.Regs[s.Reg].Name)
 	}
 	if mentionsAny(newAddr, append(decls, lp.Assigns...)) || mentionsAny(text, decls) {
 		return nil
 	}
 	a, b := src.off(addr.Pos)-src.off(pre.Pos), src.off(addr.End)-src.off(pre.Pos)
-	moved := text[:a] + newAddr + text[b:]
-	return &analysis.SuggestedFix{
-		Message: "hoist the LoadUnAlignPre before the loop",
-		TextEdits: []analysis.TextEdit{
-			{Pos: f.Tok.Pos(ls), End: f.Tok.Pos(ls), NewText: []byte(indent + moved + nl)},
-			{Pos: f.Tok.Pos(start), End: f.Tok.Pos(end)},
-		},
+	moved := indent + text[:a] + newAddr + text[b:] + nl
+	edits := []analysis.TextEdit{}
+	if withDecl {
+		moved = indent + dtext + nl + moved
+		edits = append(edits, analysis.TextEdit{Pos: f.Tok.Pos(ds), End: f.Tok.Pos(de)})
 	}
+	edits = append(edits,
+		analysis.TextEdit{Pos: f.Tok.Pos(ls), End: f.Tok.Pos(ls), NewText: []byte(moved)},
+		analysis.TextEdit{Pos: f.Tok.Pos(start), End: f.Tok.Pos(end)})
+	return &analysis.SuggestedFix{Message: "hoist the LoadUnAlignPre before the loop", TextEdits: edits}
 }
 
 // SinkFix moves a Post that a contiguous stream does not need inside the
@@ -203,7 +254,7 @@ func HoistFix(f *ir.File, s Site) *analysis.SuggestedFix {
 func SinkFix(f *ir.File, s Site) *analysis.SuggestedFix {
 	src := source{src: f.Src, tok: f.Tok}
 	post, lp, fn := s.Instr, s.Loop, s.Func
-	_, after, indent, nl, ok := src.loopLines(lp)
+	ls, after, indent, nl, ok := src.loopLines(lp)
 	if !ok {
 		return nil
 	}
@@ -211,7 +262,15 @@ func SinkFix(f *ir.File, s Site) *analysis.SuggestedFix {
 	if !ok {
 		return nil
 	}
-	if mentionsAny(text, lp.Decls) || (lp.Var != "" && mentionsWord(text, lp.Var)) {
+	withDecl, ds, de, dtext, ok := movableDecl(src, s)
+	if !ok {
+		return nil
+	}
+	decls := lp.Decls
+	if withDecl {
+		decls = without(decls, s.Func.Regs[s.Reg].Name)
+	}
+	if mentionsAny(text, decls) || (lp.Var != "" && mentionsWord(text, lp.Var)) {
 		return nil
 	}
 	// Nothing in the loop after the Post may touch its register or pointer.
@@ -223,13 +282,16 @@ func SinkFix(f *ir.File, s Site) *analysis.SuggestedFix {
 			return nil
 		}
 	}
-	return &analysis.SuggestedFix{
-		Message: "sink the StoreUnAlignPost after the loop",
-		TextEdits: []analysis.TextEdit{
-			{Pos: f.Tok.Pos(start), End: f.Tok.Pos(end)},
-			{Pos: f.Tok.Pos(after), End: f.Tok.Pos(after), NewText: []byte(indent + text + nl)},
-		},
+	var edits []analysis.TextEdit
+	if withDecl {
+		edits = append(edits,
+			analysis.TextEdit{Pos: f.Tok.Pos(ls), End: f.Tok.Pos(ls), NewText: []byte(indent + dtext + nl)},
+			analysis.TextEdit{Pos: f.Tok.Pos(ds), End: f.Tok.Pos(de)})
 	}
+	edits = append(edits,
+		analysis.TextEdit{Pos: f.Tok.Pos(start), End: f.Tok.Pos(end)},
+		analysis.TextEdit{Pos: f.Tok.Pos(after), End: f.Tok.Pos(after), NewText: []byte(indent + text + nl)})
+	return &analysis.SuggestedFix{Message: "sink the StoreUnAlignPost after the loop", TextEdits: edits}
 }
 
 // substitute rewrites an address for the loop variable v = init. With
