@@ -12,6 +12,11 @@ import (
 	"github.com/ascvet/ascvet/analyzers/asc1004"
 	"github.com/ascvet/ascvet/analyzers/asc1005"
 	"github.com/ascvet/ascvet/analyzers/asc1006"
+	"github.com/ascvet/ascvet/analyzers/asc3001"
+	"github.com/ascvet/ascvet/analyzers/asc3002"
+	"github.com/ascvet/ascvet/analyzers/asc3003"
+	"github.com/ascvet/ascvet/analyzers/asc3004"
+	"github.com/ascvet/ascvet/analyzers/asc3005"
 )
 
 // Analyzers returns the analyzer of every rule, in rule ID order.
@@ -24,5 +29,10 @@ func Analyzers() []*analysis.Analyzer {
 		asc1004.Analyzer,
 		asc1005.Analyzer,
 		asc1006.Analyzer,
+		asc3001.Analyzer,
+		asc3002.Analyzer,
+		asc3003.Analyzer,
+		asc3004.Analyzer,
+		asc3005.Analyzer,
 	}
 }

@@ -84,6 +84,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "ir" {
 		return runIR(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "regs" {
+		return runRegs(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("ascvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("f", "text", "output format: text or json")
@@ -98,6 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, `usage: ascvet [flags] [path ...]
        ascvet stats [-j N] [path ...]
        ascvet ir FILE...
+       ascvet regs [-f json] PATH[:LINE]...
 
 Checks Ascend C vector-function kernels. Each path is a file or a directory,
 walked recursively (dir/... works too); the default is the current directory.

@@ -382,3 +382,32 @@ func TestConfidence(t *testing.T) {
 		t.Errorf("default after low: exit %d\n%s", code, out)
 	}
 }
+
+func TestRegs(t *testing.T) {
+	k := "../../testdata/kernels/register_pressure.asc"
+	code, out, errs := ascvet(t, "regs", k)
+	if code != exitOK || errs != "" {
+		t.Fatalf("regs: exit %d, stderr %s", code, errs)
+	}
+	for _, want := range []string{"AccumulateRowsVF (simd_vf)", "RegTensor", "OVER", "live at the peak"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("regs output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = ascvet(t, "regs", "-f", "json", k+":1")
+	if code != exitOK || strings.TrimSpace(out) != "[]" {
+		t.Errorf("line 1 holds no region: exit %d, %s", code, out)
+	}
+	code, out, _ = ascvet(t, "regs", "-f", "json", k)
+	var regions []regsRegion
+	if err := json.Unmarshal([]byte(out), &regions); err != nil || code != exitOK || len(regions) != 1 {
+		t.Fatalf("json: exit %d, err %v, %s", code, err, out)
+	}
+	vreg := regions[0].Classes[0]
+	if vreg.Class != "RegTensor" || !vreg.Over || vreg.Peak <= vreg.Budget || vreg.PeakLine == 0 || len(vreg.Live) == 0 {
+		t.Errorf("RegTensor class: %+v", vreg)
+	}
+	if code, _, _ := ascvet(t, "regs"); code != exitUsage {
+		t.Errorf("regs without a path: exit %d", code)
+	}
+}

@@ -1,0 +1,36 @@
+// Package asc3001 defines an Analyzer that reports VF regions keeping more
+// VReg registers live at once than the chip has (package regalloc).
+package asc3001
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/regpressure"
+	"github.com/ascvet/ascvet/regalloc"
+	"github.com/ascvet/ascvet/ruleset"
+)
+
+// Rule is ASC3001 vreg-pressure.
+var Rule = ruleset.Define(&ruleset.Rule{
+	ID:       "ASC3001",
+	Name:     "vreg-pressure",
+	Title:    "RegTensor registers live at once above the budget",
+	Severity: ruleset.Warning,
+	Since:    "0.1.0",
+	Text:     text,
+	Before:   before,
+	After:    after,
+}, &analysis.Analyzer{
+	Requires:         []*analysis.Analyzer{regpressure.Analyzer},
+	RunDespiteErrors: true,
+	Run:              run,
+})
+
+// Analyzer is the analyzer of Rule.
+var Analyzer = Rule.Analyzer
+
+func run(pass *analysis.Pass) (any, error) {
+	regpressure.Over(pass, pass.ResultOf[regpressure.Analyzer].(*regpressure.Result), regalloc.VReg,
+		"the compiler spills the excess to the reserved UB area and adds synchronisation; split the VF or shorten live ranges")
+	return nil, nil
+}

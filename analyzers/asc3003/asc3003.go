@@ -1,0 +1,42 @@
+// Package asc3003 defines an Analyzer that reports VF regions keeping more
+// than 4 load or 4 store unaligned registers live at once, which the
+// compiler rejects.
+package asc3003
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/regpressure"
+	"github.com/ascvet/ascvet/regalloc"
+	"github.com/ascvet/ascvet/ruleset"
+)
+
+// Rule is ASC3003 ureg-pressure.
+var Rule = ruleset.Define(&ruleset.Rule{
+	ID:    "ASC3003",
+	Name:  "ureg-pressure",
+	Title: "more unaligned registers live at once than the chip has",
+	Text: "A VF has 4 UnalignRegForLoad and 4 UnalignRegForStore registers, and unlike RegTensor and MaskReg they " +
+		"are not spilled: above 4 live at once the compiler refuses the VF. An unaligned register is live for the whole " +
+		"stream it serves (from LoadUnAlignPre to the last LoadUnAlign, from the first StoreUnAlign to StoreUnAlignPost), " +
+		"and a generic Load or Store holds a hidden one while it runs. Reuse a register for streams that do not overlap, " +
+		"or split the VF.",
+	Before:   "five input streams read in one loop, each with its own UnalignRegForLoad",
+	After:    "four streams per VF, or one stream finished before the next starts on the same register",
+	Severity: ruleset.Error,
+	Since:    "0.1.0",
+}, &analysis.Analyzer{
+	Requires:         []*analysis.Analyzer{regpressure.Analyzer},
+	RunDespiteErrors: true,
+	Run:              run,
+})
+
+// Analyzer is the analyzer of Rule.
+var Analyzer = Rule.Analyzer
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[regpressure.Analyzer].(*regpressure.Result)
+	regpressure.Over(pass, res, regalloc.ULoad, "the compiler rejects the VF; reuse a register for streams that do not overlap, or split the VF")
+	regpressure.Over(pass, res, regalloc.UStore, "the compiler rejects the VF; reuse a register for streams that do not overlap, or split the VF")
+	return nil, nil
+}

@@ -1,0 +1,75 @@
+// Package asc3004 defines an Analyzer that reports MaskNot applied to the
+// result of MaskAnd or MaskOr: !(a && b) keeps an extra MaskReg for the
+// intermediate and spends an instruction on it; !a || !b, computed by
+// inverting the compares that produce a and b, does not.
+package asc3004
+
+import (
+	"fmt"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/internal/defs"
+	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/ruleset"
+)
+
+// Rule is ASC3004 mask-demorgan.
+var Rule = ruleset.Define(&ruleset.Rule{
+	ID:    "ASC3004",
+	Name:  "mask-demorgan",
+	Title: "MaskNot of a MaskAnd or MaskOr result",
+	Text: "Negating the conjunction of two masks, !(a && b), needs a MaskReg for the intermediate a && b and a MaskNot " +
+		"after the MaskAnd. By De Morgan's law it equals !a || !b: invert the compares that produce a and b (GT becomes " +
+		"LE, EQ becomes NE, ...) and join them with MaskOr; likewise !(a || b) is !a && !b. The intermediate register " +
+		"and the MaskNot disappear, which matters when a VF is close to its 8 MaskReg (seed: dual-issue best practice).",
+	Before: "Reg::MaskAnd(noNaNMask, expAllOnes, mantNonZero, mask);\nReg::MaskNot(noNaNMask, noNaNMask, mask);",
+	After: "Reg::Compares<uint64_t, CMPMODE::NE>(expNotAllOnes, exp, 0x7ff, mask);\n" +
+		"Reg::Compares<uint64_t, CMPMODE::EQ>(mantZero, mant, 0, mask);\nReg::MaskOr(noNaNMask, expNotAllOnes, mantZero, mask);",
+	Severity: ruleset.Info,
+	Since:    "0.1.0",
+}, &analysis.Analyzer{
+	Requires:         []*analysis.Analyzer{cppir.Analyzer},
+	RunDespiteErrors: true,
+	Run:              run,
+})
+
+// Analyzer is the analyzer of Rule.
+var Analyzer = Rule.Analyzer
+
+func run(pass *analysis.Pass) (any, error) {
+	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
+	for _, f := range pkg.Files {
+		for _, fn := range f.Funcs {
+			if !fn.Kind.Analysed() {
+				continue
+			}
+			var x *defs.Index
+			for _, not := range fn.Instrs {
+				if not.Op != ir.OpMaskNot || len(not.Args) < 2 || not.Args[1].Reg == ir.NoReg {
+					continue
+				}
+				if x == nil {
+					x = defs.New(fn)
+				}
+				src := not.Args[1].Reg
+				d := x.Reaching(not, src)
+				if d == nil || (d.Op != ir.OpMaskAnd && d.Op != ir.OpMaskOr) {
+					continue
+				}
+				law := "!(a && b) as !a || !b"
+				if d.Op == ir.OpMaskOr {
+					law = "!(a || b) as !a && !b"
+				}
+				pass.Report(analysis.Diagnostic{
+					Pos: not.Pos, End: not.End,
+					Message: fmt.Sprintf("MaskNot negates the %s result in %s, which costs an extra MaskReg and instruction; compute %s by inverting the compares (De Morgan)",
+						d.Op, fn.Regs[src].Name, law),
+					Related: []analysis.RelatedInformation{{Pos: d.Pos, End: d.End, Message: d.Op.String() + " computes the value negated here"}},
+				})
+			}
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,234 @@
+// Package regalloc computes, for each VF region, how many registers of each
+// class are live at once: the number that decides whether the compiler
+// spills RegTensor and MaskReg values to UB (above 32 and 8) or refuses to
+// compile (above 4 load or 4 store unaligned registers).
+//
+// Algorithm: backward liveness over the structured IR. A register is live
+// at a point if some path from there reads it before fully writing it.
+//
+//	live_in(instr)  = uses ∪ (live_out − kills)
+//	live_in(if)     = live_in(then) ∪ live_in(else, or live_out when absent)
+//	head(loop)      = live_out ∪ live_in(body, head)   (fixpoint; the body may run 0 times)
+//
+// A write kills only when it replaces the whole register: a write to one
+// element of an array (c[1]) or one half of a RegTraitNumTwo tensor
+// (x.reg[0]) does not, and read-modify-write operands (accumulators,
+// MERGING, unaligned registers) are uses too. Through the back edge, a value
+// read in a later iteration than it was written stays live across the whole
+// loop: accumulators, unaligned registers, anything carried.
+//
+// The pressure at an instruction is the larger of its live-in count and its
+// live-out count plus the registers it writes; the region's peak is the
+// largest of those, with the registers live there. A register never read
+// costs nothing; RegTraitNumTwo and 64-bit tensors count twice; an array
+// counts its length. A generic Load or Store holds a hidden unaligned
+// register while it runs. A call of a same-file helper adds the helper's
+// own peak (its locals, not the registers the caller passes in).
+package regalloc
+
+import (
+	"sort"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// Class is a register file that has a budget.
+type Class uint8
+
+const (
+	VReg       Class = iota // RegTensor
+	Mask                    // MaskReg
+	ULoad                   // unaligned registers in the load role
+	UStore                  // unaligned registers in the store role
+	Addr                    // AddrReg
+	NumClasses              // number of classes
+)
+
+var classNames = [...]string{"RegTensor", "MaskReg", "UnalignRegForLoad", "UnalignRegForStore", "AddrReg"}
+
+func (c Class) String() string { return classNames[c] }
+
+// Budget is the number of architectural registers of each class one VF
+// can keep live before the compiler spills (or, for unaligned registers,
+// refuses to compile).
+type Budget [NumClasses]int
+
+// Ascend950 is the budget of the Ascend 950PR/950DT (vf-api.md §5.1, seed
+// 002): 32 RegTensor, 8 MaskReg, 4+4 unaligned, 8 AddrReg.
+var Ascend950 = Budget{VReg: 32, Mask: 8, ULoad: 4, UStore: 4, Addr: 8}
+
+// classOf maps a register to its budget class, and false for registers
+// that have none (the implicit AR).
+func classOf(r *ir.Reg) (Class, bool) {
+	switch r.Class {
+	case ir.ClassVReg:
+		return VReg, true
+	case ir.ClassMask:
+		return Mask, true
+	case ir.ClassUnalignLoad:
+		return ULoad, true
+	case ir.ClassUnalignStore:
+		return UStore, true
+	case ir.ClassUnalign:
+		if r.Role == ir.RoleStore {
+			return UStore, true
+		}
+		return ULoad, true
+	case ir.ClassAddr:
+		return Addr, true
+	}
+	return 0, false
+}
+
+// Size is the number of physical registers r occupies.
+func Size(r *ir.Reg) int {
+	n := r.Width()
+	if r.ArrayLen > 1 {
+		n *= r.ArrayLen
+	}
+	return n
+}
+
+// Pressure is the result for one class in one region.
+type Pressure struct {
+	Declared int        // physical registers declared (a RegTraitNumTwo tensor counts 2, an array its length), used or not
+	Used     int        // of those, registers some instruction reads or writes
+	Peak     int        // most physical registers live at once
+	At       *ir.Instr  // where the peak is first reached (nil when Peak is 0)
+	Live     []ir.RegID // registers live at the peak
+	Helper   int        // part of Peak that a called helper holds internally
+}
+
+// Result is the pressure of one region.
+type Result struct {
+	Func    *ir.Func
+	Classes [NumClasses]Pressure
+}
+
+// Analyzer computes the pressure of the regions of one file, following
+// calls into same-file helpers (memoised, cycle-safe).
+type Analyzer struct {
+	file    *ir.File
+	summary map[*ir.Func]*[NumClasses]int // a helper's peak of its own (non-parameter) registers
+	active  map[*ir.Func]bool
+}
+
+// New returns an Analyzer for the regions of f.
+func New(f *ir.File) *Analyzer {
+	return &Analyzer{file: f, summary: map[*ir.Func]*[NumClasses]int{}, active: map[*ir.Func]bool{}}
+}
+
+// Analyze returns the pressure of fn.
+func (a *Analyzer) Analyze(fn *ir.Func) *Result {
+	res := &Result{Func: fn}
+	if !fn.Kind.Analysed() || fn.Body == nil {
+		return res
+	}
+	used := make([]bool, len(fn.Regs))
+	for _, in := range fn.Instrs {
+		for _, r := range in.Defs {
+			used[r] = true
+		}
+		for _, r := range in.Uses {
+			used[r] = true
+		}
+	}
+	for _, r := range fn.Regs {
+		c, ok := classOf(r)
+		if !ok || r.Implicit {
+			continue
+		}
+		res.Classes[c].Declared += Size(r)
+		if used[r.ID] {
+			res.Classes[c].Used += Size(r)
+		}
+	}
+	lv := newLiveness(fn)
+	lv.solve()
+	for _, in := range fn.Instrs {
+		lin, lout := lv.in[in.ID], lv.out[in.ID]
+		var extra [NumClasses]int
+		switch in.Op {
+		case ir.OpLoad:
+			extra[ULoad]++ // the hidden unaligned register of the generic Load
+		case ir.OpStore:
+			extra[UStore]++
+		case ir.OpCall:
+			if h := a.file.Func(in.Name); h != nil && h != fn {
+				if s := a.helperPeak(h); s != nil {
+					for c := range extra {
+						extra[c] += s[c]
+					}
+				}
+			}
+		}
+		across := lout.union(defSet(fn, in))
+		for c := Class(0); c < NumClasses; c++ {
+			nIn, nAcross := lv.count(lin, c), lv.count(across, c)
+			n, set := nIn, lin
+			if nAcross > nIn {
+				n, set = nAcross, across
+			}
+			n += extra[c]
+			p := &res.Classes[c]
+			if n > p.Peak {
+				p.Peak, p.At, p.Live, p.Helper = n, in, lv.members(set, c), extra[c]
+			}
+		}
+	}
+	return res
+}
+
+// helperPeak returns the peak of the helper's own registers (parameters
+// excluded: they are the caller's, already counted at the call).
+func (a *Analyzer) helperPeak(h *ir.Func) *[NumClasses]int {
+	if s, ok := a.summary[h]; ok {
+		return s
+	}
+	if a.active[h] || !h.Kind.Analysed() {
+		return nil // recursion: count the helper's registers once
+	}
+	a.active[h] = true
+	defer delete(a.active, h)
+	r := a.Analyze(h)
+	var s [NumClasses]int
+	for c := Class(0); c < NumClasses; c++ {
+		n := r.Classes[c].Peak
+		for _, id := range r.Classes[c].Live {
+			if h.Regs[id].Param {
+				n -= Size(h.Regs[id])
+			}
+		}
+		s[c] = max(n, 0)
+	}
+	a.summary[h] = &s
+	return &s
+}
+
+// AnalyzeFile returns the pressure of every analysed region of f, in order.
+func AnalyzeFile(f *ir.File) []*Result {
+	a := New(f)
+	var out []*Result
+	for _, fn := range f.Funcs {
+		if fn.Kind.Analysed() {
+			out = append(out, a.Analyze(fn))
+		}
+	}
+	return out
+}
+
+// Over returns the classes whose peak exceeds the budget.
+func (r *Result) Over(b Budget) []Class {
+	var out []Class
+	for c := Class(0); c < NumClasses; c++ {
+		if r.Classes[c].Peak > b[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// sortRegs orders register IDs by declaration.
+func sortRegs(ids []ir.RegID) {
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+}
