@@ -305,9 +305,9 @@ func TestConstructs(t *testing.T) {
 			}
 		}
 	}
-	// 64-bit element types and RegTraitNumTwo take two registers.
+	// RegTraitNumTwo takes two registers; a 64-bit RegTraitNumOne tensor one.
 	for _, r := range lp.Regs {
-		if (r.Name == "wide" || r.Name == "pair") != r.TwoRegs {
+		if (r.Name == "pair") != r.TwoRegs {
 			t.Errorf("reg %s TwoRegs=%v", r.Name, r.TwoRegs)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 type regType struct {
 	class ir.RegClass
 	elem  string // element type of RegTensor<T>
-	two   bool   // RegTraitNumTwo or a 64-bit element type
+	two   bool   // RegTraitNumTwo: two physical registers (reg[0], reg[1])
 }
 
 // cTypes are the C-API register types (vf-api.md §2).
@@ -44,10 +44,10 @@ func parseRegType(t string, aliases map[string]string) regType {
 		rt := regType{class: ir.ClassVReg}
 		if len(targs) > 0 {
 			rt.elem = targs[0]
-			if sz, ok := ir.ElemSize(rt.elem); ok && sz == 8 {
-				rt.two = true
-			}
 		}
+		// A 64-bit RegTensor with the default RegTraitNumOne is one 256-byte
+		// register of 32 elements (its reg[1] holds one vector_s64/u64); only
+		// RegTraitNumTwo splits a value over two registers.
 		if len(targs) > 1 && strings.Contains(targs[1], "RegTraitNumTwo") {
 			rt.two = true
 		}
@@ -77,11 +77,7 @@ func parseRegType(t string, aliases map[string]string) regType {
 			elem = "bfloat16_t"
 		}
 		if _, ok := ir.ElemSize(elem); ok || strings.HasSuffix(elem, "_t") || elem == "float" || elem == "half" {
-			rt := regType{class: ir.ClassVReg, elem: elem}
-			if sz, ok := ir.ElemSize(elem); ok && sz == 8 {
-				rt.two = true
-			}
-			return rt
+			return regType{class: ir.ClassVReg, elem: elem}
 		}
 	}
 	if def, ok := aliases[last]; ok && def != t {

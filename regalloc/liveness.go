@@ -42,9 +42,32 @@ type liveness struct {
 	uses    []set
 	weight  []int  // physical registers per register
 	class   []int8 // budget class per register, -1 when none
+	entry   set    // live at the region's entry
 }
 
-func newLiveness(fn *ir.Func) *liveness {
+// newLiveness prepares the analysis of fn. opaque reports the calls whose
+// effect on registers is not known (unknown calls, and helper calls whose
+// body is not a region of the file, such as function-like macros).
+func newLiveness(fn *ir.Func, opaque ...func(*ir.Instr) bool) *liveness {
+	return newLivenessCalls(fn, nil, opaque...)
+}
+
+// writeOnly reports, for argument k of a helper call, that the helper only
+// writes that parameter (it is not live at the helper's entry).
+type writeOnly func(in *ir.Instr, k int) bool
+
+func newLivenessCalls(fn *ir.Func, wo writeOnly, opaque ...func(*ir.Instr) bool) *liveness {
+	isOpaque := func(in *ir.Instr) bool {
+		if in.Op == ir.OpUnknown {
+			return true
+		}
+		for _, o := range opaque {
+			if o(in) {
+				return true
+			}
+		}
+		return false
+	}
 	n := len(fn.Regs)
 	lv := &liveness{fn: fn, in: make([]set, len(fn.Instrs)), out: make([]set, len(fn.Instrs)),
 		kills: make([]set, len(fn.Instrs)), uses: make([]set, len(fn.Instrs)), weight: make([]int, n), class: make([]int8, n)}
@@ -55,16 +78,37 @@ func newLiveness(fn *ir.Func) *liveness {
 			lv.class[i] = int8(c)
 		}
 	}
+	// A register that no known operation writes is produced by the unknown
+	// calls (typically a macro) it is passed to: there it is written, not
+	// read. Otherwise it would look live around every loop it is in.
+	knownDef := make([]bool, n)
+	for _, in := range fn.Instrs {
+		if !isOpaque(in) {
+			for _, r := range in.Defs {
+				knownDef[r] = true
+			}
+		}
+	}
 	for _, in := range fn.Instrs {
 		k, u := newSet(n), newSet(n)
 		for _, r := range in.Uses {
+			if !knownDef[r] && isOpaque(in) {
+				k.add(r)
+				continue
+			}
 			u.add(r)
 		}
-		for _, a := range in.Args {
+		for ai, a := range in.Args {
 			// A whole-register write kills; a write to one element of an
 			// array or one half of a two-register tensor does not.
 			if a.Reg != ir.NoReg && a.Role == ir.ArgW && a.Part < 0 && fn.Regs[a.Reg].ArrayLen <= 1 {
 				k.add(a.Reg)
+			}
+			// A helper that only writes a parameter: the caller's register
+			// is written by the call, not read.
+			if a.Reg != ir.NoReg && in.Op == ir.OpCall && wo != nil && a.Part < 0 && wo(in, ai) && !argElsewhere(in, ai) {
+				k.add(a.Reg)
+				u.del(a.Reg)
 			}
 		}
 		for _, r := range in.Defs {
@@ -73,11 +117,24 @@ func newLiveness(fn *ir.Func) *liveness {
 			}
 		}
 		for _, r := range in.Uses {
-			k.del(r)
+			if u.has(r) {
+				k.del(r)
+			}
 		}
 		lv.kills[in.ID], lv.uses[in.ID] = k, u
 	}
 	return lv
+}
+
+// argElsewhere reports whether the register of argument k is also passed
+// at another position of the same call.
+func argElsewhere(in *ir.Instr, k int) bool {
+	for j, a := range in.Args {
+		if j != k && a.Reg == in.Args[k].Reg {
+			return true
+		}
+	}
+	return false
 }
 
 func hasArgReg(in *ir.Instr, r ir.RegID) bool {
@@ -101,7 +158,7 @@ func defSet(fn *ir.Func, in *ir.Instr) set {
 // solve runs the backward analysis to a fixpoint.
 func (lv *liveness) solve() {
 	end := newSet(len(lv.fn.Regs))
-	lv.block(lv.fn.Body, end)
+	lv.entry = lv.block(lv.fn.Body, end)
 }
 
 // block computes live-in of b from its live-out, filling in/out of every

@@ -10,7 +10,10 @@
 //	live_in(if)     = live_in(then) ∪ live_in(else, or live_out when absent)
 //	head(loop)      = live_out ∪ live_in(body, head)   (fixpoint; the body may run 0 times)
 //
-// A write kills only when it replaces the whole register: a write to one
+// A register that no known operation writes but that is passed to an
+// unknown call (a macro such as DAWSN_COMPUTE(x, y, m)) is taken as written
+// by that call; at such a call only the registers live before or after it
+// count, not every register it may write at once. A write kills only when it replaces the whole register: a write to one
 // element of an array (c[1]) or one half of a RegTraitNumTwo tensor
 // (x.reg[0]) does not, and read-modify-write operands (accumulators,
 // MERGING, unaligned registers) are uses too. Through the back edge, a value
@@ -109,13 +112,22 @@ type Result struct {
 // calls into same-file helpers (memoised, cycle-safe).
 type Analyzer struct {
 	file    *ir.File
-	summary map[*ir.Func]*[NumClasses]int // a helper's peak of its own (non-parameter) registers
+	summary map[*ir.Func]*summary // a helper's peak, parameters included, and which parameters are live there
 	active  map[*ir.Func]bool
+}
+
+// summary is what a caller needs of a helper: its peak per class, counting
+// the registers the caller passes in, and which parameters (by index) are
+// live at that peak.
+type summary struct {
+	peak       [NumClasses]int
+	liveParams [NumClasses]map[int]bool
+	writeOnly  map[int]bool // parameters the helper writes before any read (not live at its entry)
 }
 
 // New returns an Analyzer for the regions of f.
 func New(f *ir.File) *Analyzer {
-	return &Analyzer{file: f, summary: map[*ir.Func]*[NumClasses]int{}, active: map[*ir.Func]bool{}}
+	return &Analyzer{file: f, summary: map[*ir.Func]*summary{}, active: map[*ir.Func]bool{}}
 }
 
 // Analyze returns the pressure of fn.
@@ -143,7 +155,21 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 			res.Classes[c].Used += Size(r)
 		}
 	}
-	lv := newLiveness(fn)
+	opaque := func(in *ir.Instr) bool {
+		return in.Op == ir.OpUnknown || in.Op == ir.OpCall && a.file.Func(in.Name) == nil
+	}
+	sums := map[*ir.Instr]*summary{}
+	for _, in := range fn.Instrs {
+		if in.Op == ir.OpCall {
+			if h := a.file.Func(in.Name); h != nil && h != fn {
+				if s := a.helperPeak(h); s != nil {
+					sums[in] = s
+				}
+			}
+		}
+	}
+	wo := func(in *ir.Instr, k int) bool { s := sums[in]; return s != nil && s.writeOnly[k] }
+	lv := newLivenessCalls(fn, wo, opaque)
 	lv.solve()
 	for _, in := range fn.Instrs {
 		lin, lout := lv.in[in.ID], lv.out[in.ID]
@@ -153,16 +179,15 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 			extra[ULoad]++ // the hidden unaligned register of the generic Load
 		case ir.OpStore:
 			extra[UStore]++
-		case ir.OpCall:
-			if h := a.file.Func(in.Name); h != nil && h != fn {
-				if s := a.helperPeak(h); s != nil {
-					for c := range extra {
-						extra[c] += s[c]
-					}
-				}
-			}
 		}
+		sum := sums[in]
 		across := lout.union(defSet(fn, in))
+		if opaque(in) {
+			// What happens inside an unknown call or a macro is not
+			// visible: count what is provably live around it, not every
+			// register it may write at once.
+			across = lout
+		}
 		for c := Class(0); c < NumClasses; c++ {
 			nIn, nAcross := lv.count(lin, c), lv.count(across, c)
 			n, set := nIn, lin
@@ -170,18 +195,41 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 				n, set = nAcross, across
 			}
 			n += extra[c]
+			helper := extra[c]
+			if sum != nil {
+				// At a call: the caller's registers still needed after it
+				// (not passed in), plus the helper's own peak, which
+				// counts the registers passed in that it still uses, plus
+				// the arguments the caller needs after the call that the
+				// helper no longer uses at its peak.
+				rest := lout.clone()
+				extraArgs := 0
+				for k, arg := range in.Args {
+					if arg.Reg == ir.NoReg {
+						continue
+					}
+					rest.del(arg.Reg)
+					if lout.has(arg.Reg) && int(lv.class[arg.Reg]) == int(c) && !sum.liveParams[c][k] {
+						extraArgs += lv.weight[arg.Reg]
+					}
+				}
+				if m := lv.count(rest, c) + sum.peak[c] + extraArgs; m > n {
+					n, set, helper = m, rest, sum.peak[c]
+				}
+			}
 			p := &res.Classes[c]
 			if n > p.Peak {
-				p.Peak, p.At, p.Live, p.Helper = n, in, lv.members(set, c), extra[c]
+				p.Peak, p.At, p.Live, p.Helper = n, in, lv.members(set, c), helper
 			}
 		}
 	}
 	return res
 }
 
-// helperPeak returns the peak of the helper's own registers (parameters
-// excluded: they are the caller's, already counted at the call).
-func (a *Analyzer) helperPeak(h *ir.Func) *[NumClasses]int {
+// helperPeak returns the summary of a helper: its peak per class (the
+// registers passed in that it still uses there included) and the indexes of
+// the parameters live at the peak.
+func (a *Analyzer) helperPeak(h *ir.Func) *summary {
 	if s, ok := a.summary[h]; ok {
 		return s
 	}
@@ -191,18 +239,26 @@ func (a *Analyzer) helperPeak(h *ir.Func) *[NumClasses]int {
 	a.active[h] = true
 	defer delete(a.active, h)
 	r := a.Analyze(h)
-	var s [NumClasses]int
+	s := &summary{writeOnly: map[int]bool{}}
+	entry := Liveness(h).lv.entry
+	for k, prm := range h.Params {
+		if prm.Reg != ir.NoReg && h.Regs[prm.Reg].Ref && !entry.has(prm.Reg) {
+			s.writeOnly[k] = true
+		}
+	}
 	for c := Class(0); c < NumClasses; c++ {
-		n := r.Classes[c].Peak
+		s.peak[c] = r.Classes[c].Peak
+		s.liveParams[c] = map[int]bool{}
 		for _, id := range r.Classes[c].Live {
-			if h.Regs[id].Param {
-				n -= Size(h.Regs[id])
+			for k, prm := range h.Params {
+				if prm.Reg == id {
+					s.liveParams[c][k] = true
+				}
 			}
 		}
-		s[c] = max(n, 0)
 	}
-	a.summary[h] = &s
-	return &s
+	a.summary[h] = s
+	return s
 }
 
 // AnalyzeFile returns the pressure of every analysed region of f, in order.

@@ -167,7 +167,7 @@ type Reg struct {
 	Name     string      // declared name; "AR" for the implicit special register
 	Class    RegClass    // hardware class
 	Elem     string      // element type of RegTensor<T> as written ("float", "T"); "" when not applicable
-	TwoRegs  bool        // RegTraitNumTwo or a 64-bit element type: occupies two physical registers
+	TwoRegs  bool        // RegTraitNumTwo: occupies two physical registers (a 64-bit RegTraitNumOne tensor is one)
 	ArrayLen int         // number of elements for an array declaration, 1 for a scalar register, -1 when unknown
 	Param    bool        // declared as a function parameter
 	Ref      bool        // declared by reference (parameter or local reference)

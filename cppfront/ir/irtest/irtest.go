@@ -65,10 +65,9 @@ func (b *Builder) reg(name string, class ir.RegClass, elem string, two bool, arr
 	return id
 }
 
-// VReg declares a RegTensor<elem>.
+// VReg declares a RegTensor<elem> (one physical register, 64-bit elements included).
 func (b *Builder) VReg(name, elem string) ir.RegID {
-	sz, _ := ir.ElemSize(elem)
-	return b.reg(name, ir.ClassVReg, elem, sz == 8, 1)
+	return b.reg(name, ir.ClassVReg, elem, false, 1)
 }
 
 // VRegTwo declares a RegTensor<elem, RegTraitNumTwo>.
