@@ -9,4 +9,7 @@ require (
 	golang.org/x/tools v0.52.0
 )
 
-require github.com/mattn/go-pointer v0.0.1 // indirect
+require (
+	github.com/BurntSushi/toml v1.6.0 // indirect
+	github.com/mattn/go-pointer v0.0.1 // indirect
+)

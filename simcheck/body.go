@@ -1,0 +1,130 @@
+package simcheck
+
+import (
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// DefaultIterations is how many iterations a loop whose trip count does
+// not fold is simulated for (-iterations overrides it).
+const DefaultIterations = 16
+
+// maxInner caps how many times an inner loop's body is repeated inside one
+// iteration of the loop being simulated.
+const maxInner = 64
+
+// BodyOf returns the body of loop lp of fn as the simulator sees it: its
+// instructions in program order, with inner loops repeated by their trip
+// count (DefaultIterations when it does not fold, capped), both branches of
+// an if counted, and composite ops expanded (a generic Load is a Pre and a
+// LoadUnAlign through a hidden unaligned register, a generic Store a
+// StoreUnAlign and a Post, a MERGING op one more Move). skip drops
+// instructions (how a rule simulates "after the fix").
+func BodyOf(fn *ir.Func, lp *ir.Loop, skip func(*ir.Instr) bool) Body {
+	b := &builder{fn: fn, skip: skip, regs: append([]*ir.Reg(nil), fn.Regs...), loopVar: lp.Var}
+	b.block(lp.Body)
+	return Body{Insts: b.insts, Regs: b.regs}
+}
+
+// RegionBody returns a whole region as one straight-line body, loops
+// repeated by their trip count (capped at iterations).
+func RegionBody(fn *ir.Func, iterations int, skip func(*ir.Instr) bool) Body {
+	b := &builder{fn: fn, skip: skip, regs: append([]*ir.Reg(nil), fn.Regs...), outer: iterations}
+	b.block(fn.Body)
+	return Body{Insts: b.insts, Regs: b.regs}
+}
+
+// Trip returns how many iterations to simulate lp for.
+func Trip(lp *ir.Loop, iterations int) int {
+	if lp.TripKnown {
+		return int(max(lp.Trip, 0))
+	}
+	return iterations
+}
+
+type builder struct {
+	fn      *ir.Func
+	skip    func(*ir.Instr) bool
+	regs    []*ir.Reg
+	insts   []Inst
+	outer   int    // for RegionBody: the cap of every loop's repetition
+	loopVar string // the simulated loop's variable
+}
+
+func (b *builder) block(bl *ir.Block) {
+	if bl == nil {
+		return
+	}
+	for _, n := range bl.Nodes {
+		switch n := n.(type) {
+		case *ir.Instr:
+			b.instr(n)
+		case *ir.If:
+			b.block(n.Then)
+			b.block(n.Else)
+		case *ir.Loop:
+			limit := maxInner
+			if b.outer > 0 {
+				limit = b.outer
+			}
+			reps := min(Trip(n, DefaultIterations), limit)
+			for range reps {
+				b.block(n.Body)
+			}
+		}
+	}
+}
+
+// hidden adds a register the source does not name (a generic Load's
+// unaligned register).
+func (b *builder) hidden(class ir.RegClass) ir.RegID {
+	id := ir.RegID(len(b.regs))
+	b.regs = append(b.regs, &ir.Reg{ID: id, Name: "hidden", Class: class, ArrayLen: 1, Implicit: true})
+	return id
+}
+
+func (b *builder) instr(in *ir.Instr) {
+	if b.skip != nil && b.skip(in) {
+		return
+	}
+	base := Inst{Instr: in, Op: in.Op, Elem: in.Elem, Defs: in.Defs, Uses: in.Uses, Ptrs: in.PtrDefs, Text: in.Callee}
+	for _, a := range in.Args {
+		// Only a plain address (not post-updated, no AddrReg offset) can be
+		// proven equal to another: the text of the expression.
+		if a.Role == ir.ArgPtr && a.Expr != nil && a.Expr.Kind != ir.ExprUnknown && !hasAddrArg(in) {
+			base.Addr = a.Expr.String()
+			base.Iter = b.loopVar != "" && a.Expr.Mentions(b.loopVar)
+		}
+	}
+	switch in.Op {
+	case ir.OpLoad:
+		u := b.hidden(ir.ClassUnalignLoad)
+		pre := base
+		pre.Op, pre.Defs, pre.Uses, pre.Text = ir.OpLoadUnAlignPre, []ir.RegID{u}, nil, in.Callee+" (Pre)"
+		ld := base
+		ld.Op, ld.Uses, ld.Defs = ir.OpLoadUnAlign, append(append([]ir.RegID(nil), in.Uses...), u), append(append([]ir.RegID(nil), in.Defs...), u)
+		b.insts = append(b.insts, pre, ld)
+	case ir.OpStore:
+		u := b.hidden(ir.ClassUnalignStore)
+		st := base
+		st.Op, st.Uses, st.Defs = ir.OpStoreUnAlign, append(append([]ir.RegID(nil), in.Uses...), u), []ir.RegID{u}
+		post := base
+		post.Op, post.Uses, post.Defs, post.Text = ir.OpStoreUnAlignPost, []ir.RegID{u}, nil, in.Callee+" (Post)"
+		b.insts = append(b.insts, st, post)
+	default:
+		b.insts = append(b.insts, base)
+		if in.Merging && in.Op != ir.OpMove && in.Op != ir.OpMaskMove && in.Op != ir.OpDuplicate && len(in.Defs) > 0 {
+			// MERGING outside Move/Duplicate is emulated: compute, then a masked move.
+			mv := Inst{Instr: in, Op: ir.OpMove, Elem: in.Elem, Defs: in.Defs[:1], Uses: in.Defs[:1], Text: in.Callee + " (merge)"}
+			b.insts = append(b.insts, mv)
+		}
+	}
+}
+
+func hasAddrArg(in *ir.Instr) bool {
+	for _, a := range in.Args {
+		if a.Role == ir.ArgAddr {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,235 @@
+// Package simcheck is ascvet's embedded VF cycle simulator. It replays a
+// loop body for N iterations on a machine model (a data file per chip,
+// embedded in the binary) and reports cycles, IPC, port pressure and the
+// critical dependency chain, in the manner of llvm-mca. Rules use it to put
+// a cost on their findings: the loop is simulated before and after the fix.
+//
+// The simulator core (sim.go) runs stages cycle by cycle:
+//
+//	dispatch  in program order, dispatch_width a cycle, into a window of
+//	          `window` entries (the "execution queue depth 64" of seed 002)
+//	issue     out of order: the oldest instructions whose operands are ready
+//	          and whose port is free; at most issue_width in all, of them
+//	          at most compute_issue compute instructions, ub_accesses loads
+//	          and stores (ub_writes stores)
+//	execute   the port stays busy for the class's occupancy; the result is
+//	          ready to dependents `dep` cycles after issue
+//	retire    in program order, retire_width a cycle, once done
+//
+// Cycles are integers and there is no wall clock: output is deterministic.
+package simcheck
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+//go:embed machines/*.toml
+var machines embed.FS
+
+// Class is a group of ops with the same timing.
+type Class struct {
+	Name       string   `toml:"name"`
+	Ops        []string `toml:"ops"`         // canonical op names (ir.Op.String())
+	Ports      []string `toml:"ports"`       // ports that can execute it
+	Occ        int      `toml:"occ"`         // cycles the port is busy
+	OccInt     int      `toml:"occ_int"`     // for integer element types (0: as Occ)
+	OccB16     int      `toml:"occ_b16"`     // for 16-bit floats (0: as Occ)
+	Latency    int      `toml:"latency"`     // issue to done
+	LatencyB16 int      `toml:"latency_b16"` // for 16-bit floats (0: as Latency)
+	Dep        int      `toml:"dep"`         // issue to the earliest dependent issue
+	DepB16     int      `toml:"dep_b16"`     // for 16-bit floats (0: as Dep)
+	UregDep    int      `toml:"ureg_dep"`    // issue to the next use of its unaligned register (0: as Dep)
+}
+
+// Machine is a chip's model.
+type Machine struct {
+	Name          string         `toml:"name"`
+	DispatchWidth int            `toml:"dispatch_width"`
+	RetireWidth   int            `toml:"retire_width"`
+	IssueWidth    int            `toml:"issue_width"`
+	Window        int            `toml:"window"`
+	ComputeIssue  int            `toml:"compute_issue"`
+	UBAccesses    int            `toml:"ub_accesses"`
+	UBWrites      int            `toml:"ub_writes"`
+	RegWrites     int            `toml:"reg_writes"`
+	VFStart       int            `toml:"vf_start"`
+	VFDrain       int            `toml:"vf_drain"`
+	LoopEntry     int            `toml:"loop_entry"`
+	PointerDep    int            `toml:"pointer_dep"`
+	SpillCost     int            `toml:"spill_cost"`
+	Registers     map[string]int `toml:"registers"`
+	Ports         map[string]int `toml:"ports"`
+	Classes       []Class        `toml:"class"`
+
+	byOp      map[string]*Class
+	portNames []string // sorted
+}
+
+// Chips returns the names of the embedded machine models.
+func Chips() []string {
+	ents, _ := fs.ReadDir(machines, "machines")
+	var out []string
+	for _, e := range ents {
+		n := e.Name()
+		out = append(out, n[:len(n)-len(".toml")])
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Chip returns the embedded model of a chip ("ascend950").
+func Chip(name string) (*Machine, error) {
+	data, err := machines.ReadFile("machines/" + name + ".toml")
+	if err != nil {
+		return nil, fmt.Errorf("no machine model for chip %q (have %v)", name, Chips())
+	}
+	return Parse(name+".toml", data)
+}
+
+// Load reads a machine model from a file (-machine FILE).
+func Load(path string) (*Machine, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse decodes and checks a machine model.
+func Parse(name string, data []byte) (*Machine, error) {
+	var m Machine
+	md, err := toml.Decode(string(data), &m)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, fmt.Errorf("%s: unknown key %s", name, und[0])
+	}
+	if err := m.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &m, nil
+}
+
+func (m *Machine) check() error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"dispatch_width", m.DispatchWidth}, {"retire_width", m.RetireWidth}, {"window", m.Window},
+		{"issue_width", m.IssueWidth}, {"compute_issue", m.ComputeIssue}, {"ub_accesses", m.UBAccesses}, {"ub_writes", m.UBWrites}} {
+		if f.v <= 0 {
+			return fmt.Errorf("%s must be positive", f.name)
+		}
+	}
+	m.byOp = map[string]*Class{}
+	for name, n := range m.Ports {
+		if n <= 0 {
+			return fmt.Errorf("port %s: count must be positive", name)
+		}
+		m.portNames = append(m.portNames, name)
+	}
+	sort.Strings(m.portNames)
+	for i := range m.Classes {
+		c := &m.Classes[i]
+		if len(c.Ports) == 0 || c.Occ <= 0 || c.Latency <= 0 || c.Dep < 0 {
+			return fmt.Errorf("class %s: needs ports, occ > 0, latency > 0, dep >= 0", c.Name)
+		}
+		for _, p := range c.Ports {
+			if m.Ports[p] == 0 {
+				return fmt.Errorf("class %s: unknown port %s", c.Name, p)
+			}
+		}
+		for _, op := range c.Ops {
+			if _, ok := ir.OpByName(op); !ok {
+				return fmt.Errorf("class %s: unknown op %s", c.Name, op)
+			}
+			if prev, dup := m.byOp[op]; dup {
+				return fmt.Errorf("op %s in classes %s and %s", op, prev.Name, c.Name)
+			}
+			m.byOp[op] = c
+		}
+	}
+	return nil
+}
+
+// Timing is what the simulator needs of one instruction.
+type Timing struct {
+	Class   *Class
+	Occ     int
+	Latency int
+	Dep     int
+	UregDep int
+	Compute bool // occupies an issue slot of the compute units
+	Load    bool // a UB read
+	Store   bool // a UB write
+}
+
+// ClassOf returns the class of op, or nil when the model has none (the op
+// is then simulated as taking no port and no time: unknown calls, scalar
+// code, barriers).
+func (m *Machine) ClassOf(op ir.Op) *Class { return m.byOp[op.String()] }
+
+// Timing returns the timing of op on elements of type elem.
+func (m *Machine) Timing(op ir.Op, elem string) (Timing, bool) {
+	c := m.byOp[op.String()]
+	if c == nil {
+		return Timing{}, false
+	}
+	t := Timing{Class: c, Occ: c.Occ, Latency: c.Latency, Dep: c.Dep, UregDep: c.UregDep}
+	if t.UregDep == 0 {
+		t.UregDep = c.Dep
+	}
+	switch elemKind(elem) {
+	case kindInt:
+		if c.OccInt > 0 {
+			t.Occ = c.OccInt
+		}
+	case kindB16:
+		if c.OccB16 > 0 {
+			t.Occ = c.OccB16
+		}
+		if c.LatencyB16 > 0 {
+			t.Latency = c.LatencyB16
+		}
+		if c.DepB16 > 0 {
+			t.Dep = c.DepB16
+		}
+	}
+	cat := op.Info().Cat
+	t.Load, t.Store = cat.IsLoad(), cat.IsStore()
+	for _, p := range c.Ports {
+		if p == "EXU0" || p == "EXU1" {
+			t.Compute = true
+		}
+	}
+	return t, true
+}
+
+type kind uint8
+
+const (
+	kindFloat kind = iota
+	kindInt
+	kindB16
+)
+
+func elemKind(elem string) kind {
+	switch elem {
+	case "half", "bfloat16_t", "float16_t":
+		return kindB16
+	case "float", "float32_t", "":
+		return kindFloat
+	}
+	if _, ok := ir.ElemSize(elem); ok {
+		return kindInt
+	}
+	return kindFloat // a template parameter: assume float timing
+}

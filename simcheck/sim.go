@@ -1,0 +1,274 @@
+package simcheck
+
+import (
+	"fmt"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// Inst is one instruction of a simulated loop body.
+type Inst struct {
+	Instr *ir.Instr // source instruction (nil for an expansion step)
+	Op    ir.Op
+	Elem  string
+	Defs  []ir.RegID
+	Uses  []ir.RegID
+	Ptrs  []string // pointers it advances (post-update)
+	Addr  string   // its UB address as written (an aligned access through an unmodified pointer), "" when not comparable
+	Iter  bool     // Addr depends on the loop variable: equal only within one iteration
+	Text  string   // for reports
+}
+
+// Body is a loop body to simulate.
+type Body struct {
+	Insts []Inst
+	Regs  []*ir.Reg // the region's registers, by ID
+}
+
+// Event is what happened to one instruction instance.
+type Event struct {
+	Iter, Index                  int // iteration and position in the body
+	Dispatch, Issue, Ready, Done int // cycles
+	Retire                       int
+	Port                         string
+	Producer                     int // index into Events of the instance that gated its issue, -1 if none
+}
+
+// Result is the outcome of one simulation.
+type Result struct {
+	Iterations int
+	PerIter    int     // instructions per iteration
+	Cycles     int     // from the first dispatch to the last retire
+	Events     []Event // every instance, in program order
+	PortBusy   map[string]int
+	Critical   []int // indexes into Events: the dependency chain that ends last
+	MaxWindow  int   // most instructions waiting in the window at once
+}
+
+// IPC is instructions retired per cycle.
+func (r *Result) IPC() float64 {
+	if r.Cycles == 0 {
+		return 0
+	}
+	return float64(len(r.Events)) / float64(r.Cycles)
+}
+
+// CyclesPerIter is the average cost of one iteration, rounded up.
+func (r *Result) CyclesPerIter() int {
+	if r.Iterations == 0 {
+		return 0
+	}
+	return (r.Cycles + r.Iterations - 1) / r.Iterations
+}
+
+type instance struct {
+	Inst
+	t       Timing
+	timed   bool
+	iter    int
+	idx     int
+	deps    []dep
+	ev      *Event
+	issued  bool
+	retired bool
+}
+
+type dep struct {
+	from    int // instance index
+	latency int
+}
+
+// Run simulates iterations of body on m.
+func (m *Machine) Run(body Body, iterations int) *Result {
+	n := len(body.Insts)
+	res := &Result{Iterations: iterations, PerIter: n, PortBusy: map[string]int{}}
+	if n == 0 || iterations <= 0 {
+		return res
+	}
+	insts := make([]*instance, 0, n*iterations)
+	lastDef := map[ir.RegID]int{} // register -> instance that last wrote it
+	lastPtr := map[string]int{}   // pointer -> instance that last advanced it
+	lastStore := map[string]int{} // pointer base -> last store through it
+	for it := 0; it < iterations; it++ {
+		for i := range body.Insts {
+			in := &instance{Inst: body.Insts[i], iter: it, idx: i}
+			in.t, in.timed = m.Timing(in.Op, in.Elem)
+			k := len(insts)
+			for _, r := range in.Uses {
+				if p, ok := lastDef[r]; ok {
+					lat := insts[p].t.Dep
+					if body.Regs != nil && int(r) < len(body.Regs) && body.Regs[r].Class.IsUnalign() {
+						lat = insts[p].t.UregDep
+					}
+					in.deps = append(in.deps, dep{p, lat})
+				}
+			}
+			for _, ptr := range in.Ptrs {
+				if p, ok := lastPtr[ptr]; ok {
+					in.deps = append(in.deps, dep{p, m.PointerDep})
+				}
+			}
+			addr := in.Addr
+			if addr != "" && in.Iter {
+				addr = fmt.Sprintf("%s#%d", addr, it)
+			}
+			if in.t.Load && addr != "" {
+				if s, ok := lastStore[addr]; ok {
+					in.deps = append(in.deps, dep{s, insts[s].t.Latency}) // a load of what a store wrote: the same address
+				}
+			}
+			for _, r := range in.Defs {
+				lastDef[r] = k
+			}
+			for _, ptr := range in.Ptrs {
+				lastPtr[ptr] = k
+			}
+			if in.t.Store && addr != "" {
+				lastStore[addr] = k
+			}
+			insts = append(insts, in)
+		}
+	}
+	events := make([]Event, len(insts))
+	for i, in := range insts {
+		events[i] = Event{Iter: in.iter, Index: in.idx, Dispatch: -1, Issue: -1, Ready: -1, Done: -1, Retire: -1, Producer: -1}
+		in.ev = &events[i]
+	}
+
+	portFree := map[string][]int{} // port -> next free cycle of each unit
+	for _, p := range m.portNames {
+		portFree[p] = make([]int, m.Ports[p])
+	}
+	nextDispatch, nextRetire := 0, 0
+	window := 0
+	var pending []int // dispatched, not issued, in program order
+	for cycle := 0; nextRetire < len(insts); cycle++ {
+		// Retire in order.
+		for r := 0; r < m.RetireWidth && nextRetire < len(insts); r++ {
+			in := insts[nextRetire]
+			if !in.issued || in.ev.Done > cycle {
+				break
+			}
+			in.ev.Retire, in.retired = cycle, true
+			nextRetire++
+		}
+		// Issue out of order, oldest first.
+		issued, compute, ub, ubw := 0, 0, 0, 0
+		kept := pending[:0]
+		for _, k := range pending {
+			in := insts[k]
+			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, &compute, &ub, &ubw) {
+				kept = append(kept, k)
+				continue
+			}
+			window--
+			if in.timed {
+				issued++
+			}
+		}
+		pending = kept
+		// Dispatch in order into the window.
+		for d := 0; d < m.DispatchWidth && nextDispatch < len(insts) && window < m.Window; d++ {
+			in := insts[nextDispatch]
+			in.ev.Dispatch = cycle
+			pending = append(pending, nextDispatch)
+			window++
+			nextDispatch++
+		}
+		res.MaxWindow = max(res.MaxWindow, window)
+		if cycle > 1<<24 {
+			panic("internal error: simulation does not converge")
+		}
+	}
+	first, last := insts[0].ev.Dispatch, 0
+	for _, in := range insts {
+		last = max(last, in.ev.Retire)
+	}
+	res.Cycles = last - first + 1
+	res.Events = events
+	for _, in := range insts {
+		if in.ev.Port != "" {
+			res.PortBusy[in.ev.Port] += in.t.Occ
+		}
+	}
+	res.Critical = critical(events)
+	return res
+}
+
+// tryIssue issues in at cycle if its operands are ready and a port is free.
+func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree map[string][]int, compute, ub, ubw *int) bool {
+	if in.ev.Dispatch >= cycle { // dispatched this cycle: issues from the next
+		return false
+	}
+	ready, gate := in.ev.Dispatch+1, -1
+	for _, d := range in.deps {
+		p := insts[d.from]
+		if !p.issued {
+			return false
+		}
+		if t := p.ev.Issue + max(d.latency, 1); t > ready {
+			ready, gate = t, d.from
+		}
+	}
+	if ready > cycle {
+		return false
+	}
+	if !in.timed { // no port, no time: scalar code, barriers, unknown calls
+		in.ev.Issue, in.ev.Ready, in.ev.Done, in.ev.Producer, in.issued = cycle, ready, cycle, gate, true
+		return true
+	}
+	if in.t.Compute && *compute >= m.ComputeIssue {
+		return false
+	}
+	if (in.t.Load || in.t.Store) && *ub >= m.UBAccesses {
+		return false
+	}
+	if in.t.Store && *ubw >= m.UBWrites {
+		return false
+	}
+	port, unit := "", -1
+	for _, p := range in.t.Class.Ports {
+		for u, free := range portFree[p] {
+			if free <= cycle && (unit < 0 || free < portFree[port][unit]) {
+				port, unit = p, u
+			}
+		}
+	}
+	if unit < 0 {
+		return false
+	}
+	portFree[port][unit] = cycle + in.t.Occ
+	if in.t.Compute {
+		*compute++
+	}
+	if in.t.Load || in.t.Store {
+		*ub++
+	}
+	if in.t.Store {
+		*ubw++
+	}
+	in.ev.Issue, in.ev.Ready, in.ev.Done, in.ev.Port, in.ev.Producer, in.issued = cycle, ready, cycle+in.t.Latency, port, gate, true
+	return true
+}
+
+// critical follows the gating producers back from the instance that
+// finishes last.
+func critical(ev []Event) []int {
+	end := -1
+	for i := range ev {
+		if end < 0 || ev[i].Done > ev[end].Done {
+			end = i
+		}
+	}
+	var chain []int
+	for i := end; i >= 0; i = ev[i].Producer {
+		chain = append(chain, i)
+		if len(chain) > len(ev) {
+			break
+		}
+	}
+	for l, r := 0, len(chain)-1; l < r; l, r = l+1, r-1 {
+		chain[l], chain[r] = chain[r], chain[l]
+	}
+	return chain
+}

@@ -1,0 +1,97 @@
+package simcheck
+
+import (
+	"testing"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+	it "github.com/ascvet/ascvet/cppfront/ir/irtest"
+)
+
+func chip(t *testing.T) *Machine {
+	t.Helper()
+	m, err := Chip("ascend950")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestModelLoads(t *testing.T) {
+	m := chip(t)
+	if m.Window != 64 || m.ComputeIssue != 2 || m.Ports["LD"] != 2 || m.Ports["ST"] != 1 {
+		t.Errorf("model: %+v", m)
+	}
+	tm, ok := m.Timing(ir.OpExp, "half")
+	if !ok || tm.Occ != 8 || tm.Latency != 21 {
+		t.Errorf("Exp half: %+v", tm)
+	}
+	if tm, _ := m.Timing(ir.OpAdd, "int32_t"); tm.Occ != 2 {
+		t.Errorf("int Add occ %d, want 2", tm.Occ)
+	}
+	if _, err := Parse("bad.toml", []byte("name = 'x'\nbogus = 1\n")); err == nil {
+		t.Error("an unknown key must be an error")
+	}
+	if _, err := Chip("nope"); err == nil {
+		t.Error("unknown chip must be an error")
+	}
+}
+
+// chain builds a loop body of n instructions each depending on the previous.
+func chain(n int, op ir.Op) (*ir.Func, *ir.Loop) {
+	b := it.New("k")
+	x := b.VReg("x", "float")
+	var lp *ir.Loop
+	b.Instr(ir.OpDuplicate, it.W(x), it.S("0"))
+	lp = b.Loop(16, func() {
+		for i := 0; i < n; i++ {
+			b.Instr(op, it.W(x), it.R(x), it.R(x))
+		}
+	})
+	return b.Func(), lp
+}
+
+// Independent instructions dual-issue: IPC close to 2.
+func TestDualIssue(t *testing.T) {
+	b := it.New("k")
+	var regs []ir.RegID
+	for i := 0; i < 8; i++ {
+		regs = append(regs, b.VReg("r", "float"))
+	}
+	lp := b.Loop(32, func() {
+		for _, r := range regs {
+			b.Instr(ir.OpMaxs, it.W(r), it.R(r), it.S("0"))
+		}
+	})
+	fn := b.Func()
+	res := chip(t).Run(BodyOf(fn, lp, nil), 32)
+	if ipc := res.IPC(); ipc < 1.8 || ipc > 2.0 {
+		t.Errorf("independent Maxs: IPC %.2f, want ~2", ipc)
+	}
+}
+
+// A dependent chain runs at one instruction per dep latency.
+func TestDependentChain(t *testing.T) {
+	fn, lp := chain(4, ir.OpAdd)
+	res := chip(t).Run(BodyOf(fn, lp, nil), 16)
+	// 64 dependent Adds, dep 2 each: about 128 cycles.
+	if res.Cycles < 120 || res.Cycles > 140 {
+		t.Errorf("64 dependent adds: %d cycles", res.Cycles)
+	}
+	if len(res.Critical) < 60 {
+		t.Errorf("critical chain %d long, want the whole chain", len(res.Critical))
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	fn, lp := chain(4, ir.OpMul)
+	a := chip(t).Run(BodyOf(fn, lp, nil), 16)
+	b := chip(t).Run(BodyOf(fn, lp, nil), 16)
+	if a.Cycles != b.Cycles || len(a.Events) != len(b.Events) {
+		t.Fatal("not deterministic")
+	}
+	for i := range a.Events {
+		if a.Events[i] != b.Events[i] {
+			t.Fatalf("event %d differs", i)
+		}
+	}
+}
