@@ -95,3 +95,21 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+func TestUnrollAndChain(t *testing.T) {
+	fn, lp := longChain(1)
+	body := BodyOf(fn, lp, nil)
+	if n := LongestChain(body); n != 1+1+70+1 {
+		t.Errorf("longest chain %d, want 73 (load, adds, 70 dependent ops, store)", n)
+	}
+	u := Unroll(body, 4)
+	if len(u.Insts) != 4*len(body.Insts) || LongestChain(u) != LongestChain(body) {
+		t.Errorf("unroll: %d insts, chain %d", len(u.Insts), LongestChain(u))
+	}
+	// A loop-carried accumulator keeps one chain across the copies.
+	fa, la := chain(4, ir.OpAdd)
+	acc := BodyOf(fa, la, nil)
+	if got := LongestChain(Unroll(acc, 2)); got != 8 {
+		t.Errorf("accumulator chain over 2 copies %d, want 8", got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/internal/stream"
+	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/ruleset"
 )
@@ -36,7 +37,7 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	Severity: ruleset.Warning,
 	Since:    "0.1.0",
 }, &analysis.Analyzer{
-	Requires:         []*analysis.Analyzer{cppir.Analyzer},
+	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer},
 	RunDespiteErrors: true,
 	Run:              run,
 })
@@ -93,6 +94,11 @@ func report(pass *analysis.Pass, f *ir.File, s stream.Site) {
 	default:
 		return
 	}
+	// The price: the loop simulated with and without the instruction.
+	md := pass.ResultOf[simcost.Analyzer].(*simcost.Model)
+	cost := md.Loop(s.Func, s.Loop, func(in *ir.Instr) bool { return in == s.Instr })
+	d.Message += ": " + cost.Phrase()
+	simcost.Attach(&d, cost)
 	for _, st := range s.Stream {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: st.Pos, End: st.End, Message: "the stream is written by this store"})
 	}

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/regpressure"
+	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/regalloc"
 	"github.com/ascvet/ascvet/ruleset"
 )
@@ -21,7 +22,7 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	Before:   before,
 	After:    after,
 }, &analysis.Analyzer{
-	Requires:         []*analysis.Analyzer{regpressure.Analyzer},
+	Requires:         []*analysis.Analyzer{regpressure.Analyzer, simcost.Analyzer},
 	RunDespiteErrors: true,
 	Run:              run,
 })
@@ -31,6 +32,6 @@ var Analyzer = Rule.Analyzer
 
 func run(pass *analysis.Pass) (any, error) {
 	regpressure.Over(pass, pass.ResultOf[regpressure.Analyzer].(*regpressure.Result), regalloc.VReg,
-		"the compiler spills the excess to the reserved UB area and adds synchronisation; split the VF or shorten live ranges")
+		"the compiler spills the excess to the reserved UB area and adds synchronisation; split the VF or shorten live ranges", pass.ResultOf[simcost.Analyzer].(*simcost.Model))
 	return nil, nil
 }

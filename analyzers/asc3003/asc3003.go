@@ -36,7 +36,7 @@ var Analyzer = Rule.Analyzer
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[regpressure.Analyzer].(*regpressure.Result)
-	regpressure.Over(pass, res, regalloc.ULoad, "the compiler rejects the VF; reuse a register for streams that do not overlap, or split the VF")
-	regpressure.Over(pass, res, regalloc.UStore, "the compiler rejects the VF; reuse a register for streams that do not overlap, or split the VF")
+	regpressure.Over(pass, res, regalloc.ULoad, "the compiler rejects the VF; reuse a register for streams that do not overlap, or split the VF", nil)
+	regpressure.Over(pass, res, regalloc.UStore, "the compiler rejects the VF; reuse a register for streams that do not overlap, or split the VF", nil)
 	return nil, nil
 }

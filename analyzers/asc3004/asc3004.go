@@ -11,6 +11,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/internal/defs"
+	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/ruleset"
 )
@@ -30,7 +31,7 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	Severity: ruleset.Info,
 	Since:    "0.1.0",
 }, &analysis.Analyzer{
-	Requires:         []*analysis.Analyzer{cppir.Analyzer},
+	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer},
 	RunDespiteErrors: true,
 	Run:              run,
 })
@@ -62,12 +63,18 @@ func run(pass *analysis.Pass) (any, error) {
 				if d.Op == ir.OpMaskOr {
 					law = "!(a || b) as !a && !b"
 				}
-				pass.Report(analysis.Diagnostic{
+				diag := analysis.Diagnostic{
 					Pos: not.Pos, End: not.End,
 					Message: fmt.Sprintf("MaskNot negates the %s result in %s, which costs an extra MaskReg and instruction; compute %s by inverting the compares (De Morgan)",
 						d.Op, fn.Regs[src].Name, law),
 					Related: []analysis.RelatedInformation{{Pos: d.Pos, End: d.End, Message: d.Op.String() + " computes the value negated here"}},
-				})
+				}
+				if md, ok := pass.ResultOf[simcost.Analyzer].(*simcost.Model); ok {
+					cost := md.At(fn, not, func(in *ir.Instr) bool { return in == not })
+					diag.Message += ": " + cost.Phrase()
+					simcost.Attach(&diag, cost)
+				}
+				pass.Report(diag)
 			}
 		}
 	}

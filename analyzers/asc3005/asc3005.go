@@ -11,6 +11,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/internal/defs"
+	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/regalloc"
 	"github.com/ascvet/ascvet/ruleset"
@@ -30,7 +31,7 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	Severity: ruleset.Info,
 	Since:    "0.1.0",
 }, &analysis.Analyzer{
-	Requires:         []*analysis.Analyzer{cppir.Analyzer},
+	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer},
 	RunDespiteErrors: true,
 	Run:              run,
 })
@@ -95,7 +96,7 @@ func check(pass *analysis.Pass, fn *ir.Func) {
 			continue
 		}
 		line := pass.Fset.Position(second.Pos).Line
-		pass.Report(analysis.Diagnostic{
+		diag := analysis.Diagnostic{
 			Pos: and.Pos, End: and.End,
 			Message: fmt.Sprintf("MaskAnd joins two compares made under %s; pass %s as the predicate of the compare on line %d and drop the MaskAnd: one instruction and one MaskReg fewer",
 				fn.Regs[pred].Name, fn.Regs[mf].Name, line),
@@ -103,6 +104,12 @@ func check(pass *analysis.Pass, fn *ir.Func) {
 				{Pos: first.Pos, End: first.End, Message: "first compare: its result becomes the predicate"},
 				{Pos: second.Pos, End: second.End, Message: "second compare: predicate it with " + fn.Regs[mf].Name},
 			},
-		})
+		}
+		if md, ok := pass.ResultOf[simcost.Analyzer].(*simcost.Model); ok {
+			cost := md.At(fn, and, func(in *ir.Instr) bool { return in == and })
+			diag.Message += ": " + cost.Phrase()
+			simcost.Attach(&diag, cost)
+		}
+		pass.Report(diag)
 	}
 }

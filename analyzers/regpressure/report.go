@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/regalloc"
 )
@@ -14,7 +15,7 @@ import (
 // one diagnostic at the region's header: the count, the line of the peak,
 // and (as related information) every register live there. consequence
 // says what happens above the budget and what to do.
-func Over(pass *analysis.Pass, res *Result, c regalloc.Class, consequence string) {
+func Over(pass *analysis.Pass, res *Result, c regalloc.Class, consequence string, md *simcost.Model) {
 	fns := make([]*ir.Func, 0, len(res.Regions))
 	for fn := range res.Regions {
 		fns = append(fns, fn)
@@ -35,6 +36,15 @@ func Over(pass *analysis.Pass, res *Result, c regalloc.Class, consequence string
 			End: fn.BodyPos,
 			Message: fmt.Sprintf("VF region %s keeps %d %s registers live at once at line %d (budget %d; %d declared%s); %s",
 				fn.Name, p.Peak, c, line, res.Budget[c], p.Declared, helper, consequence),
+		}
+		if md != nil {
+			// The price of the spill: each register above the budget is
+			// stored and reloaded (the model's spill_cost) in every
+			// iteration of the loop holding the peak.
+			cost := md.At(fn, p.At, nil)
+			cost.Before += (p.Peak - res.Budget[c]) * md.M.SpillCost * cost.Iterations
+			d.Message += "; " + cost.Phrase()
+			simcost.Attach(&d, cost)
 		}
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: p.At.Pos, End: p.At.End, Message: "the peak is here"})
 		for _, id := range p.Live {

@@ -1,0 +1,74 @@
+// Package asc4001 defines an Analyzer that reports loops whose body holds a
+// dependency chain too long for the issue window: the next iteration cannot
+// enter the window, so iterations do not overlap and the two issue slots
+// stay mostly empty (seed 002: more than 64 dependent instructions).
+package asc4001
+
+import (
+	"fmt"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/simcost"
+	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/ruleset"
+)
+
+// Rule is ASC4001 long-dependency-chain.
+var Rule = ruleset.Define(&ruleset.Rule{
+	ID:    "ASC4001",
+	Name:  "long-dependency-chain",
+	Title: "loop body's dependency chain is longer than the issue window",
+	Text: "The VF issues two instructions a cycle, chosen out of order from a window of about 64 (seed 002: " +
+		"\"执行队列的深度是64\"). When one iteration is a chain of more dependent instructions than the window holds, " +
+		"the next iteration cannot enter the window until this one drains, so iterations never overlap and the loop " +
+		"runs at about one instruction per cycle. Split the VF loop (write intermediates to UB and continue in a second " +
+		"loop) or unroll it by hand with the copies interleaved, so that independent chains share the window. The " +
+		"message gives the chain length, the simulated IPC, and the simulated effect of a 4x unroll.",
+	Before: "for (uint16_t i = 0; i < 32; ++i) {\n    LoadAlign(x, src + i * VL);\n    ... 70 dependent Adds/Muls on x ...\n    StoreAlign(dst + i * VL, x, mask);\n}",
+	After: "for (uint16_t i = 0; i < 8; ++i) {   // 4x unroll, chains interleaved\n    LoadAlign(x0, ...); LoadAlign(x1, ...); LoadAlign(x2, ...); LoadAlign(x3, ...);\n" +
+		"    Adds(x0, ...); Adds(x1, ...); Adds(x2, ...); Adds(x3, ...);\n    ...\n}",
+	Severity: ruleset.Warning,
+	Since:    "0.1.0",
+}, &analysis.Analyzer{
+	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer},
+	RunDespiteErrors: true,
+	Run:              run,
+})
+
+// Analyzer is the analyzer of Rule.
+var Analyzer = Rule.Analyzer
+
+func run(pass *analysis.Pass) (any, error) {
+	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
+	md := pass.ResultOf[simcost.Analyzer].(*simcost.Model)
+	for _, f := range pkg.Files {
+		for _, fn := range f.Funcs {
+			if !fn.Kind.Analysed() {
+				continue
+			}
+			for _, lp := range fn.Loops {
+				if lp.AtMostOnce {
+					continue
+				}
+				st := md.Stats(fn, lp)
+				// A chain longer than the window matters when it starves the
+				// issue slots; interleaved copies of one (a hand unroll) do not.
+				if st.Chain <= md.M.Window || st.Cycles == 0 || st.IPC >= 1.4 {
+					continue
+				}
+				msg := fmt.Sprintf("loop body holds a chain of %d dependent instructions, more than the %d-instruction issue window: iterations cannot overlap (simulated IPC %.2f); split the VF loop (intermediates through UB) or unroll it by hand",
+					st.Chain, md.M.Window, st.IPC)
+				d := analysis.Diagnostic{Pos: lp.Pos, End: lp.Pos, Message: msg}
+				if u := st.Unrolled[4]; u > 0 && u < st.Cycles {
+					c := simcost.Cost{Before: st.Cycles, After: u, Iterations: st.Iterations}
+					d.Message += " (4x, copies interleaved: " + c.Phrase() + ")"
+					simcost.Attach(&d, c)
+				}
+				pass.Report(d)
+			}
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,147 @@
+// Package simcost gives the performance rules a price: it loads the
+// machine model (-chip, -machine) and simulates the loop holding a finding
+// before and after its fix (package simcheck), so that the finding can say
+// "saves ~N cycles per iteration (X% of the loop)" and carry
+// cycles_before/cycles_after in JSON and SARIF.
+package simcost
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/simcheck"
+)
+
+// Analyzer provides the machine model to the rules that cost their findings.
+var Analyzer = &analysis.Analyzer{
+	Name:             "simcost",
+	Doc:              "machine model and loop simulation for the cost of performance findings",
+	RunDespiteErrors: true,
+	ResultType:       reflect.TypeOf((*Model)(nil)),
+	Run:              run,
+}
+
+var (
+	chip       string
+	machine    string
+	iterations int
+)
+
+func init() {
+	Analyzer.Flags.StringVar(&chip, "chip", "ascend950", "chip whose machine model is used")
+	Analyzer.Flags.StringVar(&machine, "machine", "", "machine model file to use instead of the chip's")
+	Analyzer.Flags.IntVar(&iterations, "iterations", simcheck.DefaultIterations, "iterations to simulate when a loop's trip count does not fold")
+}
+
+// Model is the provider's result.
+type Model struct {
+	M          *simcheck.Machine
+	Iterations int
+}
+
+// Load returns the machine model the flags name.
+func Load(chipName, file string) (*simcheck.Machine, error) {
+	if file != "" {
+		return simcheck.Load(file)
+	}
+	return simcheck.Chip(chipName)
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	m, err := Load(chip, machine)
+	if err != nil {
+		return nil, err
+	}
+	return &Model{M: m, Iterations: max(iterations, 1)}, nil
+}
+
+// Cost is a simulated before/after.
+type Cost struct {
+	Before, After int  // cycles of the loop (all its iterations), or of the region
+	Iterations    int  // simulated iterations
+	Region        bool // the finding is outside every loop: the whole region was simulated once
+}
+
+// Saving returns the cycles one iteration saves (rounded) and the share of
+// the loop.
+func (c Cost) Saving() (perIter int, percent int) {
+	if c.Iterations <= 0 || c.Before <= 0 {
+		return 0, 0
+	}
+	d := c.Before - c.After
+	return (d + c.Iterations/2) / c.Iterations, 100 * d / c.Before
+}
+
+// Phrase is the text a finding carries: "saves ~N cycles per iteration (X% of the loop)".
+func (c Cost) Phrase() string {
+	n, p := c.Saving()
+	if n <= 0 {
+		if c.Region {
+			return "no saving measurable in the simulated region"
+		}
+		return "no saving measurable in the simulated loop"
+	}
+	unit := "cycles"
+	if n == 1 {
+		unit = "cycle"
+	}
+	if c.Region {
+		return fmt.Sprintf("saves ~%d %s (%d%% of the region)", n, unit, p)
+	}
+	return fmt.Sprintf("saves ~%d %s per iteration (%d%% of the loop)", n, unit, p)
+}
+
+// Loop simulates loop lp of fn as written and without the instructions
+// drop removes (the fix).
+func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost {
+	n := simcheck.Trip(lp, md.Iterations)
+	if n <= 0 {
+		n = 1
+	}
+	before := md.M.Run(simcheck.BodyOf(fn, lp, nil), n)
+	after := md.M.Run(simcheck.BodyOf(fn, lp, drop), n)
+	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: n}
+}
+
+// At simulates the innermost loop around in (or the whole region when in
+// is in no loop) without drop.
+func (md *Model) At(fn *ir.Func, in *ir.Instr, drop func(*ir.Instr) bool) Cost {
+	if in.Loop != ir.NoLoop {
+		return md.Loop(fn, fn.Loops[in.Loop], drop)
+	}
+	before := md.M.Run(simcheck.RegionBody(fn, md.Iterations, nil), 1)
+	after := md.M.Run(simcheck.RegionBody(fn, md.Iterations, drop), 1)
+	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: 1, Region: true}
+}
+
+// relatedPrefix marks the related entry that carries a cost from an
+// analyzer to the driver (analysis.Diagnostic has no field of its own).
+const relatedPrefix = "ascvet:cycles "
+
+// Attach records c on d; Extract reads it back.
+func Attach(d *analysis.Diagnostic, c Cost) {
+	d.Related = append(d.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.Pos,
+		Message: fmt.Sprintf("%sbefore=%d after=%d iterations=%d", relatedPrefix, c.Before, c.After, c.Iterations)})
+}
+
+// Extract returns the cost attached to d, and d's related information
+// without it.
+func Extract(related []analysis.RelatedInformation) (Cost, bool, []analysis.RelatedInformation) {
+	var c Cost
+	found := false
+	var rest []analysis.RelatedInformation
+	for _, r := range related {
+		if strings.HasPrefix(r.Message, relatedPrefix) {
+			if _, err := fmt.Sscanf(r.Message[len(relatedPrefix):], "before=%d after=%d iterations=%d", &c.Before, &c.After, &c.Iterations); err == nil {
+				found = true
+				continue
+			}
+		}
+		rest = append(rest, r)
+	}
+	return c, found, rest
+}
