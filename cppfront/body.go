@@ -2,6 +2,7 @@ package cppfront
 
 import (
 	"go/token"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,6 +32,8 @@ type funcBuilder struct {
 	tparams  map[string]bool // template parameter names in scope
 	regUsing bool            // a function-local using-directive names the register API
 	header   string          // the induction variable while its loop header's update is lowered
+
+	loopNames map[loopName]bool // the names in every loop's Decls and Assigns (noteLoopName)
 }
 
 func newFuncBuilder(lw *lowerer, fn *ir.Func, fl *flat) *funcBuilder {
@@ -75,7 +78,10 @@ func (fb *funcBuilder) killValue(name string) {
 // kill makes a scalar name non-constant where it is bound (it was assigned).
 func (fb *funcBuilder) kill(name string, loop ir.LoopID) {
 	for l := loop; l != ir.NoLoop && name != fb.header; l = fb.fn.Loops[l].Parent {
-		fb.fn.Loops[l].Assigns = appendOnce(fb.fn.Loops[l].Assigns, name)
+		if !fb.noteLoopName(l, name, true) {
+			break
+		}
+		fb.fn.Loops[l].Assigns = append(fb.fn.Loops[l].Assigns, name)
 	}
 	for i := len(fb.scopes) - 1; i >= 0; i-- {
 		if b, ok := fb.scopes[i][name]; ok {
@@ -89,20 +95,37 @@ func (fb *funcBuilder) kill(name string, loop ir.LoopID) {
 	}
 }
 
-func appendOnce(ss []string, s string) []string {
-	for _, x := range ss {
-		if x == s {
-			return ss
-		}
-	}
-	return append(ss, s)
-}
-
 // declared records a name declared inside loop (and its enclosing loops).
 func (fb *funcBuilder) declared(name string, loop ir.LoopID) {
 	for l := loop; l != ir.NoLoop; l = fb.fn.Loops[l].Parent {
-		fb.fn.Loops[l].Decls = appendOnce(fb.fn.Loops[l].Decls, name)
+		if !fb.noteLoopName(l, name, false) {
+			break
+		}
+		fb.fn.Loops[l].Decls = append(fb.fn.Loops[l].Decls, name)
 	}
+}
+
+// loopName is a name in a loop's Decls (assign false) or Assigns (true).
+type loopName struct {
+	loop   ir.LoopID // the loop
+	name   string    // the variable
+	assign bool      // Assigns rather than Decls
+}
+
+// noteLoopName records name in the set of loop's Decls or Assigns and
+// reports whether it is new there. A name is always added to a loop and all
+// the loops around it at once, so when a loop has it its parents do too and
+// kill and declared stop early: nested loops cost linear time, not cubic.
+func (fb *funcBuilder) noteLoopName(l ir.LoopID, name string, assign bool) bool {
+	k := loopName{l, name, assign}
+	if fb.loopNames[k] {
+		return false
+	}
+	if fb.loopNames == nil {
+		fb.loopNames = map[loopName]bool{}
+	}
+	fb.loopNames[k] = true
+	return true
 }
 
 // pure reports whether e is built from constants and sizeof only: a value
@@ -261,6 +284,7 @@ func (fb *funcBuilder) block(i int32, loop ir.LoopID, cond bool) *ir.Block {
 }
 
 func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) {
+	fb.lw.budget.tick()
 	fl := fb.fl
 	switch fl.n[i].kind {
 	case "compound_statement":
@@ -690,6 +714,7 @@ func (fb *funcBuilder) ifStmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node
 // expr lowers the calls in an expression, innermost first. assign is the
 // register a call's return value is assigned to (declaration initialiser).
 func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, assign ir.RegID) {
+	fb.lw.budget.tick()
 	fl := fb.fl
 	switch fl.n[i].kind {
 	case "call_expression":
@@ -905,6 +930,7 @@ func (fb *funcBuilder) call(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 	for _, a := range argNodes {
 		fb.expr(a, loop, cond, out, ir.NoReg)
 	}
+	fb.lw.budget.check()
 	ci := fb.callee(i)
 	if fn := fl.child(i, "function"); fn >= 0 && !ci.simple {
 		fb.expr(fn, loop, cond, out, ir.NoReg)
@@ -1198,6 +1224,7 @@ func (fb *funcBuilder) isPtr(i int32) bool {
 // before it instead, where the author has to type the missing text.
 func (fb *funcBuilder) collectErrors() {
 	fl := fb.fl
+	var ends []uint32 // ends of the real leaf tokens, sorted; built on the first MISSING node
 	for k := range fl.n {
 		n := &fl.n[k]
 		if !n.bad {
@@ -1205,19 +1232,33 @@ func (fb *funcBuilder) collectErrors() {
 		}
 		off := n.start
 		if n.start == n.end && n.kind != "ERROR" {
-			var last uint32
-			for j := range fl.n {
-				m := &fl.n[j]
-				if m.first < 0 && m.end <= n.start && m.end > last && m.start < m.end && m.kind != "comment" && !m.bad {
-					last = m.end
-				}
+			if ends == nil {
+				ends = fb.leafEnds()
 			}
-			if last > 0 {
-				off = last
+			// The last real token ending at or before the gap.
+			if j := sort.Search(len(ends), func(j int) bool { return ends[j] > n.start }); j > 0 && ends[j-1] > 0 {
+				off = ends[j-1]
 			}
 		}
 		fb.fn.Errors = append(fb.fn.Errors, fb.pos(off))
 	}
+}
+
+// leafEnds returns the end offsets of the leaves of the flat tree that are
+// real tokens (not empty, not comments, not errors), sorted: where a
+// MISSING node is reported (collectErrors). One sort instead of a scan of
+// the whole tree per MISSING node, which made a function with thousands of
+// missing ';' quadratic.
+func (fb *funcBuilder) leafEnds() []uint32 {
+	ends := make([]uint32, 0, len(fb.fl.n)/2+1)
+	for j := range fb.fl.n {
+		m := &fb.fl.n[j]
+		if m.first < 0 && m.start < m.end && m.kind != "comment" && !m.bad {
+			ends = append(ends, m.end)
+		}
+	}
+	slices.Sort(ends)
+	return ends
 }
 
 // finish infers unaligned-register roles and normalises the error list.

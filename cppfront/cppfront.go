@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"go/token"
 	"sync"
+	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
@@ -31,53 +32,98 @@ var parserPool = sync.Pool{New: func() any {
 	return p
 }}
 
-// vfMarkers are byte strings of which at least one occurs in every file that
-// can hold VF code. HasVFMarker looks for them without parsing.
-var vfMarkers = [][]byte{
-	[]byte("__simd_vf__"), []byte("__simd_callee__"), []byte("__simd_caller__"), []byte("__VEC_SCOPE__"),
-	[]byte("__simt_vf__"), []byte("__simt_callee__"),
-	[]byte("RegTensor"), []byte("MaskReg"), []byte("UnalignReg"), []byte("AddrReg"),
-	[]byte("vector_float"), []byte("vector_half"), []byte("vector_bool"), []byte("vector_int"), []byte("vector_uint"),
-	[]byte("vector_bfloat16"), []byte("vector_load_unalign"), []byte("vector_store_unalign"), []byte("vector_align"),
-}
-
-// HasVFMarker reports, from a byte scan alone, whether src may contain VF
-// code. Files for which it is false hold no VF region and need no parse.
-func HasVFMarker(src []byte) bool {
-	for _, m := range vfMarkers {
-		if bytes.Contains(src, m) {
-			return true
-		}
-	}
-	return false
-}
-
-// ParseFile parses src and lowers its VF regions. The file is added to fset
-// under name. Bad C++ never makes an error: it shows as Func.Errors and as
-// OpUnknown instructions. The error result is reserved for a parser that
-// could not run.
+// ParseFile parses src and lowers its VF regions, with the default Options.
+// The file is added to fset under name. Bad C++ never makes an error: it
+// shows as Func.Errors and as OpUnknown instructions. The error result is a
+// *LimitError for a file beyond the limits, or reports a parser that could
+// not run.
 func ParseFile(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
+	return ParseFileOptions(fset, name, src, Options{})
+}
+
+// ParseFileOptions is ParseFile with limits. A file beyond them returns a
+// *LimitError, with the file (added to fset) but no region.
+func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options) (f *ir.File, err error) {
+	start := time.Now()
 	tf := fset.AddFile(name, -1, len(src))
-	tf.SetLinesForContent(src)
-	f := &ir.File{Name: name, Tok: tf, Src: src, Consts: map[string]int64{}, Aliases: map[string]string{}}
+	tf.SetLines(lineStarts(src))
+	f = &ir.File{Name: name, Tok: tf, Src: src, Consts: map[string]int64{}, Aliases: map[string]string{}}
 	if !HasVFMarker(src) {
 		return f, nil
 	}
 	clean, blanks := prepass(src)
-	for _, b := range blanks {
-		f.Quals = append(f.Quals, ir.Qualifier{Pos: tf.Pos(b.start), Text: b.text})
+	if d := nesting(clean); d > opts.maxDepth() {
+		return f, depthError(d, opts.maxDepth())
+	}
+	b := &budget{cut: treeCut(opts.maxDepth())}
+	var popts *sitter.ParseOptions
+	if opts.Timeout > 0 {
+		b.deadline = start.Add(opts.Timeout)
+		popts = &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(b.deadline) }}
+	}
+	for _, bl := range blanks {
+		f.Quals = append(f.Quals, ir.Qualifier{Pos: tf.Pos(bl.start), Text: bl.text})
 	}
 	p := parserPool.Get().(*sitter.Parser)
 	defer parserPool.Put(p)
-	tree := p.Parse(clean, nil)
+	tree := p.ParseWithOptions(chunks(clean), nil, popts)
 	if tree == nil {
 		p.Reset()
+		if popts != nil && time.Now().After(b.deadline) {
+			return noRegions(f), timeoutError(opts.Timeout)
+		}
 		return f, errParse
 	}
 	defer tree.Close()
-	lw := newLowerer(f, clean, blanks, tree)
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(overTime); !ok {
+				panic(r)
+			}
+			f, err = noRegions(f), timeoutError(opts.Timeout)
+		}
+	}()
+	lw := newLowerer(f, clean, blanks, tree, b)
 	lw.run()
 	return f, nil
+}
+
+// noRegions drops what lowering found in a file it could not finish.
+func noRegions(f *ir.File) *ir.File {
+	f.Funcs, f.Quals, f.Defined = nil, nil, nil
+	return f
+}
+
+// chunkSize is how much of the source tree-sitter gets per read. go-tree-
+// sitter copies what the read callback returns into C memory and frees it
+// only when the parse ends; returning the whole remainder, as Parser.Parse
+// does, costs a copy of the rest of the file on every read.
+const chunkSize = 64 << 10
+
+// chunks is the tree-sitter read callback over src.
+func chunks(src []byte) func(int, sitter.Point) []byte {
+	return func(i int, _ sitter.Point) []byte {
+		if i >= len(src) {
+			return nil
+		}
+		return src[i:min(i+chunkSize, len(src))]
+	}
+}
+
+// lineStarts returns the offsets at which the lines of src start. A line
+// ends with "\n", "\r\n" or a lone "\r" (old Mac files): go/token's
+// SetLinesForContent knows only "\n", which would put a CR-only file on one
+// line. As there, a line break at the very end starts no line.
+func lineStarts(src []byte) []int {
+	lines := make([]int, 1, 1+bytes.Count(src, []byte{'\n'}))
+	for i, c := range src {
+		if c == '\n' || c == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+			if i+1 < len(src) {
+				lines = append(lines, i+1)
+			}
+		}
+	}
+	return lines
 }
 
 type parseError string

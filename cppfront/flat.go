@@ -56,14 +56,17 @@ func kindOf(id uint16) (string, bool) {
 
 // flatten copies the subtree rooted at root. checkMissing enables the extra
 // per-node cgo call that finds MISSING nodes; it is only needed when the
-// subtree has an error.
-func flatten(root *sitter.Node, src []byte, checkMissing bool) *flat {
-	f := &flat{src: src, n: make([]fnode, 0, 256)}
+// subtree has an error. Nodes deeper than b.cut are not copied: their
+// parent at the cut stays a leaf marked bad, so the recursive lowering
+// over the flat tree is bounded and the gap shows as a parse error.
+func flatten(root *sitter.Node, src []byte, checkMissing bool, b *budget) *flat {
+	f := &flat{src: src, n: make([]fnode, 0, root.DescendantCount())}
 	c := root.Walk()
 	defer c.Close()
 	stack := make([]int32, 0, 64) // indices of the ancestors of the cursor's node
 	lastChild := make([]int32, 0, 64)
 	for {
+		b.tick()
 		n := c.Node()
 		id := n.KindId()
 		kind, named := kindOf(id)
@@ -87,7 +90,9 @@ func flatten(root *sitter.Node, src []byte, checkMissing bool) *flat {
 			lastChild[len(lastChild)-1] = idx
 		}
 		f.n = append(f.n, fn)
-		if c.GotoFirstChild() {
+		if len(stack) >= b.cut && n.ChildCount() > 0 {
+			f.n[idx].bad = true // cut: the subtree below is not copied
+		} else if c.GotoFirstChild() {
 			stack = append(stack, idx)
 			lastChild = append(lastChild, -1)
 			continue

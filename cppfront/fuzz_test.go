@@ -1,33 +1,100 @@
 package cppfront
 
 import (
+	"bytes"
+	"errors"
 	"go/token"
 	"os"
-	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
-// FuzzParseFile: no input panics the front end, and the IR it produces
-// always verifies. Seeds are the fixtures.
-func FuzzParseFile(f *testing.F) {
-	m, _ := filepath.Glob("testdata/*.asc")
-	for _, p := range m {
-		if src, err := os.ReadFile(p); err == nil {
-			f.Add(src)
+// addSeeds adds every fixture of the repository (see seedFiles) and a few
+// hostile shapes to the corpus of f. Without -fuzz, go test runs just these
+// (and testdata/fuzz/<Target>, the regressions the fuzzer found).
+func addSeeds(f *testing.F) {
+	for _, p := range seedFiles(f) {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
 		}
+		f.Add(src)
 	}
-	f.Add([]byte("__simd_vf__ void f() { for (;;) { Reg::LoadAlign(x, y); } }"))
-	f.Add([]byte("__VEC_SCOPE__ { if ASC_IS_AIV { obj.template F(x); } }"))
+	for _, s := range []string{
+		"__simd_vf__ void f() { for (;;) { Reg::LoadAlign(x, y); } }",
+		"__VEC_SCOPE__ { if ASC_IS_AIV { obj.template F(x); } }",
+		"\xEF\xBB\xBF__simd_vf__ void f() {\r  Reg::LoadAlign(x, y);\r}\r",
+		"__simd_vf__ void f() {\r\n  Reg::LoadAlign(x, y);\r\n}\r\n",
+		"__simd_vf__ void f() " + strings.Repeat("{", 300) + strings.Repeat("}", 299),
+		"__simd_vf__ void f() { x = a" + strings.Repeat("+a", 500) + "; }",
+		"__simd_vf__ void f(\xff\xfe) { Reg::LoadAlign(\x00, y); LAUNCH_BOUND((( }",
+		"#define LocalMem __ubuf__\n__simd_callee__ void f(LocalMem T* p) { R\"x( }} )x\"; }",
+	} {
+		f.Add([]byte(s))
+	}
+}
+
+// FuzzParseFile: no input panics or hangs the front end, and the IR it
+// produces always verifies.
+func FuzzParseFile(f *testing.F) {
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		fset := token.NewFileSet()
 		file, err := ParseFile(fset, "fuzz.asc", src)
 		if err != nil {
+			var le *LimitError
+			if !errors.As(err, &le) {
+				t.Fatalf("ParseFile: %v", err)
+			}
 			return
 		}
 		for _, e := range ir.Verify(file) {
 			t.Fatalf("Verify: %v", e)
 		}
+	})
+}
+
+// FuzzPrepass: the pre-pass never panics and never moves a byte: the output
+// has the input's length, every blank lies in the file, in order, records
+// what was there and is white space in the output. The marker scan agrees
+// with the naive one, and the nesting count does not panic.
+func FuzzPrepass(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		orig := bytes.Clone(src)
+		out, blanks := prepass(src)
+		if !bytes.Equal(src, orig) {
+			t.Fatal("prepass changed its input")
+		}
+		if len(out) != len(src) {
+			t.Fatalf("length %d, want %d", len(out), len(src))
+		}
+		prev := 0
+		for _, b := range blanks {
+			if b.start < prev || b.end < b.start || b.end > len(src) {
+				t.Fatalf("blank [%d,%d) out of order or out of the file (previous end %d, size %d)", b.start, b.end, prev, len(src))
+			}
+			if b.text != string(src[b.start:b.end]) {
+				t.Fatalf("blank [%d,%d) records %q, the file has %q", b.start, b.end, b.text, src[b.start:b.end])
+			}
+			if strings.Trim(string(out[b.start:b.end]), " \n\r") != "" {
+				t.Fatalf("blank [%d,%d) is %q in the output", b.start, b.end, out[b.start:b.end])
+			}
+			prev = b.end
+		}
+		if bytes.HasPrefix(src, utf8BOM) && string(out[:3]) != "   " {
+			t.Fatalf("BOM not blanked: %q", out[:3])
+		}
+		for i, c := range out {
+			if c == '\r' && (i+1 == len(out) || out[i+1] != '\n') {
+				t.Fatalf("lone CR left at %d", i)
+			}
+		}
+		if got, want := HasVFMarker(src), naiveMarker(src); got != want {
+			t.Fatalf("HasVFMarker %v, one pass per marker %v", got, want)
+		}
+		_ = nesting(out)
 	})
 }

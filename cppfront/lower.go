@@ -25,6 +25,7 @@ type lowerer struct {
 	regUsing  bool                // a using-directive brings Reg/MicroAPI names into scope
 	knownNS   map[string]bool     // namespaces and classes declared in the file
 	symConsts map[string]*ir.Expr // file-scope constants with a fixed symbolic value (static constexpr VL = 256 / sizeof(T))
+	budget    *budget             // the file's clock and tree-depth cut (limits.go)
 }
 
 // funcDef is a function definition found by the declaration-level walk.
@@ -39,15 +40,15 @@ type funcDef struct {
 	tparams  map[string]bool // template parameters in scope (function and class)
 }
 
-func newLowerer(f *ir.File, src []byte, blanks []blank, tree *sitter.Tree) *lowerer {
-	return &lowerer{f: f, src: src, blanks: blanks, tree: tree, defined: map[string]bool{}, tyAlias: map[string]string{}, knownNS: map[string]bool{}, symConsts: map[string]*ir.Expr{}}
+func newLowerer(f *ir.File, src []byte, blanks []blank, tree *sitter.Tree, b *budget) *lowerer {
+	return &lowerer{f: f, src: src, blanks: blanks, tree: tree, defined: map[string]bool{}, tyAlias: map[string]string{}, knownNS: map[string]bool{}, symConsts: map[string]*ir.Expr{}, budget: b}
 }
 
 func (lw *lowerer) pos(off uint32) token.Pos { return lw.f.Tok.Pos(int(off)) }
 
 func (lw *lowerer) run() {
 	root := lw.tree.RootNode()
-	lw.walkDecls(root, false, "", nil)
+	lw.walkDecls(root, false, "", nil, 0)
 	// Region discovery.
 	scopeBlanks := map[int]bool{} // blanks that are __VEC_SCOPE__ markers
 	for i, b := range lw.blanks {
@@ -65,6 +66,7 @@ func (lw *lowerer) run() {
 	if len(scopeBlanks) > 0 {
 		lw.lowerVecScopes(scopeBlanks)
 	}
+	lw.lowerOrphans()
 	sort.SliceStable(lw.f.Funcs, func(i, j int) bool { return lw.f.Funcs[i].Pos < lw.f.Funcs[j].Pos })
 	for name := range lw.defined {
 		lw.f.Defined = append(lw.f.Defined, name)
@@ -81,21 +83,26 @@ var containers = map[string]bool{
 }
 
 // walkDecls finds function definitions, constants, aliases and using
-// directives at declaration level. It never enters function bodies.
-func (lw *lowerer) walkDecls(n *sitter.Node, inTemplate bool, class string, tparams map[string]bool) {
+// directives at declaration level. It never enters function bodies, nor
+// containers deeper than the budget's cut (depth counts its recursion).
+func (lw *lowerer) walkDecls(n *sitter.Node, inTemplate bool, class string, tparams map[string]bool, depth int) {
+	if depth > lw.budget.cut {
+		return
+	}
 	c := n.Walk()
 	defer c.Close()
 	if !c.GotoFirstChild() {
 		return
 	}
 	for {
+		lw.budget.tick()
 		ch := c.Node()
 		kind, _ := kindOf(ch.KindId())
 		switch kind {
 		case "function_definition":
 			lw.addFunc(ch, inTemplate, class, tparams)
 		case "template_declaration":
-			lw.walkDecls(ch, true, class, lw.templateParams(ch, tparams))
+			lw.walkDecls(ch, true, class, lw.templateParams(ch, tparams), depth+1)
 		case "namespace_alias_definition":
 			lw.nsAlias(ch)
 		case "preproc_function_def":
@@ -112,18 +119,18 @@ func (lw *lowerer) walkDecls(n *sitter.Node, inTemplate bool, class string, tpar
 				name = nn.Utf8Text(lw.src)
 				lw.knownNS[name] = true
 			}
-			lw.walkDecls(ch, inTemplate, name, tparams)
+			lw.walkDecls(ch, inTemplate, name, tparams, depth+1)
 		case "namespace_definition":
 			if nn := ch.ChildByFieldName("name"); nn != nil {
 				lw.knownNS[strings.ReplaceAll(nn.Utf8Text(lw.src), " ", "")] = true
 			}
-			lw.walkDecls(ch, inTemplate, class, tparams)
+			lw.walkDecls(ch, inTemplate, class, tparams, depth+1)
 		default:
 			if kind == "declaration" || kind == "field_declaration" {
 				lw.constDecl(ch, class)
 			}
 			if containers[kind] {
-				lw.walkDecls(ch, inTemplate, class, tparams)
+				lw.walkDecls(ch, inTemplate, class, tparams, depth+1)
 			}
 		}
 		if !c.GotoNextSibling() {
@@ -175,7 +182,7 @@ func (lw *lowerer) addFunc(n *sitter.Node, inTemplate bool, class string, tparam
 	}
 	// ... then forward to the first byte that was not white space in the
 	// original: the first blanked qualifier, or the definition itself.
-	for s < int(start) && isSpaceByte(lw.f.Src[s]) {
+	for s < int(start) && (isSpaceByte(lw.f.Src[s]) || s < bomLen(lw.f.Src)) {
 		s++
 	}
 	fd := funcDef{node: n, name: name, start: uint32(s), end: uint32(n.EndByte()), body: uint32(body.StartByte()), template: inTemplate, class: class, tparams: tparams}
@@ -202,6 +209,15 @@ func declName(d *sitter.Node, src []byte) string {
 		}
 	}
 	return ""
+}
+
+// bomLen is the length of the UTF-8 byte order mark at the start of src,
+// which the pre-pass blanks: 3 or 0.
+func bomLen(src []byte) int {
+	if bytes.HasPrefix(src, utf8BOM) {
+		return len(utf8BOM)
+	}
+	return 0
 }
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -281,7 +297,7 @@ func (lw *lowerer) constDecl(n *sitter.Node, class string) {
 	if len(t) > 4096 {
 		return
 	}
-	fl := flatten(n, lw.src, false)
+	fl := flatten(n, lw.src, false, lw.budget)
 	env := &env{lw: lw}
 	for _, d := range fl.fields(0, "declarator") {
 		name, val := initDeclarator(fl, d)
@@ -437,7 +453,7 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 		}
 		counts[outer]++
 		name := outer + ".vec_scope#" + strconv.Itoa(counts[outer])
-		fl := flatten(n, lw.src, n.HasError())
+		fl := flatten(n, lw.src, n.HasError(), lw.budget)
 		fn := &ir.Func{Name: name, Kind: ir.RegionVecScope, Pos: lw.pos(uint32(b.start)), End: lw.pos(fl.n[0].end), BodyPos: lw.pos(fl.n[0].start)}
 		fb := newFuncBuilder(lw, fn, fl)
 		fn.Body = fb.block(0, ir.NoLoop, false)
@@ -453,7 +469,7 @@ func (lw *lowerer) lowerFunc(fd funcDef, kind ir.RegionKind) {
 		lw.f.Funcs = append(lw.f.Funcs, fn)
 		return
 	}
-	fl := flatten(fd.node, lw.src, fd.node.HasError())
+	fl := flatten(fd.node, lw.src, fd.node.HasError(), lw.budget)
 	fb := newFuncBuilder(lw, fn, fl)
 	for k := range fd.tparams {
 		fb.tparams[k] = true

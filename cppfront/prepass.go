@@ -15,6 +15,12 @@ import (
 //	obj.         F(x)                             // after
 //
 // What was blanked is recorded so that region kinds can be read back.
+//
+// Two encodings details are settled here too, in place: a UTF-8 byte order
+// mark at the start becomes three spaces (tree-sitter would take it for a
+// stray token), and a lone CR (old Mac line ends) becomes LF, which is what
+// tree-sitter-cpp ends comments and directives with. ParseFile's line
+// table counts CR-only breaks the same way.
 
 // qualifiers are identifiers blanked wherever they occur as a whole token.
 var qualifiers = map[string]bool{
@@ -42,6 +48,10 @@ type blank struct {
 func prepass(src []byte) ([]byte, []blank) {
 	out := make([]byte, len(src))
 	copy(out, src)
+	if bytes.HasPrefix(out, utf8BOM) {
+		fill(out[:len(utf8BOM)])
+	}
+	loneCRs(out)
 	var blanks []blank
 	n := len(out)
 	local := map[string]bool{} // macros defined in this file as one qualifier: #define LocalMem __ubuf__
@@ -89,7 +99,7 @@ func prepass(src []byte) ([]byte, []blank) {
 				k := skipSpace(out, j)
 				if k < n && out[k] == '(' {
 					if e := matchParen(out, k); e > 0 {
-						blanks = append(blanks, blank{i, e, string(out[i:e])})
+						blanks = append(blanks, blank{i, e, string(src[i:e])}) // src: out has its lone CRs turned to LF
 						fill(out[i:e])
 						j = e
 					}
@@ -305,6 +315,23 @@ func defineAlias(b []byte, j int) (name, repl string, nameEnd int) {
 		return "", "", 0
 	}
 	return string(b[s1:e1]), string(b[s2:e2]), e1
+}
+
+// utf8BOM is the UTF-8 encoding of U+FEFF, the byte order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// loneCRs turns every CR not followed by LF into LF.
+func loneCRs(b []byte) {
+	for i := bytes.IndexByte(b, '\r'); i >= 0 && i < len(b); {
+		if i+1 == len(b) || b[i+1] != '\n' {
+			b[i] = '\n'
+		}
+		k := bytes.IndexByte(b[i+1:], '\r')
+		if k < 0 {
+			return
+		}
+		i += 1 + k
+	}
 }
 
 func fill(b []byte) {

@@ -27,6 +27,9 @@ func TestPrepassKeepsOffsets(t *testing.T) {
 		{"    DAWSN_COMPUTE(a, b)\n    Next();", "    DAWSN_COMPUTE(a, b);    Next();"},
 		{"    SOME_MACRO(a, b)\n    + c;", "    SOME_MACRO(a, b)\n    + c;"},
 		{"using A::x, A::y;", "using A::x; A::y;"},
+		{"\xEF\xBB\xBF__aicore__ void f();", strings.Repeat(" ", 14) + "void f();"}, // a UTF-8 BOM is blanked
+		{"x\xEF\xBB\xBF", "x\xEF\xBB\xBF"},                                          // only at the start
+		{"// c\r__gm__ int* p;\r\nq;\r", "// c\n       int* p;\r\nq;\n"},            // lone CRs end lines as LF does
 	}
 	for _, c := range cases {
 		got, _ := prepass([]byte(c.in))
@@ -36,6 +39,10 @@ func TestPrepassKeepsOffsets(t *testing.T) {
 		if len(got) != len(c.in) {
 			t.Errorf("prepass(%q) changed the length", c.in)
 		}
+	}
+	// A blank records the original text, lone CRs included (found by FuzzPrepass).
+	if _, blanks := prepass([]byte("LAUNCH_BOUND(\r)")); len(blanks) != 1 || blanks[0].text != "LAUNCH_BOUND(\r)" {
+		t.Errorf("blanks %+v", blanks)
 	}
 	_, blanks := prepass([]byte("__simd_vf__ void f(__ubuf__ T* x)"))
 	if len(blanks) != 2 || blanks[0].text != "__simd_vf__" || blanks[1].start != strings.Index("__simd_vf__ void f(__ubuf__ T* x)", "__ubuf__") {

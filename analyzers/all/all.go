@@ -12,11 +12,17 @@ import (
 	"github.com/ascvet/ascvet/analyzers/asc1004"
 	"github.com/ascvet/ascvet/analyzers/asc1005"
 	"github.com/ascvet/ascvet/analyzers/asc1006"
+	"github.com/ascvet/ascvet/analyzers/asc2001"
+	"github.com/ascvet/ascvet/analyzers/asc2002"
+	"github.com/ascvet/ascvet/analyzers/asc2003"
+	"github.com/ascvet/ascvet/analyzers/asc2004"
 	"github.com/ascvet/ascvet/analyzers/asc3001"
 	"github.com/ascvet/ascvet/analyzers/asc3002"
 	"github.com/ascvet/ascvet/analyzers/asc3003"
 	"github.com/ascvet/ascvet/analyzers/asc3004"
 	"github.com/ascvet/ascvet/analyzers/asc3005"
+	"github.com/ascvet/ascvet/analyzers/asc4001"
+	"github.com/ascvet/ascvet/analyzers/asc4002"
 )
 
 // Analyzers returns the analyzer of every rule, in rule ID order.
@@ -29,10 +35,16 @@ func Analyzers() []*analysis.Analyzer {
 		asc1004.Analyzer,
 		asc1005.Analyzer,
 		asc1006.Analyzer,
+		asc2001.Analyzer,
+		asc2002.Analyzer,
+		asc2003.Analyzer,
+		asc2004.Analyzer,
 		asc3001.Analyzer,
 		asc3002.Analyzer,
 		asc3003.Analyzer,
 		asc3004.Analyzer,
 		asc3005.Analyzer,
+		asc4001.Analyzer,
+		asc4002.Analyzer,
 	}
 }

@@ -6,6 +6,11 @@
 // driver (ours, or go vet through analysistest) hands C++ sources over as
 // non-Go files. cppir adds each one to pass.Fset itself, so the positions of
 // the IR, and of every diagnostic built from it, resolve through pass.Fset.
+//
+// The front end's limits are the analyzer's flags, -max-depth and
+// -file-timeout (see cppfront.Options). A file beyond them makes run fail
+// with an error wrapping a *cppfront.LimitError, which a driver reports as
+// a skipped input rather than as its own failure.
 package cppir
 
 import (
@@ -28,6 +33,14 @@ var Analyzer = &analysis.Analyzer{
 	ResultType:       reflect.TypeFor[*ir.Package](),
 }
 
+// limits are the front end's limits, set through the analyzer's flags.
+var limits cppfront.Options
+
+func init() {
+	Analyzer.Flags.IntVar(&limits.MaxDepth, "max-depth", cppfront.DefaultMaxDepth, "deepest nesting of brackets ( [ { in a file with VF code; a deeper file is not analysed")
+	Analyzer.Flags.DurationVar(&limits.Timeout, "file-timeout", 0, "time to parse one file with VF code (0 for no limit); a slower file is not analysed")
+}
+
 func run(pass *analysis.Pass) (any, error) {
 	read := pass.ReadFile
 	if read == nil {
@@ -39,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		f, err := cppfront.ParseFile(pass.Fset, name, src)
+		f, err := cppfront.ParseFileOptions(pass.Fset, name, src, limits)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

@@ -69,6 +69,7 @@ func ReplaceFile(name string, old, new []byte) error {
 	if err != nil {
 		return fmt.Errorf("%s: cannot create a temporary file beside it: %w", name, unwrapPath(err))
 	}
+	reached(stageCreated, tmp.Name())
 	renamed := false
 	defer func() {
 		if !renamed {
@@ -79,6 +80,7 @@ func ReplaceFile(name string, old, new []byte) error {
 	if _, err := tmp.Write(new); err != nil {
 		return fmt.Errorf("%s: writing %s: %w", name, tmp.Name(), unwrapPath(err))
 	}
+	reached(stageWritten, tmp.Name())
 	if err := tmp.Chmod(info.Mode() & keptMode); err != nil {
 		return fmt.Errorf("%s: %w", name, unwrapPath(err))
 	}
@@ -89,6 +91,7 @@ func ReplaceFile(name string, old, new []byte) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("%s: closing %s: %w", name, tmp.Name(), unwrapPath(err))
 	}
+	reached(stageSynced, tmp.Name())
 	if err := beforeRename(tmp.Name()); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -100,6 +103,7 @@ func ReplaceFile(name string, old, new []byte) error {
 		return fmt.Errorf("%s: renaming the fixed file over it: %w", name, err)
 	}
 	renamed = true
+	reached(stageRenamed, tmp.Name())
 	if err := syncDir(dir); err != nil {
 		return fmt.Errorf("%s: fixed, but syncing its directory failed: %w", name, unwrapPath(err))
 	}
@@ -107,8 +111,20 @@ func ReplaceFile(name string, old, new []byte) error {
 }
 
 // beforeRename runs after the temporary file is complete and closed, before
-// it is renamed over the target; tests use it to fail or stop there.
+// it is renamed over the target; tests use it to fail there.
 var beforeRename = func(string) error { return nil }
+
+// The stages of ReplaceFile that reached reports, in order.
+const (
+	stageCreated = "created" // the temporary file exists, empty
+	stageWritten = "written" // it holds the new contents, not yet synced
+	stageSynced  = "synced"  // synced, closed and given the original's mode; not renamed
+	stageRenamed = "renamed" // renamed over the target; the directory not yet synced
+)
+
+// reached is called at each stage of ReplaceFile with the temporary file's
+// name; the crash test kills the process there.
+var reached = func(stage, tmp string) {}
 
 // unwrapPath drops the operation and path of a *fs.PathError, which the
 // messages above already name.

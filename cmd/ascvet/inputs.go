@@ -1,125 +1,224 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront"
 )
 
-// skipDirs are directory names that a walk never enters, besides hidden
-// directories (a name starting with "."): build trees and dependencies.
-var skipDirs = map[string]bool{"build": true, "out": true, "output": true, "node_modules": true}
+// Reading an input file: what ascvet refuses, and why.
+//
+//   - Not a regular file (a device, a pipe): never opened for reading past
+//     its mode, so a FIFO cannot block the run.
+//   - Larger than -max-file-size: tree-sitter parses about 2-5 MB/s, so
+//     a 10 MB file with VF code would take seconds to parse and far more to
+//     lower and check. Such a file is not held in memory: it is scanned in
+//     chunks for a VF marker, and refused only if it has one (then it
+//     would have to be parsed); one without VF code is simply done.
+//   - Binary: a NUL byte in the first sniffLen bytes, as git decides.
+//   - UTF-16 or UTF-32, recognised by their byte order mark: refused with
+//     the iconv command that converts it. Transcoding would make every
+//     position and every -fix edit refer to bytes that are not the file's.
+//
+// Invalid UTF-8 is read as it is (tree-sitter works on bytes and positions
+// are byte offsets), and a UTF-8 byte order mark is kept (the front end
+// blanks it for parsing; columns on the first line count its 3 bytes).
+
+// sniffLen is how much of a file the binary and encoding checks look at.
+const sniffLen = 8000
+
+// openInput opens an input file; tests replace it to make a file
+// unreadable, which file modes cannot do for root.
+var openInput = func(name string) (*os.File, error) { return os.Open(name) }
+
+var errNotRegular = errors.New("not a regular file; skipped")
+
+// skipError is why a file that could be read is not analysed.
+type skipError struct{ msg string }
+
+func (e *skipError) Error() string { return e.msg }
+
+// readSource reads the file name into *buf (reusing its memory) within the
+// limits, and reports whether it has a VF marker. When it has, the bytes
+// are in src, valid until the next call with buf; otherwise src may be
+// empty (a file over the size limit is only scanned). err is why the file
+// is skipped.
+func readSource(name string, lim *limits, buf *[]byte) (src []byte, size int64, vf bool, err error) {
+	f, err := openInput(name)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, 0, false, errNotRegular
+	}
+	size = info.Size()
+	if lim.maxFileSize > 0 && size > lim.maxFileSize {
+		return nil, size, false, scanBig(f, size, lim)
+	}
+	src, err = readAll(f, size, lim.maxFileSize, buf)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if lim.maxFileSize > 0 && int64(len(src)) > lim.maxFileSize { // it grew since Stat
+		return nil, int64(len(src)), false, tooBig(int64(len(src)), lim)
+	}
+	if err := sniff(src); err != nil {
+		return nil, 0, false, err
+	}
+	return src, int64(len(src)), cppfront.HasVFMarker(src), nil
+}
+
+// readAll reads f, of about size bytes, into *buf, stopping after limit+1
+// bytes when limit > 0.
+func readAll(f io.Reader, size, limit int64, buf *[]byte) ([]byte, error) {
+	want := int(size) + 1 // one more, to see the end of the file
+	if cap(*buf) < want {
+		*buf = make([]byte, 0, max(want, 64<<10))
+	}
+	b := (*buf)[:0]
+	for {
+		if len(b) == cap(b) {
+			if limit > 0 && int64(len(b)) > limit {
+				return b, nil
+			}
+			b = append(b, 0)[:len(b)] // grow: the file grew since Stat
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			*buf = b
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// scanBig decides about a file over the size limit without holding it: it
+// is refused if it is binary or has a VF marker, and otherwise done with.
+func scanBig(f io.Reader, size int64, lim *limits) error {
+	head := make([]byte, sniffLen)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return err
+	}
+	head = head[:n]
+	if err := sniff(head); err != nil {
+		return err
+	}
+	vf, err := cppfront.HasVFMarkerReader(io.MultiReader(bytes.NewReader(head), f), 1<<20)
+	if err != nil {
+		return err
+	}
+	if vf {
+		return tooBig(size, lim)
+	}
+	return nil
+}
+
+func tooBig(size int64, lim *limits) error {
+	return &skipError{fmt.Sprintf("%s, over the -max-file-size limit of %s; skipped (parsing it would take seconds; raise the limit to check it)",
+		formatSize(size), formatSize(lim.maxFileSize))}
+}
+
+// byteOrderMarks are the UTF-16 and UTF-32 byte order marks, longest first.
+var byteOrderMarks = []struct {
+	bom  string
+	name string
+}{
+	{"\xFF\xFE\x00\x00", "UTF-32LE"}, {"\x00\x00\xFE\xFF", "UTF-32BE"},
+	{"\xFF\xFE", "UTF-16LE"}, {"\xFE\xFF", "UTF-16BE"},
+}
+
+// sniff refuses UTF-16 and UTF-32 text and binary files.
+func sniff(src []byte) error {
+	for _, m := range byteOrderMarks {
+		if bytes.HasPrefix(src, []byte(m.bom)) {
+			return &skipError{fmt.Sprintf("%s text (byte order mark % X); ascvet reads UTF-8: convert it (iconv -f %s -t UTF-8); skipped",
+				m.name, m.bom, m.name)}
+		}
+	}
+	if k := bytes.IndexByte(src[:min(len(src), sniffLen)], 0); k >= 0 {
+		return &skipError{fmt.Sprintf("binary file (NUL byte at offset %d); skipped", k)}
+	}
+	return nil
+}
 
 // inputs is what ascvet read from its path arguments.
 type inputs struct {
-	files   []runner.File // files with a VF marker, to analyse
-	read    int           // C++ files read, with or without a marker
-	bytes   int64         // their total size
-	vfBytes int64         // total size of the files with a VF marker
-	skipped int           // paths and files that could not be read; each was reported
+	files   []runner.File  // load: the files with a VF marker; check: those kept for -fix and -diff
+	read    int            // C++ files read, with or without a marker
+	bytes   int64          // their total size
+	vfFiles int            // files with a VF marker (check: that were analysed)
+	vfBytes int64          // total size of the files with a VF marker
+	skipped int            // paths and files that could not be read or were over a limit; each was reported
+	res     *runner.Result // check: the findings and internal errors
 }
 
 // load expands the path arguments into files, reads them with jobs
-// goroutines, and keeps those with a VF marker. Problems are reported on
-// stderr, one line each, and counted in skipped.
+// goroutines within the default limits, and keeps those with a VF marker,
+// in walk order. Problems are reported on stderr, one line each, and
+// counted in skipped. It holds every VF source at once; the check itself
+// (check) streams instead.
 func load(paths []string, jobs int, stderr io.Writer) *inputs {
 	in := &inputs{}
 	names := expand(paths, func(path string, err error) {
 		in.skipped++
 		fmt.Fprintf(stderr, "ascvet: %s\n", describe(path, err))
 	})
-
-	srcs := make([][]byte, len(names))
-	errs := make([]error, len(names))
-	next := make(chan int)
+	lim := defaultLimits()
+	type read struct {
+		src  []byte
+		size int64
+		vf   bool
+		err  error
+	}
+	out := make([]read, len(names))
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(jobs, max(len(names), 1)) {
 		wg.Go(func() {
-			for i := range next {
-				srcs[i], errs[i] = os.ReadFile(names[i])
+			var buf []byte
+			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
+				r := &out[i]
+				var src []byte
+				src, r.size, r.vf, r.err = readSource(names[i], &lim, &buf)
+				if r.vf {
+					r.src = bytes.Clone(src)
+				}
 			}
 		})
 	}
-	for i := range names {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
-
-	for i, name := range names {
-		if errs[i] != nil {
+	for i, r := range out {
+		if r.err != nil {
 			in.skipped++
-			fmt.Fprintf(stderr, "ascvet: %s\n", describe(name, errs[i]))
+			fmt.Fprintf(stderr, "ascvet: %s\n", describe(names[i], r.err))
 			continue
 		}
 		in.read++
-		in.bytes += int64(len(srcs[i]))
-		if cppfront.HasVFMarker(srcs[i]) {
-			in.vfBytes += int64(len(srcs[i]))
-			in.files = append(in.files, runner.File{Name: name, Src: srcs[i]})
+		in.bytes += r.size
+		if r.vf {
+			in.vfFiles++
+			in.vfBytes += r.size
+			in.files = append(in.files, runner.File{Name: names[i], Src: r.src})
 		}
 	}
 	return in
-}
-
-// expand turns path arguments into file names, each once, in walk order. A
-// directory (or "dir/...") is walked recursively for C++ sources, skipping
-// hidden directories and skipDirs; a file named explicitly is taken whatever
-// its extension. bad is called for each path that cannot be read.
-func expand(paths []string, bad func(path string, err error)) []string {
-	var names []string
-	seen := map[string]bool{}
-	add := func(name string) {
-		if key := filepath.Clean(name); !seen[key] {
-			seen[key] = true
-			names = append(names, name)
-		}
-	}
-	for _, p := range paths {
-		if p == "..." {
-			p = "."
-		} else if rest, ok := strings.CutSuffix(p, "/..."); ok {
-			p = rest
-		}
-		info, err := os.Stat(p)
-		if err != nil {
-			bad(p, err)
-			continue
-		}
-		if !info.IsDir() {
-			add(p)
-			continue
-		}
-		root := p
-		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				bad(path, err)
-				return nil // a directory that cannot be read is skipped; the walk goes on
-			}
-			if d.IsDir() {
-				if path != root && (strings.HasPrefix(d.Name(), ".") || skipDirs[d.Name()]) {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if runner.IsSource(d.Name()) {
-				add(path)
-			}
-			return nil
-		})
-		if err != nil {
-			bad(root, err)
-		}
-	}
-	return names
 }
 
 // describe formats a file error as "path: reason", without the operation

@@ -28,7 +28,9 @@
 //	   -fix, no such finding remains
 //	1  findings at or above the -fail-on severity (after -fix: that remain;
 //	   with -diff: as found, since nothing was written)
-//	2  usage or configuration error, an input path or file could not be read,
+//	2  usage or configuration error, an input path or file could not be read
+//	   or was skipped (over -max-file-size, -max-depth or -file-timeout, binary,
+//	   UTF-16 or UTF-32),
 //	   or -fix could not write a file (the rest was still checked and reported)
 //	3  internal error: an analyzer failed on a file (reported with the file name)
 //
@@ -54,7 +56,9 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/all"
 	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/ruleset"
+	"github.com/ascvet/ascvet/simcheck"
 )
 
 // version is the ascvet release.
@@ -67,7 +71,7 @@ var analyzers = all.Analyzers
 const (
 	exitOK       = 0 // nothing at or above the failing severity
 	exitFindings = 1 // findings at or above the failing severity
-	exitUsage    = 2 // usage or configuration error, or unreadable input
+	exitUsage    = 2 // usage or configuration error, or an input unreadable or skipped (over a limit, binary)
 	exitInternal = 3 // an analyzer failed
 )
 
@@ -87,6 +91,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "regs" {
 		return runRegs(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "sim" {
+		return runSim(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("ascvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("f", "text", "output format: text or json")
@@ -95,6 +102,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fix := fs.Bool("fix", false, "apply the suggested fixes, writing each changed file atomically, then report the findings that remain")
 	diff := fs.Bool("diff", false, "print the suggested fixes as a unified diff (for git apply or patch -p1) instead of the findings; write nothing")
 	confidence := fs.String("confidence", "high", "high: report what is proven; low: also report what ascvet suspects but cannot prove (streams whose addresses do not fold)")
+	lim := addLimitFlags(fs)
+	chipName := fs.String("chip", "ascend950", "chip whose machine model prices the findings: "+strings.Join(simcheck.Chips(), ", "))
+	machineFile := fs.String("machine", "", "machine model file (TOML, as simcheck/machines/ascend950.toml) to use instead of -chip's")
+	iterations := fs.Int("iterations", simcheck.DefaultIterations, "iterations to simulate for a loop whose trip count does not fold")
 	list := fs.Bool("list", false, "print the rules and exit")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
@@ -102,6 +113,7 @@ func run(args []string, stdout, stderr io.Writer) int {
        ascvet stats [-j N] [path ...]
        ascvet ir FILE...
        ascvet regs [-f json] PATH[:LINE]...
+       ascvet sim [-f json] PATH:LINE | PATH...
 
 Checks Ascend C vector-function kernels. Each path is a file or a directory,
 walked recursively (dir/... works too); the default is the current directory.
@@ -112,7 +124,8 @@ Flags:
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, `
 Exit codes: 0 no finding at or above -fail-on, 1 findings (after -fix: that
-remain), 2 usage error, unreadable input or a file -fix could not write,
+remain), 2 usage error, input unreadable or skipped (over a -max-* or
+-file-timeout limit, binary, UTF-16) or a file -fix could not write,
 3 internal error.
 `)
 	}
@@ -146,25 +159,40 @@ remain), 2 usage error, unreadable input or a file -fix could not write,
 	if err != nil {
 		return usageError(stderr, "-fail-on: "+err.Error())
 	}
+	if _, err := simcost.Load(*chipName, *machineFile); err != nil {
+		return usageError(stderr, err.Error())
+	}
+	if *iterations < 1 {
+		return usageError(stderr, fmt.Sprintf("-iterations %d: want at least 1", *iterations))
+	}
 	if *confidence != "high" && *confidence != "low" {
 		return usageError(stderr, fmt.Sprintf("-confidence %s: want high or low", *confidence))
+	}
+	if msg := lim.validate(); msg != "" {
+		return usageError(stderr, msg)
 	}
 	paths := fs.Args()
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
 
-	in := load(paths, *jobs, stderr)
 	as := analyzers()
-	if err := setAnalyzerFlag(as, "confidence", *confidence); err != nil {
+	for name, value := range map[string]string{"confidence": *confidence, "chip": *chipName, "machine": *machineFile, "iterations": fmt.Sprint(*iterations)} {
+		if err := setAnalyzerFlag(as, name, value); err != nil {
+			fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
+			return exitInternal
+		}
+	}
+	if err := lim.apply(as); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
 	}
-	res, err := runner.Run(as, in.files, runner.Options{Jobs: *jobs})
+	in, err := check(paths, as, checkConfig{jobs: *jobs, lim: *lim, keepFixes: *fix || *diff}, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
 	}
+	res := in.res
 	code := exitOK
 	if *fix || *diff {
 		res, code, err = fixOrDiff(stdout, stderr, as, in.files, res, *fix, *jobs)
@@ -276,6 +304,9 @@ type jsonFinding struct {
 	Column    int              `json:"column"`     // start column
 	EndLine   int              `json:"end_line"`   // end line
 	EndColumn int              `json:"end_column"` // end column (exclusive)
+	// For performance findings: the loop simulated before and after the fix.
+	CyclesBefore *int `json:"cycles_before,omitempty"`
+	CyclesAfter  *int `json:"cycles_after,omitempty"`
 }
 
 func writeJSON(w io.Writer, findings []runner.Finding) error {
@@ -286,10 +317,14 @@ func writeJSON(w io.Writer, findings []runner.Finding) error {
 		if f.Rule != nil {
 			name = f.Rule.Name
 		}
-		out = append(out, jsonFinding{
+		jf := jsonFinding{
 			Rule: f.RuleID(), Name: name, Severity: f.Severity(), Message: f.Diagnostic.Message,
 			File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column, EndLine: f.End.Line, EndColumn: f.End.Column,
-		})
+		}
+		if c, ok, _ := simcost.Extract(f.Diagnostic.Related); ok {
+			jf.CyclesBefore, jf.CyclesAfter = &c.Before, &c.After
+		}
+		out = append(out, jf)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -411,3 +411,40 @@ func TestRegs(t *testing.T) {
 		t.Errorf("regs without a path: exit %d", code)
 	}
 }
+
+// TestSim: the llvm-mca-style report of one loop (text golden, JSON), and
+// the one-line-per-loop summary.
+func TestSim(t *testing.T) {
+	k := "../../testdata/kernels/unaligned_copy.asc"
+	code, out, errs := ascvet(t, "sim", k+":16")
+	if code != exitOK || errs != "" {
+		t.Fatalf("sim: exit %d, stderr %s", code, errs)
+	}
+	golden(t, "sim.text.golden", out)
+	code, out, _ = ascvet(t, "sim", "-f", "json", "-timeline", "1", k+":16")
+	var r struct {
+		Iterations int     `json:"iterations"`
+		Cycles     int     `json:"cycles"`
+		IPC        float64 `json:"ipc"`
+		Timeline   []struct {
+			Issue int `json:"issue"`
+		} `json:"timeline"`
+		Critical []struct{} `json:"critical_chain"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != exitOK {
+		t.Fatalf("json: exit %d, %v\n%s", code, err, out)
+	}
+	if r.Iterations != 16 || r.Cycles <= 0 || r.IPC <= 0 || len(r.Timeline) != 5 || len(r.Critical) == 0 {
+		t.Errorf("json report: %+v", r)
+	}
+	code, out, _ = ascvet(t, "sim", "../../testdata/kernels")
+	if code != exitOK || !strings.Contains(out, "unaligned_copy.asc:16") || !strings.Contains(out, "long_chain.asc:") {
+		t.Errorf("summary: exit %d\n%s", code, out)
+	}
+	if code, _, _ := ascvet(t, "sim", k+":1"); code != exitUsage {
+		t.Errorf("no loop on line 1: exit %d", code)
+	}
+	if code, _, _ := ascvet(t, "sim", "-chip", "nope", k+":16"); code != exitUsage {
+		t.Errorf("unknown chip: exit %d", code)
+	}
+}

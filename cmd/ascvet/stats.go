@@ -54,8 +54,9 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ascvet stats", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	jobs := fs.Int("j", runtime.NumCPU(), "number of files parsed in parallel")
+	lim := addLimitFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: ascvet stats [-j N] [path ...]
+		fmt.Fprint(stderr, `usage: ascvet stats [-j N] [limit flags] [path ...]
 
 Parses the VF code under the paths and prints one JSON object telling what
 ascvet understood: files, VF regions, parse errors, loops, instructions and
@@ -74,21 +75,29 @@ Flags:
 	if *jobs < 1 {
 		return usageError(stderr, fmt.Sprintf("-j %d: want at least 1", *jobs))
 	}
+	if msg := lim.validate(); msg != "" {
+		return usageError(stderr, msg)
+	}
 	paths := fs.Args()
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
 
 	start := time.Now()
-	in := load(paths, *jobs, stderr)
-	st := &stats{Files: in.read, Bytes: in.bytes, VFFiles: len(in.files), VFBytes: in.vfBytes}
+	as := []*analysis.Analyzer{cppir.Analyzer}
+	if err := lim.apply(as); err != nil {
+		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
+		return exitInternal
+	}
+	st := &stats{}
 	unknown := map[string]int{}      // callee as written -> count
 	unknownNames := map[string]int{} // last component -> count
 	defined := map[string]bool{}     // every function defined anywhere in the tree
 	var mu sync.Mutex
-	res, err := runner.Run([]*analysis.Analyzer{cppir.Analyzer}, in.files, runner.Options{
-		Jobs: *jobs,
-		Visit: func(_ runner.File, results map[*analysis.Analyzer]any) {
+	in, err := check(paths, as, checkConfig{
+		jobs: *jobs,
+		lim:  *lim,
+		visit: func(_ runner.File, results map[*analysis.Analyzer]any) {
 			pkg, ok := results[cppir.Analyzer].(*ir.Package)
 			if !ok {
 				return // the failure is in the run's Errors
@@ -97,11 +106,13 @@ Flags:
 			defer mu.Unlock()
 			st.add(pkg, unknown, unknownNames, defined)
 		},
-	})
+	}, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
 	}
+	res := in.res
+	st.Files, st.Bytes, st.VFFiles, st.VFBytes = in.read, in.bytes, in.vfFiles, in.vfBytes
 	// Helpers defined in another file of the tree are user helpers too: move
 	// their calls out of the unknown count.
 	for name, n := range unknownNames {

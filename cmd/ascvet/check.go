@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/cppfront"
+)
+
+// The check streams. An operator repository is mostly host code: of its
+// files, a few percent hold VF code. Each of jobs workers takes the next file
+// name, reads it into a buffer of its own, scans it for a VF marker and, if
+// it has none, is done with it; a file with one is analysed at once, and
+// only its findings are kept (and its source, when -fix or -diff needs
+// it). So memory holds the file names, jobs files in flight, and the
+// findings, whatever the size of the tree.
+//
+// Order does not depend on jobs: each file's outcome goes to its slot in
+// walk order; messages are printed in that order after the run, and the
+// findings are sorted as runner.Run sorts them.
+
+// checkConfig tunes check.
+type checkConfig struct {
+	jobs      int                                           // files read and analysed at once
+	lim       limits                                        // input limits
+	keepFixes bool                                          // keep the sources of files whose findings offer fixes (-fix, -diff)
+	visit     func(runner.File, map[*analysis.Analyzer]any) // runner.Options.Visit
+}
+
+// fileOutcome is what became of one input file.
+type fileOutcome struct {
+	msg      string                 // why it was skipped ("" when not)
+	size     int64                  // bytes, when read
+	read, vf bool                   // it was read; it has a VF marker and was analysed
+	src      []byte                 // kept source (checkConfig.keepFixes)
+	findings []runner.Finding       // its findings
+	errs     []runner.InternalError // analyzers that failed on it
+}
+
+// check expands paths, reads every file and analyses those with a VF
+// marker. Skipped inputs are reported on stderr, one line each, in walk
+// order, and counted; the result is in in.res. Its error is a
+// misconfiguration of the analyzers.
+func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.Writer) (*inputs, error) {
+	if _, err := runner.Run(as, nil, runner.Options{}); err != nil {
+		return nil, err // analysis.Validate, once
+	}
+	in := &inputs{}
+	names := expandNoted(paths, func(path string, err error) {
+		in.skipped++
+		fmt.Fprintf(stderr, "ascvet: %s\n", describe(path, err))
+	}, func(path, msg string) {
+		fmt.Fprintf(stderr, "ascvet: %s: %s\n", path, msg)
+	})
+
+	outs := make([]fileOutcome, len(names))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(cfg.jobs, max(len(names), 1)) {
+		wg.Go(func() {
+			var buf []byte
+			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
+				outs[i] = checkFile(names[i], as, &cfg, &buf)
+			}
+		})
+	}
+	wg.Wait()
+
+	all := &runner.Result{}
+	for i := range outs {
+		o := &outs[i]
+		if o.msg != "" {
+			in.skipped++
+			fmt.Fprintf(stderr, "ascvet: %s\n", o.msg)
+		}
+		if o.read {
+			in.read++
+			in.bytes += o.size
+		}
+		if o.vf {
+			in.vfFiles++
+			in.vfBytes += o.size
+		}
+		if o.src != nil {
+			in.files = append(in.files, runner.File{Name: names[i], Src: o.src})
+		}
+		all.Findings = append(all.Findings, o.findings...)
+		all.Errors = append(all.Errors, o.errs...)
+		*o = fileOutcome{}
+	}
+	in.res = (&runner.Result{}).Replace(nil, all) // sorted as runner.Run sorts
+	return in, nil
+}
+
+// checkFile reads and, when it has a VF marker, analyses one file.
+func checkFile(name string, as []*analysis.Analyzer, cfg *checkConfig, buf *[]byte) fileOutcome {
+	src, size, vf, err := readSource(name, &cfg.lim, buf)
+	if err != nil {
+		return fileOutcome{msg: describe(name, err)}
+	}
+	o := fileOutcome{read: true, size: size}
+	if !vf {
+		return o
+	}
+	// The runner and the analyzers may keep slices of the source (a fix's
+	// text, say): give them their own copy, not the reused buffer.
+	f := runner.File{Name: name, Src: bytes.Clone(src)}
+	res, err := runner.Run(as, []runner.File{f}, runner.Options{Jobs: 1, Visit: cfg.visit})
+	if err != nil {
+		panic("internal error: analyzers validated, then not: " + err.Error())
+	}
+	for _, e := range res.Errors {
+		var le *cppfront.LimitError
+		if errors.As(e.Err, &le) { // beyond a limit: skipped, not checked
+			return fileOutcome{msg: fmt.Sprintf("%s: %s%s", name, le.Msg, limitHint(le))}
+		}
+		o.errs = append(o.errs, e)
+	}
+	o.vf = true
+	o.findings = res.Findings
+	if cfg.keepFixes && len(runner.Fixes(res.Findings)) > 0 {
+		o.src = f.Src
+	}
+	return o
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyKernel returns an example kernel with two findings: ASC1001 at 17:9 and
+// ASC1002 at 21:9.
+func copyKernel(t testing.TB) string {
+	t.Helper()
+	src, err := os.ReadFile("../../testdata/kernels/unaligned_copy.asc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
+}
+
+// put writes name under dir, creating its directory.
+func put(t testing.TB, dir, name, data string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestLimitFlags: each limit is a flag, checked, and applies.
+func TestLimitFlags(t *testing.T) {
+	dir := t.TempDir()
+	k := put(t, dir, "k.asc", copyKernel(t))
+	var slow strings.Builder
+	slow.WriteString("__simd_vf__ void F() {\n")
+	for i := range 3000 {
+		fmt.Fprintf(&slow, "    AscendC::Reg::Adds(v%d, v%d, %d);\n", i, i+1, i)
+	}
+	slow.WriteString("}\n")
+	slowPath := put(t, dir, "slow.asc", slow.String())
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"-max-file-size", "1KiB", k}, exitUsage, k + ": 1.0KiB, over the -max-file-size limit of 1KiB; skipped"},
+		{[]string{"-max-file-size", "1MB", k}, exitFindings, ""},
+		{[]string{"-max-file-size", "0", k}, exitFindings, ""},
+		{[]string{"-max-file-size", "lots", k}, exitUsage, `invalid value "lots" for flag -max-file-size`},
+		{[]string{"-max-depth", "2", k}, exitUsage, k + ": brackets nested 3 levels deep, deeper than the limit of 2; skipped (raise -max-depth to check it)"},
+		{[]string{"-max-depth", "0", k}, exitUsage, "-max-depth 0: want at least 1"},
+		{[]string{"-file-timeout", "1ns", slowPath}, exitUsage, slowPath + ": parsing took longer than the limit of 1ns; skipped (raise -file-timeout to check it)"},
+		{[]string{"-file-timeout", "-1s", k}, exitUsage, "-file-timeout -1s: want 0 (no limit) or more"},
+		{[]string{"stats", "-max-depth", "2", k}, exitUsage, "deeper than the limit of 2"},
+	} {
+		code, _, errs := ascvet(t, tc.args...)
+		if code != tc.code || !strings.Contains(errs, tc.stderr) || tc.stderr == "" && errs != "" {
+			t.Errorf("ascvet %s: exit %d, stderr %q; want %d, %q", strings.Join(tc.args, " "), code, errs, tc.code, tc.stderr)
+		}
+	}
+}
+
+func TestSizeFlag(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+	}{
+		{"0", 0}, {"8388608", 8 << 20}, {"8MiB", 8 << 20}, {"8 MiB", 8 << 20}, {"512KiB", 512 << 10},
+		{"10MB", 10e6}, {"1.5GiB", 3 << 29}, {"100B", 100}, {"2kB", 2000},
+	} {
+		var s sizeFlag
+		if err := s.Set(c.in); err != nil || int64(s) != c.want {
+			t.Errorf("Set(%q) = %d, %v; want %d", c.in, s, err, c.want)
+		}
+	}
+	for _, bad := range []string{"", "MiB", "-1", "8XB", "1e30GiB"} {
+		var s sizeFlag
+		if err := s.Set(bad); err == nil {
+			t.Errorf("Set(%q) accepted: %d", bad, s)
+		}
+	}
+	for n, want := range map[int64]string{8 << 20: "8MiB", 10<<20 + 5000: "10.0MiB", 1 << 30: "1GiB", 1536: "1.5KiB", 3 << 10: "3KiB", 12: "12B"} {
+		if got := formatSize(n); got != want {
+			t.Errorf("formatSize(%d) = %s, want %s", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"text/tabwriter"
+
+	"github.com/ascvet/ascvet/analyzers/simcost"
+	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/simcheck"
+	"github.com/ascvet/ascvet/simcheck/view"
+)
+
+// simLoop is one loop of the summary mode.
+type simLoop struct {
+	File       string  `json:"file"`
+	Line       int     `json:"line"`
+	Region     string  `json:"region"`
+	Iterations int     `json:"iterations"`
+	TripKnown  bool    `json:"trip_known"`
+	PerIter    int     `json:"instructions_per_iteration"`
+	Cycles     int     `json:"cycles"`
+	IPC        float64 `json:"ipc"`
+	Chain      int     `json:"longest_chain"`
+}
+
+// runSim implements "ascvet sim": the llvm-mca-style report of one loop or
+// VF function (PATH:LINE), or a summary line for every loop (PATH).
+func runSim(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ascvet sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("f", "text", "output format: text or json")
+	chipName := fs.String("chip", "ascend950", "chip whose machine model is simulated")
+	machineFile := fs.String("machine", "", "machine model file to use instead of -chip's")
+	iterations := fs.Int("iterations", simcheck.DefaultIterations, "iterations to simulate when a loop's trip count does not fold")
+	timeline := fs.Int("timeline", 2, "iterations shown in the timeline")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `usage: ascvet sim [flags] PATH:LINE
+       ascvet sim [flags] PATH...
+
+With PATH:LINE, where LINE is a loop or a VF function, prints an
+llvm-mca-style report of it on the machine model: a summary (iterations,
+instructions, cycles, cycles per iteration, IPC), a timeline of the first
+iterations, the pressure on each port and the critical dependency chain.
+With paths alone, prints one summary line for every loop.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if *format != "text" && *format != "json" {
+		return usageError(stderr, fmt.Sprintf("-f %s: want text or json", *format))
+	}
+	if fs.NArg() == 0 {
+		return usageError(stderr, "sim: name a file:line, or paths")
+	}
+	if *iterations < 1 {
+		return usageError(stderr, fmt.Sprintf("-iterations %d: want at least 1", *iterations))
+	}
+	m, err := simcost.Load(*chipName, *machineFile)
+	if err != nil {
+		return usageError(stderr, err.Error())
+	}
+	if fs.NArg() == 1 {
+		if p, line := splitLine(fs.Arg(0)); line > 0 {
+			return simOne(p, line, m, *iterations, *timeline, *format == "json", stdout, stderr)
+		}
+	}
+	return simAll(fs.Args(), m, *iterations, *format == "json", stdout, stderr)
+}
+
+func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int, asJSON bool, stdout, stderr io.Writer) int {
+	in := load([]string{path}, 1, stderr)
+	if in.skipped > 0 || len(in.files) == 0 {
+		if in.skipped == 0 {
+			fmt.Fprintf(stderr, "ascvet: %s: no VF code\n", path)
+		}
+		return exitUsage
+	}
+	fset := token.NewFileSet()
+	f, err := cppfront.ParseFile(fset, in.files[0].Name, in.files[0].Src)
+	if err != nil {
+		fmt.Fprintf(stderr, "ascvet: %s: internal error: %v\n", path, err)
+		return exitInternal
+	}
+	fn, lp := findTarget(fset, f, line)
+	if fn == nil {
+		fmt.Fprintf(stderr, "ascvet: %s:%d: no loop or VF function here\n", path, line)
+		return exitUsage
+	}
+	var body simcheck.Body
+	var res *simcheck.Result
+	name := fmt.Sprintf("%s:%d %s", path, line, fn.Name)
+	if lp != nil {
+		n := simcheck.Trip(lp, iterations)
+		body = simcheck.BodyOf(fn, lp, nil)
+		res = m.Run(body, max(n, 1))
+		name = fmt.Sprintf("%s:%d loop in %s", path, fset.Position(lp.Pos).Line, fn.Name)
+	} else {
+		body = simcheck.RegionBody(fn, iterations, nil)
+		res = m.Run(body, 1)
+	}
+	lineOf := func(i int) int {
+		if in := body.Insts[i].Instr; in != nil {
+			return fset.Position(in.Pos).Line
+		}
+		return 0
+	}
+	r := view.Build(name, m, body, res, timeline, lineOf)
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(r)
+	} else {
+		err = view.Write(stdout, r)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ascvet: %v\n", err)
+		return exitInternal
+	}
+	return exitOK
+}
+
+// findTarget returns the innermost loop starting on line, or the region
+// whose header or body holds line (with no loop starting there).
+func findTarget(fset *token.FileSet, f *ir.File, line int) (*ir.Func, *ir.Loop) {
+	var best *ir.Func
+	for _, fn := range f.Funcs {
+		if !fn.Kind.Analysed() || fn.Body == nil {
+			continue
+		}
+		for i := len(fn.Loops) - 1; i >= 0; i-- {
+			if fset.Position(fn.Loops[i].Pos).Line == line {
+				return fn, fn.Loops[i]
+			}
+		}
+		if fset.Position(fn.Pos).Line <= line && line <= fset.Position(fn.End).Line {
+			best = fn
+		}
+	}
+	return best, nil
+}
+
+func simAll(paths []string, m *simcheck.Machine, iterations int, asJSON bool, stdout, stderr io.Writer) int {
+	in := load(paths, 1, stderr)
+	code := exitOK
+	if in.skipped > 0 {
+		code = exitUsage
+	}
+	out := []simLoop{}
+	fset := token.NewFileSet()
+	for _, file := range in.files {
+		f, err := cppfront.ParseFile(fset, file.Name, file.Src)
+		if err != nil {
+			fmt.Fprintf(stderr, "ascvet: %s: internal error: %v\n", file.Name, err)
+			code = exitInternal
+			continue
+		}
+		for _, fn := range f.Funcs {
+			if !fn.Kind.Analysed() {
+				continue
+			}
+			for _, lp := range fn.Loops {
+				n := max(simcheck.Trip(lp, iterations), 1)
+				body := simcheck.BodyOf(fn, lp, nil)
+				res := m.Run(body, n)
+				out = append(out, simLoop{File: file.Name, Line: fset.Position(lp.Pos).Line, Region: fn.Name, Iterations: n,
+					TripKnown: lp.TripKnown, PerIter: len(body.Insts), Cycles: res.Cycles, IPC: float64(int(res.IPC()*100+0.5)) / 100,
+					Chain: simcheck.LongestChain(body)})
+			}
+		}
+	}
+	var err error
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(out)
+	} else {
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "loop\titerations\tinstr/iter\tcycles\tIPC\tchain\tregion")
+		for _, l := range out {
+			trip := fmt.Sprint(l.Iterations)
+			if !l.TripKnown {
+				trip += "*"
+			}
+			fmt.Fprintf(tw, "%s:%d\t%s\t%d\t%d\t%.2f\t%d\t%s\n", l.File, l.Line, trip, l.PerIter, l.Cycles, l.IPC, l.Chain, l.Region)
+		}
+		err = tw.Flush()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ascvet: %v\n", err)
+		return exitInternal
+	}
+	return code
+}

@@ -1,0 +1,133 @@
+package cppfront
+
+import (
+	"fmt"
+	"time"
+)
+
+// Hostile input must never crash or hang the front end. Three limits bound
+// the work on one file:
+//
+//   - nesting: before parsing, the brackets ( [ { of the file (outside
+//     comments and literals) are counted; a file nested deeper than
+//     Options.MaxDepth is refused with a *LimitError. Tree-sitter itself
+//     copes with deep nesting (10,000 braces parse in ~20 ms), but lowering
+//     walks the tree recursively and C++ compilers stop far earlier
+//     (the standard asks for 256 levels of each kind).
+//   - tree depth: a syntax tree can be deep without brackets ("a+a+...+a"
+//     nests one node per operator). Below depth treeCut(MaxDepth), flatten
+//     and the declaration walk do not descend: the cut node is kept as a
+//     parse error, so ASC0001 shows the gap, and no recursion is unbounded.
+//   - time: with Options.Timeout, parsing is cancelled through tree-sitter's
+//     progress callback, and lowering checks the clock every few hundred
+//     nodes; a file over time is refused with a *LimitError.
+
+// DefaultMaxDepth is the bracket nesting ParseFile accepts.
+const DefaultMaxDepth = 1000
+
+// maxTreeCut bounds treeCut whatever MaxDepth says: recursion over a tree
+// this deep stays far below Go's stack limit (about 250 MB of stack at the
+// very worst, measured at ~1 KB per level).
+const maxTreeCut = 1 << 18
+
+// Options are the limits of ParseFileOptions. The zero value means the
+// defaults: DefaultMaxDepth, no time limit.
+type Options struct {
+	MaxDepth int           // deepest bracket nesting accepted; <= 0 for DefaultMaxDepth
+	Timeout  time.Duration // time to parse and lower the file; <= 0 for none
+}
+
+func (o Options) maxDepth() int {
+	if o.MaxDepth <= 0 {
+		return DefaultMaxDepth
+	}
+	return o.MaxDepth
+}
+
+// treeCut is the syntax-tree depth below which the front end does not
+// descend: a bracket level costs at most a few tree levels (a braced
+// statement is a compound_statement in a for_statement, a parenthesis a
+// parenthesized_expression in its operator).
+func treeCut(maxDepth int) int {
+	return min(4*maxDepth+1000, maxTreeCut)
+}
+
+// LimitError reports a file that exceeds a limit of Options. The file was
+// not analysed; nothing is wrong with ascvet.
+type LimitError struct {
+	Limit string // "depth" or "timeout"
+	Msg   string // what was found, lowercase, for "file: msg"
+}
+
+func (e *LimitError) Error() string { return e.Msg }
+
+func depthError(depth, limit int) *LimitError {
+	return &LimitError{Limit: "depth", Msg: fmt.Sprintf("brackets nested %d levels deep, deeper than the limit of %d", depth, limit)}
+}
+
+func timeoutError(d time.Duration) *LimitError {
+	return &LimitError{Limit: "timeout", Msg: fmt.Sprintf("parsing took longer than the limit of %v", d)}
+}
+
+// budget is the clock of one file: lowering calls tick on its way, and
+// tick panics with errOverTime once the deadline has passed; ParseFile
+// recovers it.
+type budget struct {
+	deadline time.Time // zero: no limit
+	ticks    uint      // calls of tick
+	cut      int       // tree depth below which nothing is walked (treeCut)
+}
+
+// overTime is the panic value of tick.
+type overTime struct{}
+
+func (b *budget) tick() {
+	b.ticks++
+	if b.ticks&255 == 0 {
+		b.check()
+	}
+}
+
+// check panics with overTime once the deadline has passed. Lowering calls
+// it directly where one step may be long (a call copies its operands' text).
+func (b *budget) check() {
+	if !b.deadline.IsZero() && time.Now().After(b.deadline) {
+		panic(overTime{})
+	}
+}
+
+// nesting returns the deepest nesting of ( [ { in src, outside comments,
+// string and character literals. Closing brackets never take it below zero.
+func nesting(src []byte) int {
+	depth, deepest := 0, 0
+	n := len(src)
+	for i := 0; i < n; {
+		c := src[i]
+		switch {
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			for i < n && src[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			i += 2
+			for i+1 < n && !(src[i] == '*' && src[i+1] == '/') {
+				i++
+			}
+			i += 2
+		case c == '"' && i > 0 && src[i-1] == 'R':
+			i = skipRawString(src, i)
+		case c == '"' || c == '\'':
+			i = skipQuoted(src, i, c)
+		default:
+			switch c {
+			case '(', '[', '{':
+				depth++
+				deepest = max(deepest, depth)
+			case ')', ']', '}':
+				depth = max(depth-1, 0)
+			}
+			i++
+		}
+	}
+	return deepest
+}

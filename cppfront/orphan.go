@@ -1,0 +1,105 @@
+package cppfront
+
+import (
+	"go/token"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// When tree-sitter gives up on a stretch of a file (two closing braces
+// missing, say), it wraps the stretch in one ERROR node and the function
+// definitions inside it are lost: their markers would be silently ignored.
+//
+//	__simd_vf__ void F(float* src) {     // region F, empty, with its parse
+//	    for (int i = 0; i < n; i++) {    // error at the end of the stretch
+//	        Reg::LoadAlign(v, src);      // tree-sitter could not place
+//	// (end of file: two '}' missing)
+//
+// A region marker that no lowered region covers and that lies in such a
+// stretch still makes a region, empty, whose parse error is where the stretch
+// ends, so that ASC0001 shows the gap.
+
+// markerKinds are the markers that make a region, with its kind.
+var markerKinds = map[string]ir.RegionKind{
+	"__simd_vf__": ir.RegionSimdVF, "__simd_callee__": ir.RegionSimdCallee, "__simd_caller__": ir.RegionSimdCaller,
+	"__VEC_SCOPE__": ir.RegionVecScope, "__simt_vf__": ir.RegionSimtVF, "__simt_callee__": ir.RegionSimtCallee,
+}
+
+// lowerOrphans adds a region for each marker lost in an ERROR node.
+func (lw *lowerer) lowerOrphans() {
+	root := lw.tree.RootNode()
+	if !root.HasError() {
+		return
+	}
+	for _, b := range lw.blanks {
+		kind, ok := markerKinds[b.text]
+		if !ok {
+			continue
+		}
+		pos := lw.pos(uint32(b.start))
+		if lw.covered(pos) {
+			continue
+		}
+		k := skipSpace(lw.src, b.end) // the marker is blank now: start at the token after it
+		if k >= len(lw.src) {
+			continue
+		}
+		n := root.DescendantForByteRange(uint(k), uint(k+1))
+		for n != nil && !n.IsError() {
+			n = n.Parent()
+		}
+		if n == nil {
+			continue // not in a stretch tree-sitter gave up on: a declaration, say
+		}
+		e := int(n.EndByte())
+		for e > b.end && isSpaceByte(lw.f.Src[e-1]) {
+			e-- // report after the last token, not after the white space that follows
+		}
+		if e < b.start {
+			continue
+		}
+		end := lw.pos(uint32(e))
+		fn := &ir.Func{Name: lw.orphanName(b, uint(e)), Kind: kind, Pos: pos, End: end, BodyPos: pos,
+			Body: &ir.Block{}, Errors: []token.Pos{end}, Locals: map[string]int64{}}
+		lw.f.Funcs = append(lw.f.Funcs, fn)
+	}
+}
+
+// covered reports whether a lowered region spans pos.
+func (lw *lowerer) covered(pos token.Pos) bool {
+	for _, fn := range lw.f.Funcs {
+		if fn.Pos <= pos && pos <= fn.End {
+			return true
+		}
+	}
+	return false
+}
+
+// orphanName names a lost region: the identifier before the first '(' after
+// a function marker, "vec_scope" for a block, "?" when there is none.
+func (lw *lowerer) orphanName(b blank, limit uint) string {
+	if b.text == "__VEC_SCOPE__" {
+		return "vec_scope"
+	}
+	src := lw.src[:min(int(limit), len(lw.src), b.end+512)]
+	for k := b.end; k < len(src); k++ {
+		switch src[k] {
+		case '(':
+			e := k
+			for e > b.end && isSpaceByte(src[e-1]) {
+				e--
+			}
+			s := e
+			for s > b.end && (isIdentChar(src[s-1]) || src[s-1] == ':') {
+				s--
+			}
+			if s < e {
+				return string(src[s:e])
+			}
+			return "?"
+		case '{', ';', '}':
+			return "?"
+		}
+	}
+	return "?"
+}

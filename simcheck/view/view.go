@@ -1,0 +1,133 @@
+// Package view prints simcheck results the way llvm-mca does: a summary,
+// a timeline of the first iterations, the pressure on each port, and the
+// critical dependency chain. Report is the same data for JSON.
+package view
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ascvet/ascvet/simcheck"
+)
+
+// Report is everything the views print.
+type Report struct {
+	Name          string      `json:"name"` // what was simulated (the loop or region)
+	Chip          string      `json:"chip"`
+	Iterations    int         `json:"iterations"`
+	Instructions  int         `json:"instructions"` // per iteration
+	Total         int         `json:"total_instructions"`
+	Cycles        int         `json:"cycles"`
+	CyclesPerIter int         `json:"cycles_per_iteration"`
+	IPC           float64     `json:"ipc"`
+	WindowMax     int         `json:"window_high_water"`
+	Ports         []PortUse   `json:"ports"`
+	Timeline      []Row       `json:"timeline"`
+	Critical      []ChainStep `json:"critical_chain"`
+}
+
+// PortUse is the pressure on one port: busy cycles and their share.
+type PortUse struct {
+	Port    string  `json:"port"`
+	Busy    int     `json:"busy_cycles"`
+	Percent float64 `json:"percent"`
+}
+
+// Row is one instruction instance of the timeline.
+type Row struct {
+	Iter     int    `json:"iteration"`
+	Index    int    `json:"index"`
+	Text     string `json:"instruction"`
+	Line     int    `json:"line,omitempty"`
+	Dispatch int    `json:"dispatch"`
+	Issue    int    `json:"issue"`
+	Done     int    `json:"done"`
+	Retire   int    `json:"retire"`
+	Port     string `json:"port,omitempty"`
+}
+
+// ChainStep is one link of the critical chain.
+type ChainStep struct {
+	Iter  int    `json:"iteration"`
+	Text  string `json:"instruction"`
+	Line  int    `json:"line,omitempty"`
+	Issue int    `json:"issue"`
+	Done  int    `json:"done"`
+}
+
+// Build assembles the report. lineOf maps a body instruction to its source
+// line (0 when unknown); timelineIters bounds the timeline.
+func Build(name string, m *simcheck.Machine, body simcheck.Body, res *simcheck.Result, timelineIters int, lineOf func(i int) int) *Report {
+	r := &Report{Name: name, Chip: m.Name, Iterations: res.Iterations, Instructions: res.PerIter, Total: len(res.Events),
+		Cycles: res.Cycles, CyclesPerIter: res.CyclesPerIter(), IPC: round2(res.IPC()), WindowMax: res.MaxWindow}
+	var ports []string
+	for p := range m.Ports {
+		ports = append(ports, p)
+	}
+	sort.Strings(ports)
+	for _, p := range ports {
+		capacity := res.Cycles * m.Ports[p]
+		pct := 0.0
+		if capacity > 0 {
+			pct = round2(100 * float64(res.PortBusy[p]) / float64(capacity))
+		}
+		r.Ports = append(r.Ports, PortUse{Port: p, Busy: res.PortBusy[p], Percent: pct})
+	}
+	for _, e := range res.Events {
+		if e.Iter >= timelineIters {
+			break
+		}
+		r.Timeline = append(r.Timeline, Row{Iter: e.Iter, Index: e.Index, Text: body.Insts[e.Index].Text, Line: lineOf(e.Index),
+			Dispatch: e.Dispatch, Issue: e.Issue, Done: e.Done, Retire: e.Retire, Port: e.Port})
+	}
+	for _, k := range res.Critical {
+		e := res.Events[k]
+		r.Critical = append(r.Critical, ChainStep{Iter: e.Iter, Text: body.Insts[e.Index].Text, Line: lineOf(e.Index), Issue: e.Issue, Done: e.Done})
+	}
+	return r
+}
+
+func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
+
+// Write prints the report as text.
+func Write(w io.Writer, r *Report) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  [%s]\n\n", r.Name, r.Chip)
+	fmt.Fprintf(&b, "Iterations:        %d\n", r.Iterations)
+	fmt.Fprintf(&b, "Instructions:      %d (%d per iteration)\n", r.Total, r.Instructions)
+	fmt.Fprintf(&b, "Total cycles:      %d\n", r.Cycles)
+	fmt.Fprintf(&b, "Cycles/iteration:  %d\n", r.CyclesPerIter)
+	fmt.Fprintf(&b, "IPC:               %.2f (of 2)\n", r.IPC)
+	fmt.Fprintf(&b, "Window high-water: %d\n\n", r.WindowMax)
+	b.WriteString("Port pressure (busy cycles, share of the run):\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, p := range r.Ports {
+		fmt.Fprintf(tw, "  %s\t%d\t%.1f%%\n", p.Port, p.Busy, p.Percent)
+	}
+	_ = tw.Flush()
+	b.WriteString("\nTimeline (D dispatch, I issue, X done, R retire; cycles):\n")
+	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  [it,#]\tD\tI\tX\tR\tport\tline\tinstruction")
+	for _, row := range r.Timeline {
+		fmt.Fprintf(tw, "  [%d,%d]\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n", row.Iter, row.Index, row.Dispatch, row.Issue, row.Done, row.Retire, row.Port, line(row.Line), row.Text)
+	}
+	_ = tw.Flush()
+	fmt.Fprintf(&b, "\nCritical chain (%d instructions):\n", len(r.Critical))
+	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, s := range r.Critical {
+		fmt.Fprintf(tw, "  it %d\tissue %d\tdone %d\t%s\t%s\n", s.Iter, s.Issue, s.Done, line(s.Line), s.Text)
+	}
+	_ = tw.Flush()
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func line(n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprint(n)
+}
