@@ -47,6 +47,8 @@ type Class struct {
 	Dep        int      `toml:"dep"`         // issue to the earliest dependent issue
 	DepB16     int      `toml:"dep_b16"`     // for 16-bit floats (0: as Dep)
 	UregDep    int      `toml:"ureg_dep"`    // issue to the next use of its unaligned register (0: as Dep)
+
+	portIDs []int // Ports as indexes into Machine.portNames
 }
 
 // Machine is a chip's model.
@@ -71,6 +73,7 @@ type Machine struct {
 
 	byOp      map[string]*Class
 	portNames []string // sorted
+	portIDs   map[string]int
 }
 
 // Chips returns the names of the embedded machine models.
@@ -137,15 +140,21 @@ func (m *Machine) check() error {
 		m.portNames = append(m.portNames, name)
 	}
 	sort.Strings(m.portNames)
+	m.portIDs = map[string]int{}
+	for i, p := range m.portNames {
+		m.portIDs[p] = i
+	}
 	for i := range m.Classes {
 		c := &m.Classes[i]
 		if len(c.Ports) == 0 || c.Occ <= 0 || c.Latency <= 0 || c.Dep < 0 {
 			return fmt.Errorf("class %s: needs ports, occ > 0, latency > 0, dep >= 0", c.Name)
 		}
+		c.portIDs = nil
 		for _, p := range c.Ports {
 			if m.Ports[p] == 0 {
 				return fmt.Errorf("class %s: unknown port %s", c.Name, p)
 			}
+			c.portIDs = append(c.portIDs, m.portIDs[p])
 		}
 		for _, op := range c.Ops {
 			if _, ok := ir.OpByName(op); !ok {

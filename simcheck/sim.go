@@ -135,14 +135,15 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		in.ev = &events[i]
 	}
 
-	portFree := map[string][]int{} // port -> next free cycle of each unit
-	for _, p := range m.portNames {
-		portFree[p] = make([]int, m.Ports[p])
+	portFree := make([][]int, len(m.portNames)) // port -> next free cycle of each unit
+	for i, p := range m.portNames {
+		portFree[i] = make([]int, m.Ports[p])
 	}
 	nextDispatch, nextRetire := 0, 0
 	window := 0
 	var pending []int // dispatched, not issued, in program order
 	for cycle := 0; nextRetire < len(insts); cycle++ {
+		progress := false
 		// Retire in order.
 		for r := 0; r < m.RetireWidth && nextRetire < len(insts); r++ {
 			in := insts[nextRetire]
@@ -151,6 +152,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			}
 			in.ev.Retire, in.retired = cycle, true
 			nextRetire++
+			progress = true
 		}
 		// Issue out of order, oldest first.
 		issued, compute, ub, ubw := 0, 0, 0, 0
@@ -162,6 +164,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 				continue
 			}
 			window--
+			progress = true
 			if in.timed {
 				issued++
 			}
@@ -174,8 +177,13 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			pending = append(pending, nextDispatch)
 			window++
 			nextDispatch++
+			progress = true
 		}
 		res.MaxWindow = max(res.MaxWindow, window)
+		if !progress {
+			// Nothing moved: jump to the next cycle at which something can.
+			cycle = m.nextEvent(cycle, insts, pending, nextRetire, portFree) - 1
+		}
 		if cycle > 1<<24 {
 			panic("internal error: simulation does not converge")
 		}
@@ -195,8 +203,47 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 	return res
 }
 
+// nextEvent returns the first cycle after cycle at which an instruction can
+// retire, become ready, or find its port free.
+func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRetire int, portFree [][]int) int {
+	next := cycle + 1
+	best := -1
+	consider := func(t int) {
+		if t > cycle && (best < 0 || t < best) {
+			best = t
+		}
+	}
+	if nextRetire < len(insts) && insts[nextRetire].issued {
+		consider(insts[nextRetire].ev.Done)
+	}
+	for _, k := range pending {
+		in := insts[k]
+		ready, ok := in.ev.Dispatch+1, true
+		for _, d := range in.deps {
+			p := insts[d.from]
+			if !p.issued {
+				ok = false
+				break
+			}
+			ready = max(ready, p.ev.Issue+max(d.latency, 1))
+		}
+		if ok {
+			consider(ready)
+		}
+	}
+	for _, units := range portFree {
+		for _, t := range units {
+			consider(t)
+		}
+	}
+	if best < 0 {
+		return next
+	}
+	return best
+}
+
 // tryIssue issues in at cycle if its operands are ready and a port is free.
-func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree map[string][]int, compute, ub, ubw *int) bool {
+func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree [][]int, compute, ub, ubw *int) bool {
 	if in.ev.Dispatch >= cycle { // dispatched this cycle: issues from the next
 		return false
 	}
@@ -226,8 +273,8 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 	if in.t.Store && *ubw >= m.UBWrites {
 		return false
 	}
-	port, unit := "", -1
-	for _, p := range in.t.Class.Ports {
+	port, unit := -1, -1
+	for _, p := range in.t.Class.portIDs {
 		for u, free := range portFree[p] {
 			if free <= cycle && (unit < 0 || free < portFree[port][unit]) {
 				port, unit = p, u
@@ -247,7 +294,7 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 	if in.t.Store {
 		*ubw++
 	}
-	in.ev.Issue, in.ev.Ready, in.ev.Done, in.ev.Port, in.ev.Producer, in.issued = cycle, ready, cycle+in.t.Latency, port, gate, true
+	in.ev.Issue, in.ev.Ready, in.ev.Done, in.ev.Port, in.ev.Producer, in.issued = cycle, ready, cycle+in.t.Latency, m.portNames[port], gate, true
 	return true
 }
 

@@ -21,6 +21,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/internal/ureg"
+	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/ruleset"
 )
@@ -42,7 +43,7 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	Severity: ruleset.Warning,
 	Since:    "0.1.0",
 }, &analysis.Analyzer{
-	Requires:         []*analysis.Analyzer{cppir.Analyzer},
+	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer},
 	RunDespiteErrors: true, // go list flags C++ files in a non-cgo package; see STYLE §5
 	Run:              run,
 })
@@ -66,7 +67,17 @@ func run(pass *analysis.Pass) (any, error) {
 					if a.Role != ir.ArgAddr || a.Reg == ir.NoReg || !created[a.Reg] {
 						continue
 					}
-					pass.Report(analysis.Diagnostic{Pos: a.Pos, End: a.End, Message: message(fn, in, a)})
+					d := analysis.Diagnostic{Pos: a.Pos, End: a.End, Message: message(fn, in, a)}
+					// The price: without the AddrReg, the CreateAddrReg that
+					// computes it in the loop goes away (a uint32_t offset
+					// with post-update is advanced by the access itself).
+					if md, ok := pass.ResultOf[simcost.Analyzer].(*simcost.Model); ok && in.Loop != ir.NoLoop {
+						areg := a.Reg
+						cost := md.At(fn, in, func(x *ir.Instr) bool { return x.Op == ir.OpCreateAddrReg && len(x.Defs) == 1 && x.Defs[0] == areg })
+						d.Message += ": " + cost.Phrase()
+						simcost.Attach(&d, cost)
+					}
+					pass.Report(d)
 				}
 			}
 		}
