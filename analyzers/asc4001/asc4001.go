@@ -49,7 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			for _, lp := range fn.Loops {
-				if lp.AtMostOnce {
+				if lp.AtMostOnce || !simcost.Innermost(fn, lp) {
 					continue
 				}
 				st := md.Stats(fn, lp)

@@ -15,13 +15,47 @@ type LoopStats struct {
 	Unrolled   [5]int  // Unrolled[k]: cycles with a k-times interleaved unroll (k = 2, 4), 0 when not simulated
 }
 
+// MinChain is the shortest dependency chain for which Stats simulates a
+// loop: with shorter chains the window holds several iterations at once
+// and the loop is limited by issue bandwidth, not by its dependences.
+const MinChain = 16
+
 // Stats simulates loop lp of fn, and its 2x and 4x unrolls when the trip
-// count allows them.
+// count allows them. Loops whose longest chain is shorter than MinChain are
+// not simulated (Cycles stays 0).
 func (md *Model) Stats(fn *ir.Func, lp *ir.Loop) LoopStats {
-	n := simcheck.Trip(lp, md.Iterations)
+	md.mu.Lock()
+	defer md.mu.Unlock()
+	if st, ok := md.stats[lp]; ok {
+		return st
+	}
+	st := md.stats1(fn, lp)
+	if md.stats == nil {
+		md.stats = map[*ir.Loop]LoopStats{}
+	}
+	md.stats[lp] = st
+	return st
+}
+
+// Innermost reports whether lp holds no other loop: the scheduling rules
+// look at innermost loops, where unrolling and splitting apply.
+func Innermost(fn *ir.Func, lp *ir.Loop) bool {
+	for _, l := range fn.Loops {
+		if l.Parent == lp.ID {
+			return false
+		}
+	}
+	return true
+}
+
+func (md *Model) stats1(fn *ir.Func, lp *ir.Loop) LoopStats {
+	n := md.iters(lp)
+	if trip := simcheck.Trip(lp, md.Iterations); trip > n {
+		n -= n % 4 // keep the unrolls whole
+	}
 	body := simcheck.BodyOf(fn, lp, nil)
 	st := LoopStats{Loop: lp, Iterations: n, Chain: simcheck.LongestChain(body)}
-	if n <= 0 || len(body.Insts) == 0 {
+	if n <= 0 || len(body.Insts) == 0 || st.Chain < MinChain {
 		return st
 	}
 	r := md.M.Run(body, n)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -37,10 +38,14 @@ func init() {
 	Analyzer.Flags.IntVar(&iterations, "iterations", simcheck.DefaultIterations, "iterations to simulate when a loop's trip count does not fold")
 }
 
-// Model is the provider's result.
+// Model is the provider's result, one per file: the rules of a file share
+// its simulations.
 type Model struct {
 	M          *simcheck.Machine
 	Iterations int
+
+	mu    sync.Mutex
+	stats map[*ir.Loop]LoopStats
 }
 
 // Load returns the machine model the flags name.
@@ -95,13 +100,19 @@ func (c Cost) Phrase() string {
 	return fmt.Sprintf("saves ~%d %s per iteration (%d%% of the loop)", n, unit, p)
 }
 
+// MaxIterations caps the iterations simulated for a cost: a loop reaches
+// its steady state long before, and per-iteration savings do not change.
+const MaxIterations = 64
+
+// iters returns how many iterations of lp to simulate.
+func (md *Model) iters(lp *ir.Loop) int {
+	return min(max(simcheck.Trip(lp, md.Iterations), 1), MaxIterations)
+}
+
 // Loop simulates loop lp of fn as written and without the instructions
 // drop removes (the fix).
 func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost {
-	n := simcheck.Trip(lp, md.Iterations)
-	if n <= 0 {
-		n = 1
-	}
+	n := md.iters(lp)
 	before := md.M.Run(simcheck.BodyOf(fn, lp, nil), n)
 	after := md.M.Run(simcheck.BodyOf(fn, lp, drop), n)
 	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: n}

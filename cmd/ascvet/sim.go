@@ -16,6 +16,10 @@ import (
 	"github.com/ascvet/ascvet/simcheck/view"
 )
 
+// maxSummaryIterations caps the iterations of each loop in the summary
+// mode (a loop's steady state comes long before).
+const maxSummaryIterations = 256
+
 // simLoop is one loop of the summary mode.
 type simLoop struct {
 	File       string  `json:"file"`
@@ -172,7 +176,7 @@ func simAll(paths []string, m *simcheck.Machine, iterations int, asJSON bool, st
 				continue
 			}
 			for _, lp := range fn.Loops {
-				n := max(simcheck.Trip(lp, iterations), 1)
+				n := min(max(simcheck.Trip(lp, iterations), 1), maxSummaryIterations)
 				body := simcheck.BodyOf(fn, lp, nil)
 				res := m.Run(body, n)
 				out = append(out, simLoop{File: file.Name, Line: fset.Position(lp.Pos).Line, Region: fn.Name, Iterations: n,
