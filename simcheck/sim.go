@@ -45,12 +45,19 @@ type Result struct {
 	MaxWindow  int   // most instructions waiting in the window at once
 }
 
-// IPC is instructions retired per cycle.
+// IPC is vector instructions (those that take a port) issued per cycle;
+// scalar code and unknown calls take no issue slot and do not count.
 func (r *Result) IPC() float64 {
 	if r.Cycles == 0 {
 		return 0
 	}
-	return float64(len(r.Events)) / float64(r.Cycles)
+	n := 0
+	for i := range r.Events {
+		if r.Events[i].Port != "" {
+			n++
+		}
+	}
+	return float64(n) / float64(r.Cycles)
 }
 
 // CyclesPerIter is the average cost of one iteration, rounded up.

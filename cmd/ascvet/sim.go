@@ -18,7 +18,7 @@ import (
 
 // maxSummaryIterations caps the iterations of each loop in the summary
 // mode (a loop's steady state comes long before).
-const maxSummaryIterations = 256
+const maxSummaryIterations = 64
 
 // simLoop is one loop of the summary mode.
 type simLoop struct {
