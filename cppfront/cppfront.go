@@ -11,7 +11,7 @@ package cppfront
 import (
 	"bytes"
 	"go/token"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -22,15 +22,40 @@ import (
 
 var language = sitter.NewLanguage(tscpp.Language())
 
-// parserPool reuses parsers across files; a parser is not safe for
-// concurrent use, so each goroutine takes its own.
-var parserPool = sync.Pool{New: func() any {
+// parsers is a free list of parsers, reused across files; a parser is not
+// safe for concurrent use, so each goroutine takes its own. Not a
+// sync.Pool: a pool drops its items at garbage collections, and
+// go-tree-sitter sets no finalizer, so every dropped parser would leak its
+// C memory (hundreds of collections in a run over an operator repository).
+// A parser that does not fit in the list is closed.
+var parsers = make(chan *sitter.Parser, 64)
+
+// parsersMade counts the parsers made, for a test.
+var parsersMade atomic.Int64
+
+// getParser takes a parser from the list, or makes one.
+func getParser() *sitter.Parser {
+	select {
+	case p := <-parsers:
+		return p
+	default:
+	}
+	parsersMade.Add(1)
 	p := sitter.NewParser()
 	if err := p.SetLanguage(language); err != nil {
 		panic("internal error: tree-sitter-cpp language: " + err.Error())
 	}
 	return p
-}}
+}
+
+// putParser gives p back to the list, or closes it when the list is full.
+func putParser(p *sitter.Parser) {
+	select {
+	case parsers <- p:
+	default:
+		p.Close()
+	}
+}
 
 // ParseFile parses src and lowers its VF regions, with the default Options.
 // The file is added to fset under name. Bad C++ never makes an error: it
@@ -64,8 +89,8 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	for _, bl := range blanks {
 		f.Quals = append(f.Quals, ir.Qualifier{Pos: tf.Pos(bl.start), Text: bl.text})
 	}
-	p := parserPool.Get().(*sitter.Parser)
-	defer parserPool.Put(p)
+	p := getParser()
+	defer putParser(p)
 	tree := p.ParseWithOptions(chunks(clean), nil, popts)
 	if tree == nil {
 		p.Reset()

@@ -28,7 +28,10 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"The rule decides contiguity from the address expressions and constant folding: a post-update pointer advanced " +
 		"by one vector length, or src + i * n where n is what one iteration loads. Padded rows, pointers reset each " +
 		"iteration, registers shared by two streams, data rewritten in the loop and loops that run at most once are " +
-		"not reported; streams whose addresses do not fold are reported only with -confidence=low.",
+		"not reported; streams whose addresses do not fold are reported only with -confidence=low. " +
+		"The fix (hoist the Pre, priming at the first iteration's address) is offered only when a byte-exact replay " +
+		"of the loop on a model of UB and of the unaligned registers shows that it loads the same data in every case " +
+		"tried; otherwise the finding says why there is no automatic fix.",
 	Before: "for (uint16_t i = 0; i < n; ++i) {\n" +
 		"    AscendC::Reg::LoadUnAlignPre(ureg0, srcAddr + i * VL);\n" +
 		"    AscendC::Reg::LoadUnAlign(srcReg, ureg0, srcAddr + i * VL);\n" +
@@ -83,12 +86,15 @@ func advice(s stream.Site, u string) string {
 func report(pass *analysis.Pass, f *ir.File, s stream.Site) {
 	u := s.Func.Regs[s.Reg].Name
 	d := analysis.Diagnostic{Pos: s.Instr.Pos, End: s.Instr.End}
+	noFix := "" // why the replay withheld the fix
 	switch s.Verdict {
 	case stream.Contiguous:
 		d.Message = fmt.Sprintf("LoadUnAlignPre on %s re-initialises a contiguous stream each iteration; %s", u, advice(s, u))
-		if fix := stream.HoistFix(f, s); fix != nil {
+		fix, why := stream.HoistFix(f, s)
+		if fix != nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 		}
+		noFix = why
 	case stream.Unknown:
 		if confidence != "low" {
 			return
@@ -102,6 +108,9 @@ func report(pass *analysis.Pass, f *ir.File, s stream.Site) {
 	cost := md.Loop(s.Func, s.Loop, func(in *ir.Instr) bool { return in == s.Instr })
 	d.Message += ": " + cost.Phrase()
 	simcost.Attach(&d, cost)
+	if noFix != "" {
+		d.Message += "; no automatic fix: " + noFix
+	}
 	for _, ld := range s.Stream {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: ld.Pos, End: ld.End, Message: "the stream continues with this load"})
 	}

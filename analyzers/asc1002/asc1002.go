@@ -25,7 +25,10 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"the next StoreUnAlign merges it. StoreUnAlignPost writes the tail out and is needed once, when the stream ends. " +
 		"Inside the loop of a contiguous stream (a post-update pointer that nothing else moves) it costs one single-issue " +
 		"store-port instruction per iteration. Flush once, after the loop. Flushes through a raw builtin (vstas), " +
-		"inside a helper function, under an if, or at another address than the stream's pointer are not reported.",
+		"inside a helper function, under an if, or at another address than the stream's pointer are not reported. " +
+		"The fix (sink the Post) is offered only when a byte-exact replay of the loop on a model of UB and of the " +
+		"unaligned registers shows that it writes the same bytes and the loop loads the same data in every case " +
+		"tried; otherwise the finding says why there is no automatic fix.",
 	Before: "for (uint16_t i = 0; i < n; ++i) {\n" +
 		"    ...\n" +
 		"    AscendC::Reg::StoreUnAlign(dstAddr, dstReg, ureg1, VL);\n" +
@@ -80,12 +83,15 @@ func advice(s stream.Site, u string) string {
 func report(pass *analysis.Pass, f *ir.File, s stream.Site) {
 	u := s.Func.Regs[s.Reg].Name
 	d := analysis.Diagnostic{Pos: s.Instr.Pos, End: s.Instr.End}
+	noFix := "" // why the replay withheld the fix
 	switch s.Verdict {
 	case stream.Contiguous:
 		d.Message = fmt.Sprintf("StoreUnAlignPost on %s flushes a contiguous store stream each iteration; %s", u, advice(s, u))
-		if fix := stream.SinkFix(f, s); fix != nil {
+		fix, why := stream.SinkFix(f, s)
+		if fix != nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 		}
+		noFix = why
 	case stream.Unknown:
 		if confidence != "low" {
 			return
@@ -99,6 +105,9 @@ func report(pass *analysis.Pass, f *ir.File, s stream.Site) {
 	cost := md.Loop(s.Func, s.Loop, func(in *ir.Instr) bool { return in == s.Instr })
 	d.Message += ": " + cost.Phrase()
 	simcost.Attach(&d, cost)
+	if noFix != "" {
+		d.Message += "; no automatic fix: " + noFix
+	}
 	for _, st := range s.Stream {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: st.Pos, End: st.End, Message: "the stream is written by this store"})
 	}

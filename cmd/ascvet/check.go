@@ -116,17 +116,31 @@ func checkFile(name string, as []*analysis.Analyzer, cfg *checkConfig, buf *[]by
 	if err != nil {
 		panic("internal error: analyzers validated, then not: " + err.Error())
 	}
-	for _, e := range res.Errors {
-		var le *cppfront.LimitError
-		if errors.As(e.Err, &le) { // beyond a limit: skipped, not checked
-			return fileOutcome{msg: fmt.Sprintf("%s: %s%s", name, le.Msg, limitHint(le))}
-		}
-		o.errs = append(o.errs, e)
+	errs, skips := splitLimits(res.Errors)
+	if len(skips) > 0 { // beyond a limit: skipped, not checked
+		return fileOutcome{msg: skips[0]}
 	}
+	o.errs = errs
 	o.vf = true
 	o.findings = res.Findings
 	if cfg.keepFixes && len(runner.Fixes(res.Findings)) > 0 {
 		o.src = f.Src
 	}
 	return o
+}
+
+// splitLimits separates, in errs, the files that cppir refused for a
+// limit (a *cppfront.LimitError: the input is skipped, exit 2) from the
+// failures of the analyzers (exit 3), and returns the skip messages as
+// "file: reason; skipped (raise -flag ...)", without "ascvet: ".
+func splitLimits(errs []runner.InternalError) (internal []runner.InternalError, skips []string) {
+	for _, e := range errs {
+		var le *cppfront.LimitError
+		if errors.As(e.Err, &le) {
+			skips = append(skips, fmt.Sprintf("%s: %s%s", e.File, le.Msg, limitHint(le)))
+			continue
+		}
+		internal = append(internal, e)
+	}
+	return internal, skips
 }

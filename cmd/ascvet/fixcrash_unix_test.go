@@ -140,8 +140,8 @@ func TestFixKilled(t *testing.T) {
 	// Half the kills fall anywhere in the run, half while it writes
 	// (after it reported its first fixed file).
 	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 9))
-	rounds, midway := 6, 0
-	if testing.Short() {
+	rounds, midway := 4, 0
+	if testing.Short() || raceEnabled {
 		rounds = 2
 	}
 	for round := range rounds {

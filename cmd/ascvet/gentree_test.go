@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -144,9 +145,22 @@ func genTree(tb testing.TB, root string, n, vfEvery int) int {
 	return vf
 }
 
+var (
+	genTreeDir   = flag.String("gentree", "", "TestGenTree also writes a generated tree of -gentree-files files into this directory, e.g. to time the ascvet binary on it")
+	genTreeFiles = flag.Int("gentree-files", 20000, "files of the -gentree tree (one in 20 a VF kernel)")
+)
+
 // TestGenTree: the generated host code holds no VF marker, and the tree
-// has the share of kernels asked for.
+// has the share of kernels asked for. With -gentree DIR it writes a tree
+// there for measurements by hand:
+//
+//	go test ./cmd/ascvet -run TestGenTree -gentree /tmp/tree20k -gentree-files 20000
+//	/usr/bin/time -v ascvet -j 2 /tmp/tree20k
 func TestGenTree(t *testing.T) {
+	if *genTreeDir != "" {
+		vf := genTree(t, *genTreeDir, *genTreeFiles, 20)
+		t.Logf("%d files, %d VF kernels, in %s", *genTreeFiles, vf, *genTreeDir)
+	}
 	for i := range 50 {
 		if cppfront.HasVFMarker([]byte(hostFile(i))) {
 			t.Fatalf("host file %d has a VF marker", i)

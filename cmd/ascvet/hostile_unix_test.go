@@ -127,6 +127,11 @@ func TestHostileInputs(t *testing.T) {
 	if strings.Contains(out, "z_link.asc") {
 		t.Errorf("a file reached twice is checked twice:\n%s", out)
 	}
+	// An unreadable directory argument is one problem, not also an empty
+	// directory.
+	if code, _, errs := ascvet(t, lockedDir); code != exitUsage || errs != "ascvet: "+lockedDir+": permission denied\n" {
+		t.Errorf("ascvet %s: exit %d, stderr %q", lockedDir, code, errs)
+	}
 	// Checked: big_host.h, bom, cr, crlf, latin1, unbalanced.
 	if !strings.HasSuffix(out, " in 6 files\n") {
 		t.Errorf("summary: %s", out[strings.LastIndexByte(strings.TrimSuffix(out, "\n"), '\n')+1:])

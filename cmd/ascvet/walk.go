@@ -27,10 +27,11 @@ var readDir = os.ReadDir
 // are resolved; a file found by the walk gets its key from its directory's,
 // with no system call.
 type walker struct {
-	names []string        // in walk order
-	seen  map[string]bool // real paths of the names
-	bad   func(path string, err error)
-	note  func(path, msg string) // a remark that changes nothing (an empty directory)
+	names  []string                     // in walk order
+	seen   map[string]bool              // real paths of the names
+	bad    func(path string, err error) // a path that cannot be read: a skipped input
+	note   func(path, msg string)       // a remark that changes nothing (an empty directory)
+	failed int                          // calls of bad so far
 }
 
 // expand turns path arguments into file names, each once, in walk order. A
@@ -45,7 +46,11 @@ func expand(paths []string, bad func(path string, err error)) []string {
 // expandNoted is expand, with note called for each directory argument that
 // holds no C++ source.
 func expandNoted(paths []string, bad func(path string, err error), note func(path, msg string)) []string {
-	w := &walker{seen: map[string]bool{}, bad: bad, note: note}
+	w := &walker{seen: map[string]bool{}, note: note}
+	w.bad = func(path string, err error) {
+		w.failed++
+		bad(path, err)
+	}
 	for _, p := range paths {
 		if p == "..." {
 			p = "."
@@ -64,9 +69,9 @@ func expandNoted(paths []string, bad func(path string, err error), note func(pat
 		}
 		switch {
 		case info.IsDir():
-			before := len(w.names)
+			before, failed := len(w.names), w.failed
 			w.dir(p, real)
-			if len(w.names) == before {
+			if len(w.names) == before && w.failed == failed {
 				note(p, "no C++ source files ("+strings.Join(runner.Extensions, " ")+") here")
 			}
 		case info.Mode().IsRegular():

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/simcheck/replay"
 )
 
 // The fixes move one statement: the Pre up before its loop (HoistFix), or
@@ -23,7 +24,12 @@ import (
 //     induction variable (the Pre's address is rewritten for the first
 //     iteration; the Post must not need it);
 //   - nothing else in the loop touches the register or the pointer between
-//     the loop's start and the Pre, or between the Post and the loop's end.
+//     the loop's start and the Pre, or between the Post and the loop's end;
+//   - the replay (simcheck/replay) proves the rewrite: the loop run on a
+//     byte-exact model of UB and of the unaligned registers, as written and
+//     rewritten, loads the same vectors and writes the same UB bytes for
+//     every case it tries. When it cannot, the fix is withheld and the
+//     reason is returned for the finding's message.
 //
 // The new line takes the loop's indentation and the file's line ending at
 // that point (LF or CRLF), so formatting and comments are kept.
@@ -188,21 +194,23 @@ func without(names []string, x string) []string {
 
 // HoistFix moves a Pre that a contiguous stream does not need inside the
 // loop to just before the loop, priming at the first iteration's address.
-func HoistFix(f *ir.File, s Site) *analysis.SuggestedFix {
+// It returns nil when the move is not purely textual, and nil with the
+// reason when the replay cannot prove it.
+func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	src := source{src: f.Src, tok: f.Tok}
 	pre, lp, fn := s.Instr, s.Loop, s.Func
 	ls, _, indent, nl, ok := src.loopLines(lp)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	start, end, text, ok := src.statement(pre)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	// Nothing in the loop before the Pre may touch its register or pointer.
 	pk := ptrArg(pre)
 	if pk < 0 {
-		return nil
+		return nil, ""
 	}
 	addr := pre.Args[pk]
 	for _, in := range fn.Instrs {
@@ -210,7 +218,7 @@ func HoistFix(f *ir.File, s Site) *analysis.SuggestedFix {
 			continue
 		}
 		if hasReg(in.Uses, s.Reg) || hasReg(in.Defs, s.Reg) || mentionsAny(addr.Text, in.PtrDefs) {
-			return nil
+			return nil, ""
 		}
 	}
 	// Rewrite the address for the first iteration.
@@ -218,23 +226,23 @@ func HoistFix(f *ir.File, s Site) *analysis.SuggestedFix {
 	if lp.Var != "" && mentionsWord(addr.Text, lp.Var) {
 		init, ok := lp.Init.Value()
 		if !ok {
-			return nil
+			return nil, ""
 		}
 		newAddr, ok = substitute(addr.Text, lp.Var, init)
 		if !ok {
-			return nil
+			return nil, ""
 		}
 	}
 	withDecl, ds, de, dtext, ok := movableDecl(src, s)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	decls := without(lp.Decls, lp.Var)
 	if withDecl {
 		decls = without(decls, s.Func.Regs[s.Reg].Name)
 	}
 	if mentionsAny(newAddr, append(decls, lp.Assigns...)) || mentionsAny(text, decls) {
-		return nil
+		return nil, ""
 	}
 	a, b := src.off(addr.Pos)-src.off(pre.Pos), src.off(addr.End)-src.off(pre.Pos)
 	moved := indent + text[:a] + newAddr + text[b:] + nl
@@ -246,32 +254,36 @@ func HoistFix(f *ir.File, s Site) *analysis.SuggestedFix {
 	edits = append(edits,
 		analysis.TextEdit{Pos: f.Tok.Pos(ls), End: f.Tok.Pos(ls), NewText: []byte(moved)},
 		analysis.TextEdit{Pos: f.Tok.Pos(start), End: f.Tok.Pos(end)})
-	return &analysis.SuggestedFix{Message: "hoist the LoadUnAlignPre before the loop", TextEdits: edits}
+	if ok, why := replay.ProveHoist(fn, lp, pre); !ok {
+		return nil, why
+	}
+	return &analysis.SuggestedFix{Message: "hoist the LoadUnAlignPre before the loop", TextEdits: edits}, ""
 }
 
 // SinkFix moves a Post that a contiguous stream does not need inside the
-// loop to just after the loop.
-func SinkFix(f *ir.File, s Site) *analysis.SuggestedFix {
+// loop to just after the loop. It returns nil when the move is not purely
+// textual, and nil with the reason when the replay cannot prove it.
+func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	src := source{src: f.Src, tok: f.Tok}
 	post, lp, fn := s.Instr, s.Loop, s.Func
 	ls, after, indent, nl, ok := src.loopLines(lp)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	start, end, text, ok := src.statement(post)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	withDecl, ds, de, dtext, ok := movableDecl(src, s)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	decls := lp.Decls
 	if withDecl {
 		decls = without(decls, s.Func.Regs[s.Reg].Name)
 	}
 	if mentionsAny(text, decls) || (lp.Var != "" && mentionsWord(text, lp.Var)) {
-		return nil
+		return nil, ""
 	}
 	// Nothing in the loop after the Post may touch its register or pointer.
 	for _, in := range fn.Instrs {
@@ -279,7 +291,7 @@ func SinkFix(f *ir.File, s Site) *analysis.SuggestedFix {
 			continue
 		}
 		if hasReg(in.Uses, s.Reg) || hasReg(in.Defs, s.Reg) || mentionsAny(text, in.PtrDefs) {
-			return nil
+			return nil, ""
 		}
 	}
 	var edits []analysis.TextEdit
@@ -291,7 +303,10 @@ func SinkFix(f *ir.File, s Site) *analysis.SuggestedFix {
 	edits = append(edits,
 		analysis.TextEdit{Pos: f.Tok.Pos(start), End: f.Tok.Pos(end)},
 		analysis.TextEdit{Pos: f.Tok.Pos(after), End: f.Tok.Pos(after), NewText: []byte(indent + text + nl)})
-	return &analysis.SuggestedFix{Message: "sink the StoreUnAlignPost after the loop", TextEdits: edits}
+	if ok, why := replay.ProveSink(fn, lp, post); !ok {
+		return nil, why
+	}
+	return &analysis.SuggestedFix{Message: "sink the StoreUnAlignPost after the loop", TextEdits: edits}, ""
 }
 
 // substitute rewrites an address for the loop variable v = init. With
