@@ -79,6 +79,16 @@ func postVerdict(fn *ir.Func, lp *ir.Loop, post *ir.Instr, u ir.RegID, ps []plac
 	if contains(lp.Assigns, p) || contains(lp.Decls, p) {
 		return NotContiguous, "the pointer is reset in the loop", stores
 	}
+	// A loop that reads back through the stream's pointer needs the bytes
+	// flushed every iteration.
+	for _, in := range fn.Instrs {
+		if !inLoop(fn, in.Loop, lp) || !in.Op.Info().Cat.IsLoad() {
+			continue
+		}
+		if k := ptrArg(in); k >= 0 && (in.Args[k].Expr.Mentions(p) || mentionsWord(in.Args[k].Text, p)) {
+			return NotContiguous, "the loop reads back through the stream's pointer", stores
+		}
+	}
 	for _, in := range fn.Instrs {
 		if inLoop(fn, in.Loop, lp) && contains(in.PtrDefs, p) && !containsInstr(stores, in) && in != post {
 			return NotContiguous, "the pointer is advanced by other instructions too", stores

@@ -320,6 +320,9 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 		})
 		return v, why, loads
 	}
+	if mixedTypes(append([]*ir.Instr{pre}, loads...)) {
+		return Unknown, "the stride and the data use different template element types", loads
+	}
 	// Explicit addresses: linear in the loop variable.
 	if lp.Var == "" || contains(lp.Assigns, lp.Var) {
 		return Unknown, "the loop has no plain induction variable", loads
@@ -395,6 +398,42 @@ func containsInstr(ins []*ir.Instr, x *ir.Instr) bool {
 		}
 	}
 	return false
+}
+
+// mixedTypes reports whether the instructions involve more than one element
+// type whose size is unknown (sizeof(T) in a stride, U as the data): their
+// sizes are tried independently of each other only by the replay, so the
+// verdict here is unknown.
+func mixedTypes(ins []*ir.Instr) bool {
+	names := map[string]bool{}
+	var walk func(e *ir.Expr)
+	walk = func(e *ir.Expr) {
+		if e == nil {
+			return
+		}
+		switch e.Kind {
+		case ir.ExprSizeof:
+			if _, ok := ir.ElemSize(e.Name); !ok {
+				names[e.Name] = true
+			}
+		case ir.ExprBin:
+			walk(e.X)
+			walk(e.Y)
+		case ir.ExprNeg:
+			walk(e.X)
+		}
+	}
+	for _, in := range ins {
+		for _, a := range in.Args {
+			walk(a.Expr)
+		}
+		if in.Op == ir.OpLoadUnAlign && in.Elem != "" {
+			if _, ok := ir.ElemSize(in.Elem); !ok {
+				names[in.Elem] = true
+			}
+		}
+	}
+	return len(names) > 1
 }
 
 // hasSymbolicStride reports whether the loop variable is multiplied by
