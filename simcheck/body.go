@@ -12,6 +12,11 @@ const DefaultIterations = 16
 // iteration of the loop being simulated.
 const maxInner = 64
 
+// MaxBodyInsts caps the instructions of one simulated body: nested loops
+// repeat their bodies, which grows as the product of their trip counts, so
+// past this size inner loops are no longer repeated (Body.Truncated says so).
+const MaxBodyInsts = 8192
+
 // BodyOf returns the body of loop lp of fn as the simulator sees it: its
 // instructions in program order, with inner loops repeated by their trip
 // count (DefaultIterations when it does not fold, capped), both branches of
@@ -22,7 +27,7 @@ const maxInner = 64
 func BodyOf(fn *ir.Func, lp *ir.Loop, skip func(*ir.Instr) bool) Body {
 	b := &builder{fn: fn, skip: skip, regs: append([]*ir.Reg(nil), fn.Regs...), loopVar: lp.Var}
 	b.block(lp.Body)
-	return Body{Insts: b.insts, Regs: b.regs}
+	return Body{Insts: b.insts, Regs: b.regs, Truncated: b.truncated}
 }
 
 // RegionBody returns a whole region as one straight-line body, loops
@@ -30,7 +35,7 @@ func BodyOf(fn *ir.Func, lp *ir.Loop, skip func(*ir.Instr) bool) Body {
 func RegionBody(fn *ir.Func, iterations int, skip func(*ir.Instr) bool) Body {
 	b := &builder{fn: fn, skip: skip, regs: append([]*ir.Reg(nil), fn.Regs...), outer: iterations}
 	b.block(fn.Body)
-	return Body{Insts: b.insts, Regs: b.regs}
+	return Body{Insts: b.insts, Regs: b.regs, Truncated: b.truncated}
 }
 
 // Trip returns how many iterations to simulate lp for.
@@ -42,12 +47,13 @@ func Trip(lp *ir.Loop, iterations int) int {
 }
 
 type builder struct {
-	fn      *ir.Func
-	skip    func(*ir.Instr) bool
-	regs    []*ir.Reg
-	insts   []Inst
-	outer   int    // for RegionBody: the cap of every loop's repetition
-	loopVar string // the simulated loop's variable
+	fn        *ir.Func
+	skip      func(*ir.Instr) bool
+	regs      []*ir.Reg
+	insts     []Inst
+	outer     int    // for RegionBody: the cap of every loop's repetition
+	loopVar   string // the simulated loop's variable
+	truncated bool   // inner-loop repetitions were cut at MaxBodyInsts
 }
 
 func (b *builder) block(bl *ir.Block) {
@@ -67,7 +73,11 @@ func (b *builder) block(bl *ir.Block) {
 				limit = b.outer
 			}
 			reps := min(Trip(n, DefaultIterations), limit)
-			for range reps {
+			for r := 0; r < reps; r++ {
+				if r > 0 && len(b.insts) >= MaxBodyInsts {
+					b.truncated = true
+					break
+				}
 				b.block(n.Body)
 			}
 		}
@@ -84,6 +94,10 @@ func (b *builder) hidden(class ir.RegClass) ir.RegID {
 
 func (b *builder) instr(in *ir.Instr) {
 	if b.skip != nil && b.skip(in) {
+		return
+	}
+	if len(b.insts) >= 4*MaxBodyInsts {
+		b.truncated = true // a straight-line body this long: stop adding
 		return
 	}
 	base := Inst{Instr: in, Op: in.Op, Elem: in.Elem, Defs: in.Defs, Uses: in.Uses, Ptrs: in.PtrDefs, Text: in.Callee}

@@ -21,8 +21,9 @@ type Inst struct {
 
 // Body is a loop body to simulate.
 type Body struct {
-	Insts []Inst
-	Regs  []*ir.Reg // the region's registers, by ID
+	Insts     []Inst
+	Regs      []*ir.Reg // the region's registers, by ID
+	Truncated bool      // inner loops were repeated fewer times than their trip count (MaxBodyInsts)
 }
 
 // Event is what happened to one instruction instance.
@@ -85,9 +86,17 @@ type dep struct {
 	latency int
 }
 
-// Run simulates iterations of body on m.
+// MaxInstances caps the instruction instances of one run: iterations are
+// reduced so that iterations * len(body) stays below it.
+const MaxInstances = 1 << 17
+
+// Run simulates iterations of body on m (fewer when the run would exceed
+// MaxInstances instances; Result.Iterations says how many ran).
 func (m *Machine) Run(body Body, iterations int) *Result {
 	n := len(body.Insts)
+	if n > 0 && n*iterations > MaxInstances {
+		iterations = max(MaxInstances/n, 1)
+	}
 	res := &Result{Iterations: iterations, PerIter: n, PortBusy: map[string]int{}}
 	if n == 0 || iterations <= 0 {
 		return res

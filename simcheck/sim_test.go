@@ -113,3 +113,28 @@ func TestUnrollAndChain(t *testing.T) {
 		t.Errorf("accumulator chain over 2 copies %d, want 8", got)
 	}
 }
+
+// Deeply nested loops do not blow up: the body is capped and says so.
+func TestNestedBodyCapped(t *testing.T) {
+	b := it.New("k")
+	x := b.VReg("x", "float")
+	var outer *ir.Loop
+	outer = b.Loop(64, func() {
+		b.Loop(64, func() {
+			b.Loop(64, func() {
+				b.Loop(64, func() {
+					b.Instr(ir.OpAdds, it.W(x), it.R(x), it.S("1"))
+				})
+			})
+		})
+	})
+	fn := b.Func()
+	body := BodyOf(fn, outer, nil)
+	if !body.Truncated || len(body.Insts) > 4*MaxBodyInsts {
+		t.Fatalf("body of %d instructions, truncated %v", len(body.Insts), body.Truncated)
+	}
+	res := chip(t).Run(body, 64)
+	if len(res.Events) > MaxInstances || res.Iterations < 1 {
+		t.Errorf("%d instances in %d iterations", len(res.Events), res.Iterations)
+	}
+}

@@ -114,8 +114,8 @@ func (md *Model) iters(lp *ir.Loop) int {
 func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost {
 	n := md.iters(lp)
 	before := md.M.Run(simcheck.BodyOf(fn, lp, nil), n)
-	after := md.M.Run(simcheck.BodyOf(fn, lp, drop), n)
-	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: n}
+	after := md.M.Run(simcheck.BodyOf(fn, lp, drop), before.Iterations)
+	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations}
 }
 
 // At simulates the innermost loop around in (or the whole region when in
