@@ -118,8 +118,7 @@ func TestUnrollAndChain(t *testing.T) {
 func TestNestedBodyCapped(t *testing.T) {
 	b := it.New("k")
 	x := b.VReg("x", "float")
-	var outer *ir.Loop
-	outer = b.Loop(64, func() {
+	outer := b.Loop(64, func() {
 		b.Loop(64, func() {
 			b.Loop(64, func() {
 				b.Loop(64, func() {
