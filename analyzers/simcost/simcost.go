@@ -48,13 +48,37 @@ type Model struct {
 	stats map[*ir.Loop]LoopStats
 }
 
-// Load returns the machine model the flags name.
+// Load returns the machine model the flags name. Models are parsed once per
+// process and shared: a Machine is read-only once parsed.
 func Load(chipName, file string) (*simcheck.Machine, error) {
+	key := "chip:" + chipName
 	if file != "" {
-		return simcheck.Load(file)
+		key = "file:" + file
 	}
-	return simcheck.Chip(chipName)
+	loadMu.Lock()
+	defer loadMu.Unlock()
+	if l, ok := loaded[key]; ok {
+		return l.m, l.err
+	}
+	var l loadResult
+	if file != "" {
+		l.m, l.err = simcheck.Load(file)
+	} else {
+		l.m, l.err = simcheck.Chip(chipName)
+	}
+	loaded[key] = l
+	return l.m, l.err
 }
+
+type loadResult struct {
+	m   *simcheck.Machine
+	err error
+}
+
+var (
+	loadMu sync.Mutex
+	loaded = map[string]loadResult{}
+)
 
 func run(pass *analysis.Pass) (any, error) {
 	m, err := Load(chip, machine)

@@ -144,3 +144,16 @@ func splitLimits(errs []runner.InternalError) (internal []runner.InternalError, 
 	}
 	return internal, skips
 }
+
+// parseFailed reports a cppfront.ParseFile failure of the subcommands that
+// parse by themselves (ir, regs, sim): a file beyond a limit is skipped
+// (exit 2), anything else is an internal error (exit 3).
+func parseFailed(stderr io.Writer, name string, err error) int {
+	var le *cppfront.LimitError
+	if errors.As(err, &le) {
+		fmt.Fprintf(stderr, "ascvet: %s: %s%s\n", name, le.Msg, limitHint(le))
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "ascvet: %s: internal error: %v\n", name, err)
+	return exitInternal
+}

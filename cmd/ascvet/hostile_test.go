@@ -90,3 +90,18 @@ func TestSizeFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestSubcommandLimits: ir, regs and sim parse by themselves; a file beyond
+// the default nesting limit is skipped with the limit's message (exit 2),
+// not reported as an internal error.
+func TestSubcommandLimits(t *testing.T) {
+	dir := t.TempDir()
+	deep := "__simd_vf__ void F() {\n    int x = " + strings.Repeat("(", 1100) + "1" + strings.Repeat(")", 1100) + ";\n}\n"
+	p := put(t, dir, "deep.asc", deep)
+	for _, args := range [][]string{{"ir", p}, {"regs", p}, {"sim", p}, {"sim", p + ":2"}} {
+		code, _, errs := ascvet(t, args...)
+		if code != exitUsage || !strings.Contains(errs, "deeper than the limit of 1000; skipped") || strings.Contains(errs, "internal error") {
+			t.Errorf("ascvet %s: exit %d, stderr %q; want %d and the limit's message", strings.Join(args, " "), code, errs, exitUsage)
+		}
+	}
+}

@@ -47,8 +47,7 @@ line:column positions.
 		}
 		f, err := cppfront.ParseFile(fset, path, src)
 		if err != nil {
-			fmt.Fprintf(stderr, "ascvet: %s: internal error: %v\n", path, err)
-			code = exitInternal
+			code = max(code, parseFailed(stderr, path, err))
 			continue
 		}
 		if err := ir.Fprint(stdout, fset, f); err != nil {

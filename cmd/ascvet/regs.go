@@ -88,8 +88,7 @@ Flags:
 	for _, file := range in.files {
 		f, err := cppfront.ParseFile(fset, file.Name, file.Src)
 		if err != nil {
-			fmt.Fprintf(stderr, "ascvet: %s: internal error: %v\n", file.Name, err)
-			code = exitInternal
+			code = max(code, parseFailed(stderr, file.Name, err))
 			continue
 		}
 		want := lines[file.Name]

@@ -95,8 +95,7 @@ func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int
 	fset := token.NewFileSet()
 	f, err := cppfront.ParseFile(fset, in.files[0].Name, in.files[0].Src)
 	if err != nil {
-		fmt.Fprintf(stderr, "ascvet: %s: internal error: %v\n", path, err)
-		return exitInternal
+		return parseFailed(stderr, path, err)
 	}
 	fn, lp := findTarget(fset, f, line)
 	if fn == nil {
@@ -167,8 +166,7 @@ func simAll(paths []string, m *simcheck.Machine, iterations int, asJSON bool, st
 	for _, file := range in.files {
 		f, err := cppfront.ParseFile(fset, file.Name, file.Src)
 		if err != nil {
-			fmt.Fprintf(stderr, "ascvet: %s: internal error: %v\n", file.Name, err)
-			code = exitInternal
+			code = max(code, parseFailed(stderr, file.Name, err))
 			continue
 		}
 		for _, fn := range f.Funcs {
