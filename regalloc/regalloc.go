@@ -51,6 +51,12 @@ var classNames = [...]string{"RegTensor", "MaskReg", "UnalignRegForLoad", "Unali
 
 func (c Class) String() string { return classNames[c] }
 
+var classFlags = [...]string{"vreg", "mask", "uload", "ustore", "addr"}
+
+// Flag returns the short name of c in option names: "vreg", "mask",
+// "uload", "ustore", "addr" (budget-vreg, [budgets] vreg = 28).
+func (c Class) Flag() string { return classFlags[c] }
+
 // Budget is the number of architectural registers of each class one VF
 // can keep live before the compiler spills (or, for unaligned registers,
 // refuses to compile).

@@ -71,16 +71,35 @@ func (s *Severity) UnmarshalText(b []byte) error {
 
 // Rule is the metadata of one rule.
 type Rule struct {
-	ID       string             // "ASC" and four digits; the first digit is the family
-	Name     string             // short kebab-case name, usable wherever the ID is ("vf-parse-error")
-	Title    string             // one line, lowercase, no final period
-	Text     string             // what the rule checks, why it matters, and how to fix a finding
-	Before   string             // a short example that the rule reports
-	After    string             // the same example, fixed
-	Severity Severity           // severity of every finding of the rule
-	Since    string             // ascvet version that introduced the rule ("0.1.0")
-	Analyzer *analysis.Analyzer // set by Define
+	ID       string   // "ASC" and four digits; the first digit is the family
+	Name     string   // short kebab-case name, usable wherever the ID is ("vf-parse-error")
+	Title    string   // one line, lowercase, no final period
+	Text     string   // what the rule checks, why it matters, and how to fix a finding
+	Before   string   // a short example that the rule reports
+	After    string   // the same example, fixed
+	Severity Severity // default severity of the rule's findings (a config can change it)
+	Since    string   // ascvet version that introduced the rule ("0.1.0")
+	Tags     []string // SARIF tags: "performance", "correctness", "unaligned", ...
+	// Precision is how often a finding is right, as SARIF's precision
+	// property says it: "very-high", "high", "medium" or "low".
+	Precision string
+	Options   []Option           // the settings that change what the rule reports (config keys, flags)
+	Analyzer  *analysis.Analyzer // set by Define; nil for a rule the driver reports itself (see DefineDriver)
 }
+
+// Option is a setting a rule reads.
+type Option struct {
+	Name    string // config key and flag name, "confidence"
+	Default string // its default, as written in a config file
+	Doc     string // one line
+}
+
+// DocsURL is where the generated rule documentation is published; a rule's
+// help URI is this page with the rule's ID as anchor.
+const DocsURL = "https://github.com/ascvet/ascvet/blob/main/docs/rules.md"
+
+// HelpURI returns the address of r's documentation.
+func (r *Rule) HelpURI() string { return DocsURL + "#" + strings.ToLower(r.ID) }
 
 var registry struct {
 	sync.Mutex
@@ -96,8 +115,21 @@ var registry struct {
 // Define is meant for package-level variable initialisation: a malformed or
 // duplicate rule is a programming error and panics.
 func Define(r *Rule, a *analysis.Analyzer) *Rule {
+	if a == nil {
+		panic("internal error: ruleset.Define: nil analyzer (use DefineDriver)")
+	}
+	return register("Define", r, a)
+}
+
+// DefineDriver registers a rule that no analyzer implements: the driver
+// reports its findings itself (the suppression directives' rules, which
+// need every other finding of the file). It panics as Define does.
+func DefineDriver(r *Rule) *Rule { return register("DefineDriver", r, nil) }
+
+// register checks and records r, implemented by a (nil for a driver rule).
+func register(caller string, r *Rule, a *analysis.Analyzer) *Rule {
 	if err := check(r, a); err != nil {
-		panic("internal error: ruleset.Define: " + err.Error())
+		panic("internal error: ruleset." + caller + ": " + err.Error())
 	}
 	registry.Lock()
 	defer registry.Unlock()
@@ -107,28 +139,31 @@ func Define(r *Rule, a *analysis.Analyzer) *Rule {
 		registry.byA = map[*analysis.Analyzer]*Rule{}
 	}
 	if registry.byID[r.ID] != nil {
-		panic("internal error: ruleset.Define: duplicate rule ID " + r.ID)
+		panic("internal error: ruleset." + caller + ": duplicate rule ID " + r.ID)
 	}
 	if registry.byName[r.Name] != nil {
-		panic("internal error: ruleset.Define: duplicate rule name " + r.Name)
+		panic("internal error: ruleset." + caller + ": duplicate rule name " + r.Name)
 	}
-	if registry.byA[a] != nil {
-		panic("internal error: ruleset.Define: analyzer already defines rule " + registry.byA[a].ID)
+	if a != nil {
+		if registry.byA[a] != nil {
+			panic("internal error: ruleset.Define: analyzer already defines rule " + registry.byA[a].ID)
+		}
+		a.Name = strings.ToLower(r.ID)
+		a.Doc = r.Title + "\n\n" + r.Text
+		r.Analyzer = a
+		registry.byA[a] = r
 	}
-	a.Name = strings.ToLower(r.ID)
-	a.Doc = r.Title + "\n\n" + r.Text
-	r.Analyzer = a
 	registry.byID[r.ID] = r
 	registry.byName[r.Name] = r
-	registry.byA[a] = r
 	return r
 }
 
-// check reports what is wrong with a rule definition.
+// check reports what is wrong with a rule definition (a is nil for a
+// driver rule).
 func check(r *Rule, a *analysis.Analyzer) error {
 	switch {
-	case r == nil || a == nil:
-		return fmt.Errorf("nil rule or analyzer")
+	case r == nil:
+		return fmt.Errorf("nil rule")
 	case !validID(r.ID):
 		return fmt.Errorf("rule ID %q is not ASC followed by four digits", r.ID)
 	case !validName(r.Name):
@@ -143,7 +178,7 @@ func check(r *Rule, a *analysis.Analyzer) error {
 		return fmt.Errorf("rule %s: no Since version", r.ID)
 	case r.Analyzer != nil:
 		return fmt.Errorf("rule %s: defined twice", r.ID)
-	case a.Run == nil:
+	case a != nil && a.Run == nil:
 		return fmt.Errorf("rule %s: analyzer has no Run", r.ID)
 	}
 	return nil
@@ -202,4 +237,27 @@ func ForAnalyzer(a *analysis.Analyzer) *Rule {
 	registry.Lock()
 	defer registry.Unlock()
 	return registry.byA[a]
+}
+
+// EditDistance is the Levenshtein distance between a and b, in bytes (rule
+// IDs, names and config keys are ASCII): what "did you mean" suggestions
+// rank by.
+func EditDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

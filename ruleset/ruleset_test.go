@@ -116,3 +116,14 @@ func TestDefineRejects(t *testing.T) {
 		})
 	}
 }
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{{"", "", 0}, {"abc", "", 3}, {"", "ab", 2}, {"kitten", "sitting", 3}, {"asc1010", "asc1001", 2}, {"mask-demorgen", "mask-demorgan", 1}} {
+		if got := EditDistance(c.a, c.b); got != c.d {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}

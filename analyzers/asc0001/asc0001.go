@@ -22,12 +22,28 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"The statements around that point are lowered as unknown, so other rules may miss findings in the region. " +
 		"Either the code does not compile, or it uses a spelling ascvet does not know yet (often a macro); " +
 		"fix the code, or report the construct so ascvet can learn it.",
-	Before: "__simd_vf__ inline void Add(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n)\n" +
-		"{\n    AscendC::Reg::RegTensor<float> v;\n    for (uint16_t i = 0; i < n; ++i {  // missing ')'\n        ...\n    }\n}",
-	After: "__simd_vf__ inline void Add(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n)\n" +
-		"{\n    AscendC::Reg::RegTensor<float> v;\n    for (uint16_t i = 0; i < n; ++i) {\n        ...\n    }\n}",
-	Severity: ruleset.Info,
-	Since:    "0.1.0",
+	Before: `__simd_vf__ inline void Add(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n)
+{
+    AscendC::Reg::RegTensor<float> v;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    for (uint16_t i = 0; i < n; ++i {  // missing ')'
+        AscendC::Reg::LoadAlign(v, src + i * 64);
+        AscendC::Reg::StoreAlign(dst + i * 64, v, m);
+    }
+}`,
+	After: `__simd_vf__ inline void Add(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n)
+{
+    AscendC::Reg::RegTensor<float> v;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    for (uint16_t i = 0; i < n; ++i) {
+        AscendC::Reg::LoadAlign(v, src + i * 64);
+        AscendC::Reg::StoreAlign(dst + i * 64, v, m);
+    }
+}`,
+	Severity:  ruleset.Info,
+	Since:     "0.1.0",
+	Tags:      []string{"tool", "parse"},
+	Precision: "high",
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer},
 	RunDespiteErrors: true, // go list flags C++ files in a non-cgo package; see STYLE §5

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/internal/stream"
+	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/ruleset"
@@ -28,31 +29,43 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"inside a helper function, under an if, or at another address than the stream's pointer are not reported. " +
 		"The fix (sink the Post) is offered only when a byte-exact replay of the loop on a model of UB and of the " +
 		"unaligned registers shows that it writes the same bytes and the loop loads the same data in every case " +
-		"tried; otherwise the finding says why there is no automatic fix.",
-	Before: "for (uint16_t i = 0; i < n; ++i) {\n" +
-		"    ...\n" +
-		"    AscendC::Reg::StoreUnAlign(dstAddr, dstReg, ureg1, VL);\n" +
-		"    AscendC::Reg::StoreUnAlignPost(dstAddr, ureg1, 0);\n}",
-	After: "for (uint16_t i = 0; i < n; ++i) {\n" +
-		"    ...\n" +
-		"    AscendC::Reg::StoreUnAlign(dstAddr, dstReg, ureg1, VL);\n}\n" +
-		"AscendC::Reg::StoreUnAlignPost(dstAddr, ureg1, 0);",
-	Severity: ruleset.Warning,
-	Since:    "0.1.0",
+		"tried; otherwise the finding says why there is no automatic fix. " +
+		"Source: seed 000, the best practice for contiguous unaligned access; the examples are its counter-example (反例) and correct example (正例).",
+	Before: `AscendC::Reg::RegTensor<float> srcReg;
+AscendC::Reg::UnalignRegForLoad ureg0;
+AscendC::Reg::UnalignRegForStore ureg1;
+constexpr uint32_t postUpdateStride = AscendC::VECTOR_REG_WIDTH / sizeof(float);
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    AscendC::Reg::LoadUnAlignPre(ureg0, srcAddr + i * postUpdateStride);
+    AscendC::Reg::LoadUnAlign(srcReg, ureg0, srcAddr + i * postUpdateStride);
+    AscendC::Reg::StoreUnAlign(dstAddr, srcReg, ureg1, postUpdateStride);
+    AscendC::Reg::StoreUnAlignPost(dstAddr, ureg1, 0);
+}`,
+	After: `AscendC::Reg::RegTensor<float> srcReg;
+AscendC::Reg::UnalignRegForLoad ureg0;
+AscendC::Reg::UnalignRegForStore ureg1;
+constexpr uint32_t postUpdateStride = AscendC::VECTOR_REG_WIDTH / sizeof(float);
+// initialise the load stream once, before the loop
+AscendC::Reg::LoadUnAlignPre(ureg0, srcAddr);
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    AscendC::Reg::LoadUnAlign(srcReg, ureg0, srcAddr + i * postUpdateStride);
+    AscendC::Reg::StoreUnAlign(dstAddr, srcReg, ureg1, postUpdateStride);
+}
+// flush the store stream once, after the loop
+AscendC::Reg::StoreUnAlignPost(dstAddr, ureg1, 0);`,
+	Severity:  ruleset.Warning,
+	Since:     "0.1.0",
+	Tags:      []string{"performance", "unaligned", "best-practice"},
+	Precision: "high",
+	Options:   []ruleset.Option{ruleset.OptionConfidence, ruleset.OptionChip, ruleset.OptionMachine, ruleset.OptionIterations},
 }, &analysis.Analyzer{
-	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer},
+	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer, settings.Analyzer},
 	RunDespiteErrors: true,
 	Run:              run,
 })
 
 // Analyzer is the analyzer of Rule.
 var Analyzer = Rule.Analyzer
-
-var confidence string
-
-func init() {
-	Analyzer.Flags.StringVar(&confidence, "confidence", "high", "high: report proven streams only; low: also streams whose addresses do not fold")
-}
 
 func run(pass *analysis.Pass) (any, error) {
 	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
@@ -93,7 +106,7 @@ func report(pass *analysis.Pass, f *ir.File, s stream.Site) {
 		}
 		noFix = why
 	case stream.Unknown:
-		if confidence != "low" {
+		if settings.Of(pass).Confidence != "low" {
 			return
 		}
 		d.Message = fmt.Sprintf("StoreUnAlignPost on %s may flush a contiguous store stream each iteration (not proven: %s); sink it after the loop if the stream is contiguous", u, s.Why)

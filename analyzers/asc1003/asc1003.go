@@ -36,12 +36,33 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"The Ascend C best practice for contiguous unaligned access is to keep offsets in uint32_t and use the " +
 		"post-update form, which advances the UB pointer by the stride after every access: prime once with " +
 		"LoadUnAlignPre(u, src), load with LoadUnAlign(dst, u, src, stride), store with StoreUnAlign(dst, src, u, stride) " +
-		"and flush once with StoreUnAlignPost(dst, u, 0).",
-	Before: "AscendC::Reg::AddrReg a = AscendC::Reg::CreateAddrReg<float>(i, VL);\n" +
-		"AscendC::Reg::LoadUnAlign(v, u, src, a, 0);",
-	After:    "AscendC::Reg::LoadUnAlign(v, u, src, VL);  // src advances by VL",
-	Severity: ruleset.Warning,
-	Since:    "0.1.0",
+		"and flush once with StoreUnAlignPost(dst, u, 0). " +
+		"Source: seed 000 (and the AddrReg call pattern of seed 003).",
+	Before: `AscendC::Reg::RegTensor<float> srcReg;
+AscendC::Reg::UnalignRegForLoad ureg0;
+AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<float>();
+constexpr uint32_t postUpdateStride = AscendC::VECTOR_REG_WIDTH / sizeof(float);
+AscendC::Reg::LoadUnAlignPre(ureg0, srcAddr);
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    AscendC::Reg::AddrReg aReg = AscendC::Reg::CreateAddrReg<float>(i, postUpdateStride);
+    AscendC::Reg::LoadUnAlign(srcReg, ureg0, srcAddr, aReg, 0);
+    AscendC::Reg::StoreAlign(dstAddr + i * postUpdateStride, srcReg, mask);
+}`,
+	After: `AscendC::Reg::RegTensor<float> srcReg;
+AscendC::Reg::UnalignRegForLoad ureg0;
+AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<float>();
+constexpr uint32_t postUpdateStride = AscendC::VECTOR_REG_WIDTH / sizeof(float);
+AscendC::Reg::LoadUnAlignPre(ureg0, srcAddr);
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    // uint32_t stride with post update: srcAddr advances by itself
+    AscendC::Reg::LoadUnAlign(srcReg, ureg0, srcAddr, postUpdateStride);
+    AscendC::Reg::StoreAlign(dstAddr + i * postUpdateStride, srcReg, mask);
+}`,
+	Severity:  ruleset.Warning,
+	Since:     "0.1.0",
+	Tags:      []string{"performance", "unaligned", "best-practice"},
+	Precision: "high",
+	Options:   []ruleset.Option{ruleset.OptionChip, ruleset.OptionMachine, ruleset.OptionIterations},
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer},
 	RunDespiteErrors: true, // go list flags C++ files in a non-cgo package; see STYLE §5

@@ -38,11 +38,29 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"every path through ifs and loops (a loop may run zero times, and a Pre placed after the load in the " +
 		"loop body does not prime the first iteration). Registers that are parameters, or that are passed to a " +
 		"helper or unknown function first, are assumed primed by that code. Fix: call LoadUnAlignPre once, " +
-		"with the stream's first address, before the first LoadUnAlign.",
-	Before:   "AscendC::Reg::UnalignRegForLoad u;\nfor (uint16_t i = 0; i < n; ++i) {\n    AscendC::Reg::LoadUnAlign(v, u, src, VL);\n    ...\n}",
-	After:    "AscendC::Reg::UnalignRegForLoad u;\nAscendC::Reg::LoadUnAlignPre(u, src);\nfor (uint16_t i = 0; i < n; ++i) {\n    AscendC::Reg::LoadUnAlign(v, u, src, VL);\n    ...\n}",
-	Severity: ruleset.Error,
-	Since:    "0.1.0",
+		"with the stream's first address, before the first LoadUnAlign. " +
+		"Source: seed 000: read an unaligned address only after LoadUnAlignPre has initialised the register.",
+	Before: `AscendC::Reg::RegTensor<float> srcReg;
+AscendC::Reg::UnalignRegForLoad ureg0;
+AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<float>();
+constexpr uint32_t postUpdateStride = AscendC::VECTOR_REG_WIDTH / sizeof(float);
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    AscendC::Reg::LoadUnAlign(srcReg, ureg0, srcAddr, postUpdateStride);
+    AscendC::Reg::StoreAlign(dstAddr + i * postUpdateStride, srcReg, mask);
+}`,
+	After: `AscendC::Reg::RegTensor<float> srcReg;
+AscendC::Reg::UnalignRegForLoad ureg0;
+AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<float>();
+constexpr uint32_t postUpdateStride = AscendC::VECTOR_REG_WIDTH / sizeof(float);
+AscendC::Reg::LoadUnAlignPre(ureg0, srcAddr);  // initialise before the first load
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    AscendC::Reg::LoadUnAlign(srcReg, ureg0, srcAddr, postUpdateStride);
+    AscendC::Reg::StoreAlign(dstAddr + i * postUpdateStride, srcReg, mask);
+}`,
+	Severity:  ruleset.Error,
+	Since:     "0.1.0",
+	Tags:      []string{"correctness", "unaligned"},
+	Precision: "high",
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer},
 	RunDespiteErrors: true, // go list flags C++ files in a non-cgo package; see STYLE §5

@@ -35,11 +35,27 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"StoreUnAlign to the end of the VF without a StoreUnAlignPost on its register, the last partial block of " +
 		"the output is silently lost. Registers that are parameters, or that are passed to a helper or unknown " +
 		"function after the store, are assumed flushed there; a flush through a raw builtin (vstas) counts. " +
-		"Fix: call StoreUnAlignPost(dst, u, 0) once after the last store of the stream.",
-	Before:   "for (uint16_t i = 0; i < n; ++i) {\n    AscendC::Reg::StoreUnAlign(dst, v, u, VL);\n}",
-	After:    "for (uint16_t i = 0; i < n; ++i) {\n    AscendC::Reg::StoreUnAlign(dst, v, u, VL);\n}\nAscendC::Reg::StoreUnAlignPost(dst, u, 0);",
-	Severity: ruleset.Error,
-	Since:    "0.1.0",
+		"Fix: call StoreUnAlignPost(dst, u, 0) once after the last store of the stream. " +
+		"Source: seed 000: write an unaligned address with StoreUnAlign, then finish with StoreUnAlignPost.",
+	Before: `AscendC::Reg::RegTensor<float> srcReg;
+AscendC::Reg::UnalignRegForStore ureg1;
+constexpr uint32_t postUpdateStride = AscendC::VECTOR_REG_WIDTH / sizeof(float);
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    AscendC::Reg::LoadAlign(srcReg, srcAddr + i * postUpdateStride);
+    AscendC::Reg::StoreUnAlign(dstAddr, srcReg, ureg1, postUpdateStride);
+}`,
+	After: `AscendC::Reg::RegTensor<float> srcReg;
+AscendC::Reg::UnalignRegForStore ureg1;
+constexpr uint32_t postUpdateStride = AscendC::VECTOR_REG_WIDTH / sizeof(float);
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    AscendC::Reg::LoadAlign(srcReg, srcAddr + i * postUpdateStride);
+    AscendC::Reg::StoreUnAlign(dstAddr, srcReg, ureg1, postUpdateStride);
+}
+AscendC::Reg::StoreUnAlignPost(dstAddr, ureg1, 0);  // write the last tail to UB`,
+	Severity:  ruleset.Error,
+	Since:     "0.1.0",
+	Tags:      []string{"correctness", "unaligned"},
+	Precision: "high",
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer},
 	RunDespiteErrors: true, // go list flags C++ files in a non-cgo package; see STYLE §5

@@ -42,11 +42,31 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"pending output tail. Because both types can be the same alias (UnalignReg), the compiler accepts one " +
 		"variable used on both sides, and it accepts a StoreUnAlignPost that flushes a register no StoreUnAlign " +
 		"wrote, for example the load register u0 when the stores went through u1; the real tail in u1 is then " +
-		"never written to UB. Fix: give each stream its own register and flush the register the stores used.",
-	Before:   "AscendC::Reg::UnalignReg u0, u1;\n...\nAscendC::Reg::StoreUnAlign(dst, v, u1, VL);\nAscendC::Reg::StoreUnAlignPost(dst, u0, 0);",
-	After:    "AscendC::Reg::UnalignRegForLoad u0;\nAscendC::Reg::UnalignRegForStore u1;\n...\nAscendC::Reg::StoreUnAlign(dst, v, u1, VL);\nAscendC::Reg::StoreUnAlignPost(dst, u1, 0);",
-	Severity: ruleset.Error,
-	Since:    "0.1.0",
+		"never written to UB. Fix: give each stream its own register and flush the register the stores used. " +
+		"Source: seed 000, which describes the load and the store unaligned registers.",
+	Before: `AscendC::Reg::RegTensor<float> srcReg;
+AscendC::Reg::UnalignReg ureg0, ureg1;
+constexpr uint32_t postUpdateStride = AscendC::VECTOR_REG_WIDTH / sizeof(float);
+AscendC::Reg::LoadUnAlignPre(ureg0, srcAddr);
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    AscendC::Reg::LoadUnAlign(srcReg, ureg0, srcAddr, postUpdateStride);
+    AscendC::Reg::StoreUnAlign(dstAddr, srcReg, ureg1, postUpdateStride);
+}
+AscendC::Reg::StoreUnAlignPost(dstAddr, ureg0, 0);  // flushes the load register`,
+	After: `AscendC::Reg::RegTensor<float> srcReg;
+AscendC::Reg::UnalignRegForLoad ureg0;
+AscendC::Reg::UnalignRegForStore ureg1;
+constexpr uint32_t postUpdateStride = AscendC::VECTOR_REG_WIDTH / sizeof(float);
+AscendC::Reg::LoadUnAlignPre(ureg0, srcAddr);
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    AscendC::Reg::LoadUnAlign(srcReg, ureg0, srcAddr, postUpdateStride);
+    AscendC::Reg::StoreUnAlign(dstAddr, srcReg, ureg1, postUpdateStride);
+}
+AscendC::Reg::StoreUnAlignPost(dstAddr, ureg1, 0);`,
+	Severity:  ruleset.Error,
+	Since:     "0.1.0",
+	Tags:      []string{"correctness", "unaligned", "registers"},
+	Precision: "high",
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer},
 	RunDespiteErrors: true, // go list flags C++ files in a non-cgo package; see STYLE §5

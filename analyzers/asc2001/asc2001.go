@@ -43,11 +43,28 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"size T may have) are not reported; nor are the post-update offsets of MaskReg loads and stores (documented " +
 		"in bytes but applied to a uint32_t pointer), the block strides of DATA_BLOCK_COPY, and raw builtins " +
 		"(vlds, vsts). Fix: keep offsets and strides multiples of 32 / sizeof(T) elements, or " +
-		"use the unaligned LoadUnAlign/StoreUnAlign for data that is not aligned.",
-	Before:   "AscendC::Reg::LoadAlign(v, src + 3);          // half data: 6 bytes past src",
-	After:    "AscendC::Reg::LoadAlign(v, src + 16);         // 32 bytes past src",
-	Severity: ruleset.Error,
-	Since:    "0.1.0",
+		"use the unaligned LoadUnAlign/StoreUnAlign for data that is not aligned. " +
+		"Source: the StoreDist table of seed 004 (the StoreAlign reference) and the LoadDist table of vf-api.md; the examples adapt the call example of seed 004.",
+	Before: `AscendC::Reg::RegTensor<half> dstReg;
+AscendC::Reg::MaskReg mask;
+constexpr uint16_t oneRepeatSize = 120;  // 240 bytes: not a multiple of 32
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    mask = AscendC::Reg::UpdateMask<half>(count);
+    AscendC::Reg::LoadAlign(dstReg, src + i * oneRepeatSize);
+    AscendC::Reg::StoreAlign(dst + i * oneRepeatSize, dstReg, mask);
+}`,
+	After: `AscendC::Reg::RegTensor<half> dstReg;
+AscendC::Reg::MaskReg mask;
+constexpr uint16_t oneRepeatSize = 128;  // 256 bytes: one vector, 32-byte aligned
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    mask = AscendC::Reg::UpdateMask<half>(count);
+    AscendC::Reg::LoadAlign(dstReg, src + i * oneRepeatSize);
+    AscendC::Reg::StoreAlign(dst + i * oneRepeatSize, dstReg, mask);
+}`,
+	Severity:  ruleset.Error,
+	Since:     "0.1.0",
+	Tags:      []string{"correctness", "alignment"},
+	Precision: "very-high",
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer},
 	RunDespiteErrors: true, // go list flags C++ files in a non-cgo package; see STYLE §5

@@ -34,11 +34,21 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"(DIST_DINTLV_Bn, asc_loadalign_deintlv) load two; a two-register access needs one of them. The rule reads " +
 		"the element type from the template argument T or, when there is none, from the register; element types " +
 		"that are template parameters are not checked for width. Fix: use the mode of the data's width, DIST_NORM " +
-		"(which picks the width from T), or the number of registers the mode moves.",
-	Before:   "AscendC::Reg::StoreAlign<float, AscendC::Reg::StoreDist::DIST_NORM_B16>(dst, v, mask);",
-	After:    "AscendC::Reg::StoreAlign<float, AscendC::Reg::StoreDist::DIST_NORM_B32>(dst, v, mask);",
-	Severity: ruleset.Error,
-	Since:    "0.1.0",
+		"(which picks the width from T), or the number of registers the mode moves. " +
+		"Source: seed 004, where a single store of b64 data supports only DIST_NORM and DIST_PACK_B64.",
+	Before: `AscendC::Reg::RegTensor<int64_t> dstReg;
+AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<int64_t>();
+AscendC::Reg::LoadAlign(dstReg, src64);
+// b64 data: a single store supports only DIST_NORM and DIST_PACK_B64
+AscendC::Reg::StoreAlign<int64_t, AscendC::Reg::StoreDist::DIST_FIRST_ELEMENT_B32>(dst64, dstReg, mask);`,
+	After: `AscendC::Reg::RegTensor<int64_t> dstReg;
+AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<int64_t>();
+AscendC::Reg::LoadAlign(dstReg, src64);
+AscendC::Reg::StoreAlign<int64_t, AscendC::Reg::StoreDist::DIST_NORM>(dst64, dstReg, mask);`,
+	Severity:  ruleset.Error,
+	Since:     "0.1.0",
+	Tags:      []string{"correctness", "dist-mode"},
+	Precision: "high",
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer},
 	RunDespiteErrors: true, // go list flags C++ files in a non-cgo package; see STYLE §5

@@ -39,11 +39,28 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"misread, so a loop reads or writes the wrong place. (The strided DATA_BLOCK_COPY loads and stores, the AR " +
 		"form of StoreUnAlign and the final flush StoreUnAlignPost<T, POST_MODE_NORMAL>(dst, u, 0) do support " +
 		"POST_MODE_NORMAL and are not reported.) Fix: use POST_MODE_UPDATE to advance the pointer, or " +
-		"the interface without a stride to leave it in place.",
-	Before:   "AscendC::Reg::StoreAlign<half, AscendC::Reg::PostLiteral::POST_MODE_NORMAL>(dst, v, VL, mask);",
-	After:    "AscendC::Reg::StoreAlign<half, AscendC::Reg::PostLiteral::POST_MODE_UPDATE>(dst, v, VL, mask);",
-	Severity: ruleset.Error,
-	Since:    "0.1.0",
+		"the interface without a stride to leave it in place. " +
+		"Source: seed 004 (\"POST_MODE_NORMAL not supported\" for the PostUpdate interface); the examples adapt its ComputeMode02 call example.",
+	Before: `AscendC::Reg::RegTensor<half> dstReg;
+AscendC::Reg::MaskReg mask;
+constexpr uint32_t oneRepeatSize = 128;
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    mask = AscendC::Reg::UpdateMask<half>(count);
+    AscendC::Reg::LoadAlign<half, AscendC::Reg::PostLiteral::POST_MODE_NORMAL>(dstReg, src, oneRepeatSize);
+    AscendC::Reg::StoreAlign<half, AscendC::Reg::PostLiteral::POST_MODE_NORMAL>(dst, dstReg, oneRepeatSize, mask);
+}`,
+	After: `AscendC::Reg::RegTensor<half> dstReg;
+AscendC::Reg::MaskReg mask;
+constexpr uint32_t oneRepeatSize = 128;
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    mask = AscendC::Reg::UpdateMask<half>(count);
+    AscendC::Reg::LoadAlign<half, AscendC::Reg::PostLiteral::POST_MODE_UPDATE>(dstReg, src, oneRepeatSize);
+    AscendC::Reg::StoreAlign<half, AscendC::Reg::PostLiteral::POST_MODE_UPDATE>(dst, dstReg, oneRepeatSize, mask);
+}`,
+	Severity:  ruleset.Error,
+	Since:     "0.1.0",
+	Tags:      []string{"correctness", "post-update"},
+	Precision: "very-high",
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer},
 	RunDespiteErrors: true, // go list flags C++ files in a non-cgo package; see STYLE §5

@@ -34,12 +34,27 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"the trait where the register is declared with RegTraitNumTwo in its type (directly, or on a type whose " +
 		"element is not 64-bit); a trait that only a template parameter or a type alias carries is not checked. " +
 		"Fix: use the post-update interface with a uint32_t stride instead of the AddrReg, store or load each " +
-		"register with its own single access, or declare the register with RegTraitNumOne.",
-	Before: "AscendC::Reg::AddrReg a = AscendC::Reg::CreateAddrReg<int64_t>(i, 64);\n" +
-		"AscendC::Reg::StoreAlign(dst, w, a, mask);  // w is RegTensor<int64_t, RegTraitNumTwo>",
-	After:    "AscendC::Reg::StoreAlign<int64_t, AscendC::Reg::PostLiteral::POST_MODE_UPDATE>(dst, w, 64, mask);",
-	Severity: ruleset.Error,
-	Since:    "0.1.0",
+		"register with its own single access, or declare the register with RegTraitNumOne. " +
+		"Source: the table of seed 004 that lists the interfaces each RegTensor trait supports; the examples adapt its ComputeMode03 (AddrReg) and ComputeMode02 (PostUpdate) call examples.",
+	Before: `AscendC::Reg::RegTensor<int64_t, AscendC::Reg::RegTraitNumTwo> dstReg;
+AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<int64_t>();
+constexpr uint16_t oneRepeatSize = 64;
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    AscendC::Reg::AddrReg aReg = AscendC::Reg::CreateAddrReg<int64_t>(i, oneRepeatSize);
+    AscendC::Reg::LoadAlign(dstReg, src64, aReg);
+    AscendC::Reg::StoreAlign(dst64, dstReg, aReg, mask);
+}`,
+	After: `AscendC::Reg::RegTensor<int64_t, AscendC::Reg::RegTraitNumTwo> dstReg;
+AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<int64_t>();
+constexpr uint16_t oneRepeatSize = 64;
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    AscendC::Reg::LoadAlign<int64_t, AscendC::Reg::PostLiteral::POST_MODE_UPDATE>(dstReg, src64, oneRepeatSize);
+    AscendC::Reg::StoreAlign<int64_t, AscendC::Reg::PostLiteral::POST_MODE_UPDATE>(dst64, dstReg, oneRepeatSize, mask);
+}`,
+	Severity:  ruleset.Error,
+	Since:     "0.1.0",
+	Tags:      []string{"correctness", "registers"},
+	Precision: "high",
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer},
 	RunDespiteErrors: true, // go list flags C++ files in a non-cgo package; see STYLE §5

@@ -13,14 +13,17 @@ import (
 
 // Rule is ASC3001 vreg-pressure.
 var Rule = ruleset.Define(&ruleset.Rule{
-	ID:       "ASC3001",
-	Name:     "vreg-pressure",
-	Title:    "RegTensor registers live at once above the budget",
-	Severity: ruleset.Warning,
-	Since:    "0.1.0",
-	Text:     text,
-	Before:   before,
-	After:    after,
+	ID:        "ASC3001",
+	Name:      "vreg-pressure",
+	Title:     "RegTensor registers live at once above the budget",
+	Severity:  ruleset.Warning,
+	Since:     "0.1.0",
+	Tags:      []string{"performance", "registers"},
+	Precision: "medium",
+	Options:   []ruleset.Option{ruleset.OptionBudgetVReg, ruleset.OptionChip, ruleset.OptionMachine, ruleset.OptionIterations},
+	Text:      text,
+	Before:    before,
+	After:     after,
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{regpressure.Analyzer, simcost.Analyzer},
 	RunDespiteErrors: true,

@@ -6,10 +6,21 @@ const text = "A VF has 32 RegTensor registers. What counts is how many hold a va
 	"Above 32 the compiler writes registers to a reserved 8 KB of UB and reads them back with synchronisation, which " +
 	"slows the VF down badly. The message gives the peak and its line; the related locations are the registers live " +
 	"there. Split the VF (intermediates through UB), finish one computation before starting the next, or reuse " +
-	"temporaries. `ascvet regs FILE:LINE` prints the full pressure report of a region."
+	"temporaries. `ascvet regs FILE:LINE` prints the full pressure report of a region. " +
+	"Source: seed 002 (at most 32 RegTensor per VF)."
 
-const before = "RegTensor<float> x[8], y[8], acc[20];\n" +
-	"for (...) { load x[0..7]; load y[0..7]; acc[k] = f(x, y) for 20 k; }   // 36 live"
+const before = `AscendC::Reg::RegTensor<float> x0, x1, /* ... */ x7;   // 8 inputs
+AscendC::Reg::RegTensor<float> y0, y1, /* ... */ y7;   // 8 inputs
+AscendC::Reg::RegTensor<float> acc0, /* ... */ acc19;  // 20 accumulators
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    // LoadAlign x0..x7 and y0..y7, then update acc0..acc19 from them:
+    // 8 + 8 + 20 = 36 registers live at once, above the 32 of a VF
+}`
 
-const after = "split the loop in two VFs, or process x/y in halves:\n" +
-	"for (...) { load x[0..3]; load y[0..3]; ... }                           // 28 live"
+const after = `// the same work in two halves
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    // LoadAlign x0..x3 and y0..y3, update acc0..acc19: 28 live
+}
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    // LoadAlign x4..x7 and y4..y7, update acc0..acc19: 28 live
+}`

@@ -13,14 +13,17 @@ import (
 
 // Rule is ASC3002 mask-pressure.
 var Rule = ruleset.Define(&ruleset.Rule{
-	ID:       "ASC3002",
-	Name:     "mask-pressure",
-	Title:    "MaskReg registers live at once above the budget",
-	Severity: ruleset.Warning,
-	Since:    "0.1.0",
-	Text:     text,
-	Before:   before,
-	After:    after,
+	ID:        "ASC3002",
+	Name:      "mask-pressure",
+	Title:     "MaskReg registers live at once above the budget",
+	Severity:  ruleset.Warning,
+	Since:     "0.1.0",
+	Tags:      []string{"performance", "registers", "masks"},
+	Precision: "medium",
+	Options:   []ruleset.Option{ruleset.OptionBudgetMask, ruleset.OptionChip, ruleset.OptionMachine, ruleset.OptionIterations},
+	Text:      text,
+	Before:    before,
+	After:     after,
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{regpressure.Analyzer, simcost.Analyzer},
 	RunDespiteErrors: true,

@@ -4,8 +4,19 @@ const text = "A VF has 8 MaskReg registers. Masks are easy to keep alive by acci
 	"later select, a MaskNot of a MaskAnd result (ASC3004), two compares joined by MaskAnd (ASC3005). Above 8 live at " +
 	"once the compiler spills masks to UB with synchronisation. The message gives the peak and its line; the related " +
 	"locations are the masks live there. Combine masks with predicated compares, apply De Morgan, or recompute a " +
-	"mask where it is used."
+	"mask where it is used. " +
+	"Source: seed 002 (at most 8 MaskReg per VF)."
 
-const before = "MaskReg m0..m8 all computed up front and used at the end"
+const before = `AscendC::Reg::MaskReg m0, m1, m2, m3, m4, m5, m6, m7, m8;
+// nine compares up front ...
+AscendC::Reg::Compares(m0, x0, 0.0f, mask);
+// ... m1 to m8 the same way, then nine Selects at the end:
+// 9 MaskReg live at once, above the 8 of a VF
+AscendC::Reg::Select(y0, x0, z0, m0);`
 
-const after = "compute each mask right before its select, or chain compares: Compares(m1, y, s, m0)"
+const after = `// each mask computed right before the Select that uses it: 2 live
+AscendC::Reg::Compares(m0, x0, 0.0f, mask);
+AscendC::Reg::Select(y0, x0, z0, m0);
+AscendC::Reg::Compares(m0, x1, 0.0f, mask);
+AscendC::Reg::Select(y1, x1, z1, m0);
+// ...`

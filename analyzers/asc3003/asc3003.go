@@ -20,11 +20,27 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"are not spilled: above 4 live at once the compiler refuses the VF. An unaligned register is live for the whole " +
 		"stream it serves (from LoadUnAlignPre to the last LoadUnAlign, from the first StoreUnAlign to StoreUnAlignPost), " +
 		"and a generic Load or Store holds a hidden one while it runs. Reuse a register for streams that do not overlap, " +
-		"or split the VF.",
-	Before:   "five input streams read in one loop, each with its own UnalignRegForLoad",
-	After:    "four streams per VF, or one stream finished before the next starts on the same register",
-	Severity: ruleset.Error,
-	Since:    "0.1.0",
+		"or split the VF. " +
+		"Source: seed 002 (at most 4 UnalignRegForLoad and 4 UnalignRegForStore per VF).",
+	Before: `AscendC::Reg::UnalignRegForLoad u0, u1, u2, u3, u4;  // five input streams
+AscendC::Reg::LoadUnAlignPre(u0, src0);
+// ... and u1 to u4 on src1 to src4
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    AscendC::Reg::LoadUnAlign(x0, u0, src0, postUpdateStride);
+    // ... and x1 to x4 from u1 to u4: 5 UnalignRegForLoad live, the VF has 4
+}`,
+	After: `// four streams in this VF; the fifth in a second loop, reusing u0
+AscendC::Reg::UnalignRegForLoad u0, u1, u2, u3;
+// ... the first loop on u0 to u3, then:
+AscendC::Reg::LoadUnAlignPre(u0, src4);
+for (uint16_t i = 0; i < repeatTimes; ++i) {
+    AscendC::Reg::LoadUnAlign(x4, u0, src4, postUpdateStride);
+}`,
+	Severity:  ruleset.Error,
+	Since:     "0.1.0",
+	Tags:      []string{"correctness", "registers", "unaligned"},
+	Precision: "high",
+	Options:   []ruleset.Option{ruleset.OptionBudgetULoad, ruleset.OptionBudgetUStore},
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{regpressure.Analyzer},
 	RunDespiteErrors: true,

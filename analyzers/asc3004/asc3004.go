@@ -24,12 +24,34 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	Text: "Negating the conjunction of two masks, !(a && b), needs a MaskReg for the intermediate a && b and a MaskNot " +
 		"after the MaskAnd. By De Morgan's law it equals !a || !b: invert the compares that produce a and b (GT becomes " +
 		"LE, EQ becomes NE, ...) and join them with MaskOr; likewise !(a || b) is !a && !b. The intermediate register " +
-		"and the MaskNot disappear, which matters when a VF is close to its 8 MaskReg (seed: dual-issue best practice).",
-	Before: "Reg::MaskAnd(noNaNMask, expAllOnes, mantNonZero, mask);\nReg::MaskNot(noNaNMask, noNaNMask, mask);",
-	After: "Reg::Compares<uint64_t, CMPMODE::NE>(expNotAllOnes, exp, 0x7ff, mask);\n" +
-		"Reg::Compares<uint64_t, CMPMODE::EQ>(mantZero, mant, 0, mask);\nReg::MaskOr(noNaNMask, expNotAllOnes, mantZero, mask);",
-	Severity: ruleset.Info,
-	Since:    "0.1.0",
+		"and the MaskNot disappear, which matters when a VF is close to its 8 MaskReg (seed 002, the dual-issue best practice; the examples adapt its CompareDoubleImpl counter-example (反例) and correct example (正例)).",
+	Before: `AscendC::Reg::RegTensor<uint64_t> exponent0, exponent1, mantissa0, mantissa1;
+AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<uint64_t>();
+AscendC::Reg::MaskReg dstMask, tmpMask0, tmpMask1, noNaNMask;
+AscendC::Reg::Compares(tmpMask0, exponent0, 0x7ff, mask);
+AscendC::Reg::Compares(dstMask, exponent1, 0x7ff, tmpMask0);
+AscendC::Reg::Compares<uint64_t, CMPMODE::NE>(tmpMask1, mantissa0, 0, mask);
+AscendC::Reg::Compares<uint64_t, CMPMODE::NE>(tmpMask0, mantissa1, 0, mask);
+AscendC::Reg::MaskOr(tmpMask0, tmpMask1, tmpMask0, mask);
+// !(a && b) needs one more MaskReg, noNaNMask, for a && b
+AscendC::Reg::MaskAnd(noNaNMask, dstMask, tmpMask0, mask);
+AscendC::Reg::MaskNot(noNaNMask, noNaNMask, mask);
+AscendC::Reg::StoreAlign(dst64, noNaNMask);`,
+	After: `AscendC::Reg::RegTensor<uint64_t> exponent0, exponent1, mantissa0, mantissa1;
+AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<uint64_t>();
+AscendC::Reg::MaskReg dstMask, tmpMask0, tmpMask1;
+AscendC::Reg::Compares(tmpMask0, exponent0, 0x7ff, mask);
+AscendC::Reg::Compares(dstMask, exponent1, 0x7ff, tmpMask0);
+AscendC::Reg::MaskNot(dstMask, dstMask, mask);                                    // !a
+AscendC::Reg::Compares<uint64_t, CMPMODE::EQ>(tmpMask1, mantissa0, 0, mask);
+AscendC::Reg::Compares<uint64_t, CMPMODE::EQ>(tmpMask0, mantissa1, 0, tmpMask1);  // !b
+AscendC::Reg::MaskOr(tmpMask0, tmpMask0, dstMask, mask);                          // !a || !b
+AscendC::Reg::StoreAlign(dst64, tmpMask0);`,
+	Severity:  ruleset.Info,
+	Since:     "0.1.0",
+	Tags:      []string{"performance", "masks", "registers"},
+	Precision: "high",
+	Options:   []ruleset.Option{ruleset.OptionChip, ruleset.OptionMachine, ruleset.OptionIterations},
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer},
 	RunDespiteErrors: true,

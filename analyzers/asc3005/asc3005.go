@@ -25,11 +25,27 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	Text: "A compare writes zero in the lanes its predicate leaves inactive, so Compares(m2, y, s, m1) computes " +
 		"m1 && (y cmp s) directly. Two compares under the same predicate followed by MaskAnd(d, m1, m2, mask) spend a " +
 		"MaskAnd and keep m2 alive for it; chaining the compares gives the same mask with one instruction and one " +
-		"MaskReg fewer. The rule fires only when the second compare's result is used by nothing but the MaskAnd.",
-	Before:   "Reg::Compares(m1, x, 0x7ff, mask);\nReg::Compares(m2, y, 0x7ff, mask);\nReg::MaskAnd(d, m1, m2, mask);",
-	After:    "Reg::Compares(m1, x, 0x7ff, mask);\nReg::Compares(d, y, 0x7ff, m1);",
-	Severity: ruleset.Info,
-	Since:    "0.1.0",
+		"MaskReg fewer. The rule fires only when the second compare's result is used by nothing but the MaskAnd. " +
+		"Source: seed 002, the CompareDoubleImpl example; its correct example (正例) goes on with tmpMask0 where the chained result is in tmpMask1, which the example below corrects.",
+	Before: `AscendC::Reg::RegTensor<uint64_t> unsignedPart0, unsignedPart1;
+AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<uint64_t>();
+AscendC::Reg::MaskReg dstMask, tmpMask0;
+AscendC::Reg::Compares<uint64_t, CMPMODE::EQ>(tmpMask0, unsignedPart0, 0, mask);
+AscendC::Reg::Compares<uint64_t, CMPMODE::EQ>(dstMask, unsignedPart1, 0, mask);
+AscendC::Reg::MaskAnd(tmpMask0, tmpMask0, dstMask, mask);
+AscendC::Reg::StoreAlign(dst64, tmpMask0);`,
+	After: `AscendC::Reg::RegTensor<uint64_t> unsignedPart0, unsignedPart1;
+AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<uint64_t>();
+AscendC::Reg::MaskReg tmpMask0, tmpMask1;
+AscendC::Reg::Compares<uint64_t, CMPMODE::EQ>(tmpMask0, unsignedPart0, 0, mask);
+// predicated by tmpMask0: tmpMask1 = tmpMask0 && (unsignedPart1 == 0)
+AscendC::Reg::Compares<uint64_t, CMPMODE::EQ>(tmpMask1, unsignedPart1, 0, tmpMask0);
+AscendC::Reg::StoreAlign(dst64, tmpMask1);`,
+	Severity:  ruleset.Info,
+	Since:     "0.1.0",
+	Tags:      []string{"performance", "masks", "registers"},
+	Precision: "high",
+	Options:   []ruleset.Option{ruleset.OptionChip, ruleset.OptionMachine, ruleset.OptionIterations},
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer},
 	RunDespiteErrors: true,

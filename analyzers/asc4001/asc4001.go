@@ -25,12 +25,36 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"the next iteration cannot enter the window until this one drains, so iterations never overlap and the loop " +
 		"runs at about one instruction per cycle. Split the VF loop (write intermediates to UB and continue in a second " +
 		"loop) or unroll it by hand with the copies interleaved, so that independent chains share the window. The " +
-		"message gives the chain length, the simulated IPC, and the simulated effect of a 4x unroll.",
-	Before: "for (uint16_t i = 0; i < 32; ++i) {\n    LoadAlign(x, src + i * VL);\n    ... 70 dependent Adds/Muls on x ...\n    StoreAlign(dst + i * VL, x, mask);\n}",
-	After: "for (uint16_t i = 0; i < 8; ++i) {   // 4x unroll, chains interleaved\n    LoadAlign(x0, ...); LoadAlign(x1, ...); LoadAlign(x2, ...); LoadAlign(x3, ...);\n" +
-		"    Adds(x0, ...); Adds(x1, ...); Adds(x2, ...); Adds(x3, ...);\n    ...\n}",
-	Severity: ruleset.Warning,
-	Since:    "0.1.0",
+		"message gives the chain length, the simulated IPC, and the simulated effect of a 4x unroll. " +
+		"The examples adapt the manual unroll example of seed 002.",
+	Before: `for (uint16_t i = 0; i < 32; ++i) {
+    // iterations are independent, but one holds more than 64 dependent
+    // instructions: i = 1 cannot enter the execution queue before i = 0 drains
+    AscendC::Reg::LoadAlign(srcReg, srcAddr + i * oneRepeatSize);
+    AscendC::Reg::Adds(dstReg0, srcReg, 10, mask);
+    AscendC::Reg::Muls(dstReg1, dstReg0, 20, mask);
+    // ... more than 64 dependent instructions
+    AscendC::Reg::StoreAlign(dstAddr + i * oneRepeatSize, dstReg1, mask);
+}`,
+	After: `for (uint16_t i = 0; i < 8; ++i) {  // 32 iterations unrolled 4x
+    AscendC::Reg::LoadAlign(srcReg0, srcAddr + (4 * i) * oneRepeatSize);
+    AscendC::Reg::LoadAlign(srcReg1, srcAddr + (4 * i + 1) * oneRepeatSize);
+    AscendC::Reg::LoadAlign(srcReg2, srcAddr + (4 * i + 2) * oneRepeatSize);
+    AscendC::Reg::LoadAlign(srcReg3, srcAddr + (4 * i + 3) * oneRepeatSize);
+    AscendC::Reg::Adds(dstReg00, srcReg0, 10, mask);
+    AscendC::Reg::Adds(dstReg01, srcReg1, 10, mask);
+    AscendC::Reg::Adds(dstReg02, srcReg2, 10, mask);
+    AscendC::Reg::Adds(dstReg03, srcReg3, 10, mask);
+    AscendC::Reg::Muls(dstReg10, dstReg00, 20, mask);
+    // ... the Muls of the other three copies, and so on: four chains, interleaved
+    AscendC::Reg::StoreAlign(dstAddr + (4 * i) * oneRepeatSize, dstReg10, mask);
+    // ... and the other three stores
+}`,
+	Severity:  ruleset.Warning,
+	Since:     "0.1.0",
+	Tags:      []string{"performance", "scheduling", "dual-issue"},
+	Precision: "medium",
+	Options:   []ruleset.Option{ruleset.OptionChip, ruleset.OptionMachine, ruleset.OptionIterations},
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer},
 	RunDespiteErrors: true,

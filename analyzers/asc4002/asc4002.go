@@ -23,11 +23,30 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"iterations are short dependent chains through the same registers leaves issue slots empty. ascvet simulates the " +
 		"loop as written and unrolled 2x and 4x with the copies interleaved (registers carried between iterations keep " +
 		"their chain); when one of them saves at least 15% of the loop's cycles, this rule says so, with the estimate. " +
-		"Unroll by hand: the compiler does not do it for you in a VF.",
-	Before:   "for (uint16_t i = 0; i < n; ++i) { LoadAlign(x, ...); Exp(y, x, m); Muls(y, y, s, m); StoreAlign(..., y, m); }",
-	After:    "for (uint16_t i = 0; i < n / 2; ++i) { LoadAlign(x0, ...); LoadAlign(x1, ...); Exp(y0, x0, m); Exp(y1, x1, m); ... }",
-	Severity: ruleset.Info,
-	Since:    "0.1.0",
+		"Unroll by hand: the compiler does not do it for you in a VF. " +
+		"Source: seed 002, the dual-issue best practice.",
+	Before: `for (uint16_t i = 0; i < repeatTimes; ++i) {
+    // one chain per iteration, each instruction waiting for the one before
+    AscendC::Reg::LoadAlign(srcReg, srcAddr + i * oneRepeatSize);
+    AscendC::Reg::Muls(dstReg, srcReg, 2.0f, mask);
+    AscendC::Reg::Muls(dstReg, dstReg, 3.0f, mask);
+    // ... some 30 more dependent Muls
+    AscendC::Reg::StoreAlign(dstAddr + i * oneRepeatSize, dstReg, mask);
+}`,
+	After: `for (uint16_t i = 0; i < repeatTimes / 2; ++i) {  // unrolled 2x
+    AscendC::Reg::LoadAlign(srcReg0, srcAddr + (2 * i) * oneRepeatSize);
+    AscendC::Reg::LoadAlign(srcReg1, srcAddr + (2 * i + 1) * oneRepeatSize);
+    AscendC::Reg::Muls(dstReg0, srcReg0, 2.0f, mask);
+    AscendC::Reg::Muls(dstReg1, srcReg1, 2.0f, mask);
+    // ... the two chains interleaved, instruction by instruction
+    AscendC::Reg::StoreAlign(dstAddr + (2 * i) * oneRepeatSize, dstReg0, mask);
+    AscendC::Reg::StoreAlign(dstAddr + (2 * i + 1) * oneRepeatSize, dstReg1, mask);
+}`,
+	Severity:  ruleset.Info,
+	Since:     "0.1.0",
+	Tags:      []string{"performance", "scheduling", "dual-issue"},
+	Precision: "medium",
+	Options:   []ruleset.Option{ruleset.OptionChip, ruleset.OptionMachine, ruleset.OptionIterations},
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer},
 	RunDespiteErrors: true,

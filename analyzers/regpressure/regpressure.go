@@ -1,8 +1,8 @@
 // Package regpressure provides the register pressure of every VF region of
 // a file (package regalloc) to the register rules, computed once, with the
 // budgets of the chip: 32 RegTensor, 8 MaskReg, 4 load and 4 store
-// unaligned registers, 8 AddrReg on the Ascend 950. The budgets are flags
-// (-budget-vreg, ...) so that configuration can override them.
+// unaligned registers, 8 AddrReg on the Ascend 950. The budgets come from
+// package settings (-budget-vreg, ..., or a file's ascvet.toml).
 package regpressure
 
 import (
@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/regalloc"
 )
@@ -26,25 +27,15 @@ type Result struct {
 var Analyzer = &analysis.Analyzer{
 	Name:             "regpressure",
 	Doc:              "live register pressure of each VF region (provider for ASC3001-ASC3003)",
-	Requires:         []*analysis.Analyzer{cppir.Analyzer},
+	Requires:         []*analysis.Analyzer{cppir.Analyzer, settings.Analyzer},
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeOf((*Result)(nil)),
 	Run:              run,
 }
 
-var budget = regalloc.Ascend950
-
-func init() {
-	Analyzer.Flags.IntVar(&budget[regalloc.VReg], "budget-vreg", regalloc.Ascend950[regalloc.VReg], "RegTensor registers one VF may keep live")
-	Analyzer.Flags.IntVar(&budget[regalloc.Mask], "budget-mask", regalloc.Ascend950[regalloc.Mask], "MaskReg registers one VF may keep live")
-	Analyzer.Flags.IntVar(&budget[regalloc.ULoad], "budget-uload", regalloc.Ascend950[regalloc.ULoad], "UnalignRegForLoad registers one VF may keep live")
-	Analyzer.Flags.IntVar(&budget[regalloc.UStore], "budget-ustore", regalloc.Ascend950[regalloc.UStore], "UnalignRegForStore registers one VF may keep live")
-	Analyzer.Flags.IntVar(&budget[regalloc.Addr], "budget-addr", regalloc.Ascend950[regalloc.Addr], "AddrReg registers one VF may keep live")
-}
-
 func run(pass *analysis.Pass) (any, error) {
 	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
-	res := &Result{Budget: budget, Regions: map[*ir.Func]*regalloc.Result{}, Files: map[*ir.Func]*ir.File{}}
+	res := &Result{Budget: settings.Of(pass).Budget, Regions: map[*ir.Func]*regalloc.Result{}, Files: map[*ir.Func]*ir.File{}}
 	for _, f := range pkg.Files {
 		a := regalloc.New(f)
 		for _, fn := range f.Funcs {

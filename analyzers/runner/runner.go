@@ -43,6 +43,10 @@ import (
 type File struct {
 	Name string // path, as it appears in findings
 	Src  []byte // contents
+	// Provided holds results given for this file instead of running the
+	// analyzer (a provider such as settings.Analyzer, configured per
+	// file); each must have the analyzer's ResultType.
+	Provided map[*analysis.Analyzer]any
 }
 
 // Finding is one diagnostic, tagged with the analyzer (and rule) that reported it.
@@ -52,6 +56,13 @@ type Finding struct {
 	Diagnostic analysis.Diagnostic // as reported
 	Pos, End   token.Position      // Diagnostic.Pos and End resolved (End = Pos when not given); columns count bytes
 	Fixes      []fixes.Fix         // Diagnostic.SuggestedFixes resolved to byte offsets in the finding's file, in order
+	Related    []Related           // Diagnostic.Related resolved, in order (entries without a position are left out)
+}
+
+// Related is a related location of a finding, resolved.
+type Related struct {
+	Pos, End token.Position // End = Pos when not given
+	Message  string
 }
 
 // RuleID returns the ID of the finding's rule, or the analyzer's name when
@@ -233,6 +244,15 @@ func runFile(order []*analysis.Analyzer, f File) ([]Finding, []InternalError, ma
 			failed[a] = true
 			continue
 		}
+		if res, ok := f.Provided[a]; ok {
+			if a.ResultType != nil && reflect.TypeOf(res) != a.ResultType {
+				errs = append(errs, InternalError{File: f.Name, Analyzer: a.Name, Err: fmt.Errorf("provided result of type %T, want %v", res, a.ResultType)})
+				failed[a] = true
+				continue
+			}
+			results[a] = res
+			continue
+		}
 		var diags []analysis.Diagnostic
 		pass := &analysis.Pass{
 			Analyzer:          a,
@@ -305,7 +325,19 @@ func resolve(fset *token.FileSet, a *analysis.Analyzer, diags []analysis.Diagnos
 		if err != nil {
 			return nil, &InternalError{Err: fmt.Errorf("diagnostic %q: %w", d.Message, err)}
 		}
-		findings = append(findings, Finding{Analyzer: a, Rule: rule, Diagnostic: d, Pos: pos, End: end, Fixes: fs})
+		var rel []Related
+		for _, r := range d.Related {
+			rp := fset.PositionFor(r.Pos, false)
+			if !rp.IsValid() {
+				continue
+			}
+			re := rp
+			if e := fset.PositionFor(r.End, false); r.End.IsValid() && e.Filename == rp.Filename && e.Offset >= rp.Offset {
+				re = e
+			}
+			rel = append(rel, Related{Pos: rp, End: re, Message: r.Message})
+		}
+		findings = append(findings, Finding{Analyzer: a, Rule: rule, Diagnostic: d, Pos: pos, End: end, Fixes: fs, Related: rel})
 	}
 	return findings, nil
 }

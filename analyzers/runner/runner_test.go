@@ -176,3 +176,30 @@ func TestIsSource(t *testing.T) {
 		}
 	}
 }
+
+// TestProvided: a result given for a file replaces the analyzer's run for
+// that file only; one of the wrong type is an internal error.
+func TestProvided(t *testing.T) {
+	calls := 0
+	prov := &analysis.Analyzer{Name: "prov", Doc: "provider", ResultType: reflect.TypeOf(""), Run: func(*analysis.Pass) (any, error) {
+		calls++
+		return "ran", nil
+	}}
+	var seen []string
+	user := &analysis.Analyzer{Name: "user", Doc: "user", Requires: []*analysis.Analyzer{prov}, Run: func(p *analysis.Pass) (any, error) {
+		seen = append(seen, p.ResultOf[prov].(string))
+		return nil, nil
+	}}
+	files := []File{{Name: "a.asc"}, {Name: "b.asc", Provided: map[*analysis.Analyzer]any{prov: "given"}}}
+	res, err := Run([]*analysis.Analyzer{user}, files, Options{Jobs: 1})
+	if err != nil || len(res.Errors) != 0 {
+		t.Fatal(err, res.Errors)
+	}
+	if calls != 1 || len(seen) != 2 || seen[0] != "ran" || seen[1] != "given" {
+		t.Errorf("provider ran %d times, user saw %q; want 1 run and [ran given]", calls, seen)
+	}
+	res, err = Run([]*analysis.Analyzer{user}, []File{{Name: "c.asc", Provided: map[*analysis.Analyzer]any{prov: 42}}}, Options{Jobs: 1})
+	if err != nil || len(res.Errors) != 1 || !strings.Contains(res.Errors[0].Err.Error(), "provided result of type int") {
+		t.Errorf("wrong provided type: %v %v", err, res.Errors)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/simcheck"
 )
@@ -21,21 +22,10 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:             "simcost",
 	Doc:              "machine model and loop simulation for the cost of performance findings",
+	Requires:         []*analysis.Analyzer{settings.Analyzer},
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeOf((*Model)(nil)),
 	Run:              run,
-}
-
-var (
-	chip       string
-	machine    string
-	iterations int
-)
-
-func init() {
-	Analyzer.Flags.StringVar(&chip, "chip", "ascend950", "chip whose machine model is used")
-	Analyzer.Flags.StringVar(&machine, "machine", "", "machine model file to use instead of the chip's")
-	Analyzer.Flags.IntVar(&iterations, "iterations", simcheck.DefaultIterations, "iterations to simulate when a loop's trip count does not fold")
 }
 
 // Model is the provider's result, one per file: the rules of a file share
@@ -81,11 +71,12 @@ var (
 )
 
 func run(pass *analysis.Pass) (any, error) {
-	m, err := Load(chip, machine)
+	s := settings.Of(pass)
+	m, err := Load(s.Chip, s.Machine)
 	if err != nil {
 		return nil, err
 	}
-	return &Model{M: m, Iterations: max(iterations, 1)}, nil
+	return &Model{M: m, Iterations: max(s.Iterations, 1)}, nil
 }
 
 // Cost is a simulated before/after.
@@ -153,14 +144,14 @@ func (md *Model) At(fn *ir.Func, in *ir.Instr, drop func(*ir.Instr) bool) Cost {
 	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: 1, Region: true}
 }
 
-// relatedPrefix marks the related entry that carries a cost from an
+// RelatedPrefix marks the related entry that carries a cost from an
 // analyzer to the driver (analysis.Diagnostic has no field of its own).
-const relatedPrefix = "ascvet:cycles "
+const RelatedPrefix = "ascvet:cycles "
 
 // Attach records c on d; Extract reads it back.
 func Attach(d *analysis.Diagnostic, c Cost) {
 	d.Related = append(d.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.Pos,
-		Message: fmt.Sprintf("%sbefore=%d after=%d iterations=%d", relatedPrefix, c.Before, c.After, c.Iterations)})
+		Message: fmt.Sprintf("%sbefore=%d after=%d iterations=%d", RelatedPrefix, c.Before, c.After, c.Iterations)})
 }
 
 // Extract returns the cost attached to d, and d's related information
@@ -170,8 +161,8 @@ func Extract(related []analysis.RelatedInformation) (Cost, bool, []analysis.Rela
 	found := false
 	var rest []analysis.RelatedInformation
 	for _, r := range related {
-		if strings.HasPrefix(r.Message, relatedPrefix) {
-			if _, err := fmt.Sscanf(r.Message[len(relatedPrefix):], "before=%d after=%d iterations=%d", &c.Before, &c.After, &c.Iterations); err == nil {
+		if strings.HasPrefix(r.Message, RelatedPrefix) {
+			if _, err := fmt.Sscanf(r.Message[len(RelatedPrefix):], "before=%d after=%d iterations=%d", &c.Before, &c.After, &c.Iterations); err == nil {
 				found = true
 				continue
 			}

@@ -1,0 +1,165 @@
+package i18n
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestNormalize(t *testing.T) {
+	for in, want := range map[string]string{
+		"zh": ZH, "ZH": ZH, "zh_CN.UTF-8": ZH, "zh-Hans": ZH, "zh_TW": ZH, " zh ": ZH, "zh.GBK": ZH,
+		"": EN, "en": EN, "en_US.UTF-8": EN, "C": EN, "POSIX": EN, "fr_FR": EN, "zhx": EN, "z": EN,
+	} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]bool{"zh": true, "zh_CN": true, "en": true, "EN": true, "en_GB.UTF-8": true, "fr": false, "": false, "english": false} {
+		if got := Supported(in); got != want {
+			t.Errorf("Supported(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestLang(t *testing.T) {
+	cases := []struct {
+		flag string
+		env  map[string]string
+		want string
+	}{
+		{"", nil, EN},
+		{"zh", nil, ZH},
+		{"en", map[string]string{"LANG": "zh_CN.UTF-8"}, EN}, // the flag wins
+		{"zh_CN", map[string]string{"LANG": "en_US.UTF-8"}, ZH},
+		{"", map[string]string{"LANG": "zh_CN.UTF-8"}, ZH},
+		{"", map[string]string{"LANG": "en_US.UTF-8"}, EN},
+		{"", map[string]string{"LC_MESSAGES": "zh_CN.UTF-8", "LANG": "en_US.UTF-8"}, ZH},
+		{"", map[string]string{"LC_ALL": "C", "LC_MESSAGES": "zh_CN.UTF-8"}, EN}, // LC_ALL overrides
+		{"", map[string]string{"LC_ALL": "zh_CN.GB18030", "LANG": "C"}, ZH},
+		{"", map[string]string{"LC_ALL": "", "LC_MESSAGES": "", "LANG": "zh_SG"}, ZH}, // empty means unset
+	}
+	for _, c := range cases {
+		env := func(k string) string { return c.env[k] }
+		if got := Lang(c.flag, env); got != c.want {
+			t.Errorf("Lang(%q, %v) = %q, want %q", c.flag, c.env, got, c.want)
+		}
+	}
+	if got := Lang("", nil); got != EN {
+		t.Errorf("Lang with no environment = %q", got)
+	}
+}
+
+// TestMessage pins the translation of one message of each shape of
+// fragment: a cost, a move, a reason of the replay with its cases.
+func TestMessage(t *testing.T) {
+	cases := []struct{ id, en, zh string }{
+		{"ASC1001",
+			"LoadUnAlignPre on ureg0 re-initialises a contiguous stream each iteration; hoist it before the loop: saves ~1 cycle per iteration (24% of the loop)",
+			"LoadUnAlignPre 在每次迭代中对 ureg0 重新做非对齐搬入初始化，而连续非对齐搬入只需初始化一次；请将其移至循环之前：每次迭代约节省 1 个周期（占循环的 24%）"},
+		{"asc1002", // any case
+			"StoreUnAlignPost on u flushes a contiguous store stream each iteration; declare u before the loop and sink the Post after it: no saving measurable in the simulated loop; no automatic fix: the replay could not prove the sunk Post writes the same bytes: with 4-byte elements, dst at offset 8 of a 32-byte block, n = 3, 2 iterations, the register u ends with different contents",
+			"StoreUnAlignPost 在每次迭代中对 u 做非对齐搬出后处理，而连续非对齐搬出只需后处理一次；请在循环之前声明 u，并把 Post 移至循环之后：在模拟的循环中测不出收益；未提供自动修复：回放无法证明移至循环之后的 Post 写出相同的字节：在 元素 4 字节，dst 位于 32 字节块内偏移 8 处，n = 3，迭代 2 次 的情况下，寄存器 u 最终的内容不同"},
+		{"ASC3001",
+			"VF region Wide keeps 34 RegTensor registers live at once at line 86 (budget 32; 34 declared, 2 of them inside a called helper); the compiler spills the excess to the reserved UB area and adds synchronisation; split the VF or shorten live ranges; saves ~28 cycles (53% of the region)",
+			"VF 区域 Wide 在第 86 行同时有 34 个 RegTensor 寄存器存活（上限 32 个；声明了 34 个，其中 2 个在被调用的辅助函数中）；编译器会把超出的部分换出到 UB 的预留空间并插入同步指令；请拆分 VF，或缩短变量的存活范围；约节省 28 个周期（占该区域的 53%）"},
+		{"ASC2002",
+			"StoreAlign with DIST_NORM_B16 on float data; use DIST_NORM_B32 or DIST_NORM",
+			"StoreAlign 的 DIST_NORM_B16 模式用于 float 数据，与数据的位宽不符；请使用 DIST_NORM_B32 或 DIST_NORM"},
+	}
+	for _, c := range cases {
+		if got := Message("zh", c.id, c.en); got != c.zh {
+			t.Errorf("%s: Message(zh, %q)\n got %q\nwant %q", c.id, c.en, got, c.zh)
+		}
+		if got := Message("en", c.id, c.en); got != c.en {
+			t.Errorf("Message(en) changed the message: %q", got)
+		}
+	}
+}
+
+// TestMessageFallsBack: what does not translate completely stays English.
+func TestMessageFallsBack(t *testing.T) {
+	for _, c := range []struct{ id, en string }{
+		{"ASC1001", "something the catalog has never seen"},
+		{"ASC9999", "VF region X does not parse here; findings in it may be incomplete"}, // unknown rule
+		{"ASC0003", "VF region X does not parse here; findings in it may be incomplete"}, // another rule's message
+		// the main clause matches, a fragment does not (a new reason)
+		{"ASC1001", "LoadUnAlignPre on u may re-initialise a contiguous stream each iteration (not proven: the moon is full); hoist it before the loop if the stream is contiguous: saves ~1 cycle per iteration (24% of the loop)"},
+		{"ASC1001", "LoadUnAlignPre on u re-initialises a contiguous stream each iteration; hoist it before the loop: saves ~1 cycle per iteration (24% of the loop); no automatic fix: the replay gave up"},
+		{"ASC1006", "LoadUnAlign uses us as a sideways register, but StoreUnAlign on line 52 used it as a store register; give the load stream its own UnalignRegForLoad"},
+		{"ASC2002", "StoreAlign with DIST_NORM_B16 on float data; use DIST_NORM_B32 or, better, nothing"},
+		{"ASC1001", ""},
+		// a capture copied unchanged must not be English prose
+		{"ASC2003", "LoadUnAlign instantiated with POST_MODE_NORMAL, which it does not support; use POST_MODE_UPDATE (the input pointer here advances by the stride)"},
+	} {
+		if got := Message("zh", c.id, c.en); got != c.en {
+			t.Errorf("%s %q: got %q, want it unchanged", c.id, c.en, got)
+		}
+	}
+}
+
+// TestCatalogWellFormed compiles the catalog (a malformed pattern panics)
+// and checks that every fragment kind is used by some pattern.
+func TestCatalogWellFormed(t *testing.T) {
+	compileAll()
+	used := map[string]bool{}
+	group := regexp.MustCompile(`\(\?P<([A-Z][A-Za-z]*)[0-9]*>`)
+	note := func(ps []pattern) {
+		for _, p := range ps {
+			for _, m := range group.FindAllStringSubmatch(p.re, -1) {
+				used[m[1]] = true
+			}
+		}
+	}
+	for _, ps := range messages {
+		note(ps)
+	}
+	for _, ps := range fragments {
+		note(ps)
+	}
+	for _, l := range listKinds {
+		used[l.item] = true
+	}
+	for k := range fragments {
+		if !used[k] {
+			t.Errorf("fragment kind %s is used by no pattern", k)
+		}
+	}
+	for k := range listKinds {
+		if !used[k] {
+			t.Errorf("list kind %s is used by no pattern", k)
+		}
+	}
+	for id, ps := range messages {
+		for _, p := range ps {
+			if !strings.ContainsFunc(p.zh, isHan) {
+				t.Errorf("%s: template %q has no Chinese", id, p.zh)
+			}
+		}
+	}
+}
+
+func isHan(r rune) bool { return r >= 0x4E00 && r <= 0x9FFF }
+
+// TestCompileRejects: the checks of compile catch catalog mistakes.
+func TestCompileRejects(t *testing.T) {
+	compileAll()
+	for name, p := range map[string]pattern{
+		"dropped group":  {`a (?P<x>\S+)`, `甲`},
+		"unknown name":   {`a (?P<x>\S+)`, `甲 ${x} ${y}`},
+		"unnamed group":  {`a (\S+) (?P<x>\S+)`, `甲 ${x}`},
+		"unknown kind":   {`a (?P<Nope>\S+)`, `甲 ${Nope}`},
+		"bad expression": {`a (?P<x>\S+`, `甲 ${x}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Error("compile did not panic")
+				}
+			}()
+			compile([]pattern{p})
+		})
+	}
+	// and a good one passes
+	compile([]pattern{{`a (?P<x>\S+) (?P<Cost2>.+)`, `甲 ${x} ${Cost2}`}})
+}
