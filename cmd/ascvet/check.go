@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -31,7 +32,8 @@ type checkConfig struct {
 	jobs      int                                           // files read and analysed at once
 	lim       limits                                        // input limits
 	keepFixes bool                                          // keep the sources of files whose findings offer fixes (-fix, -diff)
-	visit     func(runner.File, map[*analysis.Analyzer]any) // runner.Options.Visit
+	visit     func(runner.File, map[*analysis.Analyzer]any) // runner.Options.Visit (without pipe)
+	pipe      *pipeline                                     // the per-file pipeline (config, suppressions, issues); nil: analyzers only
 }
 
 // fileOutcome is what became of one input file.
@@ -40,8 +42,10 @@ type fileOutcome struct {
 	size     int64                  // bytes, when read
 	read, vf bool                   // it was read; it has a VF marker and was analysed
 	src      []byte                 // kept source (checkConfig.keepFixes)
-	findings []runner.Finding       // its findings
+	findings []runner.Finding       // its reported findings
+	issues   []issue                // with a pipeline: its issues, suppressed ones included
 	errs     []runner.InternalError // analyzers that failed on it
+	cfgErr   string                 // its configuration did not load
 }
 
 // check expands paths, reads every file and analyses those with a VF
@@ -74,11 +78,22 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 	wg.Wait()
 
 	all := &runner.Result{}
+	cfgSeen := map[string]bool{}
 	for i := range outs {
 		o := &outs[i]
 		if o.msg != "" {
 			in.skipped++
 			fmt.Fprintf(stderr, "ascvet: %s\n", o.msg)
+		}
+		if o.cfgErr != "" {
+			in.badCfg++
+			if !cfgSeen[o.cfgErr] { // one bad ascvet.toml spoils many files: say it once
+				cfgSeen[o.cfgErr] = true
+				for _, line := range strings.Split(o.cfgErr, "\n") {
+					fmt.Fprintf(stderr, "ascvet: %s\n", line)
+				}
+				fmt.Fprintf(stderr, "ascvet: files under it are not checked until it is fixed\n")
+			}
 		}
 		if o.read {
 			in.read++
@@ -92,10 +107,12 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 			in.files = append(in.files, runner.File{Name: names[i], Src: o.src})
 		}
 		all.Findings = append(all.Findings, o.findings...)
+		in.issues = append(in.issues, o.issues...)
 		all.Errors = append(all.Errors, o.errs...)
 		*o = fileOutcome{}
 	}
 	in.res = (&runner.Result{}).Replace(nil, all) // sorted as runner.Run sorts
+	sortIssues(in.issues)
 	return in, nil
 }
 
@@ -107,6 +124,21 @@ func checkFile(name string, as []*analysis.Analyzer, cfg *checkConfig, buf *[]by
 	}
 	o := fileOutcome{read: true, size: size}
 	if !vf {
+		return o
+	}
+	if cfg.pipe != nil {
+		a := cfg.pipe.run(name, src)
+		switch {
+		case a.skip != "":
+			return fileOutcome{msg: a.skip}
+		case a.cfgErr != "":
+			o.cfgErr = a.cfgErr
+			return o
+		}
+		o.vf, o.errs, o.issues, o.findings = true, a.errs, a.issues, a.reported()
+		if cfg.keepFixes && len(runner.Fixes(o.findings)) > 0 {
+			o.src = bytes.Clone(src)
+		}
 		return o
 	}
 	// The runner and the analyzers may keep slices of the source (a fix's

@@ -6,8 +6,6 @@ import (
 	"io"
 	"slices"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/ascvet/ascvet/analyzers/fixes"
 	"github.com/ascvet/ascvet/analyzers/runner"
 )
@@ -42,7 +40,7 @@ type fixOutcome struct {
 // fixes, so that a second ascvet -fix finds nothing left to fix. The other
 // files are done after one round, so that a fix that does not remove its
 // finding is applied once, not once per round.
-func fixAll(as []*analysis.Analyzer, files []runner.File, res *runner.Result, jobs int) (*fixOutcome, error) {
+func fixAll(analyse func([]runner.File) (*runner.Result, error), files []runner.File, res *runner.Result) (*fixOutcome, error) {
 	cur := make(map[string][]byte, len(files))
 	for _, f := range files {
 		cur[f.Name] = f.Src
@@ -91,7 +89,7 @@ func fixAll(as []*analysis.Analyzer, files []runner.File, res *runner.Result, jo
 		if len(changed) == 0 {
 			break
 		}
-		sub, err := runner.Run(as, changed, runner.Options{Jobs: jobs})
+		sub, err := analyse(changed)
 		if err != nil {
 			return nil, err
 		}
@@ -123,10 +121,10 @@ func fixAll(as []*analysis.Analyzer, files []runner.File, res *runner.Result, jo
 // so far: exitUsage when a file could not be written, exitInternal when an
 // analyzer offered a fix that does not fit its file. Its error is a failure
 // to print the diff.
-func fixOrDiff(stdout, stderr io.Writer, as []*analysis.Analyzer, files []runner.File, res *runner.Result, write bool, jobs int) (*runner.Result, int, error) {
-	out, err := fixAll(as, files, res, jobs)
+func fixOrDiff(stdout, stderr io.Writer, pipe *pipeline, files []runner.File, res *runner.Result, write bool, jobs int) (*runner.Result, []fixedFile, int, error) {
+	out, err := fixAll(pipe.rerun(jobs), files, res)
 	if err != nil {
-		return nil, exitInternal, fmt.Errorf("internal error: %w", err)
+		return nil, nil, exitInternal, fmt.Errorf("internal error: %w", err)
 	}
 	code := exitOK
 	for _, msg := range out.broken {
@@ -140,13 +138,13 @@ func fixOrDiff(stdout, stderr io.Writer, as []*analysis.Analyzer, files []runner
 			e.Err = fmt.Errorf("on the fixed text: %w", e.Err)
 			diffRes.Errors = append(diffRes.Errors, e)
 		}
-		return diffRes, code, writeDiffs(stdout, out)
+		return diffRes, nil, code, writeDiffs(stdout, out)
 	}
-	res, unwritten := writeFixes(stderr, out, res)
+	res, written, unwritten := writeFixes(stderr, out, res)
 	if unwritten > 0 {
 		code = max(code, exitUsage)
 	}
-	return res, code, nil
+	return res, written, code, nil
 }
 
 // reportSkipped prints one line per file where fixes overlapped others and
@@ -166,7 +164,7 @@ func reportSkipped(stderr io.Writer, files []runner.File, skipped map[string]int
 // writeFixes writes each fixed file atomically and reports it on stderr. A
 // file that cannot be written is named on stderr and keeps its findings from
 // before fixing, which are returned in the result; failed counts them.
-func writeFixes(stderr io.Writer, out *fixOutcome, before *runner.Result) (res *runner.Result, failed int) {
+func writeFixes(stderr io.Writer, out *fixOutcome, before *runner.Result) (res *runner.Result, written []fixedFile, failed int) {
 	res = out.res
 	var restore []string
 	for _, f := range out.files {
@@ -176,11 +174,12 @@ func writeFixes(stderr io.Writer, out *fixOutcome, before *runner.Result) (res *
 			continue
 		}
 		fmt.Fprintf(stderr, "ascvet: fixed %s in %s\n", plural(f.fixed, "finding"), f.name)
+		written = append(written, f)
 	}
 	if len(restore) > 0 {
 		res = res.Replace(restore, only(before, restore))
 	}
-	return res, len(restore)
+	return res, written, len(restore)
 }
 
 // only returns the findings and errors of r for the files named.

@@ -168,7 +168,9 @@ type inputs struct {
 	vfFiles int            // files with a VF marker (check: that were analysed)
 	vfBytes int64          // total size of the files with a VF marker
 	skipped int            // paths and files that could not be read or were over a limit; each was reported
-	res     *runner.Result // check: the findings and internal errors
+	res     *runner.Result // check: the reported findings (not suppressed) and internal errors
+	issues  []issue        // check with a pipeline: every issue, suppressed ones included, sorted
+	badCfg  int            // check: files whose configuration did not load (each reported)
 }
 
 // load expands the path arguments into files, reads them with jobs

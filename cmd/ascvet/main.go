@@ -42,7 +42,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -56,13 +55,16 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/all"
 	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/ruleset"
+	"github.com/ascvet/ascvet/ruleset/config"
+	"github.com/ascvet/ascvet/ruleset/i18n"
 	"github.com/ascvet/ascvet/simcheck"
 )
 
 // version is the ascvet release.
-const version = "0.1.0"
+const version = "0.2.0"
 
 // analyzers returns the analyzers ascvet runs; tests replace it.
 var analyzers = all.Analyzers
@@ -82,23 +84,40 @@ func main() {
 // run is ascvet with arguments args (without the program name); it returns
 // the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "stats" {
-		return runStats(args[1:], stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == "ir" {
-		return runIR(args[1:], stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == "regs" {
-		return runRegs(args[1:], stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == "sim" {
-		return runSim(args[1:], stdout, stderr)
+	if len(args) > 0 {
+		switch args[0] {
+		case "stats":
+			return runStats(args[1:], stdout, stderr)
+		case "ir":
+			return runIR(args[1:], stdout, stderr)
+		case "regs":
+			return runRegs(args[1:], stdout, stderr)
+		case "sim":
+			return runSim(args[1:], stdout, stderr)
+		case "explain":
+			return runExplain(args[1:], stdout, stderr)
+		case "config":
+			return runConfig(args[1:], stdout, stderr)
+		}
 	}
 	fs := flag.NewFlagSet("ascvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("f", "text", "output format: text or json")
+	var outs outputsFlag
+	fs.Func("f", "output format: "+strings.Join(formats, ", ")+" (repeatable; each -o names the file of the -f before it)", outs.setFormat)
+	fs.Func("o", "write the output of the preceding -f to `FILE` (atomically) instead of stdout", outs.setFile)
 	jobs := fs.Int("j", runtime.NumCPU(), "number of files analysed in parallel")
-	failOn := fs.String("fail-on", ruleset.Warning.String(), "exit 1 when a finding has this severity or a higher one: info, warning or error")
+	fail := fs.String("fail", "", "what fails the run (exit 1): a severity (that one or higher), `none`, or rules (IDs, names, globs: ASC1*,ASC3001); default: the config's fail, else warning")
+	failOn := fs.String("fail-on", "", "old name of -fail, for a severity")
+	exitZero := fs.Bool("exit-zero", false, "exit 0 whatever the findings (usage and internal errors still fail)")
+	showIgnored := fs.Bool("show-ignored", false, "also list the findings that directives or the baseline suppressed, marked as such")
+	lang := fs.String("lang", "", "language of messages: en or zh (default: zh when LC_ALL, LC_MESSAGES or LANG starts with zh, else en)")
+	checks := fs.String("checks", "", "rules to run, over the config's: comma-separated IDs, names, globs, all, -RULE (\"all,-ASC3004\")")
+	configFile := fs.String("config", "", "use this config `FILE` only, instead of the ascvet.toml files found above each file")
+	noConfig := fs.Bool("no-config", false, "ignore every ascvet.toml")
+	baselineFile := fs.String("baseline", "", "report only findings that are not in the baseline `FILE` (see -write-baseline); stale entries are reported on stderr")
+	writeBaseline := fs.String("write-baseline", "", "write the findings to the baseline `FILE` and exit 0 (findings are still printed)")
+	newFromRev := fs.String("new-from-rev", "", "report only findings on lines changed since git revision `REV` (working tree included)")
+	sarifCategory := fs.String("sarif-category", "", "SARIF automationDetails.id category, to tell several uploads apart (default ascvet/)")
 	fix := fs.Bool("fix", false, "apply the suggested fixes, writing each changed file atomically, then report the findings that remain")
 	diff := fs.Bool("diff", false, "print the suggested fixes as a unified diff (for git apply or patch -p1) instead of the findings; write nothing")
 	confidence := fs.String("confidence", "high", "high: report what is proven; low: also report what ascvet suspects but cannot prove (streams whose addresses do not fold)")
@@ -110,6 +129,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: ascvet [flags] [path ...]
+       ascvet explain [-lang zh] RULE...
+       ascvet config print [PATH]
        ascvet stats [-j N] [path ...]
        ascvet ir FILE...
        ascvet regs [-f json] PATH[:LINE]...
@@ -117,16 +138,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 Checks Ascend C vector-function kernels. Each path is a file or a directory,
 walked recursively (dir/... works too); the default is the current directory.
-Flags come before paths.
+Flags come before paths. Settings come from the ascvet.toml files above each
+file (see 'ascvet config print'); flags given on the command line win.
 
 Flags:
 `)
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, `
-Exit codes: 0 no finding at or above -fail-on, 1 findings (after -fix: that
-remain), 2 usage error, input unreadable or skipped (over a -max-* or
--file-timeout limit, binary, UTF-16) or a file -fix could not write,
-3 internal error.
+Exit codes: 0 nothing fails (see -fail), 1 findings that fail (after -fix:
+that remain), 2 usage or configuration error, input unreadable or skipped
+(over a -max-* or -file-timeout limit, binary, UTF-16) or a file -fix could
+not write, 3 internal error. The exit code is the same in every format.
 `)
 	}
 	if err := fs.Parse(args); err != nil {
@@ -135,16 +157,23 @@ remain), 2 usage error, input unreadable or skipped (over a -max-* or
 		}
 		return exitUsage
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	outputs, err := outs.outputs()
+	if err != nil {
+		return usageError(stderr, err.Error())
+	}
+	outLang := i18n.Lang(*lang, os.Getenv)
+	if *lang != "" && *lang != "en" && *lang != "zh" {
+		return usageError(stderr, fmt.Sprintf("-lang %s: want en or zh", *lang))
+	}
 	if *showVersion {
 		fmt.Fprintf(stdout, "ascvet %s\n", version)
 		return exitOK
 	}
 	if *list {
-		printRules(stdout)
+		printRules(stdout, outLang)
 		return exitOK
-	}
-	if *format != "text" && *format != "json" {
-		return usageError(stderr, fmt.Sprintf("-f %s: want text or json", *format))
 	}
 	if *jobs < 1 {
 		return usageError(stderr, fmt.Sprintf("-j %d: want at least 1", *jobs))
@@ -152,12 +181,25 @@ remain), 2 usage error, input unreadable or skipped (over a -max-* or
 	if *fix && *diff {
 		return usageError(stderr, "-fix and -diff exclude each other")
 	}
-	if *diff && *format != "text" {
+	if *diff && len(outs.list) > 0 {
 		return usageError(stderr, "-diff prints a diff; it takes no -f")
 	}
-	threshold, err := ruleset.ParseSeverity(*failOn)
-	if err != nil {
-		return usageError(stderr, "-fail-on: "+err.Error())
+	if *fail != "" && *failOn != "" {
+		return usageError(stderr, "-fail and -fail-on are the same flag; give one")
+	}
+	failSpec := *fail
+	if *failOn != "" { // the old flag took a severity, in any case
+		s, err := ruleset.ParseSeverity(*failOn)
+		if err != nil {
+			return usageError(stderr, "-fail-on: "+err.Error())
+		}
+		failSpec = s.String()
+	}
+	var policy *failPolicy
+	if failSpec != "" {
+		if policy, err = parseFail(config.SplitList(failSpec)); err != nil {
+			return usageError(stderr, "-fail: "+err.Error())
+		}
 	}
 	if _, err := simcost.Load(*chipName, *machineFile); err != nil {
 		return usageError(stderr, err.Error())
@@ -171,56 +213,154 @@ remain), 2 usage error, input unreadable or skipped (over a -max-* or
 	if msg := lim.validate(); msg != "" {
 		return usageError(stderr, msg)
 	}
+	if *configFile != "" && *noConfig {
+		return usageError(stderr, "-config and -no-config exclude each other")
+	}
+	var checkList []string
+	if set["checks"] {
+		checkList = config.SplitList(*checks)
+		if _, err := config.Select(checkList, config.AllRules()); err != nil {
+			return usageError(stderr, "-checks: "+err.Error())
+		}
+	}
 	paths := fs.Args()
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
 
 	as := analyzers()
-	for name, value := range map[string]string{"confidence": *confidence, "chip": *chipName, "machine": *machineFile, "iterations": fmt.Sprint(*iterations)} {
-		if err := setAnalyzerFlag(as, name, value); err != nil {
-			fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
-			return exitInternal
-		}
-	}
 	if err := lim.apply(as); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
 	}
-	in, err := check(paths, as, checkConfig{jobs: *jobs, lim: *lim, keepFixes: *fix || *diff}, stderr)
+	loader, err := config.NewLoader(config.Options{File: *configFile, NoConfig: *noConfig, Chips: simcheck.Chips()})
+	if err != nil {
+		return usageError(stderr, err.Error())
+	}
+	if policy == nil {
+		eff, err := loader.For(".")
+		if err != nil {
+			return usageError(stderr, err.Error())
+		}
+		spec := config.DefaultFail
+		if eff.Fail != nil {
+			spec = eff.Fail
+		}
+		if policy, err = parseFail(spec); err != nil {
+			return usageError(stderr, fmt.Sprintf("%s: fail: %v", sourcesOf(eff), err))
+		}
+	}
+	if *exitZero {
+		policy.none = true
+	}
+	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, override: func(s *settings.Settings) {
+		if set["chip"] {
+			s.Chip, s.Machine = *chipName, ""
+		}
+		if set["machine"] {
+			s.Machine = *machineFile
+		}
+		if set["iterations"] {
+			s.Iterations = *iterations
+		}
+		if set["confidence"] {
+			s.Confidence = *confidence
+		}
+	}}
+	in, err := check(paths, as, checkConfig{jobs: *jobs, lim: *lim, keepFixes: *fix || *diff, pipe: pipe}, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
 	}
 	res := in.res
+	issues := in.issues
 	code := exitOK
 	if *fix || *diff {
-		res, code, err = fixOrDiff(stdout, stderr, as, in.files, res, *fix, *jobs)
+		var written []fixedFile
+		res, written, code, err = fixOrDiff(stdout, stderr, pipe, in.files, res, *fix, *jobs)
+		if err != nil {
+			fmt.Fprintf(stderr, "ascvet: %v\n", err)
+			return exitInternal
+		}
+		if *diff { // the diff is the output; the findings as found decide the exit code
+			for i := range issues {
+				if policy.fails(&issues[i]) {
+					code = max(code, exitFindings)
+				}
+			}
+			return finish(stderr, code, res, in)
+		}
+		issues = reanalyse(pipe, issues, written)
 	}
-	switch {
-	case err != nil:
-	case *diff: // the diff is the output
-	case *format == "json":
-		err = writeJSON(stdout, res.Findings)
-	default:
-		err = writeText(stdout, res.Findings, in.read)
+	if *newFromRev != "" {
+		if issues, err = onlyChanged(issues, *newFromRev); err != nil {
+			return usageError(stderr, "-new-from-rev: "+err.Error())
+		}
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "ascvet: %v\n", err)
-		return exitInternal
+	if *writeBaseline != "" {
+		if err := saveBaseline(*writeBaseline, issues); err != nil {
+			fmt.Fprintf(stderr, "ascvet: -write-baseline: %v\n", err)
+			return exitUsage
+		}
+		fmt.Fprintf(stderr, "ascvet: wrote %s to %s\n", plural(countReported(issues), "finding"), *writeBaseline)
+		policy.none = true
 	}
-	for i := range res.Findings {
-		if res.Findings[i].Severity() >= threshold {
+	if *baselineFile != "" {
+		if issues, err = applyBaseline(stderr, *baselineFile, issues); err != nil {
+			return usageError(stderr, "-baseline: "+err.Error())
+		}
+	}
+	for i := range issues {
+		if policy.fails(&issues[i]) {
 			code = max(code, exitFindings)
 		}
 	}
-	if in.skipped > 0 {
+	shown := issues
+	if !*showIgnored {
+		shown = nil
+		for _, is := range issues {
+			if len(is.Suppressed) == 0 {
+				shown = append(shown, is)
+			}
+		}
+	}
+	wd, _ := os.Getwd()
+	rep := &report{Issues: shown, Files: in.read, Rules: ruleset.All(), Lang: outLang, Args: args, WorkDir: wd,
+		Failing: policy.fails, Category: *sarifCategory}
+	rep.Exit = finalCode(code, res, in)
+	if err := writeOutputs(outputs, stdout, rep, in.read); err != nil {
+		fmt.Fprintf(stderr, "ascvet: %v\n", err)
+		return exitUsage
+	}
+	return finish(stderr, code, res, in)
+}
+
+// finalCode is the exit code once skipped inputs and internal errors count.
+func finalCode(code int, res *runner.Result, in *inputs) int {
+	if in.skipped > 0 || in.badCfg > 0 {
 		code = max(code, exitUsage)
 	}
-	if reportInternal(stderr, res.Errors) {
+	if len(res.Errors) > 0 {
 		code = exitInternal
 	}
 	return code
+}
+
+// finish reports the internal errors and returns the exit code.
+func finish(stderr io.Writer, code int, res *runner.Result, in *inputs) int {
+	code = finalCode(code, res, in)
+	reportInternal(stderr, res.Errors)
+	return code
+}
+
+func countReported(issues []issue) int {
+	n := 0
+	for i := range issues {
+		if len(issues[i].Suppressed) == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // setAnalyzerFlag sets the flag name on every analyzer that defines it
@@ -250,39 +390,13 @@ func reportInternal(stderr io.Writer, errs []runner.InternalError) bool {
 	return len(errs) > 0
 }
 
-func printRules(w io.Writer) {
+func printRules(w io.Writer, lang string) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tTITLE")
 	for _, r := range ruleset.All() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Severity, r.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Name, ruleset.SeverityName(r.Severity, lang), r.Doc(lang).Title)
 	}
 	tw.Flush()
-}
-
-// writeText prints the findings gcc style, then a summary line.
-func writeText(w io.Writer, findings []runner.Finding, files int) error {
-	var count [ruleset.Error + 1]int
-	for i := range findings {
-		f := &findings[i]
-		count[f.Severity()]++
-		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", f.Pos.Filename, f.Pos.Line, f.Pos.Column, f.Severity(), f.Diagnostic.Message, f.RuleID())
-	}
-	var parts []string
-	for s := ruleset.Error; s >= ruleset.Info; s-- {
-		if n := count[s]; n > 0 {
-			name := s.String()
-			if n > 1 && s != ruleset.Info {
-				name += "s"
-			}
-			parts = append(parts, fmt.Sprintf("%d %s", n, name))
-		}
-	}
-	summary := "no findings"
-	if len(findings) > 0 {
-		summary = fmt.Sprintf("%s (%s)", plural(len(findings), "finding"), strings.Join(parts, ", "))
-	}
-	_, err := fmt.Fprintf(w, "%s in %s\n", summary, plural(files, "file"))
-	return err
 }
 
 func plural(n int, noun string) string {
@@ -290,43 +404,4 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// jsonFinding is one finding in -f json output. Lines and columns are 1-based;
-// columns count bytes.
-type jsonFinding struct {
-	Rule      string           `json:"rule"`       // rule ID, "ASC0001"
-	Name      string           `json:"name"`       // rule name, "vf-parse-error"
-	Severity  ruleset.Severity `json:"severity"`   // "info", "warning" or "error"
-	Message   string           `json:"message"`    // the diagnostic
-	File      string           `json:"file"`       // path as found from the arguments
-	Line      int              `json:"line"`       // start line
-	Column    int              `json:"column"`     // start column
-	EndLine   int              `json:"end_line"`   // end line
-	EndColumn int              `json:"end_column"` // end column (exclusive)
-	// For performance findings: the loop simulated before and after the fix.
-	CyclesBefore *int `json:"cycles_before,omitempty"`
-	CyclesAfter  *int `json:"cycles_after,omitempty"`
-}
-
-func writeJSON(w io.Writer, findings []runner.Finding) error {
-	out := make([]jsonFinding, 0, len(findings))
-	for i := range findings {
-		f := &findings[i]
-		name := f.Analyzer.Name
-		if f.Rule != nil {
-			name = f.Rule.Name
-		}
-		jf := jsonFinding{
-			Rule: f.RuleID(), Name: name, Severity: f.Severity(), Message: f.Diagnostic.Message,
-			File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column, EndLine: f.End.Line, EndColumn: f.End.Column,
-		}
-		if c, ok, _ := simcost.Extract(f.Diagnostic.Related); ok {
-			jf.CyclesBefore, jf.CyclesAfter = &c.Before, &c.After
-		}
-		out = append(out, jf)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

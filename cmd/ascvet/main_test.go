@@ -128,7 +128,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"-fail-on", "info", "testdata/walk/sub/b.h"}, exitOK, ""},
 		{[]string{"-fail-on", "error", "testdata/walk"}, exitOK, ""},
 		{[]string{"-fail-on", "fatal", "testdata/walk"}, exitUsage, `unknown severity "fatal"`},
-		{[]string{"-f", "xml", "testdata/walk"}, exitUsage, "-f xml: want text or json"},
+		{[]string{"-f", "xml", "testdata/walk"}, exitUsage, "invalid value \"xml\" for flag -f: want one of text, json, sarif, github, checkstyle"},
 		{[]string{"-j", "0", "testdata/walk"}, exitUsage, "-j 0"},
 		{[]string{"-no-such-flag"}, exitUsage, "flag provided but not defined"},
 		{[]string{"-fail-on", "info", "testdata/walk", "testdata/no-such-dir"}, exitUsage, "ascvet: testdata/no-such-dir: no such file or directory\n"},
@@ -298,9 +298,9 @@ func TestSummary(t *testing.T) {
 		{[]ruleset.Severity{ruleset.Info, ruleset.Warning, ruleset.Error, ruleset.Warning}, 12, "4 findings (1 error, 2 warnings, 1 info) in 12 files"},
 		{[]ruleset.Severity{ruleset.Error, ruleset.Error, ruleset.Info, ruleset.Info}, 3, "4 findings (2 errors, 2 info) in 3 files"},
 	} {
-		var fs []runner.Finding
+		var fs []issue
 		for _, s := range tc.sev {
-			fs = append(fs, finding(s))
+			fs = append(fs, issue{Finding: finding(s), Level: s, Message: "m"})
 		}
 		var b bytes.Buffer
 		if err := writeText(&b, fs, tc.files); err != nil {

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSARIFEndToEnd runs the driver over the example kernels, suppressed
+// findings included, and checks the SARIF log against the official schema
+// and against what the kernels hold: fixes, cycle costs, suppressions with
+// their reason, related locations, and the exit code under -f sarif.
+func TestSARIFEndToEnd(t *testing.T) {
+	code, out, errs := ascvet(t, "-f", "sarif", "-show-ignored", "-sarif-category", "kernels", "../../testdata/kernels")
+	if code != exitFindings || errs != "" {
+		t.Errorf("exit %d, stderr %q; want 1 (SARIF fails the run like every format)", code, errs)
+	}
+	validateSARIF(t, out)
+	s := parseSARIF(t, out)
+	checkSARIF(t, s)
+	run := s.Runs[0]
+	var fixed, costed, suppressed, related int
+	for _, r := range run.Results {
+		if len(r.Fixes) > 0 {
+			fixed++
+		}
+		if r.Properties["cycles_before"] > 0 {
+			costed++
+		}
+		for _, sp := range r.Suppressions {
+			if sp.Kind == "inSource" && strings.Contains(sp.Justification, "re-laid out by another core") {
+				suppressed++
+			}
+		}
+		if len(r.Related) > 0 {
+			related++
+		}
+		if r.Partial["primaryLocationLineHash"] == "" {
+			t.Errorf("%s: no primaryLocationLineHash", r.RuleID)
+		}
+	}
+	if fixed == 0 || costed == 0 || suppressed != 1 || related == 0 {
+		t.Errorf("results with fixes %d, costs %d, the directive's suppression %d, related locations %d; want some, some, 1, some", fixed, costed, suppressed, related)
+	}
+	if !strings.Contains(out, `"id": "kernels/"`) {
+		t.Error("automationDetails.id is not the -sarif-category")
+	}
+}
+
+// TestSeveralOutputs: -f/-o pairs write each format once, files atomically,
+// and misuse is a usage error.
+func TestSeveralOutputs(t *testing.T) {
+	dir := t.TempDir()
+	sarif, xmlOut := filepath.Join(dir, "out.sarif"), filepath.Join(dir, "out.xml")
+	code, out, errs := ascvet(t, "-f", "sarif", "-o", sarif, "-f", "text", "-f", "checkstyle", "-o", xmlOut, "../../testdata/kernels/unaligned_copy.asc")
+	if code != exitFindings || errs != "" || !strings.Contains(out, "[ASC1001]") || strings.Contains(out, "<?xml") {
+		t.Errorf("exit %d, stderr %q, stdout %q; want 1 and the text findings only", code, errs, out)
+	}
+	data, err := os.ReadFile(sarif)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, string(data))
+	data, err = os.ReadFile(xmlOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cs struct {
+		Files []struct {
+			Name   string `xml:"name,attr"`
+			Errors []struct {
+				Source string `xml:"source,attr"`
+			} `xml:"error"`
+		} `xml:"file"`
+	}
+	if err := xml.Unmarshal(data, &cs); err != nil || len(cs.Files) != 1 || len(cs.Files[0].Errors) != 2 {
+		t.Errorf("checkstyle %+v, %v; want one file with two errors", cs, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("%d files in the output directory, want 2 (no temporary file left)", len(entries))
+	}
+	for _, args := range [][]string{
+		{"-f", "json", "-f", "text", "x.asc"},
+		{"-f", "json", "-o", sarif, "-f", "sarif", "-o", sarif, "x.asc"},
+		{"-o", sarif, "-o", xmlOut, "x.asc"},
+	} {
+		if code, _, _ := ascvet(t, args...); code != exitUsage {
+			t.Errorf("ascvet %s: exit %d, want %d", strings.Join(args, " "), code, exitUsage)
+		}
+	}
+}
+
+// TestFailAndExitZero: -fail chooses what fails, by severity or rule, the
+// same in every format; -exit-zero never fails on findings.
+func TestFailAndExitZero(t *testing.T) {
+	k := "../../testdata/kernels/masks.asc" // a warning (ASC3002) and two infos (ASC3004, ASC3005)
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{nil, exitFindings},
+		{[]string{"-fail", "error"}, exitOK},
+		{[]string{"-fail", "none"}, exitOK},
+		{[]string{"-fail", "ASC3004"}, exitFindings},
+		{[]string{"-fail", "mask-demorgan"}, exitFindings},
+		{[]string{"-fail", "ASC1*"}, exitOK},
+		{[]string{"-checks", "all,-ASC3002"}, exitOK},
+		{[]string{"-checks", "all,-ASC3002", "-fail", "info"}, exitFindings},
+		{[]string{"-exit-zero"}, exitOK},
+		{[]string{"-exit-zero", "-fail", "info"}, exitOK},
+		{[]string{"-f", "sarif", "-fail", "error"}, exitOK},
+		{[]string{"-f", "sarif"}, exitFindings},
+		{[]string{"-f", "github", "-fail", "ASC3005"}, exitFindings},
+		{[]string{"-fail", "ASC9*"}, exitUsage},
+		{[]string{"-checks", "nosuchrule"}, exitUsage},
+	} {
+		args := append(append([]string{}, tc.args...), k)
+		if code, _, errs := ascvet(t, args...); code != tc.code {
+			t.Errorf("ascvet %s: exit %d, want %d (stderr %q)", strings.Join(args, " "), code, tc.code, errs)
+		}
+	}
+}
+
+// TestLangZh: -lang zh, or a zh locale, gives Chinese messages; -lang en
+// wins over the locale.
+func TestLangZh(t *testing.T) {
+	k := "../../testdata/kernels/unaligned_copy.asc"
+	_, out, _ := ascvet(t, "-lang", "zh", k)
+	if !strings.Contains(out, "[ASC1001]") || !hasCJK(out) {
+		t.Errorf("-lang zh: %s", out)
+	}
+	t.Setenv("LANG", "zh_CN.UTF-8")
+	if _, out, _ := ascvet(t, k); !hasCJK(out) {
+		t.Errorf("LANG=zh_CN: %s", out)
+	}
+	if _, out, _ := ascvet(t, "-lang", "en", k); hasCJK(out) {
+		t.Errorf("-lang en under LANG=zh_CN: %s", out)
+	}
+}
+
+func hasCJK(s string) bool {
+	for _, r := range s {
+		if r >= 0x4e00 && r <= 0x9fff {
+			return true
+		}
+	}
+	return false
+}
+
+// TestBaselineEndToEnd: -write-baseline records today's findings; with
+// -baseline they are suppressed even after the code moves, a new finding
+// is reported, and entries whose finding is gone are listed as stale.
+func TestBaselineEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	k := filepath.Join(dir, "copy.asc")
+	src, err := os.ReadFile("../../testdata/kernels/unaligned_copy.asc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(k, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, "../../testdata/kernels/masks.asc", filepath.Join(dir, "masks.asc"))
+	base := filepath.Join(dir, "baseline.json")
+	if code, _, errs := ascvet(t, "-write-baseline", base, dir); code != exitOK || !strings.Contains(errs, "wrote 5 findings") {
+		t.Fatalf("-write-baseline: exit %d, stderr %q", code, errs)
+	}
+	if code, out, errs := ascvet(t, "-baseline", base, dir); code != exitOK || errs != "" || !strings.HasPrefix(out, "no findings") {
+		t.Errorf("-baseline right after: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	// Move the code down five lines: still covered.
+	moved := append([]byte("// a\n// b\n// c\n// d\n// e\n"), src...)
+	if err := os.WriteFile(k, moved, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := ascvet(t, "-baseline", base, dir); code != exitOK || !strings.HasPrefix(out, "no findings") {
+		t.Errorf("-baseline after moving code: exit %d\n%s", code, out)
+	}
+	// A new bad kernel is reported; suppressed ones show with -show-ignored.
+	copyFile(t, "../../testdata/kernels/unaligned_bugs.asc", filepath.Join(dir, "bugs.asc"))
+	code, out, _ := ascvet(t, "-baseline", base, "-show-ignored", dir)
+	if code != exitFindings || !strings.Contains(out, "bugs.asc") || !strings.Contains(out, "ignored: ") || !strings.Contains(out, "in baseline") {
+		t.Errorf("-baseline with a new kernel: exit %d\n%s", code, out)
+	}
+	// Removing the old kernel leaves its entries stale.
+	if err := os.Remove(filepath.Join(dir, "masks.asc")); err != nil {
+		t.Fatal(err)
+	}
+	_, _, errs := ascvet(t, "-baseline", base, dir)
+	if !strings.Contains(errs, "3 entries no longer found") || !strings.Contains(errs, "ASC3002") {
+		t.Errorf("stale entries: stderr %q", errs)
+	}
+	if code, _, errs := ascvet(t, "-baseline", filepath.Join(dir, "none.json"), dir); code != exitUsage || !strings.Contains(errs, "none.json") {
+		t.Errorf("missing baseline: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestFixLeavesSuppressed: -fix never applies the fix of a suppressed
+// finding, nor of a rule the config or -checks turned off.
+func TestFixLeavesSuppressed(t *testing.T) {
+	dir := t.TempDir()
+	k := filepath.Join(dir, "k.asc")
+	copyFile(t, "../../testdata/kernels/directives_fixed.asc", k)
+	before, _ := os.ReadFile(k)
+	if code, _, errs := ascvet(t, "-fix", k); code != exitOK || errs != "" {
+		t.Errorf("-fix on a suppressed finding: exit %d, stderr %q", code, errs)
+	}
+	if after, _ := os.ReadFile(k); string(after) != string(before) {
+		t.Error("-fix changed a file whose only finding is suppressed")
+	}
+	c := filepath.Join(dir, "copy.asc")
+	copyFile(t, "../../testdata/kernels/unaligned_copy.asc", c)
+	before, _ = os.ReadFile(c)
+	if code, _, _ := ascvet(t, "-fix", "-checks", "-ASC1001,-ASC1002", c); code != exitOK {
+		t.Errorf("-fix with the rules off: exit %d", code)
+	}
+	if after, _ := os.ReadFile(c); string(after) != string(before) {
+		t.Error("-fix applied the fix of a rule -checks turned off")
+	}
+	if code, _, errs := ascvet(t, "-fix", c); code != exitOK || !strings.Contains(errs, "fixed 2 findings") {
+		t.Errorf("-fix: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestBadConfigDriver: a bad ascvet.toml above a file is a usage error
+// (exit 2) that names the file, line and key, said once for all the files
+// under it, which are not checked.
+func TestBadConfigDriver(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, "../../testdata/kernels/masks.asc", filepath.Join(dir, "sub", "a.asc"))
+	copyFile(t, "../../testdata/kernels/masks.asc", filepath.Join(dir, "sub", "b.asc"))
+	if err := os.WriteFile(filepath.Join(dir, "sub", "ascvet.toml"), []byte("checks = [\"all\"]\nbudgetz = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := ascvet(t, dir)
+	if code != exitUsage || strings.Count(errs, "ascvet.toml:2: unknown key budgetz") != 1 || strings.Contains(out, "[ASC") {
+		t.Errorf("exit %d, stderr %q, stdout %q; want 2, the key named once, nothing checked", code, errs, out)
+	}
+}

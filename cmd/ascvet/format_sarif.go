@@ -1,0 +1,663 @@
+package main
+
+// -f sarif writes SARIF 2.1.0 as GitHub code scanning reads it (see
+// docs.github.com "SARIF support for code scanning"):
+//
+//   - every rule of the run in tool.driver.rules, with a PascalCase name,
+//     short and full description, help as text and Markdown, helpUri, tags,
+//     precision and problem.severity, and each result's ruleIndex into them;
+//   - regions with start and end line and column, columns counted in UTF-16
+//     code units as run.columnKind declares (ascvet counts bytes; the
+//     finding's source line converts them) and never below 1, which the
+//     schema forbids;
+//   - relatedLocations linked from the message as [text](id), the only way
+//     GitHub shows them;
+//   - partialFingerprints: primaryLocationLineHash, the one GitHub uses, and
+//     ascvet/v1, the line-independent fingerprint of the baseline;
+//   - fixes, suppressions, simulated cycles, the invocation and
+//     automationDetails, which GitHub ignores but other consumers read;
+//   - GitHub's limits: fullDescription at most 1024 characters, at most 20
+//     tags per rule and 25,000 results per run (the least severe are left
+//     out, and a notification says how many).
+//
+// The types below are our own rather than a library's:
+// honnef.co/go/tools/sarif has no partialFingerprints, ruleIndex,
+// fullDescription, rule name, properties, automationDetails or columnKind,
+// and writes startColumn 0 (schema-invalid); github.com/owenrumney/go-sarif/v3
+// has every field but writes each result with a dozen empty arrays and -1
+// placeholders ("rank": -1, "byteOffset": -1, "graphs": []), bloating logs
+// that GitHub caps at 10 MB, and would add four modules to go.mod. A page
+// of structs gives exactly the fields above, with omitempty where
+// SARIF has no useful zero.
+//
+// The output is deterministic: no timestamps, no GUIDs, maps sorted by key.
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"go/token"
+	"io"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ascvet/ascvet/analyzers/fixes"
+	"github.com/ascvet/ascvet/ruleset"
+)
+
+const (
+	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
+	sarifVersion = "2.1.0"
+	srcRoot      = "%SRCROOT%"
+	toolURI      = "https://github.com/ascvet/ascvet"
+
+	maxDescription = 1024  // GitHub: shortDescription and fullDescription
+	maxTags        = 20    // GitHub: tags per rule
+	maxResults     = 25000 // GitHub: results per run
+)
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool               sarifTool                   `json:"tool"`
+	Invocations        []sarifInvocation           `json:"invocations"`
+	AutomationDetails  sarifAutomation             `json:"automationDetails"`
+	OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
+	Language           string                      `json:"language"`   // of the messages, "en-US" or "zh-CN"
+	ColumnKind         string                      `json:"columnKind"` // always "utf16CodeUnits"
+	Results            []sarifResult               `json:"results"`    // present, empty, for a clean run
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name            string      `json:"name"`
+	Version         string      `json:"version"`
+	SemanticVersion string      `json:"semanticVersion"`
+	InformationURI  string      `json:"informationUri"`
+	Rules           []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID                   string         `json:"id"`
+	Name                 string         `json:"name"` // PascalCase of the kebab name; SARIF wants it to differ from id
+	ShortDescription     sarifMessage   `json:"shortDescription"`
+	FullDescription      sarifMessage   `json:"fullDescription"`
+	Help                 sarifMessage   `json:"help"`
+	HelpURI              string         `json:"helpUri"`
+	DefaultConfiguration sarifConfig    `json:"defaultConfiguration"`
+	Properties           sarifRuleProps `json:"properties"`
+}
+
+type sarifConfig struct {
+	Level string `json:"level"`
+}
+
+type sarifRuleProps struct {
+	Tags            []string `json:"tags,omitempty"`
+	Precision       string   `json:"precision,omitempty"`
+	ProblemSeverity string   `json:"problem.severity"` // error, warning or recommendation
+}
+
+// sarifMessage is a message or a multiformatMessageString.
+type sarifMessage struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifResult struct {
+	RuleID              string             `json:"ruleId"`
+	RuleIndex           *int               `json:"ruleIndex,omitempty"` // absent when the rule is not in tool.driver.rules
+	Level               string             `json:"level"`
+	Kind                string             `json:"kind"`
+	Message             sarifMessage       `json:"message"`
+	Locations           []sarifLocation    `json:"locations"`
+	RelatedLocations    []sarifLocation    `json:"relatedLocations,omitempty"`
+	PartialFingerprints map[string]string  `json:"partialFingerprints,omitempty"`
+	Fixes               []sarifFix         `json:"fixes,omitempty"`
+	Suppressions        []sarifSuppression `json:"suppressions"` // empty: examined and not suppressed
+	Properties          *sarifResultProps  `json:"properties,omitempty"`
+}
+
+type sarifResultProps struct {
+	CyclesBefore int `json:"cycles_before"`
+	CyclesAfter  int `json:"cycles_after"`
+	CyclesSaved  int `json:"cycles_saved_per_iteration"`
+}
+
+type sarifLocation struct {
+	ID               int           `json:"id,omitempty"` // related locations only, from 1
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+	Message          *sarifMessage `json:"message,omitempty"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifactLoc `json:"artifactLocation"`
+	Region           sarifRegion      `json:"region"`
+}
+
+type sarifArtifactLoc struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+// sarifRegion is either lines and columns (1-based, columns in UTF-16 code
+// units, EndColumn exclusive) or a byte offset and length (fixes).
+type sarifRegion struct {
+	StartLine   int  `json:"startLine,omitempty"`
+	StartColumn int  `json:"startColumn,omitempty"`
+	EndLine     int  `json:"endLine,omitempty"`
+	EndColumn   int  `json:"endColumn,omitempty"`
+	ByteOffset  *int `json:"byteOffset,omitempty"`
+	ByteLength  *int `json:"byteLength,omitempty"`
+}
+
+type sarifFix struct {
+	Description     sarifMessage          `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifactLoc   `json:"artifactLocation"`
+	Replacements     []sarifReplacement `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifRegion   `json:"deletedRegion"`
+	InsertedContent *sarifContent `json:"insertedContent,omitempty"` // absent for a deletion
+}
+
+type sarifContent struct {
+	Text   string `json:"text,omitempty"`
+	Binary string `json:"binary,omitempty"` // base64, for text that is not UTF-8
+}
+
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Status        string `json:"status"`
+	Justification string `json:"justification,omitempty"`
+}
+
+type sarifInvocation struct {
+	Arguments           []string            `json:"arguments"`
+	WorkingDirectory    *sarifArtifactLoc   `json:"workingDirectory,omitempty"`
+	ExecutionSuccessful bool                `json:"executionSuccessful"`
+	ExitCode            int                 `json:"exitCode"`
+	Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level   string       `json:"level"`
+	Message sarifMessage `json:"message"`
+}
+
+type sarifAutomation struct {
+	ID string `json:"id"` // "category/run-id"; GitHub keys analyses by the category
+}
+
+// related is one of a finding's related locations, resolved.
+type related struct {
+	Pos, End token.Position // as Finding.Pos and End: 1-based lines, byte columns
+	Message  string         // in the output language
+	Line     string         // the source line of Pos ("" when unknown)
+}
+
+// issueRelated returns an issue's related locations (a variable, so that
+// tests can give hand-made issues some).
+var issueRelated = func(is *issue) []related { return is.Related }
+
+// writeSARIF writes r as a SARIF 2.1.0 log with one run.
+func writeSARIF(w io.Writer, r *report) error {
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{
+			Name: "ascvet", Version: version, SemanticVersion: version, InformationURI: toolURI,
+			Rules: make([]sarifRule, 0, len(r.Rules)),
+		}},
+		AutomationDetails: sarifAutomation{ID: automationID(r.Category)},
+		Language:          sarifLanguage(r.Lang),
+		ColumnKind:        "utf16CodeUnits",
+		Results:           []sarifResult{},
+	}
+	index := map[string]int{}
+	for i, rule := range r.Rules {
+		index[rule.ID] = i
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleOf(rule, r.Lang))
+	}
+	if r.WorkDir != "" {
+		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{srcRoot: {URI: dirURI(r.WorkDir)}}
+	}
+
+	keep, dropped := capIssues(r.Issues, maxResults)
+	for _, i := range keep {
+		run.Results = append(run.Results, sarifResultOf(&r.Issues[i], index, r.WorkDir))
+	}
+
+	inv := sarifInvocation{
+		Arguments:           r.Args,
+		ExecutionSuccessful: r.Exit == exitOK || r.Exit == exitFindings,
+		ExitCode:            r.Exit,
+	}
+	if inv.Arguments == nil {
+		inv.Arguments = []string{}
+	}
+	if r.WorkDir != "" {
+		inv.WorkingDirectory = &sarifArtifactLoc{URI: dirURI(r.WorkDir)}
+	}
+	if dropped > 0 {
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "warning", Message: sarifMessage{Text: fmt.Sprintf(
+			"%d of %d results left out, the least severe: GitHub code scanning rejects a run with more than %d; use -f json for all of them",
+			dropped, len(r.Issues), maxResults)}})
+	}
+	run.Invocations = []sarifInvocation{inv}
+
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // keep "Reg<T>" readable; JSON needs no HTML escaping
+	enc.SetIndent("", "  ")
+	return enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
+}
+
+// capIssues returns the indexes of the issues to write, in order: all of
+// them, or the n most severe (earlier first within a level), and how many
+// it left out.
+func capIssues(issues []issue, n int) (keep []int, dropped int) {
+	keep = make([]int, len(issues))
+	for i := range keep {
+		keep[i] = i
+	}
+	if len(issues) <= n {
+		return keep, 0
+	}
+	slices.SortStableFunc(keep, func(a, b int) int { return int(issues[b].Level) - int(issues[a].Level) })
+	keep = keep[:n]
+	slices.Sort(keep)
+	return keep, len(issues) - n
+}
+
+func sarifLanguage(lang string) string {
+	if lang == "zh" {
+		return "zh-CN"
+	}
+	return "en-US"
+}
+
+func sarifLevel(s ruleset.Severity) string {
+	switch s {
+	case ruleset.Error:
+		return "error"
+	case ruleset.Warning:
+		return "warning"
+	}
+	return "note"
+}
+
+// problemSeverity is GitHub's properties.problem.severity for a rule.
+func problemSeverity(s ruleset.Severity) string {
+	switch s {
+	case ruleset.Error:
+		return "error"
+	case ruleset.Warning:
+		return "warning"
+	}
+	return "recommendation"
+}
+
+func sarifRuleOf(r *ruleset.Rule, lang string) sarifRule {
+	tags := r.Tags
+	if len(tags) > maxTags {
+		tags = tags[:maxTags]
+	}
+	return sarifRule{
+		ID:                   r.ID,
+		Name:                 pascalCase(r.Name),
+		ShortDescription:     sarifMessage{Text: truncateText(r.Doc(lang).Title, maxDescription)},
+		FullDescription:      sarifMessage{Text: truncateText(r.Doc(lang).Text, maxDescription)},
+		Help:                 sarifMessage{Text: helpText(r, lang), Markdown: helpMarkdown(r, lang)},
+		HelpURI:              r.HelpURI(),
+		DefaultConfiguration: sarifConfig{Level: sarifLevel(r.Severity)},
+		Properties:           sarifRuleProps{Tags: tags, Precision: r.Precision, ProblemSeverity: problemSeverity(r.Severity)},
+	}
+}
+
+// pascalCase turns a kebab-case rule name into a SARIF rule name:
+// "unalign-pre-in-loop" → "UnalignPreInLoop".
+func pascalCase(kebab string) string {
+	var b strings.Builder
+	for part := range strings.SplitSeq(kebab, "-") {
+		if part == "" {
+			continue
+		}
+		b.WriteString(strings.ToUpper(part[:1]))
+		b.WriteString(part[1:])
+	}
+	return b.String()
+}
+
+// truncateText shortens s to at most n characters, at the end of a
+// sentence when there is one in the second half, and marks the cut with
+// " …". The whole text stays in the rule's help.
+func truncateText(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	cut := string([]rune(s)[:n-2])
+	if i := strings.LastIndexAny(cut, ".。"); i >= len(cut)/2 {
+		_, size := utf8.DecodeRuneInString(cut[i:])
+		cut = cut[:i+size]
+	}
+	return strings.TrimRight(cut, " ") + " …"
+}
+
+func sarifResultOf(is *issue, index map[string]int, workDir string) sarifResult {
+	loc := artifactLocation(is.Pos.Filename, workDir)
+	res := sarifResult{
+		RuleID:       is.RuleID(),
+		Level:        sarifLevel(is.Level),
+		Kind:         "fail",
+		Locations:    []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: loc, Region: lineRegion(is.Pos, is.End, is.Line)}}},
+		Suppressions: []sarifSuppression{},
+	}
+	if i, ok := index[res.RuleID]; ok {
+		res.RuleIndex = &i
+	}
+	msg := is.Message
+	if msg == "" {
+		msg = is.Diagnostic.Message
+	}
+	text := escapeMessage(msg)
+	for i, rel := range issueRelated(is) {
+		id := i + 1
+		text += fmt.Sprintf("\n[%s](%d)", escapeMessage(rel.Message), id)
+		res.RelatedLocations = append(res.RelatedLocations, sarifLocation{
+			ID:               id,
+			PhysicalLocation: sarifPhysical{ArtifactLocation: artifactLocation(rel.Pos.Filename, workDir), Region: lineRegion(rel.Pos, rel.End, rel.Line)},
+			Message:          &sarifMessage{Text: rel.Message},
+		})
+	}
+	res.Message = sarifMessage{Text: text}
+	if is.LineHash != "" || is.Fingerprint != "" {
+		res.PartialFingerprints = map[string]string{}
+		if is.LineHash != "" {
+			res.PartialFingerprints["primaryLocationLineHash"] = is.LineHash
+		}
+		if is.Fingerprint != "" {
+			res.PartialFingerprints["ascvet/v1"] = is.Fingerprint
+		}
+	}
+	for _, f := range is.Fixes {
+		res.Fixes = append(res.Fixes, sarifFixOf(f, loc))
+	}
+	for _, s := range is.Suppressed {
+		res.Suppressions = append(res.Suppressions, sarifSuppression{Kind: s.Kind, Status: "accepted", Justification: s.Justification})
+	}
+	if c := is.Cost; c != nil {
+		saved, _ := c.Saving()
+		res.Properties = &sarifResultProps{CyclesBefore: c.Before, CyclesAfter: c.After, CyclesSaved: saved}
+	}
+	return res
+}
+
+func sarifFixOf(f fixes.Fix, loc sarifArtifactLoc) sarifFix {
+	change := sarifArtifactChange{ArtifactLocation: loc}
+	for _, e := range f.Edits {
+		off, n := e.Start, e.End-e.Start
+		rep := sarifReplacement{DeletedRegion: sarifRegion{ByteOffset: &off, ByteLength: &n}}
+		switch {
+		case len(e.New) == 0:
+		case utf8.Valid(e.New):
+			rep.InsertedContent = &sarifContent{Text: string(e.New)}
+		default:
+			rep.InsertedContent = &sarifContent{Binary: base64.StdEncoding.EncodeToString(e.New)}
+		}
+		change.Replacements = append(change.Replacements, rep)
+	}
+	desc := f.Message
+	if desc == "" {
+		desc = "apply the suggested fix"
+	}
+	return sarifFix{Description: sarifMessage{Text: desc}, ArtifactChanges: []sarifArtifactChange{change}}
+}
+
+// lineRegion is the region from pos to end, columns converted to UTF-16
+// code units with line, the text of pos's line. When end is on a later
+// line, whose text is unknown, endColumn is left out: the region then runs
+// to the end of that line, which is wider than the finding but never wrong.
+func lineRegion(pos, end token.Position, line string) sarifRegion {
+	reg := sarifRegion{StartLine: max(pos.Line, 1), StartColumn: utf16Col(line, pos.Column)}
+	switch {
+	case end.Line > pos.Line:
+		reg.EndLine = end.Line
+	case end.Line == pos.Line && end.Column > pos.Column:
+		reg.EndLine, reg.EndColumn = reg.StartLine, utf16Col(line, end.Column)
+	default: // empty, or end unknown
+		reg.EndLine, reg.EndColumn = reg.StartLine, reg.StartColumn
+	}
+	return reg
+}
+
+// utf16Col converts col, a 1-based byte column on line, to a 1-based column
+// in UTF-16 code units. Bytes past the end of line (the line ending, or
+// all of them when line is unknown) count one unit each; so does each byte
+// of invalid UTF-8. The result is at least 1.
+func utf16Col(line string, col int) int {
+	if col < 1 {
+		return 1
+	}
+	k := min(col-1, len(line))
+	n := 0
+	for _, r := range line[:k] {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return 1 + n + (col - 1 - k)
+}
+
+// escapeMessage escapes the characters a SARIF plain-text message gives a
+// meaning (§3.11.6, embedded links): "[" and "]", and "\" itself.
+func escapeMessage(s string) string {
+	if !strings.ContainsAny(s, `[]\`) {
+		return s
+	}
+	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
+}
+
+// artifactLocation returns the SARIF location of a file: a URI relative to
+// workDir with uriBaseId %SRCROOT% (GitHub resolves it against the
+// checkout) when the file is under workDir, else an absolute file:// URI.
+func artifactLocation(name, workDir string) sarifArtifactLoc {
+	abs := name
+	if !filepath.IsAbs(name) {
+		if workDir == "" {
+			rel := filepath.ToSlash(filepath.Clean(name))
+			if rel == ".." || strings.HasPrefix(rel, "../") {
+				return sarifArtifactLoc{URI: escapePath(rel)}
+			}
+			return sarifArtifactLoc{URI: escapePath(rel), URIBaseID: srcRoot}
+		}
+		abs = filepath.Join(workDir, name)
+	}
+	if workDir != "" {
+		if rel, err := filepath.Rel(workDir, abs); err == nil {
+			rel = filepath.ToSlash(rel)
+			if rel != ".." && !strings.HasPrefix(rel, "../") {
+				return sarifArtifactLoc{URI: escapePath(rel), URIBaseID: srcRoot}
+			}
+		}
+	}
+	return sarifArtifactLoc{URI: fileURI(abs)}
+}
+
+// fileURI returns the file:// URI of an absolute path.
+func fileURI(abs string) string {
+	p := filepath.ToSlash(filepath.Clean(abs))
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // C:/x → /C:/x
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// dirURI returns the file:// URI of an absolute directory, with the final
+// slash SARIF wants of a base URI.
+func dirURI(abs string) string {
+	return strings.TrimSuffix(fileURI(abs), "/") + "/"
+}
+
+// escapePath percent-encodes a relative slash path as a URI reference:
+// every byte except unreserved characters and "/", so that neither a ":"
+// (which would read as a scheme), "%", "#", "?", "," nor a space or
+// non-ASCII byte reaches a consumer raw.
+func escapePath(p string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~/", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
+
+// helpText is a rule's documentation as plain text for SARIF help.text:
+// the text, the example reported and the example fixed, indented, and
+// the rule's options.
+//
+// It is not ruleset's FormatText: SARIF viewers show help.text as it is,
+// without the terminal's wrapping, and help.markdown needs GitHub's
+// escaping (see helpMarkdown). The texts are the rule's documentation in
+// the output language (Rule.Doc).
+func helpText(r *ruleset.Rule, lang string) string {
+	l := helpLabels(lang)
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(r.Doc(lang).Text))
+	code := func(label, src string) {
+		if src == "" {
+			return
+		}
+		fmt.Fprintf(&b, "\n\n%s\n\n", label)
+		for i, line := range strings.Split(src, "\n") {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString("    " + line)
+		}
+	}
+	code(l.before, r.Before)
+	code(l.after, r.After)
+	if len(r.Options) > 0 {
+		fmt.Fprintf(&b, "\n\n%s\n", l.options)
+		for _, o := range r.Options {
+			fmt.Fprintf(&b, "\n- %s", o.Name)
+			if o.Default != "" {
+				fmt.Fprintf(&b, " (%s %s)", l.dflt, o.Default)
+			}
+			fmt.Fprintf(&b, ": %s", o.Doc)
+		}
+	}
+	fmt.Fprintf(&b, "\n\n"+l.footer, r.Severity, r.Since)
+	return b.String()
+}
+
+// helpMarkdown is a rule's documentation as GitHub-flavoured Markdown for
+// SARIF help.markdown, which GitHub shows on the alert page. GitHub turns
+// every line break into a hard break, so paragraphs are single lines; the
+// prose is escaped, so that "Reg<T>" or "a*b*c" stays as written.
+func helpMarkdown(r *ruleset.Rule, lang string) string {
+	l := helpLabels(lang)
+	var b strings.Builder
+	for i, para := range strings.Split(r.Doc(lang).Text, "\n\n") {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(escapeMarkdown(strings.Join(strings.Fields(para), " ")))
+	}
+	code := func(label, src string) {
+		if src == "" {
+			return
+		}
+		fence := "```"
+		for strings.Contains(src, fence) {
+			fence += "`"
+		}
+		fmt.Fprintf(&b, "\n\n**%s**\n\n%scpp\n%s\n%s", escapeMarkdown(label), fence, src, fence)
+	}
+	code(l.before, r.Before)
+	code(l.after, r.After)
+	if len(r.Options) > 0 {
+		fmt.Fprintf(&b, "\n\n**%s**\n", escapeMarkdown(l.options))
+		for _, o := range r.Options {
+			fmt.Fprintf(&b, "\n- %s", codeSpan(o.Name))
+			if o.Default != "" {
+				fmt.Fprintf(&b, " (%s %s)", escapeMarkdown(l.dflt), codeSpan(o.Default))
+			}
+			fmt.Fprintf(&b, ": %s", escapeMarkdown(o.Doc))
+		}
+	}
+	fmt.Fprintf(&b, "\n\n"+escapeMarkdown(l.footer), r.Severity, escapeMarkdown(r.Since))
+	return b.String()
+}
+
+// codeSpan is s as Markdown inline code, its delimiters longer than any
+// run of backticks in s.
+func codeSpan(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+type labels struct{ before, after, options, dflt, footer string }
+
+// helpLabels are the headings of rule help in the output language (the
+// rule texts themselves are English).
+func helpLabels(lang string) labels {
+	if lang == "zh" {
+		return labels{"会报告的写法：", "修正后：", "选项：", "默认值", "默认严重级别：%s。自 ascvet %s 起提供。"}
+	}
+	return labels{"Reported:", "Fixed:", "Options:", "default", "Default severity: %s. Since ascvet %s."}
+}
+
+// escapeMarkdown backslash-escapes the characters that GitHub Markdown
+// would read as markup or HTML in running text.
+func escapeMarkdown(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\`*_[]<>|~&", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// automationID is the run's automationDetails.id: "category/", as
+// upload-sarif forms it, "ascvet/" by default.
+func automationID(category string) string {
+	category = strings.TrimSpace(category)
+	if category == "" {
+		return "ascvet/"
+	}
+	if !strings.HasSuffix(category, "/") {
+		category += "/"
+	}
+	return category
+}

@@ -1,0 +1,395 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The README's integration snippets are the ones these tests run: each is
+// a fenced block after a "<!-- snippet: NAME -->" line. The pre-commit test
+// runs the hooks exactly as pre-commit would from .pre-commit-hooks.yaml
+// (pre-commit itself comes from PyPI, which this machine cannot reach): the
+// staged files that match the hook's regex, passed to its entry and args
+// in the repository root. The GitHub Actions test runs the action's own
+// ascvet step; the GitLab CI test runs the job's script.
+
+// readmeSnippet returns the fenced block after <!-- snippet: name --> in README.md.
+func readmeSnippet(t *testing.T, name string) string {
+	t.Helper()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := "<!-- snippet: " + name + " -->"
+	_, rest, ok := strings.Cut(string(readme), marker)
+	if !ok {
+		t.Fatalf("README.md has no %s", marker)
+	}
+	m := regexp.MustCompile("(?s)^\\s*```[a-z]*\\n(.*?)```").FindStringSubmatch(rest)
+	if m == nil {
+		t.Fatalf("no fenced block after %s", marker)
+	}
+	return m[1]
+}
+
+// buildAscvet builds the command once per test binary into a temporary
+// directory and returns that directory, for PATH.
+func buildAscvet(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the ascvet binary; skipped with -short")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "ascvet"), ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir
+}
+
+type hook struct {
+	ID            string   `yaml:"id"`
+	Entry         string   `yaml:"entry"`
+	Args          []string `yaml:"args"`
+	Language      string   `yaml:"language"`
+	Files         string   `yaml:"files"`
+	PassFilenames *bool    `yaml:"pass_filenames"`
+}
+
+func hooks(t *testing.T) map[string]hook {
+	t.Helper()
+	data, err := os.ReadFile("../../.pre-commit-hooks.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []hook
+	if err := yaml.Unmarshal(data, &list); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]hook{}
+	for _, h := range list {
+		if h.Language != "golang" || h.Entry == "" {
+			t.Errorf("hook %s: language %q, entry %q; want golang and an entry", h.ID, h.Language, h.Entry)
+		}
+		out[h.ID] = h
+	}
+	return out
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runHook runs a hook in repo as pre-commit does and returns its exit
+// code and output.
+func runHook(t *testing.T, bin, repo string, h hook) (int, string) {
+	t.Helper()
+	args := slices.Clone(h.Args)
+	if h.PassFilenames == nil || *h.PassFilenames {
+		re := regexp.MustCompile(h.Files)
+		for _, f := range strings.Split(strings.TrimSpace(git(t, repo, "diff", "--staged", "--name-only", "--no-ext-diff", "--diff-filter=ACMRTUXB")), "\n") {
+			if f != "" && re.MatchString(f) {
+				args = append(args, f)
+			}
+		}
+	}
+	fields := strings.Fields(h.Entry)
+	cmd := exec.Command(filepath.Join(bin, fields[0]), append(fields[1:], args...)...)
+	cmd.Dir = repo
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), out.String()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return 0, out.String()
+}
+
+// TestPreCommit: the README's .pre-commit-config.yaml names hooks of the
+// manifest; run in a scratch repository, the ascvet hook fails on a staged
+// bad kernel and passes on a staged good one, and ascvet-new reports only
+// what the change brought.
+func TestPreCommit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	bin := buildAscvet(t)
+	var cfg struct {
+		Repos []struct {
+			Repo  string `yaml:"repo"`
+			Hooks []struct {
+				ID string `yaml:"id"`
+			} `yaml:"hooks"`
+		} `yaml:"repos"`
+	}
+	if err := yaml.Unmarshal([]byte(readmeSnippet(t, "pre-commit")), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	manifest := hooks(t)
+	var ids []string
+	for _, r := range cfg.Repos {
+		for _, h := range r.Hooks {
+			if _, ok := manifest[h.ID]; !ok {
+				t.Errorf("README names hook %q, which .pre-commit-hooks.yaml does not define", h.ID)
+			}
+			ids = append(ids, h.ID)
+		}
+	}
+	if !slices.Contains(ids, "ascvet") || !slices.Contains(ids, "ascvet-new") {
+		t.Fatalf("README snippet hooks %v; want ascvet and ascvet-new", ids)
+	}
+	h := manifest["ascvet"]
+	if !regexp.MustCompile(h.Files).MatchString("kernels/add.asc") {
+		t.Errorf("hook ascvet: files %q does not match .asc", h.Files)
+	}
+
+	// A staged bad kernel fails the hook.
+	repo := t.TempDir()
+	git(t, repo, "init", "-q")
+	copyFile(t, "../../testdata/kernels/unaligned_copy.asc", filepath.Join(repo, "kernels", "copy.asc"))
+	copyFile(t, "../../testdata/kernels/clean.asc", filepath.Join(repo, "kernels", "clean.asc"))
+	git(t, repo, "add", ".")
+	code, out := runHook(t, bin, repo, h)
+	if code != 1 || !strings.Contains(out, "kernels/copy.asc") || !strings.Contains(out, "[ASC1001]") {
+		t.Errorf("hook ascvet on a staged bad kernel: exit %d\n%s", code, out)
+	}
+
+	// A staged good kernel passes; the bad one, committed earlier and not
+	// staged now, is not checked.
+	git(t, repo, "commit", "-q", "-m", "kernels")
+	copyFile(t, "../../testdata/kernels/unaligned_copy_fixed.asc", filepath.Join(repo, "kernels", "copy_fixed.asc"))
+	git(t, repo, "add", "kernels/copy_fixed.asc")
+	if code, out := runHook(t, bin, repo, h); code != 0 || strings.Contains(out, "copy.asc:") {
+		t.Errorf("hook ascvet on a staged good kernel: exit %d\n%s", code, out)
+	}
+
+	// ascvet-new: the committed bad kernel is old news; a new bad line is not.
+	git(t, repo, "commit", "-q", "-m", "fixed copy")
+	hn := manifest["ascvet-new"]
+	if code, out := runHook(t, bin, repo, hn); code != 0 {
+		t.Errorf("hook ascvet-new with no change: exit %d\n%s", code, out)
+	}
+	copyFile(t, "../../testdata/kernels/unaligned_bugs.asc", filepath.Join(repo, "kernels", "bugs.asc"))
+	git(t, repo, "add", "kernels/bugs.asc")
+	code, out = runHook(t, bin, repo, hn)
+	if code != 1 || !strings.Contains(out, "kernels/bugs.asc") || strings.Contains(out, "kernels/copy.asc") {
+		t.Errorf("hook ascvet-new after adding a bad kernel: exit %d, want 1 with bugs.asc only\n%s", code, out)
+	}
+}
+
+// TestGitHubAction: the README's workflow uses the action with inputs it
+// declares, and the action's ascvet step, run as the runner would, writes
+// annotations, a SARIF log and the exit code output.
+func TestGitHubAction(t *testing.T) {
+	bin := buildAscvet(t)
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Uses string            `yaml:"uses"`
+				With map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal([]byte(readmeSnippet(t, "github-actions")), &wf); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Inputs map[string]struct {
+			Default string `yaml:"default"`
+		} `yaml:"inputs"`
+		Runs struct {
+			Steps []struct {
+				ID  string            `yaml:"id"`
+				Run string            `yaml:"run"`
+				Env map[string]string `yaml:"env"`
+			} `yaml:"steps"`
+		} `yaml:"runs"`
+	}
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	with := map[string]string{}
+	for _, j := range wf.Jobs {
+		for _, s := range j.Steps {
+			if strings.HasPrefix(s.Uses, "ascvet/ascvet@") {
+				with = s.With
+			}
+		}
+	}
+	if with == nil {
+		t.Fatal("the README workflow has no step that uses ascvet/ascvet@...")
+	}
+	inputs := map[string]string{}
+	for k, v := range action.Inputs {
+		inputs[k] = v.Default
+	}
+	for k, v := range with {
+		if _, ok := action.Inputs[k]; !ok {
+			t.Errorf("the README workflow passes input %q, which action.yml does not declare", k)
+		}
+		inputs[k] = v
+	}
+	work := t.TempDir()
+	for _, k := range []string{"unaligned_copy.asc", "clean.asc"} {
+		copyFile(t, filepath.Join("../../testdata/kernels", k), filepath.Join(work, "kernels", k))
+	}
+	inputs["paths"] = "kernels" // the snippet's paths are the user's tree
+	for _, s := range action.Runs.Steps {
+		if s.ID != "ascvet" {
+			continue
+		}
+		tmp := t.TempDir()
+		copyFile(t, filepath.Join(bin, "ascvet"), filepath.Join(tmp, "ascvet"))
+		if err := os.Chmod(filepath.Join(tmp, "ascvet"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		outFile, summary := filepath.Join(tmp, "output"), filepath.Join(tmp, "summary.md")
+		cmd := exec.Command("bash", "-e", "-c", s.Run)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "RUNNER_TEMP="+tmp, "GITHUB_OUTPUT="+outFile, "GITHUB_STEP_SUMMARY="+summary)
+		for k, v := range s.Env {
+			v = regexp.MustCompile(`\$\{\{\s*inputs\.([a-z-]+)\s*\}\}`).ReplaceAllStringFunc(v, func(m string) string {
+				return inputs[regexp.MustCompile(`inputs\.([a-z-]+)`).FindStringSubmatch(m)[1]]
+			})
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("the action's ascvet step failed: %v\n%s", err, out)
+		}
+		if !strings.Contains(string(out), "::warning file=kernels/unaligned_copy.asc,line=") {
+			t.Errorf("no annotation for the bad kernel:\n%s", out)
+		}
+		got, _ := os.ReadFile(outFile)
+		if strings.TrimSpace(string(got)) != "exit-code=1" {
+			t.Errorf("GITHUB_OUTPUT %q; want exit-code=1", got)
+		}
+		if sum, _ := os.ReadFile(summary); !strings.Contains(string(sum), "ASC1001") {
+			t.Errorf("step summary has no table of findings:\n%s", sum)
+		}
+		if _, err := os.Stat(filepath.Join(work, "ascvet.sarif")); err != nil && inputs["sarif"] == "true" {
+			t.Errorf("no ascvet.sarif: %v", err)
+		}
+		return
+	}
+	t.Fatal("action.yml has no step with id ascvet")
+}
+
+// TestGitLabCI: the README's GitLab job script, run in a shell on a copy
+// of a kernel tree, fails on findings and leaves its reports as artifacts.
+func TestGitLabCI(t *testing.T) {
+	bin := buildAscvet(t)
+	var ci map[string]struct {
+		Script    []string `yaml:"script"`
+		Artifacts struct {
+			Paths   []string          `yaml:"paths"`
+			Reports map[string]string `yaml:"reports"`
+		} `yaml:"artifacts"`
+	}
+	if err := yaml.Unmarshal([]byte(readmeSnippet(t, "gitlab-ci")), &ci); err != nil {
+		t.Fatal(err)
+	}
+	job, ok := ci["ascvet"]
+	if !ok || len(job.Script) == 0 {
+		t.Fatalf("the README's GitLab snippet has no ascvet job with a script")
+	}
+	work := t.TempDir()
+	for _, k := range []string{"unaligned_copy.asc", "clean.asc"} {
+		copyFile(t, filepath.Join("../../testdata/kernels", k), filepath.Join(work, "kernels", k))
+	}
+	var script []string
+	for _, line := range job.Script {
+		if strings.HasPrefix(line, "go install ") {
+			continue // the binary built above is on PATH
+		}
+		script = append(script, line)
+	}
+	cmd := exec.Command("bash", "-e", "-c", strings.Join(script, "\n"))
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("the job's script: %v, want exit 1 on findings\n%s", err, out)
+	}
+	for _, p := range job.Artifacts.Paths {
+		if _, err := os.Stat(filepath.Join(work, p)); err != nil {
+			t.Errorf("artifact %s: %v", p, err)
+		}
+	}
+}
+
+// TestReadmeConfig: the README's ascvet.toml loads, and does what its
+// comments say, through the driver.
+func TestReadmeConfig(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "ascvet.toml"), []byte(readmeSnippet(t, "config")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, "../../testdata/kernels/masks.asc", filepath.Join(dir, "masks.asc"))
+	copyFile(t, "../../testdata/kernels/unaligned_copy.asc", filepath.Join(dir, "legacy", "copy.asc"))
+	code, out, errs := ascvet(t, "config", "print", "-f", "json", filepath.Join(dir, "masks.asc"))
+	if code != exitOK || errs != "" || !strings.Contains(out, "ascvet.toml") {
+		t.Fatalf("config print: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	code, out, errs = ascvet(t, "-fail", "info", dir)
+	if code != exitFindings || errs != "" {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if strings.Contains(out, "[ASC3004]") || !strings.Contains(out, "[ASC3005]") || strings.Contains(out, "legacy/copy.asc") {
+		t.Errorf("the README config should drop ASC3004 everywhere and ASC1* under legacy/:\n%s", out)
+	}
+}
+
+// TestReadmeExample: the output the README shows for its first command is
+// the example kernels' golden output.
+func TestReadmeExample(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("testdata/examples.text.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := strings.ReplaceAll(string(want), "../../testdata/", "testdata/")
+	if !strings.Contains(string(readme), "```\n"+shown+"```\n") {
+		t.Errorf("README.md does not show the current output of its first command; paste testdata/examples.text.golden (paths without ../../):\n%s", shown)
+	}
+}

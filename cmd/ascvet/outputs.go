@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ascvet/ascvet/ruleset"
+	"github.com/ascvet/ascvet/ruleset/config"
+)
+
+// formats are the output formats, in the order -h lists them.
+var formats = []string{"text", "json", "sarif", "github", "checkstyle"}
+
+// output is one -f, written to stdout or to its -o file.
+type output struct {
+	format string
+	file   string // "" for stdout
+}
+
+// outputsFlag collects -f and -o: each -o names the file of the -f before
+// it ("-f sarif -o out.sarif -f text" writes SARIF to out.sarif and text
+// to stdout). A -o before any -f applies to the default text output.
+type outputsFlag struct {
+	list []output
+}
+
+func (o *outputsFlag) setFormat(v string) error {
+	ok := false
+	for _, f := range formats {
+		ok = ok || f == v
+	}
+	if !ok {
+		return fmt.Errorf("want one of %s", strings.Join(formats, ", "))
+	}
+	o.list = append(o.list, output{format: v})
+	return nil
+}
+
+func (o *outputsFlag) setFile(v string) error {
+	if v == "" {
+		return fmt.Errorf("empty file name")
+	}
+	if len(o.list) == 0 {
+		o.list = append(o.list, output{format: "text"})
+	}
+	last := &o.list[len(o.list)-1]
+	if last.file != "" {
+		return fmt.Errorf("-f %s already writes to %s; give -f again before another -o", last.format, last.file)
+	}
+	last.file = v
+	return nil
+}
+
+// outputs returns the outputs, text to stdout when none was asked, or an
+// error when two formats would write to stdout or two to one file.
+func (o *outputsFlag) outputs() ([]output, error) {
+	if len(o.list) == 0 {
+		return []output{{format: "text"}}, nil
+	}
+	seen := map[string]string{}
+	for _, out := range o.list {
+		key := out.file
+		if key != "" {
+			if abs, err := filepath.Abs(key); err == nil {
+				key = abs
+			}
+		}
+		if prev, dup := seen[key]; dup {
+			where := "stdout"
+			if out.file != "" {
+				where = out.file
+			}
+			return nil, fmt.Errorf("-f %s and -f %s both write to %s; give one of them -o FILE", prev, out.format, where)
+		}
+		seen[key] = out.format
+	}
+	return o.list, nil
+}
+
+// writeOutputs writes the report in every output. A file is written
+// atomically (a temporary file renamed over it), so a reader never sees half
+// a SARIF log.
+func writeOutputs(outs []output, stdout io.Writer, r *report, read int) error {
+	for _, out := range outs {
+		var buf bytes.Buffer
+		w := io.Writer(&buf)
+		if out.file == "" {
+			w = stdout
+		}
+		if err := writeFormat(w, out.format, r, read); err != nil {
+			return err
+		}
+		if out.file != "" {
+			if err := writeFileAtomic(out.file, buf.Bytes()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to a temporary file beside name and renames
+// it over name, so a reader sees the old file or the whole new one.
+func writeFileAtomic(name string, data []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".ascvet-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), name)
+}
+
+func writeFormat(w io.Writer, format string, r *report, read int) error {
+	switch format {
+	case "json":
+		return writeJSON(w, r.Issues)
+	case "sarif":
+		return writeSARIF(w, r)
+	case "github":
+		var summary io.Writer
+		if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
+			f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+			if err != nil {
+				return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+			}
+			defer f.Close()
+			summary = f
+		}
+		return writeGitHub(w, r, summary)
+	case "checkstyle":
+		return writeCheckstyle(w, r)
+	}
+	return writeText(w, r.Issues, read)
+}
+
+// failPolicy is -fail: which reported issues fail the run.
+type failPolicy struct {
+	p    *config.FailPolicy // from -fail, or the config's fail
+	none bool               // nothing fails (-exit-zero, -write-baseline)
+}
+
+// parseFail parses -fail or a config's fail list: "none", severity names
+// (that severity or higher), rule IDs, names and globs, "-RULE".
+func parseFail(list []string) (*failPolicy, error) {
+	p, err := config.ParseFail(list)
+	if err != nil {
+		return nil, err
+	}
+	return &failPolicy{p: p}, nil
+}
+
+// fails reports whether a reported issue fails the run.
+func (f *failPolicy) fails(is *issue) bool {
+	if f.none || len(is.Suppressed) > 0 {
+		return false
+	}
+	return f.p.Fails(is.RuleID(), is.Level)
+}
+
+// writeText prints the issues gcc style, then a summary line. Suppressed
+// issues (listed with -show-ignored) are marked and not counted.
+func writeText(w io.Writer, issues []issue, files int) error {
+	var count [ruleset.Error + 1]int
+	ignored, total := 0, 0
+	for i := range issues {
+		is := &issues[i]
+		if len(is.Suppressed) > 0 {
+			ignored++
+			fmt.Fprintf(w, "%s:%d:%d: ignored: %s [%s] (%s)\n", is.Pos.Filename, is.Pos.Line, is.Pos.Column, is.Message, is.RuleID(), is.Suppressed[0].Justification)
+			continue
+		}
+		total++
+		count[is.Level]++
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", is.Pos.Filename, is.Pos.Line, is.Pos.Column, is.Level, is.Message, is.RuleID())
+	}
+	var parts []string
+	for s := ruleset.Error; s >= ruleset.Info; s-- {
+		if n := count[s]; n > 0 {
+			name := s.String()
+			if n > 1 && s != ruleset.Info {
+				name += "s"
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, name))
+		}
+	}
+	summary := "no findings"
+	if total > 0 {
+		summary = fmt.Sprintf("%s (%s)", plural(total, "finding"), strings.Join(parts, ", "))
+	}
+	if ignored > 0 {
+		summary += fmt.Sprintf(", %d ignored", ignored)
+	}
+	_, err := fmt.Fprintf(w, "%s in %s\n", summary, plural(files, "file"))
+	return err
+}
+
+// jsonFinding is one finding in -f json output. Lines and columns are 1-based;
+// columns count bytes.
+type jsonFinding struct {
+	Rule      string           `json:"rule"`       // rule ID, "ASC0001"
+	Name      string           `json:"name"`       // rule name, "vf-parse-error"
+	Severity  ruleset.Severity `json:"severity"`   // "info", "warning" or "error", as configured
+	Message   string           `json:"message"`    // the diagnostic, in the output language
+	File      string           `json:"file"`       // path as found from the arguments
+	Line      int              `json:"line"`       // start line
+	Column    int              `json:"column"`     // start column
+	EndLine   int              `json:"end_line"`   // end line
+	EndColumn int              `json:"end_column"` // end column (exclusive)
+	// For performance findings: the loop simulated before and after the fix.
+	CyclesBefore *int   `json:"cycles_before,omitempty"`
+	CyclesAfter  *int   `json:"cycles_after,omitempty"`
+	Fingerprint  string `json:"fingerprint,omitempty"` // line-independent (the baseline's key)
+	Fixable      bool   `json:"fixable,omitempty"`     // -fix can fix it
+	// Why the finding is suppressed (listed with -show-ignored only).
+	Suppressed []suppression `json:"suppressed,omitempty"`
+}
+
+func writeJSON(w io.Writer, issues []issue) error {
+	out := make([]jsonFinding, 0, len(issues))
+	for i := range issues {
+		is := &issues[i]
+		name := is.RuleID()
+		if is.Rule != nil {
+			name = is.Rule.Name
+		}
+		jf := jsonFinding{
+			Rule: is.RuleID(), Name: name, Severity: is.Level, Message: is.Message,
+			File: is.Pos.Filename, Line: is.Pos.Line, Column: is.Pos.Column, EndLine: is.End.Line, EndColumn: is.End.Column,
+			Fingerprint: is.Fingerprint, Fixable: len(is.Fixes) > 0, Suppressed: is.Suppressed,
+		}
+		if is.Cost != nil {
+			jf.CyclesBefore, jf.CyclesAfter = &is.Cost.Before, &is.Cost.After
+		}
+		out = append(out, jf)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

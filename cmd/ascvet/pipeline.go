@@ -1,0 +1,309 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/token"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/analyzers/settings"
+	"github.com/ascvet/ascvet/analyzers/simcost"
+	"github.com/ascvet/ascvet/regalloc"
+	"github.com/ascvet/ascvet/ruleset"
+	"github.com/ascvet/ascvet/ruleset/baseline"
+	"github.com/ascvet/ascvet/ruleset/config"
+	"github.com/ascvet/ascvet/ruleset/i18n"
+	"github.com/ascvet/ascvet/ruleset/suppress"
+)
+
+// The pipeline of one file, after it was read and found to hold VF code:
+//
+//  1. its configuration: the ascvet.toml files above it, merged, with the
+//     per-path overrides that match it, then the command line's -checks,
+//     -chip, -confidence, ... over them;
+//  2. the analyzers, with the file's settings provided to them
+//     (runner.File.Provided);
+//  3. the findings of disabled rules dropped; the suppression directives of
+//     the file applied, and their own problems (ASC0002) and unused
+//     directives (ASC0003) reported;
+//  4. each finding becomes an issue: its configured severity, its message
+//     in the output language, its source line and fingerprints.
+//
+// -fix reruns steps 2-3 on the fixed text, so a fix never touches a
+// suppressed or disabled finding.
+
+// pipeline is the per-file analysis, shared by the workers.
+type pipeline struct {
+	as       []*analysis.Analyzer
+	loader   *config.Loader
+	checks   []string                 // -checks, applied over the config's list; nil when not given
+	override func(*settings.Settings) // the settings given on the command line, applied over the config's
+	lang     string                   // output language
+}
+
+// analysed is the outcome of the pipeline on one file.
+type analysed struct {
+	issues []issue                // every issue, suppressed ones included, in finding order
+	errs   []runner.InternalError // analyzers that failed
+	skip   string                 // why the file was skipped (a limit), "" when it was not
+	cfgErr string                 // its configuration does not load ("ascvet.toml:3: ..."); the file is not analysed
+}
+
+// reported returns the findings of the issues that are not suppressed.
+func (a *analysed) reported() []runner.Finding {
+	var out []runner.Finding
+	for i := range a.issues {
+		if len(a.issues[i].Suppressed) == 0 {
+			out = append(out, a.issues[i].Finding)
+		}
+	}
+	return out
+}
+
+// settingsFor returns the settings of a file: the defaults, the config's,
+// then the command line's.
+func (p *pipeline) settingsFor(eff *config.Effective) (settings.Settings, error) {
+	s := settings.Defaults()
+	cs := eff.Settings
+	if cs.Chip != "" {
+		s.Chip, s.Machine = cs.Chip, ""
+	}
+	if cs.Machine != "" {
+		s.Machine = cs.Machine
+	}
+	if cs.Iterations > 0 {
+		s.Iterations = cs.Iterations
+	}
+	if cs.Confidence != "" {
+		s.Confidence = cs.Confidence
+	}
+	for c := regalloc.Class(0); c < regalloc.NumClasses; c++ {
+		if n, ok := cs.Budgets[c.Flag()]; ok {
+			s.Budget[c] = n
+		}
+	}
+	if p.override != nil {
+		p.override(&s)
+	}
+	if err := s.Check(); err != nil {
+		return s, err
+	}
+	if _, err := simcost.Load(s.Chip, s.Machine); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// run analyses one file.
+func (p *pipeline) run(name string, src []byte) analysed {
+	eff, err := p.loader.For(name)
+	if err != nil {
+		return analysed{cfgErr: err.Error()}
+	}
+	enabled := eff.Enabled
+	if p.checks != nil {
+		if enabled, err = config.Select(p.checks, enabled); err != nil {
+			return analysed{cfgErr: "-checks: " + err.Error()}
+		}
+	}
+	st, err := p.settingsFor(eff)
+	if err != nil {
+		return analysed{cfgErr: fmt.Sprintf("%s: %v", sourcesOf(eff), err)}
+	}
+	f := runner.File{Name: name, Src: bytes.Clone(src), Provided: map[*analysis.Analyzer]any{settings.Analyzer: &st}}
+	res, err := runner.Run(p.as, []runner.File{f}, runner.Options{Jobs: 1})
+	if err != nil {
+		panic("internal error: analyzers validated, then not: " + err.Error())
+	}
+	errs, skips := splitLimits(res.Errors)
+	if len(skips) > 0 {
+		return analysed{skip: skips[0]}
+	}
+	var findings []runner.Finding
+	for _, fd := range res.Findings {
+		if enabled[fd.RuleID()] || fd.Rule == nil {
+			findings = append(findings, fd)
+		}
+	}
+	issues := p.suppress(f, findings, enabled)
+	p.describe(f, issues, eff)
+	return analysed{issues: issues, errs: errs}
+}
+
+func sourcesOf(eff *config.Effective) string {
+	if len(eff.Sources) == 0 {
+		return "settings"
+	}
+	return eff.Sources[len(eff.Sources)-1]
+}
+
+// suppress applies the file's directives to its findings, and adds the
+// directives' own findings (ASC0002, ASC0003) when those rules are enabled;
+// directives can suppress those too.
+func (p *pipeline) suppress(f runner.File, findings []runner.Finding, enabled map[string]bool) []issue {
+	dirs, problems := suppress.Parse(f.Src, suppress.SyntaxFor(f.Name))
+	var all []runner.Finding
+	all = append(all, findings...)
+	if enabled[suppress.InvalidDirective.ID] {
+		for _, pr := range problems {
+			all = append(all, driverFinding(f.Name, suppress.InvalidDirective, pr.Line, pr.Col, pr.EndCol, pr.Message))
+		}
+	}
+	targets := make([]suppress.Target, len(all))
+	for i := range all {
+		targets[i] = suppress.Target{Rule: all[i].RuleID(), Line: all[i].Pos.Line, EndLine: all[i].End.Line}
+	}
+	var ran []string
+	for id, on := range enabled {
+		if on {
+			ran = append(ran, id)
+		}
+	}
+	out := suppress.Apply(dirs, targets, ran)
+	issues := make([]issue, len(all), len(all)+len(out.Unused))
+	for i := range all {
+		issues[i] = issue{Finding: all[i]}
+	}
+	for _, s := range out.Suppressed {
+		is := &issues[s.Finding]
+		is.Suppressed = append(is.Suppressed, suppression{Kind: "inSource", Justification: s.Reason})
+	}
+	if enabled[suppress.UnusedDirective.ID] {
+		for _, u := range out.Unused {
+			d := &dirs[u.Directive]
+			is := issue{Finding: driverFinding(f.Name, suppress.UnusedDirective, d.Line, d.Col, d.EndCol, u.Message)}
+			if u.By >= 0 {
+				is.Suppressed = []suppression{{Kind: "inSource", Justification: dirs[u.By].Reason}}
+			}
+			issues = append(issues, is)
+		}
+	}
+	slices.SortStableFunc(issues, func(a, b issue) int { return compareIssues(&a, &b) })
+	return issues
+}
+
+func compareIssues(a, b *issue) int {
+	if a.Pos.Line != b.Pos.Line {
+		return a.Pos.Line - b.Pos.Line
+	}
+	if a.Pos.Column != b.Pos.Column {
+		return a.Pos.Column - b.Pos.Column
+	}
+	if a.RuleID() != b.RuleID() {
+		if a.RuleID() < b.RuleID() {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// driverFinding is a finding the driver reports itself, for a rule no
+// analyzer implements.
+func driverFinding(file string, r *ruleset.Rule, line, col, endCol int, msg string) runner.Finding {
+	return runner.Finding{
+		Rule:       r,
+		Diagnostic: analysis.Diagnostic{Message: msg},
+		Pos:        tokenPos(file, line, col),
+		End:        tokenPos(file, line, endCol),
+	}
+}
+
+// describe fills in what the formats need: severity, message in the
+// output language, source line, fingerprints and cost.
+func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective) {
+	lines := bytes.Split(f.Src, []byte("\n"))
+	hashes := lineHashes(f.Src)
+	lineOf := func(l int) string {
+		if l >= 1 && l <= len(lines) {
+			return string(bytes.TrimRight(lines[l-1], "\r"))
+		}
+		return ""
+	}
+	for i := range issues {
+		is := &issues[i]
+		is.Level = is.Severity()
+		if s, ok := eff.Severity[is.RuleID()]; ok {
+			is.Level = s
+		}
+		is.Message = i18n.Message(p.lang, is.RuleID(), is.Diagnostic.Message)
+		if c, ok, _ := simcost.Extract(is.Diagnostic.Related); ok {
+			is.Cost = &c
+		}
+		is.Line = lineOf(is.Pos.Line)
+		if l := is.Pos.Line; l >= 1 && l <= len(hashes) {
+			is.LineHash = hashes[l-1]
+		}
+		for _, r := range is.Finding.Related {
+			if strings.HasPrefix(r.Message, simcost.RelatedPrefix) {
+				continue
+			}
+			is.Related = append(is.Related, related{Pos: r.Pos, End: r.End, Message: i18n.Message(p.lang, is.RuleID(), r.Message), Line: lineOf(r.Pos.Line)})
+		}
+		is.Fingerprint = baseline.Fingerprint(is.RuleID(), f.Name, baseline.Snippet(f.Src, is.Pos.Line, is.End.Line))
+	}
+}
+
+// rerun returns what -fix runs on the texts it fixed: the pipeline, and
+// its reported findings (so that suppressed findings are never fixed).
+func (p *pipeline) rerun(jobs int) func([]runner.File) (*runner.Result, error) {
+	return func(files []runner.File) (*runner.Result, error) {
+		outs := make([]analysed, len(files))
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, max(jobs, 1))
+		for i := range files {
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				outs[i] = p.run(files[i].Name, files[i].Src)
+			})
+		}
+		wg.Wait()
+		res := &runner.Result{}
+		for _, a := range outs {
+			res.Findings = append(res.Findings, a.reported()...)
+			res.Errors = append(res.Errors, a.errs...)
+		}
+		return (&runner.Result{}).Replace(nil, res), nil
+	}
+}
+
+// reanalyse replaces the issues of the files -fix wrote by those of their
+// new text.
+func reanalyse(p *pipeline, issues []issue, written []fixedFile) []issue {
+	if len(written) == 0 {
+		return issues
+	}
+	fresh := map[string]bool{}
+	var out []issue
+	for _, f := range written {
+		fresh[f.name] = true
+		out = append(out, p.run(f.name, f.new).issues...)
+	}
+	for _, is := range issues {
+		if !fresh[is.Pos.Filename] {
+			out = append(out, is)
+		}
+	}
+	sortIssues(out)
+	return out
+}
+
+// sortIssues sorts issues by file, line, column and rule.
+func sortIssues(issues []issue) {
+	slices.SortStableFunc(issues, func(a, b issue) int {
+		if c := strings.Compare(a.Pos.Filename, b.Pos.Filename); c != 0 {
+			return c
+		}
+		return compareIssues(&a, &b)
+	})
+}
+
+func tokenPos(file string, line, col int) token.Position {
+	return token.Position{Filename: file, Line: line, Column: col}
+}

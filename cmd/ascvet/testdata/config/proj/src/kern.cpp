@@ -1,0 +1,2 @@
+// config fixture: its configuration is what matters
+void f() {}
