@@ -18,7 +18,7 @@ const tail = `(?P<Tail>(?:[:;] .*)?)`
 // pressure is the message of the register-pressure rules (package
 // regpressure), shared by ASC3001-ASC3003.
 var pressure = []pattern{
-	{`VF region (?P<fn>\S+) keeps (?P<peak>\d+) (?P<class>\S+) registers live at once at line (?P<line>\d+) \(budget (?P<budget>\d+); (?P<decl>\d+) declared(?P<Helper>(?:, \d+ of them inside a called helper)?)\); (?P<Consequence>.+?)(?P<Tail>(?:; (?:saves ~|no saving measurable).*)?)`,
+	{`VF region (?P<fn>.+?) keeps (?P<peak>\d+) (?P<class>\S+) registers live at once at line (?P<line>\d+) \(budget (?P<budget>\d+); (?P<decl>\d+) declared(?P<Helper>(?:, \d+ of them inside a called helper)?)\); (?P<Consequence>.+?)(?P<Tail>(?:; (?:saves ~|no saving measurable).*)?)`,
 		`VF 区域 ${fn} 在第 ${line} 行同时有 ${peak} 个 ${class} 寄存器存活（上限 ${budget} 个；声明了 ${decl} 个${Helper}）；${Consequence}${Tail}`},
 	{`the peak is here`, `寄存器数量在此处达到峰值`},
 	{`(?P<r>\S+) is live at the peak`, `${r} 在峰值处存活`},
@@ -62,7 +62,7 @@ var messages = map[string][]pattern{
 			`${d} 没有抑制任何检查结果；请删除该指令`},
 	},
 	"ASC0001": {
-		{`VF region (?P<fn>\S+) does not parse here; findings in it may be incomplete`,
+		{`VF region (?P<fn>.+?) does not parse here; findings in it may be incomplete`,
 			`VF 区域 ${fn} 在此处无法完整解析；该区域的检查结果可能不完整`},
 	},
 	"ASC1001": {
