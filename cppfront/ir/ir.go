@@ -27,6 +27,7 @@ type Package struct {
 // File is one lowered source file.
 type File struct {
 	Name    string            // path as given to the front end
+	Lang    Lang              // the source language: C++, or the pypto_pro Python DSL
 	Tok     *token.File       // position table of the file in Package.Fset
 	Src     []byte            // original bytes (not the blanked copy)
 	Funcs   []*Func           // VF regions, in source order
@@ -36,6 +37,22 @@ type File struct {
 	Aliases map[string]string // namespace aliases: alias -> target ("MAPI" -> "AscendC::MicroAPI")
 	Usings  []string          // namespaces named by using-directives, in source order
 	Defined []string          // names of every function and function-like macro defined in the file, sorted
+}
+
+// Lang is the language a File was written in. Rules are the same for both;
+// what differs is the text a fix writes (statement syntax, indentation).
+type Lang uint8
+
+const (
+	CPP    Lang = iota // Ascend C (C++): AscendC::Reg / MicroAPI / asc_* calls
+	Python             // the pypto_pro DSL: @pl.vector_function with vf.* calls
+)
+
+func (l Lang) String() string {
+	if l == Python {
+		return "python"
+	}
+	return "c++"
 }
 
 // Func returns the region defined in f under name (or, when name is not

@@ -1,6 +1,8 @@
 package ir
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -896,4 +898,935 @@ func unalignStorePost(args []ArgInfo, ptr int) bool {
 		}
 	}
 	return false
+}
+
+// The pypto_pro Python DSL (vf.* calls inside @pl.vector_function) names the
+// same ops in its own spelling and argument order: a computed register is the
+// call's return value (x = vf.add(a, b, mask)), a tile and its element offset
+// are two arguments (vf.load_align(tile, off)), and modes, element types and
+// post-update are keyword arguments. ResolveDSL maps one call to its op and to
+// the operands of the AscendC Reg form it stands for
+//
+//	dst = vf.load_align(src, 64, dist=pl.LoadDist.BRC_B32)  ->  LoadAlign<float, DIST_BRC_B32>(dst, src + 64)
+//	vf.store_align(dst, reg, mask, post_update=True)        ->  StoreAlign<T, POST_MODE_UPDATE>(dst, reg, mask)
+//	m = vf.lt(a, 0.0, mask)                                 ->  Compares<T, CMPMODE::LT>(m, a, 0.0, mask)
+//
+// so that every analysis reads one shape, whichever language the code is in.
+
+// DSLArg is what the resolver knows about one argument of a vf.* call.
+type DSLArg struct {
+	Keyword string   // keyword name; "" for a positional argument
+	Class   RegClass // class of the register the argument names; ClassNone when it names none
+	Elem    string   // element type of that register as a C++ type ("float"); "" when unknown
+	Value   string   // the argument as an enumerator, a dtype or a literal, without its module: "LoadDist.DS", "DT_FP32", "True", "64", "ALL"; "" otherwise
+	List    bool     // a [row, col] list or tuple (an offset in two coordinates)
+	Splat   bool     // *args or **kwargs: what binds where is not known
+}
+
+// DSLOperand is one operand of the Reg form of a resolved vf.* call.
+type DSLOperand struct {
+	Arg    int     // index of the call argument; -1 for a returned register
+	Ret    int     // index of the returned register (assignment target) when Arg < 0
+	Offset int     // for an address: the argument whose element offset is added to it; -1 when none
+	Role   ArgRole // what the op does with it
+}
+
+// ARUse is the implicit effect of an op on the special register AR.
+type ARUse uint8
+
+const (
+	ARNone    ARUse = iota // no effect
+	ARDef                  // writes AR (ClearSpr, Squeeze with STORE_REG)
+	ARUseOnly              // reads AR (the stride-less StoreUnAlign)
+)
+
+// DSLCall is a vf.* call resolved against the op table.
+type DSLCall struct {
+	Op       Op           // canonical op
+	Operands []DSLOperand // in the order of the Reg form; modes, flags and element types are not operands
+	Rets     []RegClass   // class of each returned register, in the order of the assignment targets
+	RetElems []string     // element type of each returned register ("" when unknown or a mask)
+	Elem     string       // the T of the Reg form ("float"); "" when unknown
+	Dist     string       // dist mode as the C++ side records it ("DIST_BRC_B32"); "" for the default
+	Post     bool         // the address is post-updated
+	Merging  bool         // MergeMode.MERGING (or Move with a mask): the destination is also read
+	TArgs    []string     // the template arguments of the Reg form beyond what the fields say, T first ("float", "CMPMODE::LT"); nil when none
+	AR       ARUse        // implicit effect on AR
+	Want     []RegClass   // per argument: the register class the op expects there (ClassNone: a value, a tile, or anything)
+	Decl     bool         // the call only declares its returned register (load_unalign_init): no instruction
+	View     bool         // the call reinterprets argument 0 (bit_cast): no instruction, the result is that register
+}
+
+// dslFam is the shape of a DSL function's Reg form.
+type dslFam uint8
+
+const (
+	famCompute dslFam = iota // returned registers first, then the operands in order
+	famRet                   // result returned by value in C++ too (CreateMask): operands are scalars
+	famLoad                  // returned registers, the address (with its offset), then the rest
+	famStore                 // the address, the data, then strides and AddrReg, the mask last
+	famNone                  // no register operands (mem_bar, clear_spr)
+	famDecl                  // declares an unaligned register
+	famView                  // bit_cast
+	famPre                   // load_unalign_pre(ureg, ptr)
+	famLoadU                 // load_unalign(ureg, ptr, stride)
+	famStoreU                // store_unalign(ptr, src, ureg, stride)
+	famPostU                 // store_unalign_post(ptr, ureg, stride)
+)
+
+// Parameter kinds of a DSL signature (one letter each in dslSig.params).
+const (
+	kReg    = 'r' // a source register
+	kMask   = 'm' // the governing predicate
+	kPtr    = 'p' // a tile address
+	kOffset = 'o' // element offset of the address, the post-update stride, or an AddrReg
+	kScalar = 's' // a value: a scalar, or a register where the op has a vector-vector form
+	kUreg   = 'u' // an unaligned register
+	kDType  = 't' // dtype=: an element type
+	kDist   = 'd' // dist=
+	kPost   = 'P' // post_update=
+	kMerge  = 'M' // mode= / merge_mode=: MergeMode
+	kAttr   = 'a' // any other mode or flag: not an operand
+	kRest   = '*' // *args
+)
+
+type dslParam struct {
+	name string
+	kind byte
+}
+
+// dslSig is the signature of one vf.* function (from pypto_pro's _vf_api.py).
+type dslSig struct {
+	op      Op
+	fam     dslFam
+	nret    int      // returned registers
+	ret     RegClass // their class (the first one's, for AddC/SubC)
+	resType bool     // dtype= is the type of the result (a conversion, a load); else of the sources
+	defT    string   // T when no dtype= is given, when the API documents a default
+	params  []dslParam
+}
+
+var dslSigs = map[string]dslSig{}
+
+func init() {
+	def := func(name string, op Op, fam dslFam, nret int, ret RegClass, resType bool, params string) {
+		s := dslSig{op: op, fam: fam, nret: nret, ret: ret, resType: resType}
+		for _, f := range strings.Fields(params) {
+			k := strings.IndexByte(f, ':')
+			s.params = append(s.params, dslParam{name: f[:k], kind: f[k+1]})
+		}
+		dslSigs[name] = s
+	}
+	v, m := ClassVReg, ClassMask
+	def("create_mask", OpCreateMask, famRet, 1, m, false, "pattern:a dtype:t")
+	def("update_mask", OpUpdateMask, famRet, 1, m, false, "scalar:s dtype:t")
+	def("get_mask_spr", OpMoveMask, famRet, 1, m, false, "width:a")
+	def("create_addr_reg", OpCreateAddrReg, famRet, 1, ClassAddr, false,
+		"index0:s stride0:s index1:s stride1:s index2:s stride2:s index3:s stride3:s dtype:t")
+	def("mask_gen_with_reg_tensor", OpMaskGenWithRegTensor, famCompute, 1, m, false, "src:r offset:s")
+	def("full", OpDuplicate, famCompute, 1, v, true, "scalar_or_src:s mask:m dtype:t mode:M pos:a")
+	def("load_align", OpLoadAlign, famLoad, 1, v, true,
+		"src:p offset:o dtype:t dist:d data_copy_mode:a block_stride:s post_update:P")
+	def("store_align", OpStoreAlign, famStore, 0, 0, false,
+		"dst:p src:r args:* dist:d data_copy_mode:a block_stride:s repeat_stride:s post_update:P")
+	def("load", OpLoad, famLoad, 1, v, true, "src_ptr:p stride:s post_update:P repeat_stride:s count:s")
+	def("store", OpStore, famStore, 0, 0, false, "dst_ptr:p src:r count:s post_update:P repeat_stride:s")
+	def("load_unalign_init", OpUnknown, famDecl, 1, ClassUnalignLoad, false, "")
+	def("unalign_reg_for_store", OpUnknown, famDecl, 1, ClassUnalignStore, false, "")
+	def("load_unalign_pre", OpLoadUnAlignPre, famPre, 0, 0, false, "ureg:u src_ptr:p")
+	def("load_unalign", OpLoadUnAlign, famLoadU, 1, v, false, "ureg:u src_ptr:p stride:s post_update:P")
+	def("store_unalign", OpStoreUnAlign, famStoreU, 0, 0, false, "dst_ptr:p src:r align_reg:u stride:s post_update:P")
+	def("store_unalign_post", OpStoreUnAlignPost, famPostU, 0, 0, false, "dst_ptr:p align_reg:u stride:s post_update:P")
+	def("gather", OpGather, famLoad, 1, v, false, "src:p indices:r mask:m data_copy_mode:a")
+	def("scatter", OpScatter, famStore, 0, 0, false, "base_ptr:p src:r index:r mask:m")
+	def("mem_bar", OpLocalMemBar, famNone, 0, 0, false, "mode:a")
+	def("clear_spr", OpClearSpr, famNone, 0, 0, false, "")
+	def("bit_cast", OpUnknown, famView, 1, v, true, "src:r dtype:t")
+	bin := "src0:r src1:r mask:m mode:M"
+	for name, op := range map[string]Op{"add": OpAdd, "sub": OpSub, "mul": OpMul, "div": OpDiv, "max": OpMax, "min": OpMin,
+		"and_": OpAnd, "or_": OpOr, "abs_sub": OpAbsSub, "mul_add_dst": OpMulAddDst, "mul_dst_add": OpMulDstAdd} {
+		def(name, op, famCompute, 1, v, false, bin)
+	}
+	def("prelu", OpPrelu, famCompute, 1, v, false, "src:r slope:r mask:m mode:M")
+	def("xor", OpXor, famCompute, 1, v, false, "src0:r src1:r mask:m mode:M dtype:t")
+	def("mull", OpMull, famCompute, 2, v, false, bin)
+	def("addc", OpAddC, famCompute, 2, m, false, "src0:r src1:r carry_in:r mask:m mode:M")
+	def("subc", OpSubC, famCompute, 2, m, false, "src0:r src1:r borrow_in:r mask:m mode:M")
+	for name, op := range map[string]Op{"muls": OpMuls, "adds": OpAdds, "subs": OpAdds, "mins": OpMins, "maxs": OpMaxs, "axpy": OpAxpy} {
+		def(name, op, famCompute, 1, v, false, "src:r scalar:s mask:m mode:M")
+	}
+	def("leaky_relu", OpLeakyRelu, famCompute, 1, v, false, "src:r alpha:s mask:m mode:M")
+	def("muls_cast", OpMulsCast, famCompute, 1, v, true, "src:r scalar:s mask:m dtype:t layout:a")
+	un := "src:r mask:m mode:M"
+	for name, op := range map[string]Op{"abs": OpAbs, "not_": OpNot, "relu": OpRelu, "neg": OpNeg, "truncate": OpTruncate,
+		"log2": OpLog2, "log10": OpLog10, "pair_reduce_sum": OpPairReduceElem} {
+		def(name, op, famCompute, 1, v, false, un)
+	}
+	for name, op := range map[string]Op{"ln": OpLn, "log": OpLog, "exp": OpExp, "sqrt": OpSqrt} {
+		def(name, op, famCompute, 1, v, false, "src:r mask:m mode:M precision:a")
+	}
+	for _, name := range []string{"reduce_sum", "reduce_max", "reduce_min"} {
+		def(name, OpReduce, famCompute, 1, v, false, "src:r mask:m datablock:a merge_mode:M")
+	}
+	def("exp_sub", OpExpSub, famCompute, 1, v, false, "src:r max_val:r mask:m layout:a")
+	def("astype", OpCast, famCompute, 1, v, true, "src:r mask:m dtype:t layout:a round_mode:a saturate:a mode:M")
+	def("de_interleave", OpDeInterleave, famCompute, 2, v, false, "src0:r src1:r dtype:t")
+	def("interleave", OpInterleave, famCompute, 2, v, false, "src0:r src1:r dtype:t")
+	def("select", OpSelect, famCompute, 1, v, false, "src_true:r src_false:r mask:m mode:M")
+	def("shift_left", OpShiftLefts, famCompute, 1, v, false, "src:r shift:s mask:m mode:M")
+	def("shift_right", OpShiftRights, famCompute, 1, v, false, "src:r shift:s mask:m mode:M dtype:t")
+	def("histograms", OpHistograms, famCompute, 1, v, false, "src:r mask:m bin_type:a hist_type:a")
+	for _, name := range []string{"eq", "ne", "lt", "gt", "le", "ge"} {
+		def(name, OpCompares, famCompute, 1, m, false, "a:r b:s mask:m cmp_dtype:t")
+	}
+	def("squeeze", OpSqueeze, famCompute, 1, v, true, "src:r mask:m gather_mode:a dtype:t")
+	def("arange", OpArange, famCompute, 1, v, true, "start:s dtype:t index_order:a")
+	def("pack", OpPack, famCompute, 1, v, true, "src:r dtype:t part:a")
+	def("unpack", OpUnPack, famCompute, 1, v, true, "src:r dtype:t part:a")
+	def("unsqueeze", OpUnsqueeze, famCompute, 1, v, true, "mask:r dtype:t")
+	def("move", OpMove, famCompute, 1, v, false, "src:r mask:m mode:M")
+	for _, name := range []string{"create_mask", "update_mask", "create_addr_reg"} {
+		s := dslSigs[name]
+		s.defT = "float" // the documented default: DT_FP32
+		dslSigs[name] = s
+	}
+}
+
+// dslMaskTwins are the ops whose MaskReg overload is another op.
+var dslMaskTwins = map[Op]Op{OpAnd: OpMaskAnd, OpOr: OpMaskOr, OpXor: OpMaskXor, OpNot: OpMaskNot, OpSelect: OpMaskSelect,
+	OpMove: OpMaskMove, OpInterleave: OpMaskInterleave, OpDeInterleave: OpMaskDeInterleave, OpPack: OpMaskPack, OpUnPack: OpMaskUnPack}
+
+// dslCmpModes are the CMPMODE enumerators of the compare functions.
+var dslCmpModes = map[string]string{"eq": "EQ", "ne": "NE", "lt": "LT", "gt": "GT", "le": "LE", "ge": "GE"}
+
+// IsDSLName reports whether name is a vf.* function the table knows.
+func IsDSLName(name string) bool {
+	_, ok := dslSigs[name]
+	return ok
+}
+
+// DSLNames returns the vf.* function names the table knows, sorted.
+func DSLNames() []string {
+	out := make([]string, 0, len(dslSigs))
+	for n := range dslSigs {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// dslDTypes maps the DSL's dtypes to the C++ element types.
+var dslDTypes = map[string]string{
+	"INT8": "int8_t", "UINT8": "uint8_t", "INT16": "int16_t", "UINT16": "uint16_t", "INT32": "int32_t", "UINT32": "uint32_t",
+	"INT64": "int64_t", "UINT64": "uint64_t", "FP16": "half", "BF16": "bfloat16_t", "FP32": "float", "BOOL": "bool",
+	"FP8E4M3FN": "fp8_e4m3fn_t", "FP8E5M2": "fp8_e5m2_t", "FP8E8M0": "fp8_e8m0_t", "HF8": "hifloat8_t",
+	"FP4E2M1": "fp4x2_e2m1_t", "FP4E1M2": "fp4x2_e1m2_t", "INT4": "int4x2_t",
+}
+
+// DSLDType maps a DSL dtype ("DT_FP32", also "FP32" and "DataType.FP32") to
+// the C++ element type ("float").
+func DSLDType(s string) (string, bool) {
+	s = strings.TrimPrefix(s, "DataType.")
+	t, ok := dslDTypes[strings.TrimPrefix(s, "DT_")]
+	return t, ok
+}
+
+// DSLDist maps a LoadDist/StoreDist enumerator of the DSL ("LoadDist.BRC",
+// "UNPK_B16") to the enumerator the C++ side records ("DIST_BRC_B32",
+// "DIST_UNPACK_B16"). The DSL picks the width of a width-less mode from the
+// data; size is the element size in bytes (0 when unknown, which leaves the
+// mode width-less, as the rules take a mode they cannot resolve). A mask
+// load or store (mask) uses the width-less MaskDist names.
+func DSLDist(s string, size int64, mask bool) string {
+	if k := strings.LastIndexByte(s, '.'); k >= 0 {
+		s = s[k+1:]
+	}
+	if s == "" {
+		return ""
+	}
+	stem, width := s, ""
+	for _, w := range []string{"_B8", "_B16", "_B32", "_B64"} {
+		if x, ok := strings.CutSuffix(s, w); ok {
+			stem, width = x, w
+			break
+		}
+	}
+	switch stem {
+	case "UNPK":
+		stem = "UNPACK"
+	case "UNPK4":
+		stem = "UNPACK4"
+	}
+	if mask {
+		return "DIST_" + stem
+	}
+	if width == "" {
+		switch stem {
+		case "NORM", "BLK":
+		case "UNPACK4":
+			width = "_B8"
+		case "PACK4":
+			width = "_B32"
+		default:
+			if size > 0 {
+				width = "_B" + strconv.FormatInt(size*8, 10)
+			}
+		}
+	}
+	return "DIST_" + stem + width
+}
+
+// dslBind binds the arguments of a call to the parameters of sig: bound[p]
+// is the argument of parameter p (-1 when none), rest the arguments of *args.
+// ok is false when an argument fits no parameter or a splat hides the binding.
+func dslBind(sig dslSig, args []DSLArg) (bound []int, rest []int, ok bool) {
+	bound = make([]int, len(sig.params))
+	for i := range bound {
+		bound[i] = -1
+	}
+	ok = true
+	pos := 0
+	for i, a := range args {
+		if a.Splat {
+			ok = false
+			continue
+		}
+		if a.Keyword != "" {
+			found := false
+			for p, prm := range sig.params {
+				if prm.name == a.Keyword && prm.kind != kRest {
+					bound[p], found = i, true
+				}
+			}
+			if !found {
+				ok = false
+			}
+			continue
+		}
+		for pos < len(sig.params) && sig.params[pos].kind != kRest && bound[pos] >= 0 {
+			pos++
+		}
+		switch {
+		case pos >= len(sig.params):
+			ok = false
+		case sig.params[pos].kind == kRest:
+			rest = append(rest, i)
+		default:
+			bound[pos] = i
+			pos++
+		}
+	}
+	return bound, rest, ok
+}
+
+// ResolveDSL resolves the call vf.name(args...) whose result is assigned to
+// len(targets) names; targets[k] describes the register the k-th name holds
+// already (Class ClassNone when it holds none), which decides a mask load
+// (preg = vf.load_align(mask_tile, ...) with preg from vf.create_mask loads a
+// MaskReg). It returns false for a name the table does not know.
+func ResolveDSL(name string, args []DSLArg, targets []DSLArg) (DSLCall, bool) {
+	sig, ok := dslSigs[name]
+	if !ok {
+		return DSLCall{}, false
+	}
+	bound, rest, bindOK := dslBind(sig, args)
+	r := &dslResolver{sig: sig, args: args, targets: targets, bound: bound, rest: rest}
+	c := DSLCall{Op: sig.op, Want: make([]RegClass, len(args))}
+	r.c = &c
+	arg := func(pname string) int {
+		for p, prm := range sig.params {
+			if prm.name == pname {
+				return bound[p]
+			}
+		}
+		return -1
+	}
+	r.arg = arg
+	// Attributes: dtype, dist, post-update, merge mode.
+	dt := ""
+	for p, prm := range sig.params {
+		k := bound[p]
+		if k < 0 {
+			continue
+		}
+		v := args[k].Value
+		switch prm.kind {
+		case kDType:
+			dt, _ = DSLDType(v)
+		case kPost:
+			c.Post = v == "True"
+		case kMerge:
+			c.Merging = strings.HasSuffix(v, ".MERGING") || v == "MERGING"
+		}
+	}
+	if !bindOK {
+		// The binding is not known: roles from the classes alone.
+		return r.byClass(), true
+	}
+	r.dtype = dt
+	switch sig.fam {
+	case famDecl:
+		c.Decl = true
+		c.Rets = []RegClass{sig.ret}
+		c.RetElems = []string{""}
+	case famView:
+		c.View = true
+		if k := arg("src"); k >= 0 {
+			c.Rets = []RegClass{args[k].Class}
+			c.RetElems = []string{dt}
+		}
+	case famRet:
+		r.ret()
+	case famNone:
+		r.none()
+	case famCompute:
+		r.compute(name)
+	case famLoad:
+		r.load(name)
+	case famStore:
+		r.store(name)
+	case famPre, famLoadU, famStoreU, famPostU:
+		r.unaligned()
+	}
+	return c, true
+}
+
+type dslResolver struct {
+	sig     dslSig
+	args    []DSLArg
+	targets []DSLArg
+	bound   []int
+	rest    []int
+	dtype   string
+	c       *DSLCall
+	arg     func(string) int
+}
+
+func (r *dslResolver) class(k int) RegClass {
+	if k < 0 {
+		return ClassNone
+	}
+	return r.args[k].Class
+}
+
+func (r *dslResolver) add(k int, role ArgRole) {
+	if k < 0 {
+		return // a parameter the call leaves out
+	}
+	r.c.Operands = append(r.c.Operands, DSLOperand{Arg: k, Offset: -1, Role: role})
+}
+
+func (r *dslResolver) addRet(k int, role ArgRole) {
+	r.c.Operands = append(r.c.Operands, DSLOperand{Arg: -1, Ret: k, Offset: -1, Role: role})
+}
+
+// value returns the role of a value argument: R when it is a register.
+func (r *dslResolver) value(k int) ArgRole {
+	if r.class(k) != ClassNone {
+		return ArgR
+	}
+	return ArgScalar
+}
+
+// want records the class the op expects of argument k.
+func (r *dslResolver) want(k int, c RegClass) {
+	if k >= 0 && k < len(r.c.Want) {
+		r.c.Want[k] = c
+	}
+}
+
+// elemOf returns the element type of the first source register.
+func (r *dslResolver) srcElem() string {
+	for p, prm := range r.sig.params {
+		if k := r.bound[p]; k >= 0 && (prm.kind == kReg || prm.kind == kScalar) && r.args[k].Class == ClassVReg {
+			return r.args[k].Elem
+		}
+	}
+	return ""
+}
+
+func (r *dslResolver) ret() {
+	c, sig := r.c, r.sig
+	c.Rets, c.RetElems = []RegClass{sig.ret}, []string{""}
+	c.Elem = r.dtype
+	if c.Elem == "" {
+		c.Elem = sig.defT
+	}
+	for p, prm := range sig.params {
+		k := r.bound[p]
+		if k < 0 {
+			continue
+		}
+		switch prm.kind {
+		case kScalar:
+			r.add(k, r.value(k))
+		case kAttr:
+			if prm.name == "pattern" && r.args[k].Value != "" {
+				v := r.args[k].Value
+				if i := strings.LastIndexByte(v, '.'); i >= 0 {
+					v = v[i+1:]
+				}
+				c.TArgs = []string{orT(c.Elem), "MaskPattern::" + v}
+			}
+		}
+	}
+}
+
+func (r *dslResolver) none() {
+	c := r.c
+	if c.Op == OpClearSpr {
+		c.AR = ARDef
+	}
+	if k := r.arg("mode"); k >= 0 && r.args[k].Value != "" {
+		c.TArgs = []string{"MemBarMode::" + lastDot(r.args[k].Value)}
+	}
+}
+
+func orT(t string) string {
+	if t == "" {
+		return "T"
+	}
+	return t
+}
+
+func lastDot(s string) string {
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+func (r *dslResolver) compute(name string) {
+	c, sig := r.c, r.sig
+	first := -1 // the first source argument
+	for p, prm := range sig.params {
+		if k := r.bound[p]; k >= 0 && (prm.kind == kReg || prm.kind == kScalar) {
+			first = k
+			break
+		}
+	}
+	retClass := sig.ret
+	maskSrc := c.Op == OpUnsqueeze // the sources are masks
+	switch {
+	case dslMaskTwins[c.Op] != 0 && r.class(first) == ClassMask:
+		c.Op, retClass, maskSrc = dslMaskTwins[c.Op], ClassMask, true
+	case c.Op == OpCompares:
+		if r.class(r.arg("b")) != ClassNone {
+			c.Op = OpCompare
+		}
+	case c.Op == OpShiftLefts || c.Op == OpShiftRights:
+		if r.class(r.arg("shift")) != ClassNone {
+			c.Op = map[Op]Op{OpShiftLefts: OpShiftLeft, OpShiftRights: OpShiftRight}[c.Op]
+		}
+	case c.Op == OpReduce:
+		if k := r.arg("datablock"); k >= 0 && r.args[k].Value == "True" {
+			c.Op = OpReduceDataBlock
+		}
+	case c.Op == OpMove:
+		if r.arg("mask") >= 0 {
+			c.Merging = true // Move is MERGING when masked, the only mode
+		}
+	}
+	// Element types.
+	src := r.srcElem()
+	resElem := src
+	conversion := c.Op == OpCast || c.Op == OpMulsCast || c.Op == OpPack || c.Op == OpUnPack || c.Op == OpUnsqueeze
+	switch {
+	case r.dtype != "":
+		c.Elem = r.dtype
+		if sig.resType {
+			resElem = r.dtype
+		}
+	case conversion:
+		// The T of a conversion is its result type, which only dtype= names.
+		c.Elem, resElem = "", ""
+	default:
+		c.Elem = src
+	}
+	if retClass == ClassMask {
+		resElem = ""
+	}
+	// Returned registers.
+	c.Rets = make([]RegClass, sig.nret)
+	c.RetElems = make([]string, sig.nret)
+	for k := range c.Rets {
+		c.Rets[k], c.RetElems[k] = retClass, resElem
+	}
+	if c.Op == OpAddC || c.Op == OpSubC {
+		c.Rets[1], c.RetElems[0] = ClassVReg, "" // (carry_out, dst)
+	}
+	if c.Op == OpMaskGenWithRegTensor {
+		c.RetElems[0] = ""
+	}
+	dst := ArgW
+	if c.Op.Info().Acc || c.Merging {
+		dst = ArgRW
+	}
+	for k := range c.Rets {
+		r.addRet(k, dst)
+	}
+	for p, prm := range sig.params {
+		k := r.bound[p]
+		if k < 0 {
+			continue
+		}
+		switch prm.kind {
+		case kReg:
+			want := ClassVReg
+			if maskSrc || prm.name == "carry_in" || prm.name == "borrow_in" {
+				want = ClassMask
+			}
+			r.want(k, want)
+			r.add(k, r.value(k))
+		case kScalar:
+			r.add(k, r.value(k))
+		case kMask:
+			r.want(k, ClassMask)
+			if r.class(k) == ClassMask {
+				r.add(k, ArgMask)
+			} else {
+				r.add(k, r.value(k))
+			}
+		}
+	}
+	switch c.Op {
+	case OpCompare, OpCompares:
+		c.TArgs = []string{orT(c.Elem), "CMPMODE::" + dslCmpModes[name]}
+	case OpSqueeze:
+		if k := r.arg("gather_mode"); k >= 0 && lastDot(r.args[k].Value) == "STORE_REG" {
+			c.TArgs = []string{orT(c.Elem), "GatherMaskMode::STORE_REG"}
+			c.AR = ARDef
+		}
+	}
+}
+
+// blockMode reports whether data_copy_mode selects the DataBlock copy.
+func (r *dslResolver) blockMode() bool {
+	k := r.arg("data_copy_mode")
+	if k < 0 {
+		return false
+	}
+	v := lastDot(r.args[k].Value)
+	return v == "DATA_BLOCK_COPY" || v == "DATA_BLOCK_LOAD"
+}
+
+func (r *dslResolver) load(name string) {
+	c, sig := r.c, r.sig
+	ptr := r.arg(sig.params[0].name)
+	if name == "gather" {
+		if r.class(ptr) != ClassNone {
+			// Register-to-register gather: a permute.
+			c.Op = OpGatherReg
+			c.Elem = r.args[ptr].Elem
+			c.Rets, c.RetElems = []RegClass{ClassVReg}, []string{c.Elem}
+			r.addRet(0, ArgW)
+			r.want(ptr, ClassVReg)
+			r.add(ptr, ArgR)
+			if k := r.arg("indices"); k >= 0 {
+				r.want(k, ClassVReg)
+				r.add(k, r.value(k))
+			}
+			if k := r.arg("mask"); k >= 0 {
+				r.want(k, ClassMask)
+				r.add(k, ArgMask)
+			}
+			return
+		}
+		if r.blockMode() {
+			c.Op = OpGatherB
+		}
+	}
+	n := max(len(r.targets), 1)
+	if name != "load_align" {
+		n = 1
+	}
+	retClass := ClassVReg
+	if name == "load_align" && n == 1 && len(r.targets) == 1 && r.targets[0].Class == ClassMask {
+		retClass = ClassMask // the target was declared a MaskReg: a mask load
+	}
+	c.Elem = r.dtype
+	if c.Elem == "" && len(r.targets) > 0 && retClass == ClassVReg {
+		c.Elem = r.targets[0].Elem // the register loaded into already has a type
+	}
+	c.Rets, c.RetElems = make([]RegClass, n), make([]string, n)
+	for k := range c.Rets {
+		c.Rets[k] = retClass
+		if retClass == ClassVReg {
+			c.RetElems[k] = r.dtype
+		}
+		r.addRet(k, ArgW)
+	}
+	off := r.arg("offset")
+	block := r.blockMode()
+	addr := DSLOperand{Arg: ptr, Offset: -1, Role: ArgPtr}
+	var after []DSLOperand
+	switch {
+	case off < 0:
+	case r.class(off) == ClassAddr:
+		after = append(after, DSLOperand{Arg: off, Offset: -1, Role: ArgAddr})
+	case block && r.class(off) == ClassMask:
+		after = append(after, DSLOperand{Arg: off, Offset: -1, Role: ArgMask}) // DataBlock mode: the mask sits there
+	case c.Post:
+		after = append(after, DSLOperand{Arg: off, Offset: -1, Role: ArgScalar}) // the post-update stride
+	default:
+		addr.Offset = off
+	}
+	if c.Post {
+		addr.Role = ArgPtrRW
+	}
+	if ptr >= 0 {
+		c.Operands = append(c.Operands, addr)
+	}
+	c.Operands = append(c.Operands, after...)
+	for p, prm := range sig.params {
+		k := r.bound[p]
+		if k < 0 || k == ptr || k == off {
+			continue
+		}
+		switch prm.kind {
+		case kReg:
+			r.want(k, ClassVReg)
+			r.add(k, r.value(k))
+		case kMask:
+			r.want(k, ClassMask)
+			if r.class(k) == ClassMask {
+				r.add(k, ArgMask)
+			} else {
+				r.add(k, r.value(k))
+			}
+		case kScalar:
+			r.add(k, ArgScalar)
+		}
+	}
+	size := elemSize(c.Elem)
+	if k := r.arg("dist"); k >= 0 {
+		c.Dist = DSLDist(r.args[k].Value, size, retClass == ClassMask)
+	} else if n == 2 {
+		c.Dist = DSLDist("DINTLV", size, false)
+	}
+	if block {
+		c.TArgs = []string{orT(c.Elem), "DataCopyMode::DATA_BLOCK_COPY"}
+	}
+}
+
+func elemSize(t string) int64 {
+	sz, _ := ElemSize(t)
+	return sz
+}
+
+func (r *dslResolver) store(name string) {
+	c, sig := r.c, r.sig
+	ptr := r.arg(sig.params[0].name)
+	addr := DSLOperand{Arg: ptr, Offset: -1, Role: ArgPtr}
+	if c.Post {
+		addr.Role = ArgPtrRW
+	}
+	src := r.arg("src")
+	dataClass := r.class(src)
+	if dataClass != ClassMask {
+		dataClass = ClassVReg
+	}
+	var data, mid []int // data registers; strides, offsets, indices and AddrRegs
+	mask := -1
+	if src >= 0 {
+		data = append(data, src)
+	}
+	if k := r.arg("mask"); k >= 0 {
+		mask = k
+	}
+	if k := r.arg("index"); k >= 0 {
+		r.want(k, ClassVReg)
+		mid = append(mid, k)
+	}
+	// store_align(dst, src, *args): a second source (INTLV), then the
+	// predicate, which a RegTensor store requires and a MaskReg store has
+	// none of, then the offset (or AddrReg, or post-update stride).
+	rest := r.rest
+	if dataClass == ClassVReg && len(rest) > 0 && r.class(rest[0]) == ClassVReg {
+		data = append(data, rest[0])
+		rest = rest[1:]
+	}
+	if dataClass == ClassVReg && len(rest) > 0 && r.class(rest[0]) != ClassAddr {
+		mask = rest[0]
+		rest = rest[1:]
+	}
+	offset := -1
+	for _, k := range rest {
+		if r.class(k) == ClassNone && offset < 0 && !c.Post && !r.blockMode() {
+			offset = k
+			continue
+		}
+		mid = append(mid, k)
+	}
+	for _, p := range []string{"count", "block_stride", "repeat_stride"} {
+		if k := r.arg(p); k >= 0 {
+			mid = append(mid, k)
+		}
+	}
+	addr.Offset = offset
+	if ptr >= 0 {
+		c.Operands = append(c.Operands, addr)
+	}
+	for _, k := range data {
+		r.want(k, dataClass)
+		r.add(k, r.value(k))
+	}
+	for _, k := range mid {
+		role := ArgScalar
+		switch {
+		case r.class(k) == ClassAddr:
+			role = ArgAddr
+		case r.class(k) != ClassNone:
+			role = ArgR
+		}
+		r.add(k, role)
+	}
+	if mask >= 0 {
+		r.want(mask, ClassMask)
+		if r.class(mask) == ClassMask {
+			r.add(mask, ArgMask)
+		} else {
+			r.add(mask, r.value(mask))
+		}
+	}
+	if src >= 0 && r.class(src) == ClassVReg {
+		c.Elem = r.args[src].Elem
+	}
+	if name == "store_align" {
+		size := elemSize(c.Elem)
+		if k := r.arg("dist"); k >= 0 {
+			c.Dist = DSLDist(r.args[k].Value, size, dataClass == ClassMask)
+		} else if len(data) == 2 {
+			c.Dist = DSLDist("INTLV", size, false)
+		}
+		if r.blockMode() {
+			c.TArgs = []string{orT(c.Elem), "DataCopyMode::DATA_BLOCK_COPY"}
+		}
+	}
+}
+
+// unaligned resolves the four unaligned-stream calls, whose Reg forms are
+// LoadUnAlignPre(ureg, src), LoadUnAlign(dst, ureg, src[, stride]),
+// StoreUnAlign(dst, src, ureg[, stride]) and StoreUnAlignPost(dst, ureg[, stride]).
+func (r *dslResolver) unaligned() {
+	c, sig := r.c, r.sig
+	ureg := r.arg(map[dslFam]string{famPre: "ureg", famLoadU: "ureg", famStoreU: "align_reg", famPostU: "align_reg"}[sig.fam])
+	ptr := r.arg(sig.params[map[bool]int{true: 0, false: 1}[sig.fam == famStoreU || sig.fam == famPostU]].name)
+	stride := r.arg("stride")
+	uclass := ClassUnalignLoad
+	if sig.fam == famStoreU || sig.fam == famPostU {
+		uclass = ClassUnalignStore
+	}
+	r.want(ureg, uclass)
+	ptrOp := func() {
+		if ptr < 0 {
+			return
+		}
+		role := ArgPtr
+		if c.Post {
+			role = ArgPtrRW
+		}
+		r.add(ptr, role)
+	}
+	switch sig.fam {
+	case famPre:
+		c.Post = false
+		r.add(ureg, ArgW)
+		ptrOp()
+	case famLoadU:
+		// A stride selects the post-update interface (the seed's table:
+		// "post_update=True 或传入stride").
+		if stride >= 0 && !(r.arg("post_update") >= 0 && !c.Post) {
+			c.Post = true
+		}
+		c.Rets, c.RetElems = []RegClass{ClassVReg}, []string{""}
+		if len(r.targets) > 0 {
+			c.Elem = r.targets[0].Elem
+			c.RetElems[0] = c.Elem
+		}
+		r.addRet(0, ArgW)
+		r.add(ureg, ArgRW)
+		ptrOp()
+		if stride >= 0 {
+			r.add(stride, ArgScalar)
+		}
+	case famStoreU:
+		src := r.arg("src")
+		if r.class(src) == ClassMask {
+			c.Post = true // PSTU always advances the address
+		}
+		ptrOp()
+		if src >= 0 {
+			r.add(src, r.value(src))
+			c.Elem = r.args[src].Elem
+			if r.class(src) == ClassMask {
+				c.Elem = ""
+			}
+		}
+		r.add(ureg, ArgRW)
+		if stride >= 0 {
+			r.add(stride, ArgScalar)
+		} else if !c.Post {
+			c.AR = ARUseOnly // the stride-less form is addressed through AR
+		}
+	case famPostU:
+		ptrOp()
+		r.add(ureg, ArgR)
+		if stride >= 0 {
+			r.add(stride, ArgScalar)
+		}
+	}
+	if ureg < 0 {
+		return
+	}
+	// An unaligned register operand that is not one keeps the value role.
+	for i := range c.Operands {
+		if o := &c.Operands[i]; o.Arg == ureg && r.class(ureg) == ClassNone {
+			o.Role = ArgScalar
+		}
+	}
+}
+
+// byClass resolves a call whose binding is not known (a splat): the
+// returned registers are written, register arguments read, masks after the
+// data are predicates, the first non-register argument of a load or store is
+// its address.
+func (r *dslResolver) byClass() DSLCall {
+	c := r.c
+	sig := r.sig
+	switch sig.fam {
+	case famDecl, famView:
+		c.Op = OpUnknown
+		return *c
+	}
+	if sig.nret > 0 && sig.fam != famRet {
+		n := max(sig.nret, len(r.targets))
+		c.Rets, c.RetElems = make([]RegClass, n), make([]string, n)
+		for k := range c.Rets {
+			c.Rets[k] = sig.ret
+			r.addRet(k, ArgW)
+		}
+	} else if sig.fam == famRet {
+		c.Rets, c.RetElems = []RegClass{sig.ret}, []string{""}
+	}
+	seenPtr := sig.fam != famLoad && sig.fam != famStore && sig.fam != famPre && sig.fam != famLoadU &&
+		sig.fam != famStoreU && sig.fam != famPostU
+	for k, a := range r.args {
+		switch {
+		case a.Class.IsUnalign():
+			r.add(k, ArgRW)
+		case a.Class == ClassMask && k > 0:
+			r.add(k, ArgMask)
+		case a.Class == ClassAddr:
+			r.add(k, ArgAddr)
+		case a.Class != ClassNone:
+			r.add(k, ArgR)
+		case !seenPtr && a.Keyword == "":
+			seenPtr = true
+			r.add(k, ArgPtr)
+		default:
+			r.add(k, ArgScalar)
+		}
+	}
+	return *c
 }

@@ -1,0 +1,163 @@
+package pyfront
+
+import (
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// Walking tree-sitter through cgo costs a call per question, so the tree is
+// copied once into a flat Go slice (one cursor pass) and lowered from there.
+
+// fnode is one flattened syntax node.
+type fnode struct {
+	kind       string // node kind ("call"), interned from the language table
+	field      string // field name in the parent ("body"), "" when none
+	start, end uint32 // byte offsets
+	first      int32  // first child, -1 when none
+	next       int32  // next sibling, -1 when none
+	parent     int32  // parent, -1 for the root
+	named      bool   // a named node (not punctuation)
+	bad        bool   // ERROR or MISSING node, or a node cut at the depth limit
+	missing    bool   // MISSING node (zero width)
+}
+
+// flat is a flattened tree; node 0 is its root, nodes are in pre-order.
+type flat struct {
+	n   []fnode
+	src []byte
+}
+
+var (
+	kindNames  []string
+	kindNamed  []bool
+	fieldNames []string
+)
+
+func init() {
+	nk := language.NodeKindCount()
+	kindNames = make([]string, nk)
+	kindNamed = make([]bool, nk)
+	for i := uint32(0); i < nk; i++ {
+		kindNames[i] = language.NodeKindForId(uint16(i))
+		kindNamed[i] = language.NodeKindIsNamed(uint16(i))
+	}
+	nf := language.FieldCount()
+	fieldNames = make([]string, nf+1)
+	for i := uint32(1); i <= nf; i++ {
+		fieldNames[i] = language.FieldNameForId(uint16(i))
+	}
+}
+
+func kindOf(id uint16) (string, bool) {
+	if int(id) < len(kindNames) {
+		return kindNames[id], kindNamed[id]
+	}
+	return "ERROR", true
+}
+
+// flatten copies the tree under root. checkMissing enables the per-node
+// cgo call that finds MISSING nodes (only needed when the tree has an
+// error). Nodes deeper than b.cut are not copied; their parent at the cut
+// is marked bad.
+func flatten(root *sitter.Node, src []byte, checkMissing bool, b *budget) *flat {
+	f := &flat{src: src, n: make([]fnode, 0, root.DescendantCount())}
+	c := root.Walk()
+	defer c.Close()
+	stack := make([]int32, 0, 64)
+	lastChild := make([]int32, 0, 64)
+	for {
+		b.tick()
+		n := c.Node()
+		kind, named := kindOf(n.KindId())
+		fid := c.FieldId()
+		fn := fnode{kind: kind, named: named, start: uint32(n.StartByte()), end: uint32(n.EndByte()), first: -1, next: -1, parent: -1}
+		if int(fid) < len(fieldNames) {
+			fn.field = fieldNames[fid]
+		}
+		if kind == "ERROR" {
+			fn.bad = true
+		} else if checkMissing && n.IsMissing() {
+			fn.bad, fn.missing = true, true
+		}
+		idx := int32(len(f.n))
+		if len(stack) > 0 {
+			p := stack[len(stack)-1]
+			fn.parent = p
+			if lc := lastChild[len(lastChild)-1]; lc >= 0 {
+				f.n[lc].next = idx
+			} else {
+				f.n[p].first = idx
+			}
+			lastChild[len(lastChild)-1] = idx
+		}
+		f.n = append(f.n, fn)
+		if len(stack) >= b.cut && n.ChildCount() > 0 {
+			f.n[idx].bad = true
+		} else if c.GotoFirstChild() {
+			stack = append(stack, idx)
+			lastChild = append(lastChild, -1)
+			continue
+		}
+		for !c.GotoNextSibling() {
+			if len(stack) == 0 || !c.GotoParent() {
+				return f
+			}
+			stack = stack[:len(stack)-1]
+			lastChild = lastChild[:len(lastChild)-1]
+			if len(stack) == 0 {
+				return f
+			}
+		}
+	}
+}
+
+func (f *flat) text(i int32) string {
+	n := &f.n[i]
+	return string(f.src[n.start:n.end])
+}
+
+// child returns the first child of i with the given field name, or -1.
+func (f *flat) child(i int32, field string) int32 {
+	for c := f.n[i].first; c >= 0; c = f.n[c].next {
+		if f.n[c].field == field {
+			return c
+		}
+	}
+	return -1
+}
+
+// named returns the named children of i, comments left out.
+func (f *flat) named(i int32) []int32 {
+	var out []int32
+	for c := f.n[i].first; c >= 0; c = f.n[c].next {
+		if f.n[c].named && f.n[c].kind != "comment" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// fields returns the children of i with the given field name.
+func (f *flat) fields(i int32, field string) []int32 {
+	var out []int32
+	for c := f.n[i].first; c >= 0; c = f.n[c].next {
+		if f.n[c].field == field {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// operator returns the text of the first anonymous child of i (the operator
+// of a binary_operator, comparison_operator or boolean_operator), or the
+// "operator" field.
+func (f *flat) operator(i int32) string {
+	if c := f.child(i, "operator"); c >= 0 {
+		return f.text(c)
+	}
+	for c := f.n[i].first; c >= 0; c = f.n[c].next {
+		if !f.n[c].named {
+			return f.text(c)
+		}
+	}
+	return ""
+}
