@@ -18,7 +18,7 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	ID:    "ASC0001",
 	Name:  "vf-parse-error",
 	Title: "VF region does not parse completely",
-	Text: "The C++ parser found a syntax error, or a token it had to assume, inside a VF region. " +
+	Text: "The parser (C++, or Python for a pypto_pro @pl.vector_function) found a syntax error, or a token it had to assume, inside a VF region. " +
 		"The statements around that point are lowered as unknown, so other rules may miss findings in the region. " +
 		"Either the code does not compile, or it uses a spelling ascvet does not know yet (often a macro); " +
 		"fix the code, or report the construct so ascvet can learn it.",

@@ -2,7 +2,8 @@
 // whose dist mode does not fit the data they move: a width-specific mode on
 // data of another width, 64-bit data in a single load or store with a mode
 // the hardware does not support for it, and an interleave or de-interleave
-// mode on the wrong number of registers.
+// mode on the wrong number of registers. In the pypto_pro DSL only the
+// combinations the DSL cannot mean are reported (pyMessage).
 //
 //	StoreAlign<float, StoreDist::DIST_NORM_B16>(dst, f, m);   // reported: use DIST_NORM_B32 or DIST_NORM
 //	StoreAlign<half, StoreDist::DIST_INTLV_B16>(dst, v, m);   // reported: interleave stores two registers
@@ -35,7 +36,14 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"the element type from the template argument T or, when there is none, from the register; element types " +
 		"that are template parameters are not checked for width. Fix: use the mode of the data's width, DIST_NORM " +
 		"(which picks the width from T), or the number of registers the mode moves. " +
-		"Source: seed 004, where a single store of b64 data supports only DIST_NORM and DIST_PACK_B64.",
+		"In the pypto_pro DSL, vf.load_align and vf.store_align lower to the raw vlds/vsts builtins, not to these " +
+		"templates, so only some combinations are mistakes: a mode named with its width (dist=pl.LoadDist.BRC_B8) " +
+		"moves the bytes it names whatever the dtype, a deliberate reinterpretation that is not reported; a mode " +
+		"named without one (dist=pl.LoadDist.US) takes the width of the data's dtype, and is reported where the mode " +
+		"has no such width, since pypto then silently emits another (US_B16 on 32-bit data), and where it breaks the " +
+		"64-bit rules (a single load only NORM, a single store NORM or PACK); the register counts are checked as in C++. " +
+		"Source: seed 004, where a single store of b64 data supports only DIST_NORM and DIST_PACK_B64; pypto's " +
+		"backend_cce_vf_ops.cpp (EmitVFLoadAlign, EmitVFStoreAlign) for the DSL.",
 	Before: `AscendC::Reg::RegTensor<int64_t> dstReg;
 AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<int64_t>();
 AscendC::Reg::LoadAlign(dstReg, src64);
@@ -66,6 +74,12 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			for _, a := range align.Accesses(fn) {
+				if f.Lang == ir.Python && a.Kind == align.KindData {
+					if msg, pos, end := pyMessage(f, &a); msg != "" {
+						pass.Report(analysis.Diagnostic{Pos: pos, End: end, Message: msg})
+					}
+					continue
+				}
 				if a.Kind != align.KindData || !a.Mode.Known() {
 					continue
 				}
@@ -211,4 +225,172 @@ func subject(a *align.Access) string {
 		return a.Called()
 	}
 	return a.Called() + " with " + a.Mode.Name
+}
+
+// The pypto_pro DSL (ir.Python) does not instantiate the LoadAlign and
+// StoreAlign templates whose static checks this rule mirrors. pypto lowers
+// vf.load_align and vf.store_align to the raw vlds/vsts builtins
+// (framework/src/interface/pypto_pro/backend/backend_cce_vf_ops.cpp,
+// EmitVFLoadAlign and EmitVFStoreAlign):
+//
+//   - a mode named with its width (dist=pl.LoadDist.BRC_B8) is passed to the
+//     builtin as it is, whatever the register's dtype: the width names the
+//     bytes moved and the register is a view of them. Kernels do this on
+//     purpose (lightning indexer: BRC_B8 into a UINT16 register, then an AND
+//     with 0xFF00), so such a mode is never a width mismatch in Python;
+//   - a mode without a width (dist=pl.LoadDist.BRC) takes its width from
+//     the data's dtype, but only among the widths pypto knows: US and DS on
+//     32- or 64-bit data become US_B16 and DS_B16, BRC on 64-bit data
+//     BRC_B32, E2B on 8- or 64-bit data E2B_B32, FIRST_ELEMENT and INTLV on
+//     64-bit data their _B32 form, PACK4 on 16-bit data PACK4_B32. Those
+//     silently move elements of another width than the data's: reported;
+//   - the number of registers must still match the mode (two for INTLV and
+//     DINTLV, one otherwise): pypto rejects a one-register INTLV store when
+//     it compiles, and passes a one-register DINTLV load to the builtin.
+//
+// pyDist is what the code wrote as dist=.
+type pyDist struct {
+	text     string       // the argument as written: "pl.LoadDist.US"
+	name     string       // its enumerator: "US", "BRC_B8"
+	fam      align.Family // its family
+	width    int64        // the width it names in bytes, 0 when none
+	pos, end token.Pos    // the argument's span
+}
+
+// pyLoadFam and pyStoreFam map the DSL's LoadDist and StoreDist stems
+// (pypto_pro ir/op_attr_types.h) to their families.
+var pyLoadFam = map[string]align.Family{
+	"NORM": align.FamNorm, "BRC": align.FamBrc, "US": align.FamUS, "DS": align.FamDS, "UNPK": align.FamUnpack,
+	"UNPK4": align.FamUnpack4, "BLK": align.FamBlk, "E2B": align.FamE2B, "DINTLV": align.FamDintlv,
+}
+
+var pyStoreFam = map[string]align.Family{
+	"NORM": align.FamNorm, "FIRST_ELEMENT": align.FamFirst, "FIRST_ELE": align.FamFirst, "PACK": align.FamPack,
+	"PACK4": align.FamPack4, "INTLV": align.FamIntlv,
+}
+
+// pyptoWidth returns the width pypto gives a width-less mode of family f
+// on data of w bytes (0: the mode has none, NORM and BLK).
+func pyptoWidth(f align.Family, w int64) int64 {
+	switch f {
+	case align.FamBrc, align.FamUnpack, align.FamFirst, align.FamIntlv, align.FamDintlv:
+		return min(w, 4)
+	case align.FamUS, align.FamDS:
+		return min(w, 2)
+	case align.FamUnpack4:
+		return 1
+	case align.FamE2B:
+		if w == 2 {
+			return 2
+		}
+		return 4
+	case align.FamPack:
+		return max(w, 2)
+	case align.FamPack4:
+		return 4
+	}
+	return 0
+}
+
+// distArg finds the dist= argument of the call in, and reads its mode; ok
+// is false when the call has none, or names a mode the DSL does not have.
+func distArg(f *ir.File, in *ir.Instr, store bool) (d pyDist, ok bool) {
+	lo, hi := f.Tok.Offset(in.Pos), f.Tok.Offset(in.End)
+	if lo < 0 || hi > len(f.Src) || lo >= hi {
+		return d, false
+	}
+	call := string(f.Src[lo:hi])
+	open := strings.IndexByte(call, '(')
+	if open < 0 {
+		return d, false
+	}
+	depth, start := 0, open+1
+	for i := open; i < len(call); i++ {
+		switch call[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		}
+		if depth == 1 && call[i] == ',' || depth == 0 {
+			arg := call[start:i]
+			if k, v, found := strings.Cut(arg, "="); found && strings.TrimSpace(k) == "dist" {
+				text := strings.TrimSpace(v)
+				off := start + strings.Index(arg, text)
+				d = pyDist{text: text, pos: in.Pos + token.Pos(off), end: in.Pos + token.Pos(off+len(text))}
+				return d, d.read(store)
+			}
+			start = i + 1
+			if depth == 0 {
+				break
+			}
+		}
+	}
+	return d, false
+}
+
+// read resolves the enumerator of d.text.
+func (d *pyDist) read(store bool) bool {
+	d.name = d.text[strings.LastIndexByte(d.text, '.')+1:]
+	stem := d.name
+	for _, b := range []struct {
+		suf string
+		w   int64
+	}{{"_B8", 1}, {"_B16", 2}, {"_B32", 4}, {"_B64", 8}} {
+		if s, ok := strings.CutSuffix(stem, b.suf); ok {
+			stem, d.width = s, b.w
+			break
+		}
+	}
+	tab := pyLoadFam
+	if store {
+		tab = pyStoreFam
+	}
+	d.fam = tab[stem]
+	return d.fam != align.FamUnknown
+}
+
+func (d *pyDist) dual() bool { return d.fam == align.FamIntlv || d.fam == align.FamDintlv }
+
+// pyMessage returns the finding for a Python access, or "", and where to
+// report it.
+func pyMessage(f *ir.File, a *align.Access) (string, token.Pos, token.Pos) {
+	in := a.Instr
+	d, ok := distArg(f, in, a.Store)
+	if !ok {
+		return "", 0, 0
+	}
+	subject := fmt.Sprintf("%s with dist=%s", in.Callee, d.text)
+	n := len(a.Data)
+	switch {
+	case d.dual() && n == 1 && a.Store:
+		return fmt.Sprintf("%s stores one register, but interleave stores two (dst, src0, src1, mask); pass the second register, or use NORM for one", subject), d.pos, d.end
+	case d.dual() && n == 1:
+		return fmt.Sprintf("%s has one destination, but de-interleave loads two (x0, x1 = %s(...)); assign two registers, or use NORM for one", subject, in.Callee), d.pos, d.end
+	case !d.dual() && n == 2 && a.Store:
+		return fmt.Sprintf("%s has two source registers, but only INTLV stores two; use it, or one register", subject), d.pos, d.end
+	case !d.dual() && n == 2:
+		return fmt.Sprintf("%s has two destination registers, but only DINTLV loads two; use it, or one register", subject), d.pos, d.end
+	case d.width != 0:
+		return "", 0, 0 // an explicit width: the builtin moves what it names
+	}
+	w := width(a)
+	if w == 0 {
+		return "", 0, 0
+	}
+	chosen := pyptoWidth(d.fam, w)
+	if fits(align.Mode{Family: d.fam, Width: chosen}, w) {
+		return "", 0, 0
+	}
+	emitted := d.name
+	if chosen != 0 {
+		emitted = fmt.Sprintf("%s_B%d", d.name, chosen*8)
+	}
+	switch {
+	case w == 8 && a.Store && !d.dual():
+		return fmt.Sprintf("%s on %s data, but a single store of 64-bit data supports only NORM and PACK; pypto emits %s", subject, a.Elem, emitted), d.pos, d.end
+	case w == 8 && !d.dual():
+		return fmt.Sprintf("%s on %s data, but a single load of 64-bit data supports only NORM (or UNPK to widen 32-bit data); pypto emits %s", subject, a.Elem, emitted), d.pos, d.end
+	}
+	return fmt.Sprintf("%s on %s data, but the mode has no %d-bit variant: pypto emits %s, which moves %d-bit elements; name %s if that is meant", subject, a.Elem, w*8, emitted, chosen*8, emitted), d.pos, d.end
 }

@@ -133,8 +133,8 @@ func meet(ws []*expectation, col int, msg string) bool {
 	return false
 }
 
-// wantRx finds the start of a want comment.
-var wantRx = regexp.MustCompile(`//\s*want\s`)
+// wantRx finds the start of a want comment (// in C++, # in Python).
+var wantRx = regexp.MustCompile(`(?://|#)\s*want\s`)
 
 // parseWants adds the expectations of every want comment of src to wants.
 func parseWants(name string, src []byte, wants map[key][]*expectation) error {

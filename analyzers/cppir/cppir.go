@@ -1,5 +1,6 @@
 // Package cppir defines the provider Analyzer that parses the C++ files of a
-// pass once, with cppfront, and shares the resulting VF IR (*ir.Package) with
+// pass once, with cppfront (Python files of the pypto_pro DSL with
+// cppfront/pyfront), and shares the resulting VF IR (*ir.Package) with
 // every rule that requires it.
 //
 // The files are the pass's OtherFiles: go/analysis has no notion of C++, so a
@@ -15,14 +16,43 @@ package cppir
 
 import (
 	"fmt"
+	"go/token"
 	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/cppfront/pyfront"
 )
+
+// IsPython reports whether name is a Python file (.py, .pyi), which the
+// pypto_pro DSL front end parses; every other file is C++.
+func IsPython(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return ext == ".py" || ext == ".pyi"
+}
+
+// ParseFile parses one file with the front end of its language, with the
+// default limits (the subcommands ir, regs and sim parse by themselves).
+func ParseFile(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
+	if IsPython(name) {
+		return pyfront.ParseFile(fset, name, src)
+	}
+	return cppfront.ParseFile(fset, name, src)
+}
+
+// HasVFMarker reports whether src, the contents of name, may hold VF code
+// in its language; a file without is not parsed.
+func HasVFMarker(name string, src []byte) bool {
+	if IsPython(name) {
+		return pyfront.HasVFMarker(src)
+	}
+	return cppfront.HasVFMarker(src)
+}
 
 // Analyzer parses pass.OtherFiles and returns their IR as an *ir.Package.
 var Analyzer = &analysis.Analyzer{
@@ -52,7 +82,11 @@ func run(pass *analysis.Pass) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		f, err := cppfront.ParseFileOptions(pass.Fset, name, src, limits)
+		parse := cppfront.ParseFileOptions
+		if IsPython(name) {
+			parse = pyfront.ParseFileOptions
+		}
+		f, err := parse(pass.Fset, name, src, limits)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

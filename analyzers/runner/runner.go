@@ -171,9 +171,10 @@ func Run(analyzers []*analysis.Analyzer, files []File, opts Options) (*Result, e
 	return res, nil
 }
 
-// Extensions are the file name extensions of the C++ sources that ascvet
-// reads when it walks a directory.
-var Extensions = []string{".asc", ".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".hxx"}
+// Extensions are the file name extensions of the sources that ascvet reads
+// when it walks a directory: C++, and Python for the pypto_pro DSL (a
+// Python file is parsed only if it holds a @pl.vector_function).
+var Extensions = []string{".asc", ".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".py"}
 
 // IsSource reports whether name has one of the Extensions, in any case.
 func IsSource(name string) bool {

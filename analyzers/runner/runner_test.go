@@ -169,7 +169,7 @@ func TestOrder(t *testing.T) {
 func TestIsSource(t *testing.T) {
 	for name, want := range map[string]bool{
 		"k.asc": true, "dir/k.cpp": true, "K.CC": true, "k.cxx": true, "k.h": true, "k.hh": true,
-		"k.hpp": true, "k.hxx": true, "k.c": false, "k.py": false, "asc": false, "k.cpp.orig": false,
+		"k.hpp": true, "k.hxx": true, "k.c": false, "k.py": true, "k.pyc": false, "asc": false, "k.cpp.orig": false,
 	} {
 		if IsSource(name) != want {
 			t.Errorf("IsSource(%q) = %v, want %v", name, !want, want)

@@ -53,7 +53,7 @@ var rules = map[string]RuleText{
 	},
 	"ASC0001": {
 		Title: "VF 区域无法完整解析",
-		Text: "C++ 解析器在 VF 区域内发现了语法错误，或者发现了不得不自行补全的记号。出错位置附近的语句只能按未知语句处理，" +
+		Text: "解析器（C++，或 pypto_pro 的 @pl.vector_function 所用的 Python）在 VF 区域内发现了语法错误，或者发现了不得不自行补全的记号。出错位置附近的语句只能按未知语句处理，" +
 			"其他规则可能因此漏报该区域中的问题。原因要么是代码本身无法编译，要么是用了 ascvet 尚不认识的写法（通常是宏）" +
 			"：请修正代码，或者把这种写法报告给 ascvet 以便支持。",
 	},
@@ -146,7 +146,13 @@ var rules = map[string]RuleText{
 			"asc_loadalign_deintlv）搬入两个寄存器；搬运两个寄存器必须使用这两类模式之一。" +
 			"本规则从模板参数 T 读取元素类型，没有 T 时从寄存器读取；元素类型为模板参数时不检查位宽。" +
 			"修复：使用与数据位宽一致的模式，或使用 DIST_NORM（位宽由 T 决定），或让寄存器个数与模式相符。" +
-			"来源：seed 004：b64 数据的单搬出只支持 DIST_NORM 和 DIST_PACK_B64。",
+			"在 pypto_pro DSL 中，vf.load_align 和 vf.store_align 直接下沉为 vlds/vsts 原始指令，而不是上述模板，" +
+			"因此只有部分组合是错误：带位宽的模式（dist=pl.LoadDist.BRC_B8）无论 dtype 是什么都按其位宽搬运字节，" +
+			"属于有意的重新解释，不报告；不带位宽的模式（dist=pl.LoadDist.US）取数据 dtype 的位宽，" +
+			"当该模式没有这个位宽的版本时报告，因为 pypto 会悄悄改用另一位宽（32 位数据上的 US_B16），" +
+			"违反 64 位数据规则时（单搬入只支持 NORM，单搬出只支持 NORM 或 PACK）也报告；寄存器个数与 C++ 一样检查。" +
+			"来源：seed 004：b64 数据的单搬出只支持 DIST_NORM 和 DIST_PACK_B64；DSL 部分见 pypto 的 " +
+			"backend_cce_vf_ops.cpp（EmitVFLoadAlign、EmitVFStoreAlign）。",
 	},
 	"ASC2003": {
 		Title: "PostUpdate 接口以 POST_MODE_NORMAL 实例化",

@@ -3,6 +3,7 @@ package stream
 import (
 	"bytes"
 	"go/token"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -33,10 +34,38 @@ import (
 //
 // The new line takes the loop's indentation and the file's line ending at
 // that point (LF or CRLF), so formatting and comments are kept.
+//
+// In the pypto_pro Python DSL (ir.Python) the same rules hold with Python's
+// syntax:
+//
+//   - a statement is the call alone on its line(s), with at most a trailing
+//     # comment (no ';', no '\' continuation);
+//   - a block is what is indented under its header, and cannot be empty:
+//     the block the call leaves (the loop's body, or a with/try block inside
+//     it) must keep another statement;
+//   - a register created inside the loop by a line of its own
+//     (ureg = vf.load_unalign_init()) moves out with the call; the fix is
+//     withheld when the loop binds the register's name anywhere else, since
+//     pypto then declares a fresh, unprimed register there;
+//   - a Post is not sunk past the else clause of a for or while loop.
+//
+// The lowering leaves such rebindings out of the IR, so these checks read
+// the text.
 
 type source struct {
 	src []byte
 	tok *token.File
+	py  bool // the file is Python (ir.Python)
+}
+
+func newSource(f *ir.File) source { return source{src: f.Src, tok: f.Tok, py: f.Lang == ir.Python} }
+
+// comment returns the comment marker of the file's language.
+func (s source) comment() string {
+	if s.py {
+		return "#"
+	}
+	return "//"
 }
 
 func (s source) off(p token.Pos) int { return s.tok.Offset(p) }
@@ -76,13 +105,15 @@ func (s source) statement(in *ir.Instr) (start, end int, text string, ok bool) {
 	for k < len(s.src) && (s.src[k] == ' ' || s.src[k] == '\t') {
 		k++
 	}
-	if k >= len(s.src) || s.src[k] != ';' {
-		return 0, 0, "", false
+	if !s.py { // C++: the call ends with ';'
+		if k >= len(s.src) || s.src[k] != ';' {
+			return 0, 0, "", false
+		}
+		k++
 	}
-	k++
 	end, nl := s.lineEnd(k)
 	rest := strings.TrimSpace(strings.TrimSuffix(string(s.src[k:end]), nl))
-	if rest != "" && !strings.HasPrefix(rest, "//") {
+	if rest != "" && !strings.HasPrefix(rest, s.comment()) {
 		return 0, 0, "", false
 	}
 	text = strings.TrimRight(string(s.src[a:end]), "\r\n")
@@ -99,7 +130,7 @@ func (s source) loopLines(lp *ir.Loop) (start, after int, indent, nl string, ok 
 		return 0, 0, "", "", false
 	}
 	after, nl = s.lineEnd(b)
-	if !blank(s.src[b:after]) || nl == "" {
+	if rest := strings.TrimSpace(string(s.src[b:after])); nl == "" || rest != "" && !(s.py && strings.HasPrefix(rest, "#")) {
 		return 0, 0, "", "", false
 	}
 	if !s.statementBoundaryBefore(start) {
@@ -116,12 +147,15 @@ func (s source) statementBoundaryBefore(off int) bool {
 	for k > 0 {
 		ls := s.lineStart(k - 1)
 		line := strings.TrimSpace(string(s.src[ls:k]))
-		if i := strings.Index(line, "//"); i >= 0 {
+		if i := strings.Index(line, s.comment()); i >= 0 {
 			line = strings.TrimSpace(line[:i])
 		}
 		if line == "" {
 			k = ls
 			continue
+		}
+		if s.py { // Python statements end with their line, unless it continues
+			return !strings.HasSuffix(line, "\\") && !strings.ContainsAny(line[len(line)-1:], "([{,")
 		}
 		if strings.HasPrefix(line, "#") {
 			return true
@@ -156,6 +190,12 @@ func (s source) declLine(r *ir.Reg) (start, end int, text string, ok bool) {
 	start = s.lineStart(a)
 	end, nl := s.lineEnd(a)
 	line := strings.TrimSuffix(string(s.src[start:end]), nl)
+	if s.py {
+		if !pyRegInit.MatchString(line) || pyRegInit.FindStringSubmatch(line)[1] != r.Name {
+			return 0, 0, "", false
+		}
+		return start, end, strings.TrimSpace(line), true
+	}
 	code := line
 	if i := strings.Index(code, "//"); i >= 0 {
 		code = code[:i]
@@ -169,6 +209,167 @@ func (s source) declLine(r *ir.Reg) (start, end int, text string, ok bool) {
 		return 0, 0, "", false
 	}
 	return start, end, strings.TrimSpace(line), true
+}
+
+// pyRegInit is a Python line that creates an unaligned register and does
+// nothing else: "    ureg = vf.load_unalign_init()  # comment".
+var pyRegInit = regexp.MustCompile(`^[ \t]*([A-Za-z_][A-Za-z_0-9]*)[ \t]*=[ \t]*vf\.(?:load_unalign_init|unalign_reg_for_store)\(\)[ \t]*(?:#.*)?\r?$`)
+
+// lines returns the lines of src[from:to] as [start, end) offsets, the end
+// past the newline.
+func (s source) lines(from, to int) [][2]int {
+	var out [][2]int
+	for off := from; off < to; {
+		end, _ := s.lineEnd(off)
+		out = append(out, [2]int{off, end})
+		off = end
+	}
+	return out
+}
+
+// code returns the line at [start, end) without its line ending, its
+// indentation and a trailing # comment (a '#' inside a string is taken for
+// a comment too, which only makes the checks below more cautious).
+func (s source) code(start, end int) (indent, code string) {
+	line := strings.TrimRight(string(s.src[start:end]), "\r\n")
+	code = strings.TrimLeft(line, " \t")
+	indent = line[:len(line)-len(code)]
+	if i := strings.IndexByte(code, '#'); i >= 0 {
+		code = code[:i]
+	}
+	return indent, strings.TrimSpace(code)
+}
+
+// cut reports whether off lies in one of the ranges [cuts[i], cuts[i+1]).
+func cut(off int, cuts []int) bool {
+	for i := 0; i+1 < len(cuts); i += 2 {
+		if off >= cuts[i] && off < cuts[i+1] {
+			return true
+		}
+	}
+	return false
+}
+
+// blockKeeps reports whether the block holding the statement that starts
+// the line at start keeps a statement once the line ranges cuts are
+// removed: a Python block cannot be empty. In C++ it always does ("{}" is
+// a body). The block is the run of lines at the statement's indentation: a
+// sibling before it is a line at that indentation or deeper that does not
+// end with ':' (a header ending there opens the block); a sibling after it
+// is a line at exactly that indentation. A line indented less, or that
+// cannot be read so, ends the search with no sibling.
+func (s source) blockKeeps(start int, cuts ...int) bool {
+	if !s.py {
+		return true
+	}
+	end, _ := s.lineEnd(start)
+	ind, _ := s.code(start, end)
+	before := s.lines(0, start)
+	for k := len(before) - 1; k >= 0; k-- {
+		l := before[k]
+		if cut(l[0], cuts) {
+			continue
+		}
+		in, c := s.code(l[0], l[1])
+		if c == "" {
+			continue
+		}
+		if !strings.HasSuffix(c, ":") && len(in) >= len(ind) && strings.HasPrefix(in, ind) {
+			return true
+		}
+		break
+	}
+	for _, l := range s.lines(start, len(s.src)) {
+		if cut(l[0], cuts) {
+			continue
+		}
+		in, c := s.code(l[0], l[1])
+		if c == "" {
+			continue
+		}
+		return in == ind
+	}
+	return false
+}
+
+// rebinds reports whether, in Python, a line of the loop other than those
+// in the ranges cuts binds name (name = ..., a, name = ...): pypto declares
+// a new register there. In C++ a declaration in the loop is in lp.Decls.
+func (s source) rebinds(lp *ir.Loop, name string, cuts ...int) bool {
+	if !s.py {
+		return false
+	}
+	for _, l := range s.lines(s.lineStart(s.off(lp.Pos)), s.off(lp.End)) {
+		if cut(l[0], cuts) {
+			continue
+		}
+		_, c := s.code(l[0], l[1])
+		if left, ok := assignTarget(c); ok && mentionsWord(left, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// assignTarget returns the target of an assignment statement (the text
+// before its first '=' outside brackets that is not part of ==, <=, >=, !=
+// or :=), or false when code is not one. An augmented assignment (+=)
+// counts: its target is bound too.
+func assignTarget(code string) (string, bool) {
+	depth := 0
+	for i := 0; i < len(code); i++ {
+		switch c := code[i]; c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case '=':
+			if depth != 0 {
+				continue
+			}
+			if i+1 < len(code) && code[i+1] == '=' {
+				i++
+				continue
+			}
+			if i > 0 && strings.IndexByte("=<>!:", code[i-1]) >= 0 {
+				continue
+			}
+			return code[:i], true
+		}
+	}
+	return "", false
+}
+
+// hasElse reports whether the Python loop has an else clause: a line of the
+// loop, after its header, at the loop's own indentation that is "else:".
+func (s source) hasElse(lp *ir.Loop) bool {
+	if !s.py {
+		return false
+	}
+	a := s.off(lp.Pos)
+	ind := string(s.src[s.lineStart(a):a])
+	header, _ := s.lineEnd(a)
+	for _, l := range s.lines(header, s.off(lp.End)) {
+		in, c := s.code(l[0], l[1])
+		if in == ind && strings.HasPrefix(c, "else") && strings.TrimSpace(strings.TrimPrefix(c, "else")) == ":" {
+			return true
+		}
+	}
+	return false
+}
+
+// movesOut reports whether the statement [start, end) and the register's
+// line [ds, de) (when withDecl) can leave the loop: every block they leave
+// keeps a statement, and nothing else in the loop binds the register's name.
+func (s source) movesOut(lp *ir.Loop, reg string, withDecl bool, start, end, ds, de int) bool {
+	cuts := []int{start, end}
+	if withDecl {
+		cuts = append(cuts, ds, de)
+		if !s.blockKeeps(ds, cuts...) {
+			return false
+		}
+	}
+	return s.blockKeeps(start, cuts...) && !s.rebinds(lp, reg, cuts...)
 }
 
 // movableDecl reports whether the register of s is declared inside its
@@ -197,7 +398,7 @@ func without(names []string, x string) []string {
 // It returns nil when the move is not purely textual, and nil with the
 // reason when the replay cannot prove it.
 func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
-	src := source{src: f.Src, tok: f.Tok}
+	src := newSource(f)
 	pre, lp, fn := s.Instr, s.Loop, s.Func
 	ls, _, indent, nl, ok := src.loopLines(lp)
 	if !ok {
@@ -244,7 +445,15 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	if mentionsAny(newAddr, append(decls, lp.Assigns...)) || mentionsAny(text, decls) {
 		return nil, ""
 	}
+	if !src.movesOut(lp, s.Func.Regs[s.Reg].Name, withDecl, start, end, ds, de) {
+		return nil, ""
+	}
 	a, b := src.off(addr.Pos)-src.off(pre.Pos), src.off(addr.End)-src.off(pre.Pos)
+	// The rest of the call must not need the iteration either (an array
+	// register u[i], a Python offset argument beside the address).
+	if lp.Var != "" && mentionsWord(stripComment(text[:a]+text[b:], src.comment()), lp.Var) {
+		return nil, ""
+	}
 	moved := indent + text[:a] + newAddr + text[b:] + nl
 	edits := []analysis.TextEdit{}
 	if withDecl {
@@ -264,7 +473,7 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 // loop to just after the loop. It returns nil when the move is not purely
 // textual, and nil with the reason when the replay cannot prove it.
 func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
-	src := source{src: f.Src, tok: f.Tok}
+	src := newSource(f)
 	post, lp, fn := s.Instr, s.Loop, s.Func
 	ls, after, indent, nl, ok := src.loopLines(lp)
 	if !ok {
@@ -294,6 +503,9 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 			return nil, ""
 		}
 	}
+	if !src.movesOut(lp, s.Func.Regs[s.Reg].Name, withDecl, start, end, ds, de) || src.hasElse(lp) {
+		return nil, ""
+	}
 	var edits []analysis.TextEdit
 	if withDecl {
 		edits = append(edits,
@@ -307,6 +519,15 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 		return nil, why
 	}
 	return &analysis.SuggestedFix{Message: "sink the StoreUnAlignPost after the loop", TextEdits: edits}, ""
+}
+
+// stripComment returns text without a trailing comment that starts with
+// marker.
+func stripComment(text, marker string) string {
+	if i := strings.Index(text, marker); i >= 0 {
+		return text[:i]
+	}
+	return text
 }
 
 // substitute rewrites an address for the loop variable v = init. With
