@@ -240,3 +240,60 @@ func TestBadConfigDriver(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout %q; want 2, the key named once, nothing checked", code, errs, out)
 	}
 }
+
+// TestPythonDriver: .py files holding @pl.vector_function are checked like
+// C++ (other Python files are only scanned); # directives, the config and
+// every format apply; -fix writes valid Python.
+func TestPythonDriver(t *testing.T) {
+	dir := t.TempDir()
+	k := filepath.Join(dir, "dsl", "scale.py")
+	copyFile(t, "../../testdata/kernels/scale_rows.py", k)
+	if err := os.WriteFile(filepath.Join(dir, "host.py"), []byte("import torch\nprint('RegTensor')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := ascvet(t, dir)
+	if code != exitFindings || errs != "" || !strings.Contains(out, "scale.py:22:9: warning: StoreUnAlignPost") || !strings.Contains(out, "in 2 files") {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+	code, out, _ = ascvet(t, "-f", "sarif", dir)
+	if code != exitFindings {
+		t.Errorf("-f sarif: exit %d", code)
+	}
+	validateSARIF(t, out)
+
+	// A # directive with its reason suppresses the finding.
+	src, _ := os.ReadFile(k)
+	ignored := strings.Replace(string(src), "vf.store_unalign_post(dst_tile, store_ureg, 0, post_update=True)",
+		"vf.store_unalign_post(dst_tile, store_ureg, 0, post_update=True)  # ascvet:ignore ASC1002 each row goes to another core", 1)
+	if err := os.WriteFile(k, []byte(ignored), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, out, _ := ascvet(t, "-show-ignored", dir); !strings.Contains(out, "ignored: StoreUnAlignPost") || !strings.Contains(out, "each row goes to another core") {
+		t.Errorf("# ascvet:ignore did not suppress:\n%s", out)
+	}
+
+	// The config applies by path.
+	if err := os.WriteFile(k, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ascvet.toml"), []byte("[[overrides]]\npaths = [\"dsl/**\"]\nchecks = [\"-ASC1*\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := ascvet(t, dir); code != exitOK || strings.Contains(out, "ASC100") {
+		t.Errorf("override for dsl/**: exit %d\n%s", code, out)
+	}
+	if err := os.Remove(filepath.Join(dir, "ascvet.toml")); err != nil {
+		t.Fatal(err)
+	}
+
+	// -fix hoists the pre and sinks the post at the loop's indentation; the
+	// result is clean.
+	if code, _, errs := ascvet(t, "-fix", k); code != exitOK || !strings.Contains(errs, "fixed 2 findings") {
+		t.Errorf("-fix: exit %d, stderr %q", code, errs)
+	}
+	fixed, _ := os.ReadFile(k)
+	if !strings.Contains(string(fixed), "\n    vf.store_unalign_post(dst_tile, store_ureg, 0, post_update=True)\n") ||
+		!strings.Contains(string(fixed), "\n    vf.load_unalign_pre(ureg, src_tile)\n    for i in pl.range(repeat):\n") {
+		t.Errorf("fixed file:\n%s", fixed)
+	}
+}

@@ -82,7 +82,7 @@ func TestHostileInputs(t *testing.T) {
 	}
 	wantErr := []string{
 		missing + ": no such file or directory",
-		filepath.Join(dir, "empty") + ": no C++ source files (.asc .cpp .cc .cxx .h .hh .hpp .hxx) here",
+		filepath.Join(dir, "empty") + ": no source files (.asc .cpp .cc .cxx .h .hh .hpp .hxx .py) here",
 		filepath.Join(dir, "big_vf.asc") + ": 10.0MiB, over the -max-file-size limit of 8MiB; skipped",
 		filepath.Join(dir, "blob.cpp") + ": binary file (NUL byte at offset 12); skipped",
 		filepath.Join(dir, "deep.asc") + ": brackets nested 10000 levels deep, deeper than the limit of 1000; skipped (raise -max-depth to check it)",

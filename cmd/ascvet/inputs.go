@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront"
 )
@@ -68,7 +69,7 @@ func readSource(name string, lim *limits, buf *[]byte) (src []byte, size int64, 
 	}
 	size = info.Size()
 	if lim.maxFileSize > 0 && size > lim.maxFileSize {
-		return nil, size, false, scanBig(f, size, lim)
+		return nil, size, false, scanBig(name, f, size, lim)
 	}
 	src, err = readAll(f, size, lim.maxFileSize, buf)
 	if err != nil {
@@ -80,7 +81,7 @@ func readSource(name string, lim *limits, buf *[]byte) (src []byte, size int64, 
 	if err := sniff(src); err != nil {
 		return nil, 0, false, err
 	}
-	return src, int64(len(src)), cppfront.HasVFMarker(src), nil
+	return src, int64(len(src)), cppir.HasVFMarker(name, src), nil
 }
 
 // readAll reads f, of about size bytes, into *buf, stopping after limit+1
@@ -112,7 +113,7 @@ func readAll(f io.Reader, size, limit int64, buf *[]byte) ([]byte, error) {
 
 // scanBig decides about a file over the size limit without holding it: it
 // is refused if it is binary or has a VF marker, and otherwise done with.
-func scanBig(f io.Reader, size int64, lim *limits) error {
+func scanBig(name string, f io.Reader, size int64, lim *limits) error {
 	head := make([]byte, sniffLen)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
@@ -122,7 +123,13 @@ func scanBig(f io.Reader, size int64, lim *limits) error {
 	if err := sniff(head); err != nil {
 		return err
 	}
-	vf, err := cppfront.HasVFMarkerReader(io.MultiReader(bytes.NewReader(head), f), 1<<20)
+	r := io.MultiReader(bytes.NewReader(head), f)
+	var vf bool
+	if cppir.IsPython(name) {
+		vf, err = containsReader(r, []byte("vector_function"))
+	} else {
+		vf, err = cppfront.HasVFMarkerReader(r, 1<<20)
+	}
 	if err != nil {
 		return err
 	}
@@ -130,6 +137,28 @@ func scanBig(f io.Reader, size int64, lim *limits) error {
 		return tooBig(size, lim)
 	}
 	return nil
+}
+
+// containsReader reports whether r holds needle, reading it in chunks.
+func containsReader(r io.Reader, needle []byte) (bool, error) {
+	buf := make([]byte, 1<<20+len(needle))
+	have := 0
+	for {
+		n, err := r.Read(buf[have:])
+		have += n
+		if bytes.Contains(buf[:have], needle) {
+			return true, nil
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if have > len(needle) { // keep a tail that may start the needle
+			have = copy(buf, buf[have-len(needle)+1:have])
+		}
+	}
 }
 
 func tooBig(size int64, lim *limits) error {

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
@@ -45,7 +45,7 @@ line:column positions.
 			code = max(code, exitUsage)
 			continue
 		}
-		f, err := cppfront.ParseFile(fset, path, src)
+		f, err := cppir.ParseFile(fset, path, src)
 		if err != nil {
 			code = max(code, parseFailed(stderr, path, err))
 			continue

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/regalloc"
 )
 
@@ -86,7 +86,7 @@ Flags:
 	var out []regsRegion
 	fset := token.NewFileSet()
 	for _, file := range in.files {
-		f, err := cppfront.ParseFile(fset, file.Name, file.Src)
+		f, err := cppir.ParseFile(fset, file.Name, file.Src)
 		if err != nil {
 			code = max(code, parseFailed(stderr, file.Name, err))
 			continue

@@ -9,8 +9,8 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/simcost"
-	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/simcheck"
 	"github.com/ascvet/ascvet/simcheck/view"
@@ -93,7 +93,7 @@ func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int
 		return exitUsage
 	}
 	fset := token.NewFileSet()
-	f, err := cppfront.ParseFile(fset, in.files[0].Name, in.files[0].Src)
+	f, err := cppir.ParseFile(fset, in.files[0].Name, in.files[0].Src)
 	if err != nil {
 		return parseFailed(stderr, path, err)
 	}
@@ -164,7 +164,7 @@ func simAll(paths []string, m *simcheck.Machine, iterations int, asJSON bool, st
 	out := []simLoop{}
 	fset := token.NewFileSet()
 	for _, file := range in.files {
-		f, err := cppfront.ParseFile(fset, file.Name, file.Src)
+		f, err := cppir.ParseFile(fset, file.Name, file.Src)
 		if err != nil {
 			code = max(code, parseFailed(stderr, file.Name, err))
 			continue

@@ -72,7 +72,7 @@ func expandNoted(paths []string, bad func(path string, err error), note func(pat
 			before, failed := len(w.names), w.failed
 			w.dir(p, real)
 			if len(w.names) == before && w.failed == failed {
-				note(p, "no C++ source files ("+strings.Join(runner.Extensions, " ")+") here")
+				note(p, "no source files ("+strings.Join(runner.Extensions, " ")+") here")
 			}
 		case info.Mode().IsRegular():
 			w.add(p, real)
