@@ -252,7 +252,7 @@ func TestPythonDriver(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs := ascvet(t, dir)
-	if code != exitFindings || errs != "" || !strings.Contains(out, "scale.py:22:9: warning: StoreUnAlignPost") || !strings.Contains(out, "in 2 files") {
+	if code != exitFindings || errs != "" || !strings.Contains(out, "scale.py:22:9: warning: vf.store_unalign_post on store_ureg") || !strings.Contains(out, "in 2 files") {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
 	}
 	code, out, _ = ascvet(t, "-f", "sarif", dir)
@@ -268,7 +268,7 @@ func TestPythonDriver(t *testing.T) {
 	if err := os.WriteFile(k, []byte(ignored), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, out, _ := ascvet(t, "-show-ignored", dir); !strings.Contains(out, "ignored: StoreUnAlignPost") || !strings.Contains(out, "each row goes to another core") {
+	if _, out, _ := ascvet(t, "-show-ignored", dir); !strings.Contains(out, "ignored: vf.store_unalign_post") || !strings.Contains(out, "each row goes to another core") {
 		t.Errorf("# ascvet:ignore did not suppress:\n%s", out)
 	}
 

@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/analyzers/simcost"
+	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/regalloc"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/baseline"
@@ -219,6 +222,7 @@ func driverFinding(file string, r *ruleset.Rule, line, col, endCol int, msg stri
 func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective) {
 	lines := bytes.Split(f.Src, []byte("\n"))
 	hashes := lineHashes(f.Src)
+	py := cppir.IsPython(f.Name)
 	lineOf := func(l int) string {
 		if l >= 1 && l <= len(lines) {
 			return string(bytes.TrimRight(lines[l-1], "\r"))
@@ -232,6 +236,9 @@ func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective
 			is.Level = s
 		}
 		is.Message = i18n.Message(p.lang, is.RuleID(), is.Diagnostic.Message)
+		if py {
+			is.Message = dslNames(is.Message)
+		}
 		if c, ok, _ := simcost.Extract(is.Diagnostic.Related); ok {
 			is.Cost = &c
 		}
@@ -243,7 +250,11 @@ func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective
 			if strings.HasPrefix(r.Message, simcost.RelatedPrefix) {
 				continue
 			}
-			is.Related = append(is.Related, related{Pos: r.Pos, End: r.End, Message: i18n.Message(p.lang, is.RuleID(), r.Message), Line: lineOf(r.Pos.Line)})
+			msg := i18n.Message(p.lang, is.RuleID(), r.Message)
+			if py {
+				msg = dslNames(msg)
+			}
+			is.Related = append(is.Related, related{Pos: r.Pos, End: r.End, Message: msg, Line: lineOf(r.Pos.Line)})
 		}
 		is.Fingerprint = baseline.Fingerprint(is.RuleID(), f.Name, baseline.Snippet(f.Src, is.Pos.Line, is.End.Line))
 	}
@@ -307,3 +318,38 @@ func sortIssues(issues []issue) {
 func tokenPos(file string, line, col int) token.Position {
 	return token.Position{Filename: file, Line: line, Column: col}
 }
+
+// dslNames rewrites, in a message about a pypto_pro Python kernel, the
+// canonical op names the rules use (LoadUnAlignPre) into what the kernel's
+// author wrote (vf.load_unalign_pre), where the DSL has one spelling.
+func dslNames(msg string) string {
+	for _, r := range dslSnippets { // the C++ call shapes some messages spell out
+		msg = strings.ReplaceAll(msg, r[0], r[1])
+	}
+	dslOnce.Do(func() {
+		var names []string
+		for op := ir.Op(0); int(op) < ir.NumOps; op++ {
+			if d, ok := ir.DSLSpelling(op); ok {
+				dslOf[op.String()] = d
+				names = append(names, regexp.QuoteMeta(op.String()))
+			}
+		}
+		slices.SortFunc(names, func(a, b string) int { return len(b) - len(a) }) // longest first
+		dslRx = regexp.MustCompile(`\b(?:` + strings.Join(names, "|") + `)\b`)
+	})
+	return dslRx.ReplaceAllStringFunc(msg, func(w string) string { return dslOf[w] })
+}
+
+// dslSnippets are C++ calls and phrases that rule messages spell out, in
+// their DSL form (the DSL's argument order and post_update keyword).
+var dslSnippets = [][2]string{
+	{"keep unaligned offsets in uint32_t with post-update (LoadUnAlign(dst, u, src, stride))", "pass the offset as a stride with post_update=True (dst = vf.load_unalign(u, src, stride, post_update=True))"},
+	{"keep unaligned offsets in uint32_t with post-update (StoreUnAlign(dst, src, u, stride))", "pass the offset as a stride with post_update=True (vf.store_unalign(dst, src, u, stride, post_update=True))"},
+	{"keep unaligned offsets in uint32_t with post-update (StoreUnAlignPost(dst, u, 0))", "pass the offset as a stride with post_update=True (vf.store_unalign_post(dst, u, 0, post_update=True))"},
+}
+
+var (
+	dslOnce sync.Once
+	dslRx   *regexp.Regexp
+	dslOf   = map[string]string{}
+)

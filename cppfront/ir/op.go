@@ -1115,6 +1115,23 @@ func DSLNames() []string {
 	return out
 }
 
+// DSLSpelling returns the vf.* function that is the only DSL spelling of
+// op ("vf.load_unalign_pre" for LoadUnAlignPre), so that a message about a
+// Python kernel can name what its author wrote. Ops with several DSL
+// spellings (Compare: eq, ne, ...) or none report false.
+func DSLSpelling(op Op) (string, bool) {
+	name, n := "", 0
+	for d, sig := range dslSigs {
+		if sig.op == op && op != OpUnknown {
+			name, n = d, n+1
+		}
+	}
+	if n != 1 {
+		return "", false
+	}
+	return "vf." + name, true
+}
+
 // dslDTypes maps the DSL's dtypes to the C++ element types.
 var dslDTypes = map[string]string{
 	"INT8": "int8_t", "UINT8": "uint8_t", "INT16": "int16_t", "UINT16": "uint16_t", "INT32": "int32_t", "UINT32": "uint32_t",

@@ -181,3 +181,14 @@ func TestAssignRoles(t *testing.T) {
 		t.Errorf("merging Add dst role %v", r[0])
 	}
 }
+
+func TestDSLSpelling(t *testing.T) {
+	for op, want := range map[Op]string{OpLoadUnAlignPre: "vf.load_unalign_pre", OpStoreUnAlignPost: "vf.store_unalign_post", OpLoadAlign: "vf.load_align"} {
+		if got, ok := DSLSpelling(op); !ok || got != want {
+			t.Errorf("DSLSpelling(%v) = %q, %v; want %q", op, got, ok, want)
+		}
+	}
+	if got, ok := DSLSpelling(OpCompare); ok {
+		t.Errorf("DSLSpelling(Compare) = %q; want none (eq, ne, ... all spell it)", got)
+	}
+}
