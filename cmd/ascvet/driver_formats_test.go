@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/xml"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -295,5 +296,93 @@ func TestPythonDriver(t *testing.T) {
 	if !strings.Contains(string(fixed), "\n    vf.store_unalign_post(dst_tile, store_ureg, 0, post_update=True)\n") ||
 		!strings.Contains(string(fixed), "\n    vf.load_unalign_pre(ureg, src_tile)\n    for i in pl.range(repeat):\n") {
 		t.Errorf("fixed file:\n%s", fixed)
+	}
+}
+
+// TestPythonDirectives: in Python, # directives without a reason or for an
+// unknown rule are ASC0002, and one that suppresses nothing is ASC0003.
+func TestPythonDirectives(t *testing.T) {
+	dir := t.TempDir()
+	k := filepath.Join(dir, "k.py")
+	copyFile(t, "../../testdata/kernels/scale_rows_fixed.py", k)
+	src, _ := os.ReadFile(k)
+	s := strings.Replace(string(src), "reg = vf.muls(reg, scale, preg)", "reg = vf.muls(reg, scale, preg)  # ascvet:ignore ASC1001", 1)
+	s = strings.Replace(s, "    vf.load_unalign_pre(ureg, src_tile)\n", "    vf.load_unalign_pre(ureg, src_tile)  # ascvet:ignore ASC1002 rows are padded\n", 1)
+	s = strings.Replace(s, "import pypto_pro.language as pl\n", "import pypto_pro.language as pl  # ascvet:file-ignore ASC9999 no such rule\n", 1)
+	if err := os.WriteFile(k, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ := ascvet(t, "-fail", "info", k)
+	for _, want := range []string{"ascvet:ignore ASC1001 has no reason", "ascvet:ignore ASC1002 suppressed no finding", "ASC9999"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "[ASC0002]") != 2 || strings.Count(out, "[ASC0003]") != 1 {
+		t.Errorf("want 2 ASC0002 and 1 ASC0003:\n%s", out)
+	}
+}
+
+// TestContainsReader: the chunked scan of a file over the size limit finds
+// a marker that straddles two chunks, and misses nothing at the ends.
+func TestContainsReader(t *testing.T) {
+	needle := []byte("vector_function")
+	for _, at := range []int{0, 1<<20 - 7, 1 << 20, 3<<20 + 5} {
+		data := make([]byte, 4<<20)
+		for i := range data {
+			data[i] = 'x'
+		}
+		copy(data[at:], needle)
+		if ok, err := containsReader(strings.NewReader(string(data)), needle); !ok || err != nil {
+			t.Errorf("marker at %d: %v, %v", at, ok, err)
+		}
+	}
+	if ok, _ := containsReader(strings.NewReader(strings.Repeat("vector_functio ", 200000)), needle); ok {
+		t.Error("found a marker that is not there")
+	}
+}
+
+func TestRemoteURI(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                                    "",
+		"git@github.com:ascvet/ascvet.git":    "https://github.com/ascvet/ascvet.git",
+		"https://github.com/ascvet/ascvet":    "https://github.com/ascvet/ascvet",
+		"https://user:tok@gitlab.com/a/b.git": "https://gitlab.com/a/b.git",
+		"ssh://git@example.com:2222/a/b.git":  "ssh://git@example.com:2222/a/b.git",
+		"/srv/git/local.git":                  "",
+	} {
+		if got := remoteURI(in); got != want {
+			t.Errorf("remoteURI(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSARIFProvenance: inside a git checkout with a remote, the SARIF log
+// names the repository, commit and branch, and still validates.
+func TestSARIFProvenance(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	repo := t.TempDir()
+	git(t, repo, "init", "-q", "-b", "main")
+	copyFile(t, "../../testdata/kernels/unaligned_copy.asc", filepath.Join(repo, "k.asc"))
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "k")
+	git(t, repo, "remote", "add", "origin", "git@github.com:ascvet/demo.git")
+	v := gitVCS(repo)
+	if v == nil || v.URI != "https://github.com/ascvet/demo.git" || len(v.Revision) != 40 || v.Branch != "main" {
+		t.Fatalf("gitVCS = %+v", v)
+	}
+	var b strings.Builder
+	r := &report{Rules: nil, VCS: v, WorkDir: repo}
+	if err := writeSARIF(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, b.String())
+	if !strings.Contains(b.String(), `"repositoryUri": "https://github.com/ascvet/demo.git"`) || !strings.Contains(b.String(), v.Revision) {
+		t.Errorf("no provenance in:\n%s", b.String())
+	}
+	if gitVCS(t.TempDir()) != nil {
+		t.Error("provenance outside a git checkout")
 	}
 }

@@ -70,9 +70,21 @@ type sarifRun struct {
 	Invocations        []sarifInvocation           `json:"invocations"`
 	AutomationDetails  sarifAutomation             `json:"automationDetails"`
 	OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
-	Language           string                      `json:"language"`   // of the messages, "en-US" or "zh-CN"
-	ColumnKind         string                      `json:"columnKind"` // always "utf16CodeUnits"
-	Results            []sarifResult               `json:"results"`    // present, empty, for a clean run
+	VersionControl     []sarifVCS                  `json:"versionControlProvenance,omitempty"` // the git checkout the run looked at
+	Language           string                      `json:"language"`                           // of the messages, "en-US" or "zh-CN"
+	ColumnKind         string                      `json:"columnKind"`                         // always "utf16CodeUnits"
+	Results            []sarifResult               `json:"results"`                            // present, empty, for a clean run
+}
+
+// sarifVCS is a versionControlDetails object: where the checked files come
+// from, so that a SARIF log can be tied to a commit.
+type sarifVCS struct {
+	RepositoryURI string `json:"repositoryUri"`
+	RevisionID    string `json:"revisionId,omitempty"`
+	Branch        string `json:"branch,omitempty"`
+	MappedTo      *struct {
+		URIBaseID string `json:"uriBaseId"`
+	} `json:"mappedTo,omitempty"`
 }
 
 type sarifTool struct {
@@ -225,6 +237,7 @@ func writeSARIF(w io.Writer, r *report) error {
 		AutomationDetails: sarifAutomation{ID: automationID(r.Category)},
 		Language:          sarifLanguage(r.Lang),
 		ColumnKind:        "utf16CodeUnits",
+		VersionControl:    vcsOf(r.VCS),
 		Results:           []sarifResult{},
 	}
 	index := map[string]int{}
@@ -660,4 +673,13 @@ func automationID(category string) string {
 		category += "/"
 	}
 	return category
+}
+
+// vcsOf is the run's versionControlProvenance: only a repository with a
+// URI the schema accepts is recorded.
+func vcsOf(v *vcsInfo) []sarifVCS {
+	if v == nil || v.URI == "" {
+		return nil
+	}
+	return []sarifVCS{{RepositoryURI: v.URI, RevisionID: v.Revision, Branch: v.Branch}}
 }

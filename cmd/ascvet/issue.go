@@ -40,4 +40,12 @@ type report struct {
 	Exit     int               // the exit code of the run, as decided before writing
 	Failing  func(*issue) bool // whether an issue fails the run (-fail); nil: none does
 	Category string            // SARIF automationDetails.id category (-sarif-category); "" for "ascvet/"
+	VCS      *vcsInfo          // the git checkout of the working directory; nil outside one
+}
+
+// vcsInfo is the git checkout ascvet ran in (SARIF versionControlProvenance).
+type vcsInfo struct {
+	URI      string // remote "origin", as an https URI ("" when there is none)
+	Revision string // HEAD's commit
+	Branch   string // the branch checked out ("" when detached)
 }

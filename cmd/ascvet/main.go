@@ -327,6 +327,11 @@ not write, 3 internal error. The exit code is the same in every format.
 	wd, _ := os.Getwd()
 	rep := &report{Issues: shown, Files: in.read, Rules: ruleset.All(), Lang: outLang, Args: args, WorkDir: wd,
 		Failing: policy.fails, Category: *sarifCategory}
+	for _, o := range outputs {
+		if o.format == "sarif" {
+			rep.VCS = gitVCS(wd)
+		}
+	}
 	rep.Exit = finalCode(code, res, in)
 	if err := writeOutputs(outputs, stdout, rep, in.read); err != nil {
 		fmt.Fprintf(stderr, "ascvet: %v\n", err)

@@ -326,6 +326,7 @@ func dslNames(msg string) string {
 	for _, r := range dslSnippets { // the C++ call shapes some messages spell out
 		msg = strings.ReplaceAll(msg, r[0], r[1])
 	}
+	msg = postModeNormal.ReplaceAllString(msg, "$1 with a stride but without post_update=True is the POST_MODE_NORMAL form, which the post-update interface does not support; pass post_update=True to advance $2 by the stride, or drop the stride to leave it")
 	dslOnce.Do(func() {
 		var names []string
 		for op := ir.Op(0); int(op) < ir.NumOps; op++ {
@@ -347,6 +348,10 @@ var dslSnippets = [][2]string{
 	{"keep unaligned offsets in uint32_t with post-update (StoreUnAlign(dst, src, u, stride))", "pass the offset as a stride with post_update=True (vf.store_unalign(dst, src, u, stride, post_update=True))"},
 	{"keep unaligned offsets in uint32_t with post-update (StoreUnAlignPost(dst, u, 0))", "pass the offset as a stride with post_update=True (vf.store_unalign_post(dst, u, 0, post_update=True))"},
 }
+
+// postModeNormal is ASC2003's message, whose C++ remedy (a template
+// argument) is a keyword in the DSL.
+var postModeNormal = regexp.MustCompile(`(\w+) instantiated with POST_MODE_NORMAL, which the post-update interface does not support; use POST_MODE_UPDATE to advance (\S+) by the stride, or the interface without a stride to leave it`)
 
 var (
 	dslOnce sync.Once

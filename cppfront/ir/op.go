@@ -1126,6 +1126,13 @@ func DSLSpelling(op Op) (string, bool) {
 			name, n = d, n+1
 		}
 	}
+	if n == 0 { // the mask ops are overloads of the vector ones (vf.and_ on masks is MaskAnd)
+		for base, twin := range dslMaskTwins {
+			if twin == op {
+				return DSLSpelling(base)
+			}
+		}
+	}
 	if n != 1 {
 		return "", false
 	}

@@ -183,7 +183,7 @@ func TestAssignRoles(t *testing.T) {
 }
 
 func TestDSLSpelling(t *testing.T) {
-	for op, want := range map[Op]string{OpLoadUnAlignPre: "vf.load_unalign_pre", OpStoreUnAlignPost: "vf.store_unalign_post", OpLoadAlign: "vf.load_align"} {
+	for op, want := range map[Op]string{OpLoadUnAlignPre: "vf.load_unalign_pre", OpStoreUnAlignPost: "vf.store_unalign_post", OpLoadAlign: "vf.load_align", OpMaskAnd: "vf.and_", OpMaskNot: "vf.not_"} {
 		if got, ok := DSLSpelling(op); !ok || got != want {
 			t.Errorf("DSLSpelling(%v) = %q, %v; want %q", op, got, ok, want)
 		}

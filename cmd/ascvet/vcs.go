@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"os/exec"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// gitVCS returns the git checkout of dir (nil outside one, or without git).
+// A scp-like remote (git@host:owner/repo.git) is turned into its https
+// form, which SARIF's repositoryUri (a URI) accepts; credentials in an
+// https remote are dropped.
+func gitVCS(dir string) *vcsInfo {
+	git := func(args ...string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...).Output()
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(out))
+	}
+	rev := git("rev-parse", "--verify", "-q", "HEAD")
+	if rev == "" {
+		return nil
+	}
+	v := &vcsInfo{Revision: rev, URI: remoteURI(git("config", "--get", "remote.origin.url"))}
+	if b := git("symbolic-ref", "-q", "--short", "HEAD"); b != "" {
+		v.Branch = b
+	}
+	return v
+}
+
+var scpLike = regexp.MustCompile(`^(?:[A-Za-z0-9._-]+@)?([A-Za-z0-9.-]+):([^/].*)$`)
+
+// remoteURI turns a git remote into an absolute URI, or "".
+func remoteURI(remote string) string {
+	switch {
+	case remote == "":
+		return ""
+	case strings.HasPrefix(remote, "https://"), strings.HasPrefix(remote, "http://"), strings.HasPrefix(remote, "ssh://"), strings.HasPrefix(remote, "git://"):
+		if at := strings.Index(remote, "@"); at >= 0 && strings.Index(remote, "://") < at && !strings.HasPrefix(remote, "ssh://") {
+			return remote[:strings.Index(remote, "://")+3] + remote[at+1:] // drop user:token@
+		}
+		return remote
+	case scpLike.MatchString(remote):
+		m := scpLike.FindStringSubmatch(remote)
+		return "https://" + m[1] + "/" + m[2]
+	}
+	return ""
+}
