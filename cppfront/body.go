@@ -128,23 +128,6 @@ func (fb *funcBuilder) noteLoopName(l ir.LoopID, name string, assign bool) bool 
 	return true
 }
 
-// pure reports whether e is built from constants and sizeof only: a value
-// fixed for the whole region even when it does not fold.
-func pure(e *ir.Expr) bool {
-	if e == nil {
-		return false
-	}
-	switch e.Kind {
-	case ir.ExprConst, ir.ExprSizeof:
-		return true
-	case ir.ExprBin:
-		return pure(e.X) && pure(e.Y)
-	case ir.ExprNeg:
-		return pure(e.X)
-	}
-	return false
-}
-
 func (fb *funcBuilder) pos(off uint32) token.Pos { return fb.lw.pos(off) }
 
 // newReg adds a register to the function.
@@ -403,7 +386,7 @@ func (fb *funcBuilder) decl(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 					if v, ok := e.Value(); ok {
 						b.isConst, b.val = true, v
 						fb.fn.Locals[name] = v
-					} else if pure(e) {
+					} else if e.Pure() {
 						b.sym = e
 					}
 				}
@@ -1267,32 +1250,7 @@ func (fb *funcBuilder) finish() {
 		fb.collectErrors()
 	}
 	sort.Slice(fb.fn.Errors, func(i, j int) bool { return fb.fn.Errors[i] < fb.fn.Errors[j] })
-	for _, in := range fb.fn.Instrs {
-		var role ir.UnalignRole
-		switch in.Op {
-		case ir.OpLoadUnAlignPre, ir.OpLoadUnAlign, ir.OpLoad:
-			role = ir.RoleLoad
-		case ir.OpStoreUnAlign, ir.OpStoreUnAlignPost, ir.OpStore:
-			role = ir.RoleStore
-		default:
-			continue
-		}
-		for _, a := range in.Args {
-			if a.Reg == ir.NoReg {
-				continue
-			}
-			r := fb.fn.Regs[a.Reg]
-			if !r.Class.IsUnalign() {
-				continue
-			}
-			switch {
-			case r.Role == ir.RoleNone:
-				r.Role = role
-			case r.Role != role:
-				r.Role = ir.RoleMixed
-			}
-		}
-	}
+	ir.InferUnalignRoles(fb.fn)
 }
 
 // env folds expressions against the bindings of a region and the file.

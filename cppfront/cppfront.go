@@ -9,10 +9,11 @@
 package cppfront
 
 import (
-	"bytes"
 	"go/token"
 	"sync/atomic"
 	"time"
+
+	"github.com/ascvet/ascvet/cppfront/internal/tsutil"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
@@ -71,7 +72,7 @@ func ParseFile(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
 func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options) (f *ir.File, err error) {
 	start := time.Now()
 	tf := fset.AddFile(name, -1, len(src))
-	tf.SetLines(lineStarts(src))
+	tf.SetLines(tsutil.LineStarts(src))
 	f = &ir.File{Name: name, Tok: tf, Src: src, Consts: map[string]int64{}, Aliases: map[string]string{}}
 	if !HasVFMarker(src) {
 		return f, nil
@@ -91,7 +92,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	}
 	p := getParser()
 	defer putParser(p)
-	tree := p.ParseWithOptions(chunks(clean), nil, popts)
+	tree := p.ParseWithOptions(tsutil.Chunks(clean), nil, popts)
 	if tree == nil {
 		p.Reset()
 		if popts != nil && time.Now().After(b.deadline) {
@@ -117,38 +118,6 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 func noRegions(f *ir.File) *ir.File {
 	f.Funcs, f.Quals, f.Defined = nil, nil, nil
 	return f
-}
-
-// chunkSize is how much of the source tree-sitter gets per read. go-tree-
-// sitter copies what the read callback returns into C memory and frees it
-// only when the parse ends; returning the whole remainder, as Parser.Parse
-// does, costs a copy of the rest of the file on every read.
-const chunkSize = 64 << 10
-
-// chunks is the tree-sitter read callback over src.
-func chunks(src []byte) func(int, sitter.Point) []byte {
-	return func(i int, _ sitter.Point) []byte {
-		if i >= len(src) {
-			return nil
-		}
-		return src[i:min(i+chunkSize, len(src))]
-	}
-}
-
-// lineStarts returns the offsets at which the lines of src start. A line
-// ends with "\n", "\r\n" or a lone "\r" (old Mac files): go/token's
-// SetLinesForContent knows only "\n", which would put a CR-only file on one
-// line. As there, a line break at the very end starts no line.
-func lineStarts(src []byte) []int {
-	lines := make([]int, 1, 1+bytes.Count(src, []byte{'\n'}))
-	for i, c := range src {
-		if c == '\n' || c == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
-			if i+1 < len(src) {
-				lines = append(lines, i+1)
-			}
-		}
-	}
-	return lines
 }
 
 type parseError string

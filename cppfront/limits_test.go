@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ascvet/ascvet/cppfront/internal/tsutil"
+
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
@@ -163,8 +165,8 @@ func TestLineStarts(t *testing.T) {
 		{"a\n\rb\r\n\nc", []int{0, 2, 3, 6, 7}},
 	}
 	for _, c := range cases {
-		if got := lineStarts([]byte(c.src)); fmt.Sprint(got) != fmt.Sprint(c.want) {
-			t.Errorf("lineStarts(%q) = %v, want %v", c.src, got, c.want)
+		if got := tsutil.LineStarts([]byte(c.src)); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("tsutil.LineStarts(%q) = %v, want %v", c.src, got, c.want)
 		}
 	}
 	// For LF-only text the table is go/token's.
@@ -172,7 +174,7 @@ func TestLineStarts(t *testing.T) {
 	fset := token.NewFileSet()
 	tf := fset.AddFile("a", -1, len(src))
 	tf.SetLinesForContent(src)
-	if got := lineStarts(src); fmt.Sprint(got) != fmt.Sprint(tf.Lines()) {
+	if got := tsutil.LineStarts(src); fmt.Sprint(got) != fmt.Sprint(tf.Lines()) {
 		t.Errorf("lineStarts %v, SetLinesForContent %v", got, tf.Lines())
 	}
 }

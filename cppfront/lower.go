@@ -318,7 +318,7 @@ func (lw *lowerer) constDecl(n *sitter.Node, class string) {
 			if class != "" {
 				lw.f.Consts[class+"::"+name] = v
 			}
-		} else if pure(e) {
+		} else if e.Pure() {
 			lw.symConsts[name] = e
 			if class != "" {
 				lw.symConsts[class+"::"+name] = e

@@ -333,3 +333,20 @@ func ElemSize(t string) (int64, bool) {
 	}
 	return 0, false
 }
+
+// Pure reports whether e is built from constants and sizeof only: a value
+// fixed for the whole region even when it does not fold.
+func (e *Expr) Pure() bool {
+	if e == nil {
+		return false
+	}
+	switch e.Kind {
+	case ExprConst, ExprSizeof:
+		return true
+	case ExprBin:
+		return e.X.Pure() && e.Y.Pure()
+	case ExprNeg:
+		return e.X.Pure()
+	}
+	return false
+}

@@ -63,3 +63,20 @@ func TestElemSize(t *testing.T) {
 		t.Error("a template parameter has no size")
 	}
 }
+
+func TestPure(t *testing.T) {
+	c := &Expr{Kind: ExprConst}
+	v := &Expr{Kind: ExprSym}
+	for _, tc := range []struct {
+		e    *Expr
+		want bool
+	}{
+		{nil, false}, {c, true}, {&Expr{Kind: ExprSizeof}, true}, {v, false},
+		{&Expr{Kind: ExprBin, X: c, Y: c}, true}, {&Expr{Kind: ExprBin, X: c, Y: v}, false},
+		{&Expr{Kind: ExprNeg, X: c}, true}, {&Expr{Kind: ExprNeg, X: v}, false},
+	} {
+		if got := tc.e.Pure(); got != tc.want {
+			t.Errorf("%+v.Pure() = %v, want %v", tc.e, got, tc.want)
+		}
+	}
+}

@@ -340,3 +340,36 @@ type Operand struct {
 	Text     string    // source text
 	Pos, End token.Pos // byte-exact
 }
+
+// InferUnalignRoles sets the Role of every unaligned register of fn from
+// the instructions that use it: load (Pre, LoadUnAlign, generic Load),
+// store (StoreUnAlign, Post, generic Store), or mixed when both do. The
+// front ends call it once a region is lowered.
+func InferUnalignRoles(fn *Func) {
+	for _, in := range fn.Instrs {
+		var role UnalignRole
+		switch in.Op {
+		case OpLoadUnAlignPre, OpLoadUnAlign, OpLoad:
+			role = RoleLoad
+		case OpStoreUnAlign, OpStoreUnAlignPost, OpStore:
+			role = RoleStore
+		default:
+			continue
+		}
+		for _, a := range in.Args {
+			if a.Reg == NoReg {
+				continue
+			}
+			r := fn.Regs[a.Reg]
+			if !r.Class.IsUnalign() {
+				continue
+			}
+			switch {
+			case r.Role == RoleNone:
+				r.Role = role
+			case r.Role != role:
+				r.Role = RoleMixed
+			}
+		}
+	}
+}

@@ -228,7 +228,7 @@ func (fb *funcBuilder) bindScalar(name string, val int32, loop ir.LoopID) {
 			if v, ok := e.Value(); ok {
 				b.isConst, b.val = true, v
 				fb.fn.Locals[name] = v
-			} else if pure(e) {
+			} else if e.Pure() {
 				b.sym = e
 			}
 		}
@@ -769,30 +769,5 @@ func (fb *funcBuilder) finish(outer int32) {
 	fb.fn.Errors = fb.lw.errors(fl.n[outer].start, fl.n[outer].end)
 	sort.Slice(fb.fn.Errors, func(i, j int) bool { return fb.fn.Errors[i] < fb.fn.Errors[j] })
 	fb.inferElems()
-	for _, in := range fb.fn.Instrs {
-		var role ir.UnalignRole
-		switch in.Op {
-		case ir.OpLoadUnAlignPre, ir.OpLoadUnAlign, ir.OpLoad:
-			role = ir.RoleLoad
-		case ir.OpStoreUnAlign, ir.OpStoreUnAlignPost, ir.OpStore:
-			role = ir.RoleStore
-		default:
-			continue
-		}
-		for _, a := range in.Args {
-			if a.Reg == ir.NoReg {
-				continue
-			}
-			r := fb.fn.Regs[a.Reg]
-			if !r.Class.IsUnalign() {
-				continue
-			}
-			switch {
-			case r.Role == ir.RoleNone:
-				r.Role = role
-			case r.Role != role:
-				r.Role = ir.RoleMixed
-			}
-		}
-	}
+	ir.InferUnalignRoles(fb.fn)
 }

@@ -234,20 +234,3 @@ func parseInt(s string) (int64, bool) {
 
 // normSpace collapses runs of white space into one space and trims.
 func normSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// pure reports whether e is built from constants only: a value fixed for the
-// whole region even when it does not fold.
-func pure(e *ir.Expr) bool {
-	if e == nil {
-		return false
-	}
-	switch e.Kind {
-	case ir.ExprConst, ir.ExprSizeof:
-		return true
-	case ir.ExprBin:
-		return pure(e.X) && pure(e.Y)
-	case ir.ExprNeg:
-		return pure(e.X)
-	}
-	return false
-}

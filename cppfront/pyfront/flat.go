@@ -2,6 +2,8 @@ package pyfront
 
 import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/ascvet/ascvet/cppfront/internal/tsutil"
 )
 
 // Walking tree-sitter through cgo costs a call per question, so the tree is
@@ -26,33 +28,9 @@ type flat struct {
 	src []byte
 }
 
-var (
-	kindNames  []string
-	kindNamed  []bool
-	fieldNames []string
-)
+var kinds = tsutil.NewKinds(language)
 
-func init() {
-	nk := language.NodeKindCount()
-	kindNames = make([]string, nk)
-	kindNamed = make([]bool, nk)
-	for i := uint32(0); i < nk; i++ {
-		kindNames[i] = language.NodeKindForId(uint16(i))
-		kindNamed[i] = language.NodeKindIsNamed(uint16(i))
-	}
-	nf := language.FieldCount()
-	fieldNames = make([]string, nf+1)
-	for i := uint32(1); i <= nf; i++ {
-		fieldNames[i] = language.FieldNameForId(uint16(i))
-	}
-}
-
-func kindOf(id uint16) (string, bool) {
-	if int(id) < len(kindNames) {
-		return kindNames[id], kindNamed[id]
-	}
-	return "ERROR", true
-}
+func kindOf(id uint16) (string, bool) { return kinds.Of(id) }
 
 // flatten copies the tree under root. checkMissing enables the per-node
 // cgo call that finds MISSING nodes (only needed when the tree has an
@@ -70,9 +48,7 @@ func flatten(root *sitter.Node, src []byte, checkMissing bool, b *budget) *flat 
 		kind, named := kindOf(n.KindId())
 		fid := c.FieldId()
 		fn := fnode{kind: kind, named: named, start: uint32(n.StartByte()), end: uint32(n.EndByte()), first: -1, next: -1, parent: -1}
-		if int(fid) < len(fieldNames) {
-			fn.field = fieldNames[fid]
-		}
+		fn.field = kinds.Field(fid)
 		if kind == "ERROR" {
 			fn.bad = true
 		} else if checkMissing && n.IsMissing() {

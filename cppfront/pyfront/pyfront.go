@@ -55,6 +55,8 @@ import (
 	"go/token"
 	"time"
 
+	"github.com/ascvet/ascvet/cppfront/internal/tsutil"
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tspy "github.com/tree-sitter/tree-sitter-python/bindings/go"
 
@@ -111,7 +113,7 @@ func ParseFile(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
 func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts cppfront.Options) (f *ir.File, err error) {
 	start := time.Now()
 	tf := fset.AddFile(name, -1, len(src))
-	tf.SetLines(lineStarts(src))
+	tf.SetLines(tsutil.LineStarts(src))
 	f = &ir.File{Name: name, Lang: ir.Python, Tok: tf, Src: src, Consts: map[string]int64{}, Aliases: map[string]string{}}
 	if !HasVFMarker(src) {
 		return f, nil
@@ -132,7 +134,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts cppfron
 	}
 	p := getParser()
 	defer putParser(p)
-	tree := p.ParseWithOptions(chunks(clean), nil, popts)
+	tree := p.ParseWithOptions(tsutil.Chunks(clean), nil, popts)
 	if tree == nil {
 		p.Reset()
 		if popts != nil && time.Now().After(b.deadline) {
@@ -176,32 +178,6 @@ func cleanCopy(src []byte) []byte {
 		}
 	}
 	return out
-}
-
-// chunkSize is how much of the source tree-sitter gets per read (see cppfront).
-const chunkSize = 64 << 10
-
-func chunks(src []byte) func(int, sitter.Point) []byte {
-	return func(i int, _ sitter.Point) []byte {
-		if i >= len(src) {
-			return nil
-		}
-		return src[i:min(i+chunkSize, len(src))]
-	}
-}
-
-// lineStarts returns the offsets at which the lines of src start; a line
-// ends with "\n", "\r\n" or a lone "\r", as Python reads it.
-func lineStarts(src []byte) []int {
-	lines := make([]int, 1, 1+bytes.Count(src, []byte{'\n'}))
-	for i, c := range src {
-		if c == '\n' || c == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
-			if i+1 < len(src) {
-				lines = append(lines, i+1)
-			}
-		}
-	}
-	return lines
 }
 
 type parseError string
