@@ -3,6 +3,7 @@ package align
 import (
 	"strings"
 
+	"github.com/ascvet/ascvet/analyzers/internal/linear"
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
@@ -104,12 +105,12 @@ func (fr *Frame) AddressFaults(a *Access) []Fault {
 	if op.Expr == nil || hasCast(op.Text) || !a.Mode.Known() {
 		return nil
 	}
-	l0, ok := toLin(op.Expr)
+	l0, ok := linear.Of(op.Expr)
 	if !ok {
 		return nil
 	}
 	base := ""
-	for k, c := range l0.terms {
+	for k, c := range l0.Terms {
 		if _, isParam := fr.params[k]; !isParam {
 			continue
 		}
@@ -140,7 +141,7 @@ func (fr *Frame) AddressFaults(a *Access) []Fault {
 		if A <= 0 {
 			return nil
 		}
-		l, ok := toLin(bindSizeof(op.Expr, tname, s))
+		l, ok := linear.Of(bindSizeof(op.Expr, tname, s))
 		if !ok {
 			return nil
 		}
@@ -152,13 +153,13 @@ func (fr *Frame) AddressFaults(a *Access) []Fault {
 		}
 		var loops []loopTerm
 		other := false
-		for _, k := range sortedKeys(l.terms) {
+		for _, k := range sortedKeys(l.Terms) {
 			if k == base {
 				continue
 			}
 			if lp := fr.loopOf(in, k); lp != nil {
 				if st, ok := Step(lp); ok {
-					loops = append(loops, loopTerm{lp, k, l.terms[k] * st})
+					loops = append(loops, loopTerm{lp, k, l.Terms[k] * st})
 					continue
 				}
 			}
@@ -174,7 +175,7 @@ func (fr *Frame) AddressFaults(a *Access) []Fault {
 				continue
 			}
 			inv := true
-			for k := range l.terms {
+			for k := range l.Terms {
 				if k != t.key && k != base && fr.varies(k, t.l) {
 					inv = false
 				}
@@ -183,8 +184,8 @@ func (fr *Frame) AddressFaults(a *Access) []Fault {
 				m[faultKey{FaultStride, t.l.ID, 0}] = Fault{Kind: FaultStride, Loop: t.l, Elems: t.step, Type: typ, Align: A}
 			}
 		}
-		if aligned && !other && onGrid && Mod(l.c*s, A) != 0 {
-			m[faultKey{FaultOffset, ir.NoLoop, 0}] = Fault{Kind: FaultOffset, Base: base, Elems: l.c, Type: typ, Align: A}
+		if aligned && !other && onGrid && Mod(l.C*s, A) != 0 {
+			m[faultKey{FaultOffset, ir.NoLoop, 0}] = Fault{Kind: FaultOffset, Base: base, Elems: l.C, Type: typ, Align: A}
 		}
 		per = append(per, m)
 	}

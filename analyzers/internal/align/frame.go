@@ -3,6 +3,7 @@ package align
 import (
 	"strings"
 
+	"github.com/ascvet/ascvet/analyzers/internal/linear"
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
@@ -150,10 +151,10 @@ func (fr *Frame) reassigned(name string) bool {
 		}
 		k += i
 		i = k + len(name)
-		if k > 0 && (identChar(body[k-1]) || body[k-1] == '.' || body[k-1] == '>' || body[k-1] == ':') {
+		if k > 0 && (linear.IdentChar(body[k-1]) || body[k-1] == '.' || body[k-1] == '>' || body[k-1] == ':') {
 			continue
 		}
-		if i < len(body) && identChar(body[i]) {
+		if i < len(body) && linear.IdentChar(body[i]) {
 			continue
 		}
 		before := strings.TrimRight(body[:k], " \t\n")
@@ -257,12 +258,12 @@ func Step(l *ir.Loop) (int64, bool) {
 // a loop nested in l is not: it runs through the same values in every
 // iteration of l when that loop's bounds do not vary in l.
 func (fr *Frame) varies(k string, l *ir.Loop) bool {
-	if isAtom(k) {
-		if mentionsWord(k, l.Var) {
+	if linear.IsAtom(k) {
+		if linear.MentionsWord(k, l.Var) {
 			return true
 		}
 		for _, n := range fr.loopNames(l) {
-			if mentionsWord(k, n) {
+			if linear.MentionsWord(k, n) {
 				return true
 			}
 		}
@@ -382,24 +383,4 @@ func hasUnknown(e *ir.Expr) bool {
 		return hasUnknown(e.X)
 	}
 	return false
-}
-
-// mentionsWord reports whether the identifier w occurs as a whole word in s.
-func mentionsWord(s, w string) bool {
-	if w == "" {
-		return false
-	}
-	for i := 0; ; {
-		k := strings.Index(s[i:], w)
-		if k < 0 {
-			return false
-		}
-		k += i
-		before := k == 0 || !identChar(s[k-1])
-		after := k+len(w) >= len(s) || !identChar(s[k+len(w)])
-		if before && after {
-			return true
-		}
-		i = k + 1
-	}
 }

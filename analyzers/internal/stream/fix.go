@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/analyzers/internal/linear"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/simcheck/replay"
 )
@@ -172,7 +173,7 @@ func (s source) statementBoundaryBefore(off int) bool {
 // mentionsAny reports whether text names one of names as a whole word.
 func mentionsAny(text string, names []string) bool {
 	for _, n := range names {
-		if n != "" && mentionsWord(text, n) {
+		if n != "" && linear.MentionsWord(text, n) {
 			return true
 		}
 	}
@@ -304,7 +305,7 @@ func (s source) rebinds(lp *ir.Loop, name string, cuts ...int) bool {
 			continue
 		}
 		_, c := s.code(l[0], l[1])
-		if left, ok := assignTarget(c); ok && mentionsWord(left, name) {
+		if left, ok := assignTarget(c); ok && linear.MentionsWord(left, name) {
 			return true
 		}
 	}
@@ -424,7 +425,7 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	}
 	// Rewrite the address for the first iteration.
 	newAddr := addr.Text
-	if lp.Var != "" && mentionsWord(addr.Text, lp.Var) {
+	if lp.Var != "" && linear.MentionsWord(addr.Text, lp.Var) {
 		init, ok := lp.Init.Value()
 		if !ok {
 			return nil, ""
@@ -451,7 +452,7 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	a, b := src.off(addr.Pos)-src.off(pre.Pos), src.off(addr.End)-src.off(pre.Pos)
 	// The rest of the call must not need the iteration either (an array
 	// register u[i], a Python offset argument beside the address).
-	if lp.Var != "" && mentionsWord(stripComment(text[:a]+text[b:], src.comment()), lp.Var) {
+	if lp.Var != "" && linear.MentionsWord(stripComment(text[:a]+text[b:], src.comment()), lp.Var) {
 		return nil, ""
 	}
 	moved := indent + text[:a] + newAddr + text[b:] + nl
@@ -491,7 +492,7 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	if withDecl {
 		decls = without(decls, s.Func.Regs[s.Reg].Name)
 	}
-	if mentionsAny(text, decls) || (lp.Var != "" && mentionsWord(text, lp.Var)) {
+	if mentionsAny(text, decls) || (lp.Var != "" && linear.MentionsWord(text, lp.Var)) {
 		return nil, ""
 	}
 	// Nothing in the loop after the Post may touch its register or pointer.
@@ -543,7 +544,7 @@ func substitute(text, v string, init int64) (string, bool) {
 	kept := 0
 	for i, t := range terms {
 		tt := strings.TrimSpace(t)
-		if mentionsWord(tt, v) {
+		if linear.MentionsWord(tt, v) {
 			if !isMultipleOf(tt, v) {
 				return "", false
 			}
@@ -628,7 +629,7 @@ func isMultipleOf(term, v string) bool {
 		f = strings.TrimSuffix(strings.TrimPrefix(f, "("), ")")
 		if strings.TrimSpace(f) == v {
 			n++
-		} else if mentionsWord(f, v) {
+		} else if linear.MentionsWord(f, v) {
 			return false
 		}
 	}
@@ -639,7 +640,7 @@ func isMultipleOf(term, v string) bool {
 func replaceWord(s, w, r string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
-		if strings.HasPrefix(s[i:], w) && (i == 0 || !identChar(s[i-1])) && (i+len(w) >= len(s) || !identChar(s[i+len(w)])) {
+		if strings.HasPrefix(s[i:], w) && (i == 0 || !linear.IdentChar(s[i-1])) && (i+len(w) >= len(s) || !linear.IdentChar(s[i+len(w)])) {
 			b.WriteString(r)
 			i += len(w)
 			continue

@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"github.com/ascvet/ascvet/analyzers/internal/linear"
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
@@ -85,7 +86,7 @@ func postVerdict(fn *ir.Func, lp *ir.Loop, post *ir.Instr, u ir.RegID, ps []plac
 		if !inLoop(fn, in.Loop, lp) || !in.Op.Info().Cat.IsLoad() {
 			continue
 		}
-		if k := ptrArg(in); k >= 0 && (in.Args[k].Expr.Mentions(p) || mentionsWord(in.Args[k].Text, p)) {
+		if k := ptrArg(in); k >= 0 && (in.Args[k].Expr.Mentions(p) || linear.MentionsWord(in.Args[k].Text, p)) {
 			return NotContiguous, "the loop reads back through the stream's pointer", stores
 		}
 	}

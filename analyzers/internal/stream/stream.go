@@ -3,6 +3,7 @@ package stream
 import (
 	"fmt"
 
+	"github.com/ascvet/ascvet/analyzers/internal/linear"
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
@@ -201,7 +202,7 @@ func storesTo(fn *ir.Func, lp *ir.Loop, root string) bool {
 			continue
 		}
 		if k := ptrArg(in); k >= 0 {
-			if e := in.Args[k].Expr; e != nil && e.Mentions(root) || mentionsWord(in.Args[k].Text, root) {
+			if e := in.Args[k].Expr; e != nil && e.Mentions(root) || linear.MentionsWord(in.Args[k].Text, root) {
 				return true
 			}
 		}
@@ -211,8 +212,8 @@ func storesTo(fn *ir.Func, lp *ir.Loop, root string) bool {
 
 // root returns the pointer symbol an address is based on: the symbol with
 // coefficient 1 in its linear form other than the loop variable.
-func root(l lin, loopVar string) string {
-	for k, v := range l.terms {
+func root(l linear.Form, loopVar string) string {
+	for k, v := range l.Terms {
 		if v == 1 && k != loopVar && isIdent(k) {
 			return k
 		}
@@ -225,7 +226,7 @@ func isIdent(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if !identChar(s[i]) && s[i] != '.' && s[i] != ':' {
+		if !linear.IdentChar(s[i]) && s[i] != '.' && s[i] != ':' {
 			return false
 		}
 	}
@@ -307,12 +308,12 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 		}
 		v, why := decide(symbolicElem(loads...), func(size int64) (Verdict, string) {
 			for _, ld := range loads {
-				st, ok := toLin(bound(strideArg(ld), size))
-				vl, ok2 := toLin(bound(vectorLen(ld.Elem), size))
-				if !ok || !ok2 || !st.isConst() || !vl.isConst() {
+				st, ok := linear.Of(bound(strideArg(ld), size))
+				vl, ok2 := linear.Of(bound(vectorLen(ld.Elem), size))
+				if !ok || !ok2 || !st.IsConst() || !vl.IsConst() {
 					return Unknown, "the post-update stride does not fold"
 				}
-				if st.c != vl.c {
+				if st.C != vl.C {
 					return NotContiguous, "the stride differs from the vector length"
 				}
 			}
@@ -332,47 +333,47 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 		return Unknown, "the loop step does not fold", loads
 	}
 	v, why := decide(symbolicElem(loads...), func(size int64) (Verdict, string) {
-		ap, ok := toLin(bound(pre.Args[pk].Expr, size))
+		ap, ok := linear.Of(bound(pre.Args[pk].Expr, size))
 		if !ok {
 			return Unknown, "the Pre address does not fold"
 		}
-		cp, ok := ap.coef(lp.Var)
+		cp, ok := ap.Coef(lp.Var)
 		if !ok {
 			return Unknown, "the Pre address is not linear in " + lp.Var
 		}
 		if cp == 0 {
 			return NotContiguous, "the Pre re-primes the same address every iteration"
 		}
-		baseP := ap.without(lp.Var)
+		baseP := ap.Without(lp.Var)
 		var consumed int64
 		for k, ld := range loads {
 			lk := ptrArg(ld)
 			if lk < 0 {
 				return Unknown, "a load has no address"
 			}
-			al, ok := toLin(bound(ld.Args[lk].Expr, size))
+			al, ok := linear.Of(bound(ld.Args[lk].Expr, size))
 			if !ok {
 				return Unknown, "a load address does not fold"
 			}
-			c, ok := al.coef(lp.Var)
+			c, ok := al.Coef(lp.Var)
 			if !ok || c != cp {
 				if !ok {
 					return Unknown, "a load address is not linear in " + lp.Var
 				}
 				return NotContiguous, "the loads advance differently from the Pre"
 			}
-			vl, ok := toLin(bound(vectorLen(ld.Elem), size))
-			if !ok || !vl.isConst() {
+			vl, ok := linear.Of(bound(vectorLen(ld.Elem), size))
+			if !ok || !vl.IsConst() {
 				return Unknown, "the element size is not known"
 			}
-			want := baseP.add(constLin(consumed), 1)
-			if !al.without(lp.Var).equal(want) {
+			want := baseP.Add(linear.Const(consumed), 1)
+			if !al.Without(lp.Var).Equal(want) {
 				if k == 0 {
 					return NotContiguous, "the first load does not start where the Pre primes"
 				}
 				return NotContiguous, "the loads of one iteration are not back to back"
 			}
-			consumed += vl.c
+			consumed += vl.C
 		}
 		if root := root(baseP, lp.Var); storesTo(fn, lp, root) {
 			return NotContiguous, "the loop stores to the data it re-reads"
@@ -439,12 +440,12 @@ func mixedTypes(ins []*ir.Instr) bool {
 // hasSymbolicStride reports whether the loop variable is multiplied by
 // something that is not a constant (src + i * rowStride).
 func hasSymbolicStride(e *ir.Expr, v string) bool {
-	l, ok := toLin(e)
+	l, ok := linear.Of(e)
 	if !ok {
 		return true
 	}
-	for k := range l.terms {
-		if k != v && mentionsWord(k, v) {
+	for k := range l.Terms {
+		if k != v && linear.MentionsWord(k, v) {
 			return true
 		}
 	}

@@ -190,22 +190,3 @@ func TestSubstitute(t *testing.T) {
 		}
 	}
 }
-
-func TestLinear(t *testing.T) {
-	// (i * 64) / 2 is linear: every coefficient divides.
-	e := ir.Bin("/", ir.Bin("*", ir.Sym("i"), ir.Const(64)), ir.Const(2))
-	l, ok := toLin(e)
-	if c, okc := l.coef("i"); !ok || !okc || c != 32 {
-		t.Errorf("coef %d", c)
-	}
-	// i * stride is not linear in i with a constant coefficient.
-	l, _ = toLin(ir.Bin("*", ir.Sym("i"), ir.Sym("stride")))
-	if _, ok := l.coef("i"); ok {
-		t.Error("i * stride reported linear")
-	}
-	a, _ := toLin(ir.Bin("+", ir.Sym("src"), ir.Const(3)))
-	b, _ := toLin(ir.Bin("-", ir.Bin("+", ir.Sym("src"), ir.Const(4)), ir.Const(1)))
-	if !a.equal(b) {
-		t.Errorf("%v != %v", a, b)
-	}
-}
