@@ -5,15 +5,12 @@
 package asc1001
 
 import (
-	"fmt"
-
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/internal/stream"
 	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/analyzers/simcost"
-	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/ruleset"
 )
 
@@ -64,68 +61,8 @@ AscendC::Reg::StoreUnAlignPost(dstAddr, ureg1, 0);`,
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer, settings.Analyzer},
 	RunDespiteErrors: true,
-	Run:              run,
+	Run:              stream.Hoist.Run,
 })
 
 // Analyzer is the analyzer of Rule.
 var Analyzer = Rule.Analyzer
-
-func run(pass *analysis.Pass) (any, error) {
-	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
-	for _, f := range pkg.Files {
-		for _, fn := range f.Funcs {
-			if !fn.Kind.Analysed() {
-				continue
-			}
-			for _, s := range stream.PreSites(fn) {
-				report(pass, f, s)
-			}
-		}
-	}
-	return nil, nil
-}
-
-// advice says how to move the Pre; a register declared in the loop has to
-// move out with it.
-func advice(s stream.Site, u string) string {
-	for _, d := range s.Loop.Decls {
-		if d == u {
-			return "declare " + u + " before the loop and hoist the Pre with it"
-		}
-	}
-	return "hoist it before the loop"
-}
-
-func report(pass *analysis.Pass, f *ir.File, s stream.Site) {
-	u := s.Func.Regs[s.Reg].Name
-	d := analysis.Diagnostic{Pos: s.Instr.Pos, End: s.Instr.End}
-	noFix := "" // why the replay withheld the fix
-	switch s.Verdict {
-	case stream.Contiguous:
-		d.Message = fmt.Sprintf("LoadUnAlignPre on %s re-initialises a contiguous stream each iteration; %s", u, advice(s, u))
-		fix, why := stream.HoistFix(f, s)
-		if fix != nil {
-			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
-		}
-		noFix = why
-	case stream.Unknown:
-		if settings.Of(pass).Confidence != "low" {
-			return
-		}
-		d.Message = fmt.Sprintf("LoadUnAlignPre on %s may re-initialise a contiguous stream each iteration (not proven: %s); hoist it before the loop if the stream is contiguous", u, s.Why)
-	default:
-		return
-	}
-	// The price: the loop simulated with and without the instruction.
-	md := pass.ResultOf[simcost.Analyzer].(*simcost.Model)
-	cost := md.Loop(s.Func, s.Loop, func(in *ir.Instr) bool { return in == s.Instr })
-	d.Message += ": " + cost.Phrase()
-	simcost.Attach(&d, cost)
-	if noFix != "" {
-		d.Message += "; no automatic fix: " + noFix
-	}
-	for _, ld := range s.Stream {
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: ld.Pos, End: ld.End, Message: "the stream continues with this load"})
-	}
-	pass.Report(d)
-}

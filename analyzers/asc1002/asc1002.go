@@ -5,15 +5,12 @@
 package asc1002
 
 import (
-	"fmt"
-
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/internal/stream"
 	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/analyzers/simcost"
-	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/ruleset"
 )
 
@@ -61,68 +58,8 @@ AscendC::Reg::StoreUnAlignPost(dstAddr, ureg1, 0);`,
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer, settings.Analyzer},
 	RunDespiteErrors: true,
-	Run:              run,
+	Run:              stream.Sink.Run,
 })
 
 // Analyzer is the analyzer of Rule.
 var Analyzer = Rule.Analyzer
-
-func run(pass *analysis.Pass) (any, error) {
-	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
-	for _, f := range pkg.Files {
-		for _, fn := range f.Funcs {
-			if !fn.Kind.Analysed() {
-				continue
-			}
-			for _, s := range stream.PostSites(fn) {
-				report(pass, f, s)
-			}
-		}
-	}
-	return nil, nil
-}
-
-// advice says how to move the Post; a register declared in the loop has to
-// move out with it.
-func advice(s stream.Site, u string) string {
-	for _, d := range s.Loop.Decls {
-		if d == u {
-			return "declare " + u + " before the loop and sink the Post after it"
-		}
-	}
-	return "sink it after the loop"
-}
-
-func report(pass *analysis.Pass, f *ir.File, s stream.Site) {
-	u := s.Func.Regs[s.Reg].Name
-	d := analysis.Diagnostic{Pos: s.Instr.Pos, End: s.Instr.End}
-	noFix := "" // why the replay withheld the fix
-	switch s.Verdict {
-	case stream.Contiguous:
-		d.Message = fmt.Sprintf("StoreUnAlignPost on %s flushes a contiguous store stream each iteration; %s", u, advice(s, u))
-		fix, why := stream.SinkFix(f, s)
-		if fix != nil {
-			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
-		}
-		noFix = why
-	case stream.Unknown:
-		if settings.Of(pass).Confidence != "low" {
-			return
-		}
-		d.Message = fmt.Sprintf("StoreUnAlignPost on %s may flush a contiguous store stream each iteration (not proven: %s); sink it after the loop if the stream is contiguous", u, s.Why)
-	default:
-		return
-	}
-	// The price: the loop simulated with and without the instruction.
-	md := pass.ResultOf[simcost.Analyzer].(*simcost.Model)
-	cost := md.Loop(s.Func, s.Loop, func(in *ir.Instr) bool { return in == s.Instr })
-	d.Message += ": " + cost.Phrase()
-	simcost.Attach(&d, cost)
-	if noFix != "" {
-		d.Message += "; no automatic fix: " + noFix
-	}
-	for _, st := range s.Stream {
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: st.Pos, End: st.End, Message: "the stream is written by this store"})
-	}
-	pass.Report(d)
-}

@@ -1,0 +1,111 @@
+package stream
+
+import (
+	"fmt"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/settings"
+	"github.com/ascvet/ascvet/analyzers/simcost"
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// Move is one of the two findings on a contiguous stream, each rule's run
+// function: the Pre hoisted before the loop (ASC1001) or the Post sunk
+// after it (ASC1002). Both report the same way: the proven finding with
+// its fix (or why the replay withheld it), the suspected one only at
+// -confidence=low, the simulated saving, and the stream's other accesses
+// as related locations.
+type Move struct {
+	sites   func(*ir.Func) []Site
+	fix     func(*ir.File, Site) (*analysis.SuggestedFix, string)
+	proven  string // "%s on %s ...; %s": register, advice
+	maybe   string // "%s ... (not proven: %s) ...": register, why
+	how     string // the advice: "hoist it before the loop"
+	withReg string // the advice when the register is declared in the loop: "%s" is the register
+	access  string // the related location's message
+}
+
+// Hoist is ASC1001's move: the LoadUnAlignPre before the loop.
+var Hoist = Move{
+	sites:   PreSites,
+	fix:     HoistFix,
+	proven:  "LoadUnAlignPre on %s re-initialises a contiguous stream each iteration; %s",
+	maybe:   "LoadUnAlignPre on %s may re-initialise a contiguous stream each iteration (not proven: %s); hoist it before the loop if the stream is contiguous",
+	how:     "hoist it before the loop",
+	withReg: "declare %s before the loop and hoist the Pre with it",
+	access:  "the stream continues with this load",
+}
+
+// Sink is ASC1002's move: the StoreUnAlignPost after the loop.
+var Sink = Move{
+	sites:   PostSites,
+	fix:     SinkFix,
+	proven:  "StoreUnAlignPost on %s flushes a contiguous store stream each iteration; %s",
+	maybe:   "StoreUnAlignPost on %s may flush a contiguous store stream each iteration (not proven: %s); sink it after the loop if the stream is contiguous",
+	how:     "sink it after the loop",
+	withReg: "declare %s before the loop and sink the Post after it",
+	access:  "the stream is written by this store",
+}
+
+// Run reports the move's findings in every analysed region of the pass.
+func (m Move) Run(pass *analysis.Pass) (any, error) {
+	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
+	for _, f := range pkg.Files {
+		for _, fn := range f.Funcs {
+			if !fn.Kind.Analysed() {
+				continue
+			}
+			for _, s := range m.sites(fn) {
+				m.report(pass, f, s)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// advice says how to move the call; a register declared in the loop has to
+// move out with it.
+func (m Move) advice(s Site, u string) string {
+	for _, d := range s.Loop.Decls {
+		if d == u {
+			return fmt.Sprintf(m.withReg, u)
+		}
+	}
+	return m.how
+}
+
+func (m Move) report(pass *analysis.Pass, f *ir.File, s Site) {
+	u := s.Func.Regs[s.Reg].Name
+	d := analysis.Diagnostic{Pos: s.Instr.Pos, End: s.Instr.End}
+	noFix := "" // why the replay withheld the fix
+	switch s.Verdict {
+	case Contiguous:
+		d.Message = fmt.Sprintf(m.proven, u, m.advice(s, u))
+		fix, why := m.fix(f, s)
+		if fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+		}
+		noFix = why
+	case Unknown:
+		if settings.Of(pass).Confidence != "low" {
+			return
+		}
+		d.Message = fmt.Sprintf(m.maybe, u, s.Why)
+	default:
+		return
+	}
+	// The price: the loop simulated with and without the instruction.
+	md := pass.ResultOf[simcost.Analyzer].(*simcost.Model)
+	cost := md.Loop(s.Func, s.Loop, func(in *ir.Instr) bool { return in == s.Instr })
+	d.Message += ": " + cost.Phrase()
+	simcost.Attach(&d, cost)
+	if noFix != "" {
+		d.Message += "; no automatic fix: " + noFix
+	}
+	for _, a := range s.Stream {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.Pos, End: a.End, Message: m.access})
+	}
+	pass.Report(d)
+}
