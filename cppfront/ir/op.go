@@ -1759,8 +1759,10 @@ func (r *dslResolver) unaligned() {
 		ptrOp()
 	case famLoadU:
 		// A stride selects the post-update interface (the seed's table:
-		// "post_update=True 或传入stride").
-		if stride >= 0 && !(r.arg("post_update") >= 0 && !c.Post) {
+		// "post_update=True 或传入stride"), even with an explicit
+		// post_update=False: pypto emits vldus(..., stride, POST_UPDATE)
+		// for every strided form (backend_cce_vf_ops.cpp, EmitVFLoadUnalign).
+		if stride >= 0 {
 			c.Post = true
 		}
 		c.Rets, c.RetElems = []RegClass{ClassVReg}, []string{""}

@@ -62,7 +62,7 @@ def legacy_forms(src, dst, mask_tile):
     ar = vf.create_addr_reg(0, 64)
     u = vf.load_unalign_init()
     vf.load_unalign_pre(u, src)
-    y = vf.load_unalign(u, src, stride=VL, post_update=False)
+    y = vf.load_unalign(u, src, stride=VL, post_update=False)  # pypto post-updates every strided form
     z = vf.load_unalign(s, src)
     vf.store_align(dst, y, m, ar)
     vf.store_align(dst, z, m)
