@@ -386,3 +386,34 @@ func TestSARIFProvenance(t *testing.T) {
 		t.Error("provenance outside a git checkout")
 	}
 }
+
+// TestDSLNames: messages about Python kernels name the vf.* calls and the
+// DSL's keywords, in English and in Chinese.
+func TestDSLNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"asc1003", "asc2003"} {
+		copyFile(t, "../../analyzers/"+name+"/testdata/bad.py", filepath.Join(dir, name+".py"))
+	}
+	_, en, _ := ascvet(t, "-lang", "en", dir)
+	_, zh, _ := ascvet(t, "-lang", "zh", dir)
+	for _, want := range []string{
+		"used as the offset of vf.load_unalign; pass the offset as a stride with post_update=True (dst = vf.load_unalign(u, src, stride, post_update=True))",
+		"vf.store_unalign with a stride but without post_update=True is the POST_MODE_NORMAL form",
+	} {
+		if !strings.Contains(en, want) {
+			t.Errorf("no %q in:\n%s", want, en)
+		}
+	}
+	for _, want := range []string{"请把偏移量作为步长传入并设 post_update=True", "vf.store_unalign 带步长却未设 post_update=True"} {
+		if !strings.Contains(zh, want) {
+			t.Errorf("no %q in:\n%s", want, zh)
+		}
+	}
+	for _, out := range []string{en, zh} {
+		for _, cxx := range []string{"LoadUnAlign(", "StoreUnAlign(", "POST_MODE_UPDATE", "uint32_t"} {
+			if strings.Contains(out, cxx) {
+				t.Errorf("C++ spelling %q left in a Python message:\n%s", cxx, out)
+			}
+		}
+	}
+}

@@ -327,6 +327,7 @@ func dslNames(msg string) string {
 		msg = strings.ReplaceAll(msg, r[0], r[1])
 	}
 	msg = postModeNormal.ReplaceAllString(msg, "$1 with a stride but without post_update=True is the POST_MODE_NORMAL form, which the post-update interface does not support; pass post_update=True to advance $2 by the stride, or drop the stride to leave it")
+	msg = postModeNormalZh.ReplaceAllString(msg, "${1} 带步长却未设 post_update=True，即 POST_MODE_NORMAL 形式，而 PostUpdate 接口不支持该模式；请传入 post_update=True 使${2}按步长自动更新，或去掉步长使其保持不变")
 	dslOnce.Do(func() {
 		var names []string
 		for op := ir.Op(0); int(op) < ir.NumOps; op++ {
@@ -347,10 +348,15 @@ var dslSnippets = [][2]string{
 	{"keep unaligned offsets in uint32_t with post-update (LoadUnAlign(dst, u, src, stride))", "pass the offset as a stride with post_update=True (dst = vf.load_unalign(u, src, stride, post_update=True))"},
 	{"keep unaligned offsets in uint32_t with post-update (StoreUnAlign(dst, src, u, stride))", "pass the offset as a stride with post_update=True (vf.store_unalign(dst, src, u, stride, post_update=True))"},
 	{"keep unaligned offsets in uint32_t with post-update (StoreUnAlignPost(dst, u, 0))", "pass the offset as a stride with post_update=True (vf.store_unalign_post(dst, u, 0, post_update=True))"},
+	{"请改用 uint32_t 并采用 PostUpdate 模式（LoadUnAlign(dst, u, src, stride)）", "请把偏移量作为步长传入并设 post_update=True（dst = vf.load_unalign(u, src, stride, post_update=True)）"},
+	{"请改用 uint32_t 并采用 PostUpdate 模式（StoreUnAlign(dst, src, u, stride)）", "请把偏移量作为步长传入并设 post_update=True（vf.store_unalign(dst, src, u, stride, post_update=True)）"},
+	{"请改用 uint32_t 并采用 PostUpdate 模式（StoreUnAlignPost(dst, u, 0)）", "请把偏移量作为步长传入并设 post_update=True（vf.store_unalign_post(dst, u, 0, post_update=True)）"},
 }
 
 // postModeNormal is ASC2003's message, whose C++ remedy (a template
 // argument) is a keyword in the DSL.
+var postModeNormalZh = regexp.MustCompile(`(\S+) 以 POST_MODE_NORMAL 实例化，而 PostUpdate 接口不支持该模式；请使用 POST_MODE_UPDATE 使(.+?)按步长自动更新，或使用不带步长的接口使其保持不变`)
+
 var postModeNormal = regexp.MustCompile(`(\w+) instantiated with POST_MODE_NORMAL, which the post-update interface does not support; use POST_MODE_UPDATE to advance (\S+) by the stride, or the interface without a stride to leave it`)
 
 var (
