@@ -417,3 +417,21 @@ func TestDSLNames(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigLang: the config's lang sets the output language unless -lang
+// is given.
+func TestConfigLang(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, "../../testdata/kernels/unaligned_copy.asc", filepath.Join(dir, "k.asc"))
+	cfg := filepath.Join(dir, "ascvet.toml")
+	if err := os.WriteFile(cfg, []byte("lang = \"zh\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LANG", "C")
+	if _, out, _ := ascvet(t, "-config", cfg, dir); !hasCJK(out) {
+		t.Errorf("config lang zh: %s", out)
+	}
+	if _, out, _ := ascvet(t, "-config", cfg, "-lang", "en", dir); hasCJK(out) {
+		t.Errorf("-lang en over the config: %s", out)
+	}
+}

@@ -110,7 +110,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	failOn := fs.String("fail-on", "", "old name of -fail, for a severity")
 	exitZero := fs.Bool("exit-zero", false, "exit 0 whatever the findings (usage and internal errors still fail)")
 	showIgnored := fs.Bool("show-ignored", false, "also list the findings that directives or the baseline suppressed, marked as such")
-	lang := fs.String("lang", "", "language of messages: en or zh (default: zh when LC_ALL, LC_MESSAGES or LANG starts with zh, else en)")
+	lang := fs.String("lang", "", "language of messages: en or zh (default: the config's lang, else zh when LC_ALL, LC_MESSAGES or LANG starts with zh, else en)")
 	checks := fs.String("checks", "", "rules to run, over the config's: comma-separated IDs, names, globs, all, -RULE (\"all,-ASC3004\")")
 	configFile := fs.String("config", "", "use this config `FILE` only, instead of the ascvet.toml files found above each file")
 	noConfig := fs.Bool("no-config", false, "ignore every ascvet.toml")
@@ -237,11 +237,18 @@ not write, 3 internal error. The exit code is the same in every format.
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
+	// The run-wide settings of the config of the working directory: what
+	// fails the run, and the language of the output (-lang, then the
+	// config's lang, then the locale).
+	here, err := loader.For(".")
+	if err != nil {
+		return usageError(stderr, err.Error())
+	}
+	if *lang == "" && here.Settings.Lang != "" {
+		outLang = here.Settings.Lang
+	}
 	if policy == nil {
-		eff, err := loader.For(".")
-		if err != nil {
-			return usageError(stderr, err.Error())
-		}
+		eff := here
 		spec := config.DefaultFail
 		if eff.Fail != nil {
 			spec = eff.Fail
