@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/analyzers/census"
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -41,7 +42,42 @@ type stats struct {
 	TreeHelperCalls          int         `json:"tree_helper_calls"`            // calls of helpers defined in another file of the analysed tree
 	UnknownCalls             int         `json:"unknown_calls"`                // calls that are neither in the op table nor helpers (same file or tree)
 	UnknownCallNames         []nameCount `json:"unknown_call_names"`           // the most frequent unknown callees, as written
+	Streams                  streamStats `json:"streams"`                      // the unaligned streams in loops (ASC1001, ASC1002)
 	Seconds                  float64     `json:"seconds"`                      // wall time of the whole run
+}
+
+// streamStats is what the stream analysis saw: its verdicts on the Pre and
+// Post calls inside loops, and how their addresses fold.
+type streamStats struct {
+	Addresses map[string]int `json:"addresses"`       // address (or post-update stride) of each unaligned op in a loop: folded, symbolic, unknown
+	Pre       verdicts       `json:"pre"`             // LoadUnAlignPre calls inside loops
+	Post      verdicts       `json:"post"`            // StoreUnAlignPost calls inside loops
+	Sites     []streamSite   `json:"sites,omitempty"` // every site, with -sites
+}
+
+// verdicts counts the sites of one kind by verdict and by reason.
+type verdicts struct {
+	Verdicts map[string]int `json:"verdicts"` // contiguous, not contiguous, unknown -> count
+	Reasons  []nameCount    `json:"reasons"`  // why a site is not contiguous or unknown, most frequent first
+	reasons  map[string]int
+}
+
+// streamSite is one Pre or Post, listed with -sites.
+type streamSite struct {
+	Pos     string `json:"pos"`           // file:line:col
+	Kind    string `json:"kind"`          // pre or post
+	Verdict string `json:"verdict"`       // contiguous, not contiguous, unknown
+	Why     string `json:"why,omitempty"` // the reason
+}
+
+func (v *verdicts) add(s census.Site) {
+	if v.Verdicts == nil {
+		v.Verdicts, v.reasons = map[string]int{}, map[string]int{}
+	}
+	v.Verdicts[s.Verdict]++
+	if s.Why != "" {
+		v.reasons[s.Verdict+": "+s.Why]++
+	}
 }
 
 // nameCount is one entry of unknown_call_names.
@@ -54,13 +90,16 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ascvet stats", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	jobs := fs.Int("j", runtime.NumCPU(), "number of files parsed in parallel")
+	sites := fs.Bool("sites", false, "also list every LoadUnAlignPre and StoreUnAlignPost in a loop with the stream analysis' verdict and reason")
 	lim := addLimitFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: ascvet stats [-j N] [limit flags] [path ...]
 
 Parses the VF code under the paths and prints one JSON object telling what
 ascvet understood: files, VF regions, parse errors, loops, instructions and
-unknown calls (with the most frequent names).
+unknown calls (with the most frequent names), and the unaligned streams in
+loops: how their addresses fold, and the verdicts on their Pre and Post
+calls with the reasons (every site with -sites).
 
 Flags:
 `)
@@ -105,6 +144,7 @@ Flags:
 			mu.Lock()
 			defer mu.Unlock()
 			st.add(pkg, unknown, unknownNames, defined)
+			st.Streams.add(pkg, *sites)
 		},
 	}, stderr)
 	if err != nil {
@@ -128,6 +168,7 @@ Flags:
 		}
 	}
 	st.UnknownCallNames = top(unknown, topUnknown)
+	st.Streams.finish()
 	st.Seconds = math.Round(time.Since(start).Seconds()*1000) / 1000
 
 	enc := json.NewEncoder(stdout)
@@ -178,6 +219,39 @@ func (st *stats) add(pkg *ir.Package, unknown, names map[string]int, defined map
 			}
 		}
 	}
+}
+
+func (ss *streamStats) add(pkg *ir.Package, sites bool) {
+	if ss.Addresses == nil {
+		ss.Addresses = map[string]int{census.Folded: 0, census.Symbolic: 0, census.Unknown: 0}
+	}
+	for _, f := range pkg.Files {
+		c := census.Of(f)
+		for k, n := range c.Addresses {
+			ss.Addresses[k] += n
+		}
+		for _, s := range c.Sites {
+			if s.Kind == "pre" {
+				ss.Pre.add(s)
+			} else {
+				ss.Post.add(s)
+			}
+			if sites {
+				ss.Sites = append(ss.Sites, streamSite{Pos: s.Pos.String(), Kind: s.Kind, Verdict: s.Verdict, Why: s.Why})
+			}
+		}
+	}
+}
+
+// finish orders what the parallel visits added in arbitrary order.
+func (ss *streamStats) finish() {
+	if ss.Addresses == nil {
+		ss.Addresses = map[string]int{census.Folded: 0, census.Symbolic: 0, census.Unknown: 0}
+	}
+	for _, v := range []*verdicts{&ss.Pre, &ss.Post} {
+		v.Reasons = top(v.reasons, len(v.reasons))
+	}
+	slices.SortFunc(ss.Sites, func(a, b streamSite) int { return cmp.Compare(a.Pos, b.Pos) })
 }
 
 // lastName returns the last component of a qualified or member name,
