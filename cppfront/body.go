@@ -18,7 +18,34 @@ type binding struct {
 	sym     *ir.Expr // a const/constexpr whose value is symbolic but fixed (256 / sizeof(T))
 	ptr     bool     // a pointer
 	bool01  bool     // initialised with a 0/1 value (a comparison, a bool): a loop bound that makes the loop run at most once
+	local   int      // for the value of a variable that is not const: 1 + its index in funcBuilder.locals; 0 otherwise
 }
+
+// A variable that is not const keeps the value of its initialiser
+// (auto addr = src + i * VL) until it is assigned. Lowering follows source
+// order, so an assignment later in a loop body, or of a name the value
+// mentions, is seen only after uses that run after it on the next
+// iteration. The region is therefore lowered twice when needed: the first
+// pass records where every name is assigned (muts), and when a value it
+// used turns out to be assigned in a loop that repeats its use, the second
+// pass leaves that value out (valueOK).
+//
+//	uint32_t off = 0;                  // off: assigned in the loop below,
+//	for (i...) {                       // so in the second pass it has no value
+//	    Load(r, src + off);            // src + off, not src + 0
+//	    off += VL;
+//	}
+
+// localValue is the record of one value given to a non-const variable.
+type localValue struct {
+	name string    // the variable
+	loop ir.LoopID // the innermost loop of its declaration
+	val  *ir.Expr  // its value
+	used bool      // read by an expression (first pass)
+}
+
+// mutation is one assignment of a name, by the innermost loop around it.
+type mutations map[string][]ir.LoopID
 
 // funcBuilder lowers the body of one region from its flat tree.
 type funcBuilder struct {
@@ -34,6 +61,19 @@ type funcBuilder struct {
 	header   string          // the induction variable while its loop header's update is lowered
 
 	loopNames map[loopName]bool // the names in every loop's Decls and Assigns (noteLoopName)
+
+	locals []localValue // values of non-const variables, by binding.local-1
+	muts   mutations    // where each name is assigned (this pass)
+	prev   *firstPass   // in the second pass: what the first found; nil in the first
+
+	quiet          bool   // binding what precedes a __VEC_SCOPE__ block: no instructions, no registers
+	errFrom, errTo uint32 // the byte range whose parse errors are the region's (errTo 0: all of fl)
+}
+
+// firstPass is what the first pass over a region leaves for the second.
+type firstPass struct {
+	muts  mutations  // where each name is assigned
+	loops []*ir.Loop // the loops, whose IDs the second pass gives again
 }
 
 func newFuncBuilder(lw *lowerer, fn *ir.Func, fl *flat) *funcBuilder {
@@ -64,8 +104,9 @@ func (fb *funcBuilder) lookup(name string) (binding, bool) {
 }
 
 // killValue forgets the value of a name without recording an assignment
-// (a post-update by an instruction: Instr.PtrDefs says it).
-func (fb *funcBuilder) killValue(name string) {
+// in the loop (a post-update by an instruction: Instr.PtrDefs says it).
+func (fb *funcBuilder) killValue(name string, loop ir.LoopID) {
+	fb.mutated(name, loop)
 	for i := len(fb.scopes) - 1; i >= 0; i-- {
 		if b, ok := fb.scopes[i][name]; ok {
 			b.isConst, b.sym, b.bool01 = false, nil, false
@@ -75,8 +116,184 @@ func (fb *funcBuilder) killValue(name string) {
 	}
 }
 
+// mutated records that name is assigned in loop, and forgets the values of
+// the variables whose value mentions it (auto p = base + off; off += 8;).
+// The update of a for loop's own variable is not recorded: a value that
+// mentions it was computed in the same iteration.
+func (fb *funcBuilder) mutated(name string, loop ir.LoopID) {
+	if name == fb.header {
+		return
+	}
+	if fb.muts == nil {
+		fb.muts = mutations{}
+	}
+	fb.muts[name] = append(fb.muts[name], loop)
+	for _, sc := range fb.scopes {
+		for k, b := range sc {
+			if b.local > 0 && k != name && fb.locals[b.local-1].val.Mentions(name) {
+				b.isConst, b.sym, b.local = false, nil, 0
+				sc[k] = b
+			}
+		}
+	}
+}
+
+// valueOK reports whether a non-const variable declared in loop may keep
+// the value v for its uses, given where names are assigned (muts): it is
+// assigned only in the loop of its declaration, where source order is
+// execution order within one iteration and each iteration declares it
+// anew, and no name that v mentions is assigned in a loop nested in that
+// loop (whose next iteration would see the new value).
+func valueOK(name string, loop ir.LoopID, v *ir.Expr, muts mutations, loops []*ir.Loop) bool {
+	for _, l := range muts[name] {
+		if l != loop {
+			return false
+		}
+	}
+	ok := true
+	v.Subst(func(k ir.ExprKind, m string) *ir.Expr {
+		if k != ir.ExprSym || !ok {
+			return nil
+		}
+		for _, l := range muts[m] {
+			if l != loop && nestedIn(l, loop, loops) {
+				ok = false
+			}
+		}
+		return nil
+	})
+	return ok
+}
+
+// nestedIn reports whether loop l is inside loop outer (every loop is
+// inside NoLoop, the region's top level).
+func nestedIn(l, outer ir.LoopID, loops []*ir.Loop) bool {
+	for ; l != ir.NoLoop; l = loops[l].Parent {
+		if l == outer {
+			return true
+		}
+	}
+	return outer == ir.NoLoop
+}
+
+// enclosing binds what the function around a __VEC_SCOPE__ block declares
+// before the block (blk): its parameters, and the variables declared on the
+// way down to the block, with their values as in decl. A name assigned
+// before the block, or anywhere in a loop around it (where the next run of
+// the block sees the new value), has no value.
+func (fb *funcBuilder) enclosing(blk int32) {
+	fl := fb.fl
+	if d := fl.child(0, "declarator"); d >= 0 {
+		fb.params(d)
+	}
+	var path []int32 // the ancestors of blk, outermost first
+	for i := fl.n[blk].parent; i >= 0; i = fl.n[i].parent {
+		path = append(path, i)
+	}
+	slices.Reverse(path)
+	fb.quiet = true
+	defer func() { fb.quiet = false }()
+	for k, p := range path {
+		next := blk
+		if k+1 < len(path) {
+			next = path[k+1]
+		}
+		switch fl.n[p].kind {
+		case "for_statement", "for_range_loop", "while_statement", "do_statement":
+			fb.killAssigned(p)
+			if init := fl.child(p, "initializer"); init >= 0 && fl.n[init].kind == "declaration" {
+				for _, d := range fl.fields(init, "declarator") {
+					if name, _, _, _, _ := fb.declShape(d); name != "" {
+						fb.bind(name, binding{reg: ir.NoReg})
+					}
+				}
+			}
+		case "compound_statement":
+			fb.push()
+			for c := fl.n[p].first; c >= 0 && c != next; c = fl.n[c].next {
+				switch {
+				case !fl.n[c].named:
+				case fl.n[c].kind == "declaration":
+					var discard []ir.Node
+					fb.decl(c, ir.NoLoop, false, &discard)
+				default:
+					fb.killAssigned(c)
+				}
+			}
+		}
+	}
+}
+
+// killAssigned forgets the value of every name the subtree at i assigns,
+// increments, takes the address of, or passes to a call as a plain scalar.
+func (fb *funcBuilder) killAssigned(i int32) {
+	fl := fb.fl
+	forget := func(n int32) {
+		if n >= 0 && fl.n[n].kind == "identifier" {
+			if b, ok := fb.lookup(fl.text(n)); ok && b.reg == ir.NoReg {
+				fb.killValue(fl.text(n), ir.NoLoop)
+			}
+		}
+	}
+	for k := i; k < int32(len(fl.n)) && (k == i || fl.n[k].start < fl.n[i].end); k++ {
+		switch fl.n[k].kind {
+		case "assignment_expression":
+			forget(fl.child(k, "left"))
+		case "update_expression":
+			forget(fl.child(k, "argument"))
+		case "pointer_expression":
+			if fl.operator(k) == "&" {
+				forget(fl.child(k, "argument"))
+			}
+		case "argument_list":
+			for _, a := range fl.named(k) {
+				if fl.n[a].kind == "identifier" {
+					if b, ok := fb.lookup(fl.text(a)); ok && !b.ptr {
+						forget(a)
+					}
+				}
+			}
+		}
+	}
+}
+
+// usedValue notes that the value of b was read.
+func (fb *funcBuilder) usedValue(b binding) {
+	if b.local > 0 && (b.isConst || b.sym != nil) {
+		fb.locals[b.local-1].used = true
+	}
+}
+
+// isIdentifier reports whether s is a plain C++ identifier.
+func isIdentifier(s string) bool {
+	if s == "" || !isIdentStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isIdentChar(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// secondPass reports whether the region must be lowered again because a
+// value it used is not valid for every use (see localValue).
+func (fb *funcBuilder) secondPass() bool {
+	if fb.prev != nil {
+		return false
+	}
+	for _, lv := range fb.locals {
+		if lv.used && !valueOK(lv.name, lv.loop, lv.val, fb.muts, fb.fn.Loops) {
+			return true
+		}
+	}
+	return false
+}
+
 // kill makes a scalar name non-constant where it is bound (it was assigned).
 func (fb *funcBuilder) kill(name string, loop ir.LoopID) {
+	fb.mutated(name, loop)
 	for l := loop; l != ir.NoLoop && name != fb.header; l = fb.fn.Loops[l].Parent {
 		if !fb.noteLoopName(l, name, true) {
 			break
@@ -359,6 +576,8 @@ func (fb *funcBuilder) decl(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 		}
 		fb.declared(name, loop)
 		switch {
+		case rt.class != ir.ClassNone && !ptr && fb.quiet:
+			// A register outside the region is not the region's.
 		case rt.class != ir.ClassNone && !ptr:
 			if ref && val >= 0 {
 				// A reference to an existing register is that register.
@@ -381,12 +600,24 @@ func (fb *funcBuilder) decl(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 			if val >= 0 {
 				fb.expr(val, loop, cond, out, ir.NoReg)
 				b.bool01 = b.bool01 || fb.zeroOne(val)
-				if isConst && !ptr {
-					e := fb.env.expr(fl, val)
+				e := fb.env.expr(fl, val)
+				switch {
+				case isConst && !ptr:
 					if v, ok := e.Value(); ok {
 						b.isConst, b.val = true, v
 						fb.fn.Locals[name] = v
 					} else if e.Pure() {
+						b.sym = e
+					}
+				case ref || arr != 1 || !e.Known():
+					// A reference, an array, or a value with a call or
+					// anything else that can differ between evaluations.
+				case fb.prev == nil || valueOK(name, loop, e, fb.prev.muts, fb.prev.loops):
+					fb.locals = append(fb.locals, localValue{name: name, loop: loop, val: e})
+					b.local = len(fb.locals)
+					if v, ok := e.Value(); ok && !ptr {
+						b.isConst, b.val = true, v
+					} else {
 						b.sym = e
 					}
 				}
@@ -680,6 +911,7 @@ func (fb *funcBuilder) ifStmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node
 		}
 		fb.expr(c, loop, cond, out, ir.NoReg)
 		s.Cond = fb.env.expr(fl, v)
+		s.CondText = normSpace(fl.text(v))
 	}
 	s.Then = fb.block(fl.child(i, "consequence"), loop, true)
 	if a := fl.child(i, "alternative"); a >= 0 {
@@ -721,6 +953,13 @@ func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 	case "update_expression":
 		if arg := fl.child(i, "argument"); arg >= 0 && fl.n[arg].kind == "identifier" {
 			fb.kill(fl.text(arg), loop)
+		}
+	case "pointer_expression":
+		// &x lets anything change x.
+		if arg := fl.child(i, "argument"); arg >= 0 && fl.n[arg].kind == "identifier" && fl.operator(i) == "&" {
+			if b, ok := fb.lookup(fl.text(arg)); ok && b.reg == ir.NoReg {
+				fb.killValue(fl.text(arg), loop)
+			}
 		}
 	case "lambda_expression":
 		if body := fl.child(i, "body"); body >= 0 {
@@ -900,6 +1139,10 @@ var knownNonReg = map[string]bool{"std": true, "AscendC": true, "Std": true, "As
 
 // call lowers one call expression (after the calls in its arguments).
 func (fb *funcBuilder) call(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, assign ir.RegID) {
+	if fb.quiet {
+		fb.killAssigned(i)
+		return
+	}
 	fl := fb.fl
 	argList := fl.child(i, "arguments")
 	var argNodes []int32
@@ -1005,6 +1248,13 @@ func (fb *funcBuilder) fillInstr(in *ir.Instr, args []ir.ArgInfo, assign ir.RegI
 	switch in.Op {
 	case ir.OpUnknown, ir.OpCall:
 		for k := range in.Args {
+			// A scalar variable passed to a function ascvet does not know
+			// may be taken by reference and changed.
+			if name := in.Args[k].Text; in.Args[k].Reg == ir.NoReg && isIdentifier(name) {
+				if b, ok := fb.lookup(name); ok && !b.ptr && b.reg == ir.NoReg {
+					fb.killValue(name, in.Loop)
+				}
+			}
 			if in.Op == ir.OpCall {
 				in.Args[k].Role = ir.ArgScalar
 			}
@@ -1039,7 +1289,7 @@ func (fb *funcBuilder) fillInstr(in *ir.Instr, args []ir.ArgInfo, assign ir.RegI
 		case ir.ArgPtrRW, ir.ArgScalarRW:
 			if name := baseName(in.Args[k].Text); name != "" {
 				in.PtrDefs = append(in.PtrDefs, name)
-				fb.killValue(name)
+				fb.killValue(name, in.Loop)
 			}
 		}
 		if in.Elem == "" && (roles[k] == ir.ArgW || roles[k] == ir.ArgR || roles[k] == ir.ArgRW) && r != ir.NoReg {
@@ -1210,7 +1460,7 @@ func (fb *funcBuilder) collectErrors() {
 	var ends []uint32 // ends of the real leaf tokens, sorted; built on the first MISSING node
 	for k := range fl.n {
 		n := &fl.n[k]
-		if !n.bad {
+		if !n.bad || fb.errTo > 0 && (n.start < fb.errFrom || n.start > fb.errTo) {
 			continue
 		}
 		off := n.start
@@ -1265,6 +1515,7 @@ var builtins = map[string]int64{"VRegSize": ir.VectorBytes, "VECTOR_REG_WIDTH": 
 func (e *env) lookup(name string) (int64, bool, bool) {
 	if e.fb != nil {
 		if b, ok := e.fb.lookup(name); ok {
+			e.fb.usedValue(b)
 			return b.val, b.isConst, true
 		}
 	}
@@ -1326,6 +1577,7 @@ func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
 		name := strings.ReplaceAll(fl.text(i), " ", "")
 		if e.fb != nil {
 			if b, ok := e.fb.lookup(name); ok && b.sym != nil {
+				e.fb.usedValue(b)
 				return b.sym
 			}
 		}
@@ -1402,6 +1654,9 @@ func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
 	case "cast_expression":
 		return e.exprDepth(fl, fl.child(i, "value"), depth+1)
 	case "call_expression":
+		if v, ok := sizeCall(fl, i); ok {
+			return ir.Const(v)
+		}
 		if e.fb != nil {
 			ci := e.fb.callee(i)
 			if ci.cast {
@@ -1410,9 +1665,6 @@ func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
 						return e.exprDepth(fl, ch[0], depth+1)
 					}
 				}
-			}
-			if ci.name == "GetVecLen" {
-				return ir.Const(ir.VectorBytes)
 			}
 		}
 	case "conditional_expression":
@@ -1425,6 +1677,31 @@ func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
 		}
 	}
 	return ir.Unknown(normSpace(fl.text(i)))
+}
+
+// sizeCall folds a call of a platform size query (ir.SizeCalls), at any
+// scope: GetVRegSize(), platform::GetVRegSize(), Ops::Base::GetUbBlockSize(),
+// and the host-side form that takes the tiling context.
+func sizeCall(fl *flat, i int32) (int64, bool) {
+	fn := fl.child(i, "function")
+	if fn < 0 {
+		return 0, false
+	}
+	name := fl.text(fn)
+	if k := strings.IndexByte(name, '<'); k >= 0 {
+		name = name[:k]
+	}
+	if k := strings.LastIndexAny(name, ":.>"); k >= 0 {
+		name = name[k+1:]
+	}
+	v, ok := ir.SizeCalls[strings.TrimSpace(name)]
+	if !ok {
+		return 0, false
+	}
+	if al := fl.child(i, "arguments"); al >= 0 && len(fl.named(al)) > 1 {
+		return 0, false
+	}
+	return v, true
 }
 
 // parseInt parses a C++ integer literal (decimal, hex, octal, binary, digit

@@ -36,6 +36,7 @@ type funcDef struct {
 	end      uint32
 	body     uint32 // start of the body
 	template bool
+	own      []string        // the function template's own parameters, in order
 	class    string          // enclosing class for members ("" at namespace scope)
 	tparams  map[string]bool // template parameters in scope (function and class)
 }
@@ -67,6 +68,7 @@ func (lw *lowerer) run() {
 		lw.lowerVecScopes(scopeBlanks)
 	}
 	lw.lowerOrphans()
+	lw.instances()
 	sort.SliceStable(lw.f.Funcs, func(i, j int) bool { return lw.f.Funcs[i].Pos < lw.f.Funcs[j].Pos })
 	for name := range lw.defined {
 		lw.f.Defined = append(lw.f.Defined, name)
@@ -103,6 +105,9 @@ func (lw *lowerer) walkDecls(n *sitter.Node, inTemplate bool, class string, tpar
 			lw.addFunc(ch, inTemplate, class, tparams)
 		case "template_declaration":
 			lw.walkDecls(ch, true, class, lw.templateParams(ch, tparams), depth+1)
+			if fdef := ch.NamedChild(ch.NamedChildCount() - 1); fdef != nil && len(lw.funcs) > 0 && lw.funcs[len(lw.funcs)-1].node.Id() == fdef.Id() {
+				lw.funcs[len(lw.funcs)-1].own = lw.ownParams(ch)
+			}
 		case "namespace_alias_definition":
 			lw.nsAlias(ch)
 		case "preproc_function_def":
@@ -140,6 +145,30 @@ func (lw *lowerer) walkDecls(n *sitter.Node, inTemplate bool, class string, tpar
 }
 
 // templateParams adds the parameter names of a template declaration to outer.
+// ownParams returns the parameter names of one template declaration, in order.
+func (lw *lowerer) ownParams(n *sitter.Node) []string {
+	var out []string
+	pl := n.ChildByFieldName("parameters")
+	if pl == nil {
+		return nil
+	}
+	t := pl.Utf8Text(lw.src)
+	if len(t) < 2 {
+		return nil
+	}
+	for _, p := range splitTop(t[1 : len(t)-1]) {
+		if k := strings.IndexByte(p, '='); k >= 0 {
+			p = strings.TrimSpace(p[:k])
+		}
+		f := strings.Fields(strings.NewReplacer("...", " ", "&", " ", "*", " ").Replace(p))
+		if len(f) < 2 {
+			return nil
+		}
+		out = append(out, f[len(f)-1])
+	}
+	return out
+}
+
 func (lw *lowerer) templateParams(n *sitter.Node, outer map[string]bool) map[string]bool {
 	m := map[string]bool{}
 	for k := range outer {
@@ -442,49 +471,87 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 			continue
 		}
 		outer := "vec_scope"
+		var def *sitter.Node // the enclosing function definition
 		for p := n.Parent(); p != nil; p = p.Parent() {
 			kind, _ := kindOf(p.KindId())
 			if kind == "function_definition" {
 				if d := p.ChildByFieldName("declarator"); d != nil {
 					outer = declName(d, lw.src)
 				}
+				def = p
 				break
 			}
 		}
 		counts[outer]++
 		name := outer + ".vec_scope#" + strconv.Itoa(counts[outer])
-		fl := flatten(n, lw.src, n.HasError(), lw.budget)
-		fn := &ir.Func{Name: name, Kind: ir.RegionVecScope, Pos: lw.pos(uint32(b.start)), End: lw.pos(fl.n[0].end), BodyPos: lw.pos(fl.n[0].start)}
-		fb := newFuncBuilder(lw, fn, fl)
-		fn.Body = fb.block(0, ir.NoLoop, false)
-		fb.finish()
+		// The block sees the parameters, constants and variables of its
+		// function: flatten the function and lower the block from there.
+		root, blk := n, int32(0)
+		if def != nil {
+			root = def
+		}
+		fl := flatten(root, lw.src, root.HasError(), lw.budget)
+		if def != nil {
+			blk = fl.find("compound_statement", uint32(k))
+			if blk < 0 {
+				continue
+			}
+		}
+		start, end := fl.n[blk].start, fl.n[blk].end
+		fn := lw.twice(func(prev *firstPass) *funcBuilder {
+			fn := &ir.Func{Name: name, Kind: ir.RegionVecScope, Pos: lw.pos(uint32(b.start)), End: lw.pos(end), BodyPos: lw.pos(start)}
+			fb := newFuncBuilder(lw, fn, fl)
+			fb.prev = prev
+			fb.errFrom, fb.errTo = start, end
+			if def != nil {
+				fb.enclosing(blk)
+			}
+			fn.Body = fb.block(blk, ir.NoLoop, false)
+			return fb
+		})
 		lw.f.Funcs = append(lw.f.Funcs, fn)
 	}
 }
 
 // lowerFunc lowers one function region.
 func (lw *lowerer) lowerFunc(fd funcDef, kind ir.RegionKind) {
-	fn := &ir.Func{Name: fd.name, Kind: kind, Pos: lw.pos(fd.start), End: lw.pos(fd.end), BodyPos: lw.pos(fd.body), Template: fd.template}
+	fn := &ir.Func{Name: fd.name, Kind: kind, Pos: lw.pos(fd.start), End: lw.pos(fd.end), BodyPos: lw.pos(fd.body), Template: fd.template, TParams: fd.own}
 	if !kind.Analysed() {
 		lw.f.Funcs = append(lw.f.Funcs, fn)
 		return
 	}
 	fl := flatten(fd.node, lw.src, fd.node.HasError(), lw.budget)
-	fb := newFuncBuilder(lw, fn, fl)
-	for k := range fd.tparams {
-		fb.tparams[k] = true
-	}
-	if d := fl.child(0, "declarator"); d >= 0 {
-		fb.params(d)
-	}
-	body := fl.child(0, "body")
-	if body >= 0 {
-		fn.Body = fb.block(body, ir.NoLoop, false)
-	} else {
-		fn.Body = &ir.Block{}
-	}
-	// Errors outside the body (in the header) count too.
-	fb.collectErrors()
-	fb.finish()
+	fn = lw.twice(func(prev *firstPass) *funcBuilder {
+		fn := &ir.Func{Name: fd.name, Kind: kind, Pos: lw.pos(fd.start), End: lw.pos(fd.end), BodyPos: lw.pos(fd.body), Template: fd.template, TParams: fd.own}
+		fb := newFuncBuilder(lw, fn, fl)
+		fb.prev = prev
+		for k := range fd.tparams {
+			fb.tparams[k] = true
+		}
+		if d := fl.child(0, "declarator"); d >= 0 {
+			fb.params(d)
+		}
+		body := fl.child(0, "body")
+		if body >= 0 {
+			fn.Body = fb.block(body, ir.NoLoop, false)
+		} else {
+			fn.Body = &ir.Block{}
+		}
+		// Errors outside the body (in the header) count too.
+		fb.collectErrors()
+		return fb
+	})
 	lw.f.Funcs = append(lw.f.Funcs, fn)
+}
+
+// twice lowers a region with build, and once more when the first pass
+// used a variable's value that an assignment later in a loop invalidates
+// (see localValue).
+func (lw *lowerer) twice(build func(prev *firstPass) *funcBuilder) *ir.Func {
+	fb := build(nil)
+	if fb.secondPass() {
+		fb = build(&firstPass{muts: fb.muts, loops: fb.fn.Loops})
+	}
+	fb.finish()
+	return fb.fn
 }

@@ -315,6 +315,18 @@ func (e *Expr) write(b *strings.Builder, top bool) {
 // (VRegSize, VECTOR_REG_WIDTH, GetVecLen()).
 const VectorBytes = 256
 
+// BlockBytes is the size of one UB data block, the unit of UB alignment
+// (GetUbBlockSize(), GetDataBlockSizeInBytes()).
+const BlockBytes = 32
+
+// SizeCalls are the platform queries that return a fixed size on the
+// chip, by their last name component (platform::GetVRegSize(),
+// Ops::Base::GetUbBlockSize(), AscendC::GetVecLen()).
+var SizeCalls = map[string]int64{
+	"GetVRegSize": VectorBytes, "GetVecLen": VectorBytes,
+	"GetUbBlockSize": BlockBytes, "GetDataBlockSizeInBytes": BlockBytes,
+}
+
 // ElemSize returns sizeof(t) for the usual Ascend element types, and false
 // for anything else (template parameters, structs).
 func ElemSize(t string) (int64, bool) {
@@ -332,6 +344,22 @@ func ElemSize(t string) (int64, bool) {
 		return 8, true
 	}
 	return 0, false
+}
+
+// Known reports whether e holds no unknown part.
+func (e *Expr) Known() bool {
+	if e == nil {
+		return false
+	}
+	switch e.Kind {
+	case ExprUnknown:
+		return false
+	case ExprBin:
+		return e.X.Known() && e.Y.Known()
+	case ExprNeg:
+		return e.X.Known()
+	}
+	return true
 }
 
 // Pure reports whether e is built from constants and sizeof only: a value

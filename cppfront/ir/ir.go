@@ -120,6 +120,14 @@ type Func struct {
 	Body     *Block           // structured body
 	Errors   []token.Pos      // positions of tree-sitter ERROR/MISSING nodes inside the region
 	Locals   map[string]int64 // folded integer constants visible in the region (locals and parameters bound by constexpr)
+
+	// TParams are the function template's own parameters, in order.
+	TParams []string
+	// Instances maps a template parameter to the element types it is
+	// instantiated with, when every call site of the function in its file
+	// is known and names one (explicitly, or under an
+	// if constexpr (std::is_same<T, X>::value) guard); nil otherwise.
+	Instances map[string][]string
 }
 
 // Param is one function parameter.
@@ -259,6 +267,7 @@ func (l *Loop) Span() (token.Pos, token.Pos) { return l.Pos, l.End }
 type If struct {
 	Constexpr bool      // if constexpr
 	Cond      *Expr     // condition
+	CondText  string    // the condition as written, white space normalised
 	Pos, End  token.Pos // whole statement
 	Then      *Block    // taken branch
 	Else      *Block    // nil when there is no else

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ascvet/ascvet/analyzers/internal/linear"
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -154,13 +155,13 @@ var sizes = []int64{1, 2, 4, 8}
 // decide runs check for every element size the stream may have, and merges
 // the outcomes: contiguous for every size, not contiguous for every size, or
 // unknown. check returns Unknown itself when something cannot be folded.
-func decide(symbolic bool, check func(size int64) (Verdict, string)) (Verdict, string) {
-	if !symbolic {
+func decide(fn *ir.Func, ins []*ir.Instr, check func(size int64) (Verdict, string)) (Verdict, string) {
+	if !symbolicElem(ins...) {
 		return check(0)
 	}
 	var first Verdict
 	var why string
-	for i, sz := range sizes {
+	for i, sz := range sizesOf(fn, ins) {
 		v, w := check(sz)
 		if v == Unknown {
 			return Unknown, w
@@ -172,6 +173,42 @@ func decide(symbolic bool, check func(size int64) (Verdict, string)) (Verdict, s
 		}
 	}
 	return first, why
+}
+
+// sizesOf returns the element sizes to try for the one template element
+// type of the instructions: the sizes of the types the function is
+// instantiated with in its file (ir.Func.Instances), else all of them.
+func sizesOf(fn *ir.Func, ins []*ir.Instr) []int64 {
+	names := map[string]bool{}
+	for _, in := range ins {
+		if _, ok := ir.ElemSize(in.Elem); !ok && in.Elem != "" {
+			names[in.Elem] = true
+		}
+		for _, a := range in.Args {
+			a.Expr.Subst(func(k ir.ExprKind, name string) *ir.Expr {
+				if _, ok := ir.ElemSize(name); k == ir.ExprSizeof && !ok {
+					names[name] = true
+				}
+				return nil
+			})
+		}
+	}
+	if len(names) != 1 {
+		return sizes
+	}
+	var out []int64
+	for name := range names {
+		for _, t := range fn.Instances[name] {
+			if sz, ok := ir.ElemSize(t); ok && !slices.Contains(out, sz) {
+				out = append(out, sz)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return sizes
+	}
+	slices.Sort(out)
+	return out
 }
 
 // bound returns e with unknown sizeof bound to size (0 leaves it as is).
@@ -306,7 +343,7 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 		if storesTo(fn, lp, p) {
 			return NotContiguous, "the loop stores to the data it re-reads", loads
 		}
-		v, why := decide(symbolicElem(loads...), func(size int64) (Verdict, string) {
+		v, why := decide(fn, append([]*ir.Instr{pre}, loads...), func(size int64) (Verdict, string) {
 			for _, ld := range loads {
 				st, ok := linear.Of(bound(strideArg(ld), size))
 				vl, ok2 := linear.Of(bound(vectorLen(ld.Elem), size))
@@ -332,7 +369,7 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 	if !ok || step == 0 {
 		return Unknown, "the loop step does not fold", loads
 	}
-	v, why := decide(symbolicElem(loads...), func(size int64) (Verdict, string) {
+	v, why := decide(fn, append([]*ir.Instr{pre}, loads...), func(size int64) (Verdict, string) {
 		ap, ok := linear.Of(bound(pre.Args[pk].Expr, size))
 		if !ok {
 			return Unknown, "the Pre address does not fold"
