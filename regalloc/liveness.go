@@ -518,20 +518,75 @@ func (lv *liveness) pressureSets(in *ir.Instr) (set, set) {
 	return lin, lout
 }
 
-// count returns the physical registers of class c in s.
+// count returns the physical registers of class c in s. Registers read
+// only inside different branches of one if constexpr are never live in the
+// same instantiation: of those, count the largest alternative, not their
+// sum (constants that a loop sets up for each branch of a type switch
+// inside it, say).
 func (lv *liveness) count(s set, c Class) int {
 	n := 0
+	var alts []alt
 	for w, word := range s {
 		for word != 0 {
 			b := bits.TrailingZeros64(word)
 			word &^= 1 << uint(b)
 			sl := w*64 + b
-			if int(lv.class[sl]) == int(c) && !lv.remat[lv.reg[sl]] {
-				n += lv.weight[sl]
+			if int(lv.class[sl]) != int(c) || lv.remat[lv.reg[sl]] {
+				continue
 			}
+			if o := lv.owner[lv.reg[sl]]; len(o) > 0 {
+				alts = append(alts, alt{o, lv.weight[sl]})
+				continue
+			}
+			n += lv.weight[sl]
 		}
 	}
-	return n
+	return n + maxAlt(alts, 0)
+}
+
+// alt is a register read only inside the if constexpr branch path.
+type alt struct {
+	path []branch
+	w    int
+}
+
+// maxAlt returns the registers of the instantiation that keeps the most of
+// alts live, all of whose paths are longer than depth: per if constexpr at
+// depth, the largest of its branches; separate ifs add up.
+func maxAlt(alts []alt, depth int) int {
+	total := 0
+	for len(alts) > 0 {
+		s := alts[0].path[depth].s
+		var here, rest []alt
+		for _, a := range alts {
+			if a.path[depth].s == s {
+				here = append(here, a)
+			} else {
+				rest = append(rest, a)
+			}
+		}
+		best := 0
+		for _, els := range []bool{false, true} {
+			n := 0
+			var deeper []alt
+			for _, a := range here {
+				if a.path[depth].els != els {
+					continue
+				}
+				if len(a.path) == depth+1 {
+					n += a.w
+				} else {
+					deeper = append(deeper, a)
+				}
+			}
+			if n += maxAlt(deeper, depth+1); n > best {
+				best = n
+			}
+		}
+		total += best
+		alts = rest
+	}
+	return total
 }
 
 // members returns the registers of class c with a slot in s, in
