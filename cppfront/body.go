@@ -1353,14 +1353,21 @@ func baseName(t string) string {
 
 // resolveReg finds the register an argument reaches, looking through casts,
 // parentheses, &/*, x.reg[k] and array subscripts. part is the folded index,
-// or -1.
+// or -1: for an array element a[k] (a[k].reg[j] included) the array index
+// k, for x.reg[k] of a single tensor k. A subscript that does not fold, or
+// a second subscript of a multi-dimensional array (whose ArrayLen is the
+// product of its dimensions), makes part -1: the operand may be any element.
 func (fb *funcBuilder) resolveReg(i int32) (ir.RegID, int) {
 	fl := fb.fl
 	part := -1
+	subs := 0 // subscripts applied directly to the innermost operand so far
 	for k := 0; k < 16 && i >= 0; k++ {
 		switch fl.n[i].kind {
 		case "identifier":
 			if b, ok := fb.lookup(fl.text(i)); ok && b.reg != ir.NoReg {
+				if subs > 1 {
+					part = -1
+				}
 				return b.reg, part
 			}
 			return ir.NoReg, -1
@@ -1389,6 +1396,7 @@ func (fb *funcBuilder) resolveReg(i int32) (ir.RegID, int) {
 			}
 			i = ch[0]
 		case "subscript_expression":
+			part = -1
 			if idx := fl.child(i, "indices"); idx >= 0 {
 				ch := fl.named(idx)
 				if len(ch) == 1 {
@@ -1401,12 +1409,14 @@ func (fb *funcBuilder) resolveReg(i int32) (ir.RegID, int) {
 					part = int(v)
 				}
 			}
+			subs++
 			i = fl.child(i, "argument")
 		case "field_expression":
 			f := fl.child(i, "field")
 			if f < 0 || fl.text(f) != "reg" {
 				return ir.NoReg, -1
 			}
+			subs = 0
 			i = fl.child(i, "argument")
 		default:
 			return ir.NoReg, -1

@@ -105,6 +105,7 @@ type Pressure struct {
 	Peak     int        // most physical registers live at once
 	At       *ir.Instr  // where the peak is first reached (nil when Peak is 0)
 	Live     []ir.RegID // registers live at the peak
+	Weight   []int      // physical registers each of Live holds there (elements of an array that are dead do not count)
 	Helper   int        // part of Peak that a called helper holds internally
 }
 
@@ -178,7 +179,7 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 	lv := newLivenessCalls(fn, wo, opaque)
 	lv.solve()
 	for _, in := range fn.Instrs {
-		lin, lout := lv.in[in.ID], lv.out[in.ID]
+		lin, lout := lv.pressureSets(in)
 		var extra [NumClasses]int
 		switch in.Op {
 		case ir.OpLoad:
@@ -186,8 +187,21 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 		case ir.OpStore:
 			extra[UStore]++
 		}
+		// The constant masks read here, made again where they are needed:
+		// one register per distinct value.
+		var remat []ir.RegID
+		keys := map[string]bool{}
+		for _, r := range in.Uses {
+			if lv.remat[r] {
+				if k := maskKey(lv.def[r]); !keys[k] {
+					keys[k] = true
+					remat = append(remat, r)
+				}
+			}
+		}
+		extra[Mask] += len(remat)
 		sum := sums[in]
-		across := lout.union(defSet(fn, in))
+		across := lout.union(lv.gens[in.ID])
 		if opaque(in) {
 			// What happens inside an unknown call or a macro is not
 			// visible: count what is provably live around it, not every
@@ -202,6 +216,13 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 			}
 			n += extra[c]
 			helper := extra[c]
+			if c == Mask {
+				helper -= len(remat)
+			}
+			var add []ir.RegID
+			if c == Mask {
+				add = remat
+			}
 			if sum != nil {
 				// At a call: the caller's registers still needed after it
 				// (not passed in), plus the helper's own peak, which
@@ -214,18 +235,27 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 					if arg.Reg == ir.NoReg {
 						continue
 					}
-					rest.del(arg.Reg)
-					if lout.has(arg.Reg) && int(lv.class[arg.Reg]) == int(c) && !sum.liveParams[c][k] {
-						extraArgs += lv.weight[arg.Reg]
+					if int(lv.class[arg.Reg]) == int(c) && !sum.liveParams[c][k] {
+						extraArgs += lv.countOperand(lout, arg)
+					}
+				}
+				for _, arg := range in.Args {
+					if arg.Reg != ir.NoReg {
+						lv.delReg(rest, arg.Reg)
 					}
 				}
 				if m := lv.count(rest, c) + sum.peak[c] + extraArgs; m > n {
-					n, set, helper = m, rest, sum.peak[c]
+					n, set, helper, add = m, rest, sum.peak[c], nil
 				}
 			}
 			p := &res.Classes[c]
 			if n > p.Peak {
-				p.Peak, p.At, p.Live, p.Helper = n, in, lv.members(set, c), helper
+				p.Peak, p.At, p.Helper = n, in, helper
+				p.Live, p.Weight = lv.members(set, c)
+				for _, r := range add {
+					p.Live = append(p.Live, r)
+					p.Weight = append(p.Weight, 1)
+				}
 			}
 		}
 	}
@@ -246,9 +276,9 @@ func (a *Analyzer) helperPeak(h *ir.Func) *summary {
 	defer delete(a.active, h)
 	r := a.Analyze(h)
 	s := &summary{writeOnly: map[int]bool{}}
-	entry := Liveness(h).lv.entry
+	lh := Liveness(h).lv
 	for k, prm := range h.Params {
-		if prm.Reg != ir.NoReg && h.Regs[prm.Reg].Ref && !entry.has(prm.Reg) {
+		if prm.Reg != ir.NoReg && h.Regs[prm.Reg].Ref && !lh.hasReg(lh.entry, prm.Reg) {
 			s.writeOnly[k] = true
 		}
 	}

@@ -47,10 +47,10 @@ func Over(pass *analysis.Pass, res *Result, c regalloc.Class, consequence string
 			simcost.Attach(&d, cost)
 		}
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: p.At.Pos, End: p.At.End, Message: "the peak is here"})
-		for _, id := range p.Live {
+		for i, id := range p.Live {
 			r := fn.Regs[id]
 			msg := r.Name + " is live at the peak"
-			if n := regalloc.Size(r); n > 1 {
+			if n := p.Weight[i]; n > 1 {
 				msg = fmt.Sprintf("%s is live at the peak (%d registers)", r.Name, n)
 			}
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: r.Pos, End: r.End, Message: msg})

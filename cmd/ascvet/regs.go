@@ -144,9 +144,9 @@ func regsReport(fset *token.FileSet, name string, r *regalloc.Result, start, end
 		if p.At != nil {
 			rc.PeakLine = fset.Position(p.At.Pos).Line
 		}
-		for _, id := range p.Live {
+		for i, id := range p.Live {
 			n := r.Func.Regs[id].Name
-			if w := regalloc.Size(r.Func.Regs[id]); w > 1 {
+			if w := p.Weight[i]; w > 1 {
 				n = fmt.Sprintf("%s(x%d)", n, w)
 			}
 			rc.Live = append(rc.Live, n)

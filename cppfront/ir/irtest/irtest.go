@@ -109,6 +109,9 @@ func M(r ir.RegID) Arg  { return Arg{role: ir.ArgMask, reg: r, part: -1} }
 // WPart writes element k of a register array (or reg[k] of a two-register tensor).
 func WPart(r ir.RegID, k int) Arg { return Arg{role: ir.ArgW, reg: r, part: k} }
 
+// RPart reads element k of a register array (or reg[k] of a two-register tensor).
+func RPart(r ir.RegID, k int) Arg { return Arg{role: ir.ArgR, reg: r, part: k} }
+
 // Ptr is a UB address; PtrRW a post-updated one.
 func Ptr(name string) Arg {
 	return Arg{role: ir.ArgPtr, reg: ir.NoReg, part: -1, expr: ir.Sym(name), text: name}

@@ -1,0 +1,165 @@
+package regalloc
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+	it "github.com/ascvet/ascvet/cppfront/ir/irtest"
+)
+
+// Elements of an array indexed by constants are values of their own: one
+// whose last read has passed is dead. A variable index reads them all.
+func TestArrayElements(t *testing.T) {
+	for _, variable := range []bool{false, true} {
+		b := it.New("k")
+		acc := b.VRegArray("acc", "float", 40)
+		for k := 0; k < 40; k++ {
+			b.Instr(ir.OpLoadAlign, it.WPart(acc, k), it.Ptr("src"))
+			b.Instr(ir.OpStoreAlign, it.Ptr("dst"), it.RPart(acc, k))
+		}
+		if variable {
+			b.Instr(ir.OpStoreAlign, it.Ptr("dst"), it.R(acc)) // acc[i]
+		}
+		p := peak(t, b, VReg)
+		want := 1
+		if variable {
+			want = 40
+		}
+		if p.Peak != want {
+			t.Errorf("variable index %v: peak %d, want %d", variable, p.Peak, want)
+		}
+		if p.Declared != 40 {
+			t.Errorf("declared %d, want 40", p.Declared)
+		}
+	}
+}
+
+// Twelve CreateMask<float, MaskPattern::ALL>() are one value made again
+// where it is read; a mask defined twice, or by a pattern of another
+// width, is not the same value.
+func TestConstMasks(t *testing.T) {
+	build := func(targs func(k int) []string, redefine bool) Pressure {
+		b := it.New("k")
+		x := b.VReg("x", "float")
+		var ms []ir.RegID
+		for k := 0; k < 12; k++ {
+			m := b.Mask(fmt.Sprintf("m%d", k))
+			b.Instr(ir.OpCreateMask, it.W(m)).TArgs = targs(k)
+			ms = append(ms, m)
+		}
+		if redefine {
+			b.Instr(ir.OpCompares, it.W(ms[0]), it.R(x), it.S("0"), it.M(ms[1]))
+		}
+		for _, m := range ms {
+			b.Instr(ir.OpAbs, it.W(x), it.R(x), it.M(m))
+		}
+		return peak(t, b, Mask)
+	}
+	all := func(int) []string { return []string{"float", "AscendC::Reg::MaskPattern::ALL"} }
+	if p := build(all, false); p.Peak != 1 {
+		t.Errorf("12 CreateMask<float, ALL>: peak %d, want 1", p.Peak)
+	}
+	if p := build(func(int) []string { return []string{"int32_t"} }, false); p.Peak != 1 {
+		t.Errorf("12 CreateMask<int32_t>: peak %d, want 1", p.Peak)
+	}
+	// A redefined mask is an ordinary register, live from its definition.
+	if p := build(all, true); p.Peak < 2 {
+		t.Errorf("a redefined mask was rematerialised: peak %d", p.Peak)
+	}
+	runtime := func(int) []string { return []string{"float", "pattern"} } // not a constant
+	if p := build(runtime, false); p.Peak != 12 {
+		t.Errorf("CreateMask<float, pattern>: peak %d, want 12", p.Peak)
+	}
+}
+
+// constexprChain builds a loop holding if constexpr (A) {...} else if
+// constexpr (B) {...} else if constexpr (C) {...}, each branch reading 12
+// constants set up before the loop and 8 registers of its own.
+func constexprChain(constexpr bool) *it.Builder {
+	b := it.New("k")
+	var consts [3][]ir.RegID
+	for br := 0; br < 3; br++ {
+		for k := 0; k < 12; k++ {
+			r := b.VReg(fmt.Sprintf("c%d_%d", br, k), "float")
+			b.Instr(ir.OpDuplicate, it.W(r), it.S("1"))
+			consts[br] = append(consts[br], r)
+		}
+	}
+	out := b.VReg("out", "float")
+	var own [3][]ir.RegID
+	for br := 0; br < 3; br++ {
+		for k := 0; k < 8; k++ {
+			own[br] = append(own[br], b.VReg(fmt.Sprintf("t%d_%d", br, k), "float"))
+		}
+	}
+	branch := func(br int) func() {
+		return func() {
+			for _, r := range own[br] {
+				b.Instr(ir.OpLoadAlign, it.W(r), it.Ptr("src"))
+			}
+			for k, c := range consts[br] {
+				b.Instr(ir.OpMul, it.W(out), it.R(own[br][k%8]), it.R(c))
+			}
+		}
+	}
+	b.Loop(-1, func() {
+		outer := b.If(branch(0), func() {
+			mid := b.If(branch(1), func() {
+				b.If(branch(2), nil).Constexpr = constexpr
+			})
+			mid.Constexpr = constexpr
+		})
+		outer.Constexpr = constexpr
+		b.Instr(ir.OpStoreAlign, it.Ptr("dst"), it.R(out))
+	})
+	return b
+}
+
+// Exactly one branch of an if constexpr chain is compiled: the constants
+// of the other branches are dead in that instantiation, and the peak is
+// the largest branch (12 constants, 8 own, out), not the 36 constants of
+// all three. An ordinary if may take any branch in any iteration.
+func TestConstexprAlternatives(t *testing.T) {
+	if p := peak(t, constexprChain(true), VReg); p.Peak != 12+8+1 {
+		t.Errorf("if constexpr: peak %d, want 21", p.Peak)
+	}
+	if p := peak(t, constexprChain(false), VReg); p.Peak < 36 {
+		t.Errorf("plain if: peak %d, want at least 36", p.Peak)
+	}
+}
+
+// A register written in every branch of an if constexpr chain without a
+// final else and read after it carries no value before the chain; one
+// that is also defined before it does (the instantiation that takes no
+// branch reads that definition).
+func TestConstexprNoElse(t *testing.T) {
+	for _, before := range []bool{false, true} {
+		b := it.New("k")
+		var rs []ir.RegID
+		for k := 0; k < 20; k++ {
+			rs = append(rs, b.VReg(fmt.Sprintf("r%d", k), "float"))
+		}
+		x := b.VReg("x", "float")
+		if before {
+			b.Instr(ir.OpDuplicate, it.W(x), it.S("0"))
+		}
+		for _, r := range rs {
+			b.Instr(ir.OpLoadAlign, it.W(r), it.Ptr("src"))
+		}
+		for _, r := range rs {
+			b.Instr(ir.OpStoreAlign, it.Ptr("dst"), it.R(r))
+		}
+		b.If(func() { b.Instr(ir.OpLoadAlign, it.W(x), it.Ptr("a")) }, func() {
+			b.If(func() { b.Instr(ir.OpLoadAlign, it.W(x), it.Ptr("b")) }, nil).Constexpr = true
+		}).Constexpr = true
+		b.Instr(ir.OpStoreAlign, it.Ptr("dst"), it.R(x))
+		want := 20
+		if before {
+			want = 21
+		}
+		if p := peak(t, b, VReg); p.Peak != want {
+			t.Errorf("defined before %v: peak %d, want %d", before, p.Peak, want)
+		}
+	}
+}
