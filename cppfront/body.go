@@ -183,6 +183,8 @@ func nestedIn(l, outer ir.LoopID, loops []*ir.Loop) bool {
 // the block sees the new value), has no value.
 func (fb *funcBuilder) enclosing(blk int32) {
 	fl := fb.fl
+	fb.quiet = true
+	defer func() { fb.quiet = false }()
 	if d := fl.child(0, "declarator"); d >= 0 {
 		fb.params(d)
 	}
@@ -191,8 +193,6 @@ func (fb *funcBuilder) enclosing(blk int32) {
 		path = append(path, i)
 	}
 	slices.Reverse(path)
-	fb.quiet = true
-	defer func() { fb.quiet = false }()
 	for k, p := range path {
 		next := blk
 		if k+1 < len(path) {
@@ -399,6 +399,14 @@ func (fb *funcBuilder) params(d int32) {
 		name, ref, ptr, arr, _ := fb.declShape(decl)
 		prm := ir.Param{Name: name, Type: typ, Reg: ir.NoReg, Pos: fb.pos(fl.n[p].start)}
 		rt := parseRegType(typ, fb.tyAlias)
+		if fb.quiet {
+			// The function around a __VEC_SCOPE__ block: its parameters
+			// are names the block sees, not the block's own.
+			if name != "" && (rt.class == ir.ClassNone || ptr) {
+				fb.bind(name, binding{reg: ir.NoReg, ptr: ptr})
+			}
+			continue
+		}
 		if rt.class != ir.ClassNone && !ptr {
 			prm.Reg = fb.newReg(name, rt, arr, true, ref, decl)
 			if name != "" {

@@ -199,6 +199,42 @@ func TestList(t *testing.T) {
 	}
 }
 
+// TestStatsStreams checks the stream census on the fixtures of the values
+// the front end must see: every Pre of the firing file is contiguous, the
+// clean file's are not, each with its reason.
+func TestStatsStreams(t *testing.T) {
+	dir := "../../analyzers/asc1001/testdata/"
+	code, out, errs := ascvet(t, "stats", "-sites", dir+"values.asc", dir+"values_good.asc")
+	if code != exitOK || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var got stats
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if v := got.Streams.Pre.Verdicts; v["contiguous"] != 4 || v["not contiguous"]+v["unknown"] != 6 {
+		t.Errorf("pre verdicts = %v, want 4 contiguous and 6 others", v)
+	}
+	whys := map[string]string{}
+	for _, s := range got.Streams.Sites {
+		whys[s.Pos[strings.LastIndex(s.Pos, "/")+1:]] = s.Verdict + ": " + s.Why
+	}
+	for pos, want := range map[string]string{
+		"values_good.asc:47:9":  "unknown: the address uses off, which the loop changes",
+		"values_good.asc:63:9":  "unknown: the address uses base, which the loop changes",
+		"values_good.asc:105:9": "not contiguous: the address advances 32 elements per iteration but 64 are loaded",
+		"values.asc:75:9":       "contiguous: ",
+	} {
+		if whys[pos] != want {
+			t.Errorf("%s: %q, want %q", pos, whys[pos], want)
+		}
+	}
+	a := got.Streams.Addresses
+	if a["folded"] == 0 || a["folded"]+a["symbolic"]+a["unknown"] != 20 {
+		t.Errorf("addresses = %v", a)
+	}
+}
+
 func TestVersion(t *testing.T) {
 	code, out, _ := ascvet(t, "-version")
 	if code != exitOK || out != "ascvet "+version+"\n" {
@@ -233,6 +269,8 @@ func TestStats(t *testing.T) {
 		HelperCalls:              1,
 		UnknownCalls:             2,
 		UnknownCallNames:         []nameCount{{"MyUnknownThing", 2}},
+		Streams: streamStats{Addresses: map[string]int{"folded": 0, "symbolic": 0, "unknown": 0},
+			Pre: verdicts{Reasons: []nameCount{}}, Post: verdicts{Reasons: []nameCount{}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("stats:\n%+v\nwant:\n%+v", got, want)

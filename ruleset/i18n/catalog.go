@@ -233,6 +233,7 @@ var fragments = map[string][]pattern{
 		{`the loop step does not fold`, `循环步长无法常量折叠`},
 		{`the Pre address does not fold`, `Pre 的地址无法常量折叠`},
 		{`the Pre address is not linear in (?P<v>\S+)`, `Pre 的地址不是 ${v} 的线性函数`},
+		{`the address uses (?P<v>\S+), which the loop changes`, `地址用到了循环中会改变的 ${v}`},
 		{`the Pre re-primes the same address every iteration`, `Pre 每次迭代都初始化同一个地址`},
 		{`a load has no address`, `有一次搬入没有地址参数`},
 		{`a load address does not fold`, `有一次搬入的地址无法常量折叠`},

@@ -378,6 +378,9 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 		if !ok {
 			return Unknown, "the Pre address is not linear in " + lp.Var
 		}
+		if x := changedIn(fn, lp, ap); x != "" {
+			return Unknown, fmt.Sprintf("the address uses %s, which the loop changes", x)
+		}
 		if cp == 0 {
 			return NotContiguous, "the Pre re-primes the same address every iteration"
 		}
@@ -427,6 +430,25 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 		return Contiguous, ""
 	})
 	return v, why, loads
+}
+
+// changedIn returns a name of the linear form l, other than the loop
+// variable, that the loop assigns (by a statement or a post-update), or "".
+func changedIn(fn *ir.Func, lp *ir.Loop, l linear.Form) string {
+	for _, k := range l.Keys() {
+		if k == lp.Var || linear.IsAtom(k) {
+			continue
+		}
+		if contains(lp.Assigns, k) {
+			return k
+		}
+		for _, in := range fn.Instrs {
+			if inLoop(fn, in.Loop, lp) && contains(in.PtrDefs, k) {
+				return k
+			}
+		}
+	}
+	return ""
 }
 
 func containsInstr(ins []*ir.Instr, x *ir.Instr) bool {
