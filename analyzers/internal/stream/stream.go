@@ -211,10 +211,12 @@ func storesTo(fn *ir.Func, lp *ir.Loop, root string) bool {
 }
 
 // root returns the pointer symbol an address is based on: the symbol with
-// coefficient 1 in its linear form other than the loop variable.
+// coefficient 1 in its linear form other than the loop variable. When
+// several qualify (src + off, both coefficient 1) it takes the first in
+// sorted order, so that the verdict does not depend on map order.
 func root(l linear.Form, loopVar string) string {
-	for k, v := range l.Terms {
-		if v == 1 && k != loopVar && isIdent(k) {
+	for _, k := range l.Keys() {
+		if l.Terms[k] == 1 && k != loopVar && isIdent(k) {
 			return k
 		}
 	}
