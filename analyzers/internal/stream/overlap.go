@@ -145,7 +145,7 @@ func SecondPre(fn *ir.Func, touch []*ir.Instr, pre, in *ir.Instr) (same bool, wh
 		return true, ""
 	}
 	if inPlace(fn, touch, pre) {
-		return false, "the Pre re-primes in place where the previous load of the iteration ended (redundant; the stream's first Pre is the one to hoist)"
+		return false, "the Pre re-primes in place, where the previous load ended: it is redundant and can be deleted"
 	}
 	return false, "the register serves more than one stream"
 }
@@ -176,27 +176,30 @@ func inPlace(fn *ir.Func, touch []*ir.Instr, q *ir.Instr) bool {
 	if !primed || qk < 0 || lk < 0 {
 		return false
 	}
-	v, _ := decide(symbolicElem(ld, q), func(size int64) (Verdict, string) {
-		vl, ok := linear.Of(bound(vectorLen(ld.Elem), size))
-		if !ok || !vl.IsConst() {
-			return Unknown, ""
+	try := []int64{0}
+	if symbolicElem(ld, q) {
+		try = sizes
+	}
+	for _, size := range try {
+		if !inPlaceAt(q.Args[qk].Expr, ld, lk, size) {
+			return false
 		}
-		if p := ptrName(ld); p != "" {
-			st, ok := linear.Of(bound(strideArg(ld), size))
-			if qe := q.Args[qk].Expr; qe == nil || qe.Kind != ir.ExprSym || qe.Name != p || !ok || !st.IsConst() || st.C != vl.C {
-				return NotContiguous, ""
-			}
-			return Contiguous, ""
-		}
-		aq, ok := linear.Of(bound(q.Args[qk].Expr, size))
-		al, ok2 := linear.Of(bound(ld.Args[lk].Expr, size))
-		if !ok || !ok2 {
-			return Unknown, ""
-		}
-		if !aq.Equal(al.Add(vl, 1)) {
-			return NotContiguous, ""
-		}
-		return Contiguous, ""
-	})
-	return v == Contiguous
+	}
+	return true
+}
+
+// inPlaceAt is inPlace for one element size: the Pre address qa against
+// the load ld, whose address is its operand lk.
+func inPlaceAt(qa *ir.Expr, ld *ir.Instr, lk int, size int64) bool {
+	vl, ok := linear.Of(bound(vectorLen(ld.Elem), size))
+	if !ok || !vl.IsConst() {
+		return false
+	}
+	if p := ptrName(ld); p != "" {
+		st, ok := linear.Of(bound(strideArg(ld), size))
+		return qa != nil && qa.Kind == ir.ExprSym && qa.Name == p && ok && st.IsConst() && st.C == vl.C
+	}
+	aq, ok := linear.Of(bound(qa, size))
+	al, ok2 := linear.Of(bound(ld.Args[lk].Expr, size))
+	return ok && ok2 && aq.Equal(al.Add(vl, 1))
 }
