@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/analyzers/census"
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/ruleset"
@@ -272,6 +273,13 @@ func TestStats(t *testing.T) {
 		Streams: streamStats{Addresses: map[string]int{"folded": 0, "symbolic": 0, "unknown": 0},
 			Pre: verdicts{Reasons: []nameCount{}}, Post: verdicts{Reasons: []nameCount{}}},
 	}
+	// No unaligned stream in testdata/walk, but every address class is
+	// listed, even when none was seen.
+	wantAddr := map[string]int{census.Folded: 0, census.Symbolic: 0, census.Unknown: 0}
+	if st := got.Streams; !reflect.DeepEqual(st.Addresses, wantAddr) || len(st.Sites) != 0 || len(st.Pre.Verdicts)+len(st.Post.Verdicts) != 0 {
+		t.Errorf("streams = %+v, want no stream and addresses %v", st, wantAddr)
+	}
+	got.Streams = streamStats{}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("stats:\n%+v\nwant:\n%+v", got, want)
 	}

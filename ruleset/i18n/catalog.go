@@ -211,6 +211,7 @@ var fragments = map[string][]pattern{
 		{`the Pre is conditional`, `Pre 位于条件分支中`},
 		{`the register is also used under an if or in an inner loop`, `该寄存器还在 if 分支或内层循环中使用`},
 		{`the register serves more than one stream`, `该寄存器服务于不止一个流`},
+		{`the Pre re-primes in place, where the previous load ended: it is redundant and can be deleted`, `该 Pre 在上一次搬入结束的位置原地重新初始化：它是多余的，可以删除`},
 		{`no store on the register in the loop`, `循环中没有使用该寄存器的搬出`},
 		{`no load on the register in the loop`, `循环中没有使用该寄存器的搬入`},
 		{`the stores do not advance a pointer`, `搬出没有推进指针`},

@@ -247,17 +247,6 @@ func storesTo(fn *ir.Func, lp *ir.Loop, root string) bool {
 	return false
 }
 
-// root returns the pointer symbol an address is based on: the symbol with
-// coefficient 1 in its linear form other than the loop variable.
-func root(l linear.Form, loopVar string) string {
-	for k, v := range l.Terms {
-		if v == 1 && k != loopVar && isIdent(k) {
-			return k
-		}
-	}
-	return ""
-}
-
 func isIdent(s string) bool {
 	if s == "" {
 		return false
@@ -308,9 +297,12 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 		case in.Op == ir.OpLoadUnAlign && in.ID > pre.ID:
 			loads = append(loads, in)
 		default:
-			// A second Pre (two streams share the register), a load before
-			// the Pre, or any other use: not one simple stream.
-			return NotContiguous, "the register serves more than one stream", nil
+			// A second Pre (two streams share the register, unless it
+			// re-primes in place), a load before the Pre, or any other
+			// use: not one simple stream.
+			if same, why := SecondPre(fn, touch, pre, in); !same {
+				return NotContiguous, why, nil
+			}
 		}
 	}
 	if len(loads) == 0 {
@@ -415,7 +407,7 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 			}
 			consumed += vl.C
 		}
-		if root := root(baseP, lp.Var); storesTo(fn, lp, root) {
+		if storesOver(fn, lp, loads, ap, consumed, size) {
 			return NotContiguous, "the loop stores to the data it re-reads"
 		}
 		// Non-constant parts of the coefficient (rowStride) never reach
