@@ -84,6 +84,9 @@ func (lw *lowerer) instances() {
 		inst := map[string][]string{}
 		for _, s := range sites[name] {
 			for k, p := range fn.TParams {
+				if p == "" {
+					continue
+				}
 				t := ""
 				if k < len(s.in.TArgs) {
 					t = strings.TrimSpace(s.in.TArgs[k])

@@ -162,7 +162,8 @@ func (lw *lowerer) ownParams(n *sitter.Node) []string {
 		}
 		f := strings.Fields(strings.NewReplacer("...", " ", "&", " ", "*", " ").Replace(p))
 		if len(f) < 2 {
-			return nil
+			out = append(out, "") // unnamed: keeps the positions of the others
+			continue
 		}
 		out = append(out, f[len(f)-1])
 	}
@@ -174,21 +175,9 @@ func (lw *lowerer) templateParams(n *sitter.Node, outer map[string]bool) map[str
 	for k := range outer {
 		m[k] = true
 	}
-	pl := n.ChildByFieldName("parameters")
-	if pl == nil {
-		return m
-	}
-	t := pl.Utf8Text(lw.src)
-	if len(t) < 2 {
-		return m
-	}
-	for _, p := range splitTop(t[1 : len(t)-1]) {
-		if k := strings.IndexByte(p, '='); k >= 0 {
-			p = strings.TrimSpace(p[:k])
-		}
-		f := strings.Fields(strings.NewReplacer("...", " ", "&", " ", "*", " ").Replace(p))
-		if len(f) >= 2 {
-			m[f[len(f)-1]] = true
+	for _, p := range lw.ownParams(n) {
+		if p != "" {
+			m[p] = true
 		}
 	}
 	return m
