@@ -176,6 +176,37 @@ func nestedIn(l, outer ir.LoopID, loops []*ir.Loop) bool {
 	return outer == ir.NoLoop
 }
 
+// paramValues gives parameters the values their callers pass (callSiteFacts),
+// as locals initialised with them.
+func (fb *funcBuilder) paramValues(vals map[string]*ir.Expr) {
+	names := make([]string, 0, len(vals))
+	for name := range vals {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		v := vals[name]
+		b, ok := fb.lookup(name)
+		if !ok {
+			b = binding{reg: ir.NoReg} // a non-type template parameter
+		}
+		if b.reg != ir.NoReg || b.ptr {
+			continue
+		}
+		if fb.prev != nil && !valueOK(name, ir.NoLoop, v, fb.prev.muts, fb.prev.loops) {
+			continue
+		}
+		fb.locals = append(fb.locals, localValue{name: name, loop: ir.NoLoop, val: v})
+		b.local = len(fb.locals)
+		if c, ok := v.Value(); ok {
+			b.isConst, b.val = true, c
+		} else {
+			b.sym = v
+		}
+		fb.bind(name, b)
+	}
+}
+
 // enclosing binds what the function around a __VEC_SCOPE__ block declares
 // before the block (blk): its parameters, and the variables declared on the
 // way down to the block, with their values as in decl. A name assigned
@@ -225,7 +256,8 @@ func (fb *funcBuilder) enclosing(blk int32) {
 }
 
 // killAssigned forgets the value of every name the subtree at i assigns,
-// increments, takes the address of, or passes to a call as a plain scalar.
+// increments, takes the address of, or passes as a plain scalar to a
+// helper defined in the file.
 func (fb *funcBuilder) killAssigned(i int32) {
 	fl := fb.fl
 	forget := func(n int32) {
@@ -246,6 +278,9 @@ func (fb *funcBuilder) killAssigned(i int32) {
 				forget(fl.child(k, "argument"))
 			}
 		case "argument_list":
+			if f := fl.child(fl.n[k].parent, "function"); f < 0 || !fb.lw.defined[lastComponent(fl.text(f))] {
+				continue // not a helper of the file: see fillInstr
+			}
 			for _, a := range fl.named(k) {
 				if fl.n[a].kind == "identifier" {
 					if b, ok := fb.lookup(fl.text(a)); ok && !b.ptr {
@@ -1256,9 +1291,12 @@ func (fb *funcBuilder) fillInstr(in *ir.Instr, args []ir.ArgInfo, assign ir.RegI
 	switch in.Op {
 	case ir.OpUnknown, ir.OpCall:
 		for k := range in.Args {
-			// A scalar variable passed to a function ascvet does not know
-			// may be taken by reference and changed.
-			if name := in.Args[k].Text; in.Args[k].Reg == ir.NoReg && isIdentifier(name) {
+			// A scalar variable passed to a helper of the file may be taken
+			// by reference and changed. Functions from elsewhere (CeilDiv,
+			// min, Align) are assumed to take scalars by value: an output
+			// parameter of a library function is rare in kernels, and
+			// assuming otherwise loses every value passed to one.
+			if name := in.Args[k].Text; in.Op == ir.OpCall && in.Args[k].Reg == ir.NoReg && isIdentifier(name) {
 				if b, ok := fb.lookup(name); ok && !b.ptr && b.reg == ir.NoReg {
 					fb.killValue(name, in.Loop)
 				}

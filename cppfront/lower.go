@@ -57,18 +57,20 @@ func (lw *lowerer) run() {
 			scopeBlanks[i] = true
 		}
 	}
+	var regions []region
 	for _, fd := range lw.funcs {
 		kind, ok := lw.regionKind(fd)
 		if !ok {
 			continue
 		}
-		lw.lowerFunc(fd, kind)
+		regions = append(regions, region{fd: fd, kind: kind, at: len(lw.f.Funcs)})
+		lw.f.Funcs = append(lw.f.Funcs, lw.lowerFunc(fd, kind, nil))
 	}
+	lw.callSiteFacts(regions)
 	if len(scopeBlanks) > 0 {
 		lw.lowerVecScopes(scopeBlanks)
 	}
 	lw.lowerOrphans()
-	lw.instances()
 	sort.SliceStable(lw.f.Funcs, func(i, j int) bool { return lw.f.Funcs[i].Pos < lw.f.Funcs[j].Pos })
 	for name := range lw.defined {
 		lw.f.Defined = append(lw.f.Defined, name)
@@ -502,15 +504,22 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 	}
 }
 
-// lowerFunc lowers one function region.
-func (lw *lowerer) lowerFunc(fd funcDef, kind ir.RegionKind) {
+// region is a function region lowered from a definition.
+type region struct {
+	fd   funcDef
+	kind ir.RegionKind
+	at   int // index in File.Funcs
+}
+
+// lowerFunc lowers one function region; vals are values its callers pass
+// to its parameters (callSiteFacts), or nil.
+func (lw *lowerer) lowerFunc(fd funcDef, kind ir.RegionKind, vals map[string]*ir.Expr) *ir.Func {
 	fn := &ir.Func{Name: fd.name, Kind: kind, Pos: lw.pos(fd.start), End: lw.pos(fd.end), BodyPos: lw.pos(fd.body), Template: fd.template, TParams: fd.own}
 	if !kind.Analysed() {
-		lw.f.Funcs = append(lw.f.Funcs, fn)
-		return
+		return fn
 	}
 	fl := flatten(fd.node, lw.src, fd.node.HasError(), lw.budget)
-	fn = lw.twice(func(prev *firstPass) *funcBuilder {
+	return lw.twice(func(prev *firstPass) *funcBuilder {
 		fn := &ir.Func{Name: fd.name, Kind: kind, Pos: lw.pos(fd.start), End: lw.pos(fd.end), BodyPos: lw.pos(fd.body), Template: fd.template, TParams: fd.own}
 		fb := newFuncBuilder(lw, fn, fl)
 		fb.prev = prev
@@ -520,6 +529,7 @@ func (lw *lowerer) lowerFunc(fd funcDef, kind ir.RegionKind) {
 		if d := fl.child(0, "declarator"); d >= 0 {
 			fb.params(d)
 		}
+		fb.paramValues(vals)
 		body := fl.child(0, "body")
 		if body >= 0 {
 			fn.Body = fb.block(body, ir.NoLoop, false)
@@ -530,7 +540,6 @@ func (lw *lowerer) lowerFunc(fd funcDef, kind ir.RegionKind) {
 		fb.collectErrors()
 		return fb
 	})
-	lw.f.Funcs = append(lw.f.Funcs, fn)
 }
 
 // twice lowers a region with build, and once more when the first pass

@@ -213,8 +213,8 @@ func TestStatsStreams(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	if v := got.Streams.Pre.Verdicts; v["contiguous"] != 4 || v["not contiguous"]+v["unknown"] != 6 {
-		t.Errorf("pre verdicts = %v, want 4 contiguous and 6 others", v)
+	if v := got.Streams.Pre.Verdicts; v["contiguous"] != 6 || v["not contiguous"]+v["unknown"] != 8 {
+		t.Errorf("pre verdicts = %v, want 6 contiguous and 8 others", v)
 	}
 	whys := map[string]string{}
 	for _, s := range got.Streams.Sites {
@@ -231,7 +231,7 @@ func TestStatsStreams(t *testing.T) {
 		}
 	}
 	a := got.Streams.Addresses
-	if a["folded"] == 0 || a["folded"]+a["symbolic"]+a["unknown"] != 20 {
+	if a["folded"] == 0 || a["folded"]+a["symbolic"]+a["unknown"] != 28 {
 		t.Errorf("addresses = %v", a)
 	}
 }

@@ -92,6 +92,16 @@ func (p *prover) cases() []binding {
 	if p.maskOnly {
 		sizes = sizes[:3]
 	}
+	if len(p.types) == 1 && len(p.fn.Instances[p.types[0]]) > 0 {
+		// The function's calls in its file name its element types.
+		sizes = nil
+		for _, t := range p.fn.Instances[p.types[0]] {
+			if sz, ok := ir.ElemSize(t); ok && !slices.Contains(sizes, sz) {
+				sizes = append(sizes, sz)
+			}
+		}
+		slices.Sort(sizes)
+	}
 	var typeSets []map[string]int64
 	for k := range sizes {
 		m := map[string]int64{}

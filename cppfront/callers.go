@@ -1,0 +1,344 @@
+package cppfront
+
+import (
+	"slices"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// Values passed by callers.
+//
+// A VF function often takes its vector length or stride as a parameter
+// from a caller that computes it from constants:
+//
+//	uint32_t vfLen = platform::GetVRegSize() / sizeof(float);   // in the caller
+//	ComputeVf(dst, src, n, vfLen);
+//
+//	__simd_vf__ void ComputeVf(..., uint32_t vfLen) { ... src + i * vfLen ... }
+//
+// When every call of a function in its file is found, and each passes the
+// same value for a parameter, fixed for the whole run (built from constants
+// and element sizes), the function is lowered again with that parameter
+// bound to the value, as a local initialised with it would be: an
+// assignment to the parameter in a loop still takes the value away
+// (localValue). A call ascvet cannot find or evaluate leaves the parameter
+// unknown. The caller is evaluated the way a __VEC_SCOPE__ block sees its
+// function (funcBuilder.enclosing): parameters, and the variables declared
+// on the way down to the call.
+
+// callSite is one call of a region's function, evaluated in its caller.
+type callSite struct {
+	fb     *funcBuilder // a quiet builder holding the caller's names at the call
+	fl     *flat        // the caller, flattened
+	call   int32        // the call_expression in fl
+	targs  []string     // the callee's template arguments as written (F<T, 4>)
+	guards []guard      // the is_same guards of the if constexpr branches around the call
+}
+
+// callSiteFacts lowers again each region whose calls in the file pass it
+// fixed values (parameters, non-type template parameters), and records the
+// element types its template parameters take (Func.Instances).
+func (lw *lowerer) callSiteFacts(regions []region) {
+	flats := map[uint]*flat{} // caller definitions, flattened once, by start byte
+	for _, r := range regions {
+		fn := lw.f.Funcs[r.at]
+		if !r.kind.Analysed() || !scalarParams(fn) && len(r.fd.own) == 0 {
+			continue
+		}
+		sites, ok := lw.callSites(r.fd, flats)
+		if !ok {
+			continue
+		}
+		vals := paramAgreement(sites, fn.Params, r.fd)
+		inst := instancesOf(sites, r.fd.own, vals)
+		if len(vals) > 0 {
+			fn = lw.lowerFunc(r.fd, r.kind, vals)
+			lw.f.Funcs[r.at] = fn
+		}
+		if len(inst) > 0 {
+			fn.Instances = inst
+		}
+	}
+}
+
+func scalarParams(fn *ir.Func) bool {
+	for _, p := range fn.Params {
+		if p.Reg == ir.NoReg && p.Name != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// callSites finds every call of fd's function in the file, outside its own
+// definition; ok is false when there is none, too many, or one that is not
+// inside a function definition.
+func (lw *lowerer) callSites(fd funcDef, flats map[uint]*flat) ([]callSite, bool) {
+	name := lastComponent(fd.name)
+	offs := lw.callOffsets(name, int(fd.start), int(fd.end))
+	if len(offs) == 0 || len(offs) > 64 {
+		return nil, false
+	}
+	sites := make([]callSite, 0, len(offs))
+	for _, off := range offs {
+		s, ok := lw.callSite(off, name, flats)
+		if !ok {
+			return nil, false
+		}
+		sites = append(sites, s)
+	}
+	return sites, true
+}
+
+// callSite evaluates the call of name at off in its caller.
+func (lw *lowerer) callSite(off int, name string, flats map[uint]*flat) (callSite, bool) {
+	n := lw.tree.RootNode().DescendantForByteRange(uint(off), uint(off+len(name)))
+	var call, def *sitter.Node
+	for ; n != nil; n = n.Parent() {
+		kind, _ := kindOf(n.KindId())
+		if kind == "call_expression" && call == nil {
+			if f := n.ChildByFieldName("function"); f != nil && f.StartByte() <= uint(off) && uint(off) < f.EndByte() {
+				call = n
+			}
+		}
+		if kind == "function_definition" {
+			def = n
+			break
+		}
+	}
+	if call == nil || def == nil {
+		return callSite{}, false
+	}
+	fl := flats[def.StartByte()]
+	if fl == nil {
+		fl = flatten(def, lw.src, def.HasError(), lw.budget)
+		flats[def.StartByte()] = fl
+	}
+	ci := int32(-1)
+	for i := range fl.n {
+		if fl.n[i].start == uint32(call.StartByte()) && fl.n[i].end == uint32(call.EndByte()) && fl.n[i].kind == "call_expression" {
+			ci = int32(i)
+			break
+		}
+	}
+	if ci < 0 {
+		return callSite{}, false
+	}
+	fb := newFuncBuilder(lw, &ir.Func{}, fl)
+	fb.enclosing(ci)
+	fb.quiet = true
+	s := callSite{fb: fb, fl: fl, call: ci}
+	if j := skipSpace(lw.src, off+len(name)); j < len(lw.src) && lw.src[j] == '<' {
+		if k := matchAngle(lw.src, j); k > j {
+			s.targs = splitTargs(name + string(lw.src[j:k+1]))
+		}
+	}
+	// The is_same guards of the if constexpr branches around the call.
+	for c, p := ci, fl.n[ci].parent; p >= 0; c, p = p, fl.n[p].parent {
+		if fl.n[p].kind != "if_statement" || !fl.hasToken(p, "constexpr") || fl.child(p, "consequence") != c {
+			continue
+		}
+		cond := fl.child(p, "condition")
+		if v := fl.child(cond, "value"); v >= 0 {
+			cond = v
+		}
+		if m := sameRE.FindStringSubmatch(normSpace(fl.text(cond))); m != nil {
+			s.guards = append(s.guards, guard{m[1], m[2]}, guard{m[2], m[1]})
+		}
+	}
+	return s, true
+}
+
+// matchAngle returns the index of the > that closes the < at j, or -1.
+func matchAngle(src []byte, j int) int {
+	depth := 0
+	for k := j; k < len(src); k++ {
+		switch src[k] {
+		case '<':
+			depth++
+		case '>':
+			if depth--; depth == 0 {
+				return k
+			}
+		case ';', '{', '}':
+			return -1
+		}
+	}
+	return -1
+}
+
+// paramAgreement returns, by name, the value every call site passes to a
+// scalar parameter, and to a non-type template parameter, where the sites
+// agree and the value is fixed for the run.
+func paramAgreement(sites []callSite, params []ir.Param, fd funcDef) map[string]*ir.Expr {
+	type slot struct {
+		name string
+		val  func(s callSite) *ir.Expr
+	}
+	var slots []slot
+	for k, p := range params {
+		if p.Reg != ir.NoReg || p.Name == "" {
+			continue
+		}
+		slots = append(slots, slot{p.Name, func(s callSite) *ir.Expr {
+			args := s.args()
+			if len(args) != len(params) {
+				return nil
+			}
+			return calleeTerms(s.fb.env.expr(s.fl, args[k]), fd, s.targs)
+		}})
+	}
+	for j, p := range fd.own {
+		if p == "" {
+			continue
+		}
+		slots = append(slots, slot{p, func(s callSite) *ir.Expr {
+			if j >= len(s.targs) {
+				return nil
+			}
+			return s.fb.constant(s.targs[j])
+		}})
+	}
+	vals := map[string]*ir.Expr{}
+	for _, sl := range slots {
+		var agreed *ir.Expr
+		for n, s := range sites {
+			v := sl.val(s)
+			if v == nil || n > 0 && v.String() != agreed.String() {
+				agreed = nil
+				break
+			}
+			agreed = v
+		}
+		if agreed != nil {
+			vals[sl.name] = agreed
+		}
+	}
+	return vals
+}
+
+// args returns the argument nodes of the call.
+func (s callSite) args() []int32 {
+	var out []int32
+	if al := s.fl.child(s.call, "arguments"); al >= 0 {
+		for _, a := range s.fl.named(al) {
+			if s.fl.n[a].kind != "comment" {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// instancesOf returns the element types each template parameter takes at
+// the call sites, or nil when a site does not say (see callSiteFacts).
+func instancesOf(sites []callSite, own []string, vals map[string]*ir.Expr) map[string][]string {
+	inst := map[string][]string{}
+	for j, p := range own {
+		if p == "" || vals[p] != nil {
+			continue // a non-type parameter
+		}
+		var types []string
+		for _, s := range sites {
+			t := p // no template arguments: a member of the same class template
+			if len(s.targs) > 0 {
+				if j >= len(s.targs) {
+					types = nil
+					break
+				}
+				t = s.targs[j]
+			}
+			t = narrow(t, s.guards)
+			if _, ok := ir.ElemSize(t); !ok {
+				types = nil
+				break
+			}
+			if !slices.Contains(types, t) {
+				types = append(types, t)
+			}
+		}
+		if len(types) > 0 {
+			inst[p] = types
+		}
+	}
+	return inst
+}
+
+// narrow resolves a template argument that is a parameter of the caller
+// by the guards around the call.
+func narrow(t string, gs []guard) string {
+	if _, ok := ir.ElemSize(t); ok {
+		return t
+	}
+	for _, g := range gs {
+		if g.param == t {
+			if _, ok := ir.ElemSize(g.typ); ok {
+				return g.typ
+			}
+		}
+	}
+	return ""
+}
+
+// constant folds a template argument as written in the caller: a literal,
+// or a name whose value the caller or the file knows.
+func (fb *funcBuilder) constant(text string) *ir.Expr {
+	if v, ok := parseInt(text); ok {
+		return ir.Const(v)
+	}
+	if !isIdentifier(text) {
+		return nil
+	}
+	if v, isConst, ok := fb.env.lookup(text); ok && isConst {
+		return ir.Const(v)
+	}
+	return nil
+}
+// calleeTerms returns v, a value computed in the caller, in the callee's
+// terms, or nil when it is not fixed for the run: its element sizes must
+// be of known types, or of a template argument of the call that names a
+// parameter of the callee (or, with no template arguments, a parameter of
+// the same name, as in a member of the same class template).
+func calleeTerms(v *ir.Expr, callee funcDef, targs []string) *ir.Expr {
+	if !v.Known() || !v.Pure() {
+		return nil
+	}
+	ok := true
+	out := v.Subst(func(k ir.ExprKind, name string) *ir.Expr {
+		if _, sized := ir.ElemSize(name); k != ir.ExprSizeof || sized {
+			return nil
+		}
+		for j, a := range targs {
+			if a == name && j < len(callee.own) && callee.own[j] != "" {
+				return &ir.Expr{Kind: ir.ExprSizeof, Name: callee.own[j]}
+			}
+		}
+		if len(targs) > 0 || !callee.tparams[name] {
+			ok = false
+		}
+		return nil
+	})
+	if !ok {
+		return nil
+	}
+	return out
+}
+
+// splitTargs returns the template arguments of a callee as written
+// (F<T, 4>), or nil.
+func splitTargs(callee string) []string {
+	k := strings.IndexByte(callee, '<')
+	if k < 0 || !strings.HasSuffix(callee, ">") {
+		return nil
+	}
+	var out []string
+	for _, a := range splitTop(callee[k+1 : len(callee)-1]) {
+		out = append(out, normSpace(a))
+	}
+	return out
+}
+
+var lwDebug func(*lowerer, funcDef, *ir.Func)
