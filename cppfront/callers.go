@@ -297,6 +297,7 @@ func (fb *funcBuilder) constant(text string) *ir.Expr {
 	}
 	return nil
 }
+
 // calleeTerms returns v, a value computed in the caller, in the callee's
 // terms, or nil when it is not fixed for the run: its element sizes must
 // be of known types, or of a template argument of the call that names a
