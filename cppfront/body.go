@@ -66,6 +66,7 @@ type funcBuilder struct {
 	muts   mutations    // where each name is assigned (this pass)
 	prev   *firstPass   // in the second pass: what the first found; nil in the first
 
+	class          string // the class the region's function belongs to, for its members set once
 	quiet          bool   // binding what precedes a __VEC_SCOPE__ block: no instructions, no registers
 	errFrom, errTo uint32 // the byte range whose parse errors are the region's (errTo 0: all of fl)
 }
@@ -1636,6 +1637,9 @@ func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
 				e.fb.usedValue(b)
 				return b.sym
 			}
+			if x := e.member(name); x != nil {
+				return x
+			}
 		}
 		if k := strings.IndexByte(name, '<'); k >= 0 && strings.Contains(name, ">::") {
 			// Tiling<T>::VL names the member VL of the class template Tiling.
@@ -1655,9 +1659,20 @@ func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
 			}
 			return ir.Sym(name)
 		}
+		if sc := e.lw.scope(); sc != nil && isIdentifier(lastComponent(name)) {
+			if x, ok := sc.Value(name); ok {
+				return x
+			}
+		}
 		return ir.Sym(name)
 	case "field_expression":
-		return ir.Sym(strings.ReplaceAll(fl.text(i), " ", ""))
+		name := strings.ReplaceAll(fl.text(i), " ", "")
+		if m, ok := strings.CutPrefix(name, "this->"); ok {
+			if x := e.member(m); x != nil {
+				return x
+			}
+		}
+		return ir.Sym(name)
 	case "parenthesized_expression":
 		ch := fl.named(i)
 		if len(ch) == 1 {
@@ -1713,6 +1728,9 @@ func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
 		if v, ok := sizeCall(fl, i); ok {
 			return ir.Const(v)
 		}
+		if x := e.constCall(fl, i); x != nil {
+			return x
+		}
 		if e.fb != nil {
 			ci := e.fb.callee(i)
 			if ci.cast {
@@ -1758,6 +1776,45 @@ func sizeCall(fl *flat, i int32) (int64, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// constCall folds a call without arguments of a constexpr function of
+// the headers (GetVLEleNums<T>()) through the project index.
+func (e *env) constCall(fl *flat, i int32) *ir.Expr {
+	sc := e.lw.scope()
+	if sc == nil {
+		return nil
+	}
+	if al := fl.child(i, "arguments"); al < 0 || len(fl.named(al)) > 0 {
+		return nil
+	}
+	fn := fl.child(i, "function")
+	if fn < 0 {
+		return nil
+	}
+	text := normSpace(fl.text(fn))
+	name := lastComponent(text)
+	if !isIdentifier(name) {
+		return nil
+	}
+	x, _ := sc.Call(name, splitTargs(text))
+	return x
+}
+
+// member returns the value of a data member of the region's class set
+// once (memberValues), unless a local or parameter shadows it.
+func (e *env) member(name string) *ir.Expr {
+	if e.fb == nil || e.fb.class == "" {
+		return nil
+	}
+	x := e.lw.members[e.fb.class][name]
+	if x == nil {
+		return nil
+	}
+	if _, shadowed := e.fb.lookup(name); shadowed {
+		return nil
+	}
+	return x
 }
 
 // parseInt parses a C++ integer literal (decimal, hex, octal, binary, digit

@@ -110,6 +110,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 		}
 	}()
 	lw := newLowerer(f, clean, blanks, tree, b)
+	lw.index = opts.Index
 	lw.run()
 	return f, nil
 }

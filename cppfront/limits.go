@@ -35,6 +35,7 @@ const maxTreeCut = 1 << 18
 type Options struct {
 	MaxDepth int           // deepest bracket nesting accepted; <= 0 for DefaultMaxDepth
 	Timeout  time.Duration // time to parse and lower the file; <= 0 for none
+	Index    *Index        // the project index to consult for names the file does not define; nil for none
 }
 
 func (o Options) maxDepth() int {

@@ -3,6 +3,7 @@ package cppfront
 import (
 	"bytes"
 	"go/token"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,13 +20,19 @@ type lowerer struct {
 	blanks []blank
 	tree   *sitter.Tree
 
-	funcs     []funcDef           // every function definition found at declaration level
-	defined   map[string]bool     // names of functions defined in the file (last component and qualified)
-	tyAlias   map[string]string   // file-level type aliases (using X = ...; typedef ... X;)
-	regUsing  bool                // a using-directive brings Reg/MicroAPI names into scope
-	knownNS   map[string]bool     // namespaces and classes declared in the file
-	symConsts map[string]*ir.Expr // file-scope constants with a fixed symbolic value (static constexpr VL = 256 / sizeof(T))
-	budget    *budget             // the file's clock and tree-depth cut (limits.go)
+	funcs     []funcDef                      // every function definition found at declaration level
+	defined   map[string]bool                // names of functions defined in the file (last component and qualified)
+	tyAlias   map[string]string              // file-level type aliases (using X = ...; typedef ... X;)
+	regUsing  bool                           // a using-directive brings Reg/MicroAPI names into scope
+	knownNS   map[string]bool                // namespaces and classes declared in the file
+	symConsts map[string]*ir.Expr            // file-scope constants with a fixed symbolic value (static constexpr VL = 256 / sizeof(T))
+	fields    map[string]map[string]bool     // class -> its data members
+	members   map[string]map[string]*ir.Expr // class -> data members set once, with their value (memberValues)
+	budget    *budget                        // the file's clock and tree-depth cut (limits.go)
+	index     *Index                         // the project index, nil for none
+	ixScope   *Scope                         // what the file sees through it, made on first use
+	selfDefs  [][2]string                    // the file\'s object-like #defines: name, value
+	includes  []string                       // the file\'s "..." includes, as written
 }
 
 // funcDef is a function definition found by the declaration-level walk.
@@ -42,7 +49,8 @@ type funcDef struct {
 }
 
 func newLowerer(f *ir.File, src []byte, blanks []blank, tree *sitter.Tree, b *budget) *lowerer {
-	return &lowerer{f: f, src: src, blanks: blanks, tree: tree, defined: map[string]bool{}, tyAlias: map[string]string{}, knownNS: map[string]bool{}, symConsts: map[string]*ir.Expr{}, budget: b}
+	return &lowerer{f: f, src: src, blanks: blanks, tree: tree, defined: map[string]bool{}, tyAlias: map[string]string{}, knownNS: map[string]bool{}, symConsts: map[string]*ir.Expr{}, budget: b,
+		fields: map[string]map[string]bool{}, members: map[string]map[string]*ir.Expr{}}
 }
 
 func (lw *lowerer) pos(off uint32) token.Pos { return lw.f.Tok.Pos(int(off)) }
@@ -50,6 +58,7 @@ func (lw *lowerer) pos(off uint32) token.Pos { return lw.f.Tok.Pos(int(off)) }
 func (lw *lowerer) run() {
 	root := lw.tree.RootNode()
 	lw.walkDecls(root, false, "", nil, 0)
+	lw.memberValues()
 	// Region discovery.
 	scopeBlanks := map[int]bool{} // blanks that are __VEC_SCOPE__ markers
 	for i, b := range lw.blanks {
@@ -112,6 +121,17 @@ func (lw *lowerer) walkDecls(n *sitter.Node, inTemplate bool, class string, tpar
 			}
 		case "namespace_alias_definition":
 			lw.nsAlias(ch)
+		case "preproc_def":
+			// #define NAME value: the file's own definitions for the index.
+			if nn, v := ch.ChildByFieldName("name"), ch.ChildByFieldName("value"); nn != nil && v != nil {
+				lw.selfDefs = append(lw.selfDefs, [2]string{nn.Utf8Text(lw.src), strings.TrimSpace(v.Utf8Text(lw.src))})
+			}
+		case "preproc_include":
+			if p := ch.ChildByFieldName("path"); p != nil {
+				if t := p.Utf8Text(lw.src); len(t) > 2 && t[0] == '"' {
+					lw.includes = append(lw.includes, t[1:len(t)-1])
+				}
+			}
 		case "preproc_function_def":
 			if nn := ch.ChildByFieldName("name"); nn != nil {
 				lw.defined[nn.Utf8Text(lw.src)] = true
@@ -135,6 +155,9 @@ func (lw *lowerer) walkDecls(n *sitter.Node, inTemplate bool, class string, tpar
 		default:
 			if kind == "declaration" || kind == "field_declaration" {
 				lw.constDecl(ch, class)
+			}
+			if kind == "field_declaration" && class != "" && ch.EndByte()-ch.StartByte() < 4096 {
+				lw.recordFields(flatten(ch, lw.src, false, lw.budget), class)
 			}
 			if containers[kind] {
 				lw.walkDecls(ch, inTemplate, class, tparams, depth+1)
@@ -444,6 +467,7 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 	}
 	sort.Ints(idx)
 	counts := map[string]int{}
+	flats := map[uint]*flat{} // enclosing functions, flattened once
 	for _, i := range idx {
 		b := lw.blanks[i]
 		k := skipSpace(lw.src, b.end)
@@ -481,7 +505,13 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 		if def != nil {
 			root = def
 		}
-		fl := flatten(root, lw.src, root.HasError(), lw.budget)
+		fl := flats[root.StartByte()]
+		if fl == nil {
+			fl = flatten(root, lw.src, root.HasError(), lw.budget)
+			if def != nil {
+				flats[root.StartByte()] = fl // its other blocks
+			}
+		}
 		if def != nil {
 			blk = fl.find("compound_statement", uint32(k))
 			if blk < 0 {
@@ -495,6 +525,7 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 			fb.prev = prev
 			fb.errFrom, fb.errTo = start, end
 			if def != nil {
+				fb.class = lw.classAt(def.StartByte())
 				fb.enclosing(blk)
 			}
 			fn.Body = fb.block(blk, ir.NoLoop, false)
@@ -502,6 +533,61 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 		})
 		lw.f.Funcs = append(lw.f.Funcs, fn)
 	}
+}
+
+// scope returns what the file sees through the project index, or nil.
+func (lw *lowerer) scope() *Scope {
+	if lw.index == nil {
+		return nil
+	}
+	if lw.ixScope == nil {
+		self := newHeader()
+		for _, d := range lw.selfDefs {
+			if _, dup := self.defs[d[0]]; dup {
+				self.defs[d[0]] = "" // defined twice (#if branches): no value
+				continue
+			}
+			self.defs[d[0]] = d[1]
+		}
+		for _, fd := range lw.funcs {
+			if f, ok := lw.constFn(fd); ok {
+				self.funcs[lastComponent(fd.name)] = f
+			}
+		}
+		lw.ixScope = lw.index.Scope(filepath.Dir(lw.f.Name), self, lw.includes)
+	}
+	return lw.ixScope
+}
+
+// constFn returns a constexpr function of the file whose body is one
+// return statement.
+func (lw *lowerer) constFn(fd funcDef) (constFn, bool) {
+	if !bytes.Contains(lw.src[fd.start:fd.body], []byte("constexpr")) {
+		return constFn{}, false
+	}
+	body := fd.node.ChildByFieldName("body")
+	if body == nil || body.NamedChildCount() != 1 {
+		return constFn{}, false
+	}
+	ret := body.NamedChild(0)
+	if kind, _ := kindOf(ret.KindId()); kind != "return_statement" || ret.NamedChildCount() != 1 {
+		return constFn{}, false
+	}
+	d := fd.node.ChildByFieldName("declarator")
+	if d == nil || !strings.HasSuffix(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(d.Utf8Text(lw.src)), "const")), "()") {
+		return constFn{}, false // parameters: not a call without arguments
+	}
+	return constFn{tparams: fd.own, ret: ret.NamedChild(0).Utf8Text(lw.src)}, true
+}
+
+// classAt returns the class of the function definition that starts at off.
+func (lw *lowerer) classAt(off uint) string {
+	for _, fd := range lw.funcs {
+		if fd.node.StartByte() == off {
+			return classOf(fd)
+		}
+	}
+	return ""
 }
 
 // region is a function region lowered from a definition.
@@ -523,6 +609,7 @@ func (lw *lowerer) lowerFunc(fd funcDef, kind ir.RegionKind, vals map[string]*ir
 		fn := &ir.Func{Name: fd.name, Kind: kind, Pos: lw.pos(fd.start), End: lw.pos(fd.end), BodyPos: lw.pos(fd.body), Template: fd.template, TParams: fd.own}
 		fb := newFuncBuilder(lw, fn, fl)
 		fb.prev = prev
+		fb.class = classOf(fd)
 		for k := range fd.tparams {
 			fb.tparams[k] = true
 		}

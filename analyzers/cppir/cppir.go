@@ -64,7 +64,11 @@ var Analyzer = &analysis.Analyzer{
 }
 
 // limits are the front end's limits, set through the analyzer's flags.
-var limits cppfront.Options
+// limits are the front end's options. Its project index is shared by every
+// file the process parses: it reads each header once, and revalidates it by
+// size and modification time (a file by its content), so a long-running
+// process (tests, an editor) never sees stale values.
+var limits = cppfront.Options{Index: cppfront.NewIndex()}
 
 func init() {
 	Analyzer.Flags.IntVar(&limits.MaxDepth, "max-depth", cppfront.DefaultMaxDepth, "deepest nesting of brackets ( [ { in a file with VF code; a deeper file is not analysed")

@@ -213,25 +213,25 @@ func TestStatsStreams(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	if v := got.Streams.Pre.Verdicts; v["contiguous"] != 6 || v["not contiguous"]+v["unknown"] != 8 {
-		t.Errorf("pre verdicts = %v, want 6 contiguous and 8 others", v)
+	if v := got.Streams.Pre.Verdicts; v["contiguous"] != 9 || v["not contiguous"]+v["unknown"] != 10 {
+		t.Errorf("pre verdicts = %v, want 9 contiguous and 10 others", v)
 	}
 	whys := map[string]string{}
 	for _, s := range got.Streams.Sites {
 		whys[s.Pos[strings.LastIndex(s.Pos, "/")+1:]] = s.Verdict + ": " + s.Why
 	}
 	for pos, want := range map[string]string{
-		"values_good.asc:47:9":  "unknown: the address uses off, which the loop changes",
-		"values_good.asc:63:9":  "unknown: the address uses base, which the loop changes",
-		"values_good.asc:105:9": "not contiguous: the address advances 32 elements per iteration but 64 are loaded",
-		"values.asc:75:9":       "contiguous: ",
+		"values_good.asc:48:9":  "unknown: the address uses off, which the loop changes",
+		"values_good.asc:64:9":  "unknown: the address uses base, which the loop changes",
+		"values_good.asc:106:9": "not contiguous: the address advances 32 elements per iteration but 64 are loaded",
+		"values.asc:76:9":       "contiguous: ",
 	} {
 		if whys[pos] != want {
 			t.Errorf("%s: %q, want %q", pos, whys[pos], want)
 		}
 	}
 	a := got.Streams.Addresses
-	if a["folded"] == 0 || a["folded"]+a["symbolic"]+a["unknown"] != 28 {
+	if a["folded"] == 0 || a["folded"]+a["symbolic"]+a["unknown"] != 38 {
 		t.Errorf("addresses = %v", a)
 	}
 }

@@ -1,0 +1,631 @@
+package cppfront
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// The project index: names a file uses but does not define.
+//
+// A kernel's constants, aliases and small constexpr helpers often live in
+// a header of its repository:
+//
+//	#include "../inc/kernel_utils.h"         // constexpr int64_t VFLEN = GetVRegSize() / sizeof(int64_t);
+//	... src + i * VFLEN ...                    // VFLEN folds to 32
+//
+// An Index answers, for a file and a name, the value the name has in the
+// headers the file includes ("..." includes, resolved next to the file,
+// then in the usual include folders of its ancestors: include, inc,
+// op_kernel, common/inc/op_kernel), transitively. It is consulted lazily,
+// only for a name a VF region needs and the file does not define; each
+// header is read and scanned once per run, textually, for what can give a
+// value: object-like #defines, const/constexpr variables and static
+// members, using aliases, and constexpr functions whose body is a single
+// return. Memory grows with the headers VF code includes, not with the tree.
+type Index struct {
+	mu      sync.Mutex
+	headers map[string]*header   // by path; revalidated by size and modification time
+	found   map[[2]string]string // (dir, include) -> resolved path, "" when not found
+}
+
+// NewIndex returns an empty index, to share between the files of one run.
+func NewIndex() *Index {
+	return &Index{headers: map[string]*header{}, found: map[[2]string]string{}}
+}
+
+// header is what one file defines that can give a value.
+type header struct {
+	includes []string           // resolved paths of its "..." includes
+	defs     map[string]string  // object-like #define, const/constexpr: name -> value text
+	funcs    map[string]constFn // constexpr functions with one return: name -> body
+	aliases  map[string]string  // using X = Y; typedef Y X;
+	size     int64              // the file's size and modification time when scanned
+	mtime    int64
+}
+
+// constFn is a constexpr function whose body is one return statement.
+type constFn struct {
+	tparams []string // template parameters, in order
+	ret     string   // the returned expression
+}
+
+// Index limits: how far includes are followed, and how large a header is read.
+const (
+	indexDepth     = 6
+	indexMaxHeader = 4 << 20
+	indexMaxFiles  = 400
+)
+
+var (
+	includeRE = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"`)
+	defineRE  = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]*?)[ \t]*$`)
+	constRE   = regexp.MustCompile(`(?m)\b(?:constexpr|const)\b[^;=(){}]*?\b([A-Za-z_]\w*)\s*(?:=\s*([^;{}]+?)|\{\s*([^;{}]+?)\s*\})\s*;`)
+	aliasRE   = regexp.MustCompile(`(?m)\busing\s+([A-Za-z_]\w*)\s*=\s*([^;]+);`)
+	constFnRE = regexp.MustCompile(`(?s)(?:template\s*<([^<>]*)>\s*)?(?:__aicore__\s+|__simd_callee__\s+|static\s+|inline\s+|constexpr\s+|__inline__\s+)*constexpr\s+(?:__aicore__\s+|inline\s+|static\s+)*[\w:<> ]+?\s+([A-Za-z_]\w*)\s*\(\s*\)\s*(?:const\s*)?\{\s*return\s+([^;{}]+);\s*\}`)
+)
+
+// scan reads what a header defines.
+func scan(path string, src []byte) *header {
+	h := newHeader()
+	text := stripComments(string(src))
+	for _, m := range includeRE.FindAllStringSubmatch(text, -1) {
+		h.includes = append(h.includes, m[1]) // as written: resolved from the header's folder
+	}
+	for _, m := range defineRE.FindAllStringSubmatch(text, -1) {
+		if strings.HasSuffix(m[2], "\\") {
+			continue
+		}
+		h.defs[m[1]] = m[2]
+	}
+	if !strings.Contains(text, "const") {
+		return h
+	}
+	for _, m := range constRE.FindAllStringSubmatch(text, -1) {
+		v := m[2]
+		if v == "" {
+			v = m[3]
+		}
+		if _, dup := h.defs[m[1]]; dup {
+			h.defs[m[1]] = "" // defined twice (#if branches, other classes): no value
+			continue
+		}
+		h.defs[m[1]] = v
+	}
+	for _, m := range aliasRE.FindAllStringSubmatch(text, -1) {
+		h.aliases[m[1]] = strings.TrimSpace(m[2])
+	}
+	// Only around a "constexpr" followed by "return" close by: the
+	// function pattern is slow on whole files.
+	for k := 0; ; {
+		j := strings.Index(text[k:], "constexpr")
+		if j < 0 {
+			break
+		}
+		j += k
+		end := min(len(text), j+600)
+		k = j + len("constexpr")
+		win := text[max(0, j-300):end]
+		if !strings.Contains(win, "return") {
+			continue
+		}
+		for _, m := range constFnRE.FindAllStringSubmatch(win, -1) {
+			h.addFn(m)
+		}
+	}
+	return h
+}
+
+// addFn records a constexpr function matched by constFnRE.
+func (h *header) addFn(m []string) {
+	{
+		var tps []string
+		for _, p := range splitTop(m[1]) {
+			f := strings.Fields(p)
+			if len(f) >= 2 {
+				tps = append(tps, f[len(f)-1])
+			}
+		}
+		h.funcs[m[2]] = constFn{tparams: tps, ret: m[3]}
+	}
+}
+
+// stripComments blanks // and /* */ comments (not inside string literals).
+func stripComments(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '"':
+			j := i + 1
+			for j < len(s) && s[j] != '"' && s[j] != '\n' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) {
+				j = len(s) - 1
+			}
+			b.WriteString(s[i : j+1])
+			i = j
+		case strings.HasPrefix(s[i:], "//"):
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			if i < len(s) {
+				b.WriteByte('\n')
+			}
+		case strings.HasPrefix(s[i:], "/*"):
+			k := strings.Index(s[i+2:], "*/")
+			end := len(s)
+			if k >= 0 {
+				end = i + 2 + k + 2
+			}
+			b.WriteString(strings.Repeat("\n", strings.Count(s[i:end], "\n")))
+			i = end - 1
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// load returns the scanned header at path, reading it on first use.
+func (ix *Index) load(path string) *header {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > indexMaxHeader {
+		return nil
+	}
+	if h, ok := ix.headers[path]; ok && h.size == st.Size() && h.mtime == st.ModTime().UnixNano() {
+		return h
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	h := scan(path, src)
+	h.size, h.mtime = st.Size(), st.ModTime().UnixNano()
+	ix.headers[path] = h
+	return h
+}
+
+// includeDirs are the folders, under each ancestor of a file, where an
+// include is looked for when it is not next to the file.
+var includeDirs = []string{"", "include", "inc", "op_kernel", filepath.Join("common", "inc", "op_kernel"), filepath.Join("common", "inc")}
+
+// resolve finds the file an include written in dir names.
+func (ix *Index) resolve(dir, inc string) string {
+	k := [2]string{dir, inc}
+	if p, ok := ix.found[k]; ok {
+		return p
+	}
+	p := ""
+	if st, err := os.Stat(filepath.Join(dir, inc)); err == nil && st.Mode().IsRegular() {
+		p = filepath.Join(dir, inc)
+	} else {
+		base := strings.TrimLeft(filepath.ToSlash(inc), "./")
+	search:
+		for a, n := dir, 0; n < 8; a, n = filepath.Dir(a), n+1 {
+			for _, sub := range includeDirs {
+				c := filepath.Join(a, sub, base)
+				if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
+					p = c
+					break search
+				}
+			}
+			if filepath.Dir(a) == a {
+				break
+			}
+		}
+	}
+	ix.found[k] = p
+	return p
+}
+
+// closure returns the headers that includes (written in dir) name,
+// transitively, nearest first, reading each on first use.
+func (ix *Index) closure(dir string, includes []string) []*header {
+	var out []*header
+	seen := map[string]bool{}
+	type item struct {
+		path  string
+		depth int
+	}
+	var queue []item
+	push := func(dir string, incs []string, depth int) {
+		for _, inc := range incs {
+			if p := ix.resolve(dir, inc); p != "" && !seen[p] {
+				seen[p] = true
+				queue = append(queue, item{p, depth})
+			}
+		}
+	}
+	push(dir, includes, 1)
+	for len(queue) > 0 && len(out) < indexMaxFiles {
+		it := queue[0]
+		queue = queue[1:]
+		h := ix.load(it.path)
+		if h == nil {
+			continue
+		}
+		out = append(out, h)
+		if it.depth < indexDepth {
+			push(filepath.Dir(it.path), h.includes, it.depth+1)
+		}
+	}
+	return out
+}
+
+// Scope is what one file sees through the index: its own definitions
+// and those of the headers it includes, nearest first. It caches the values
+// it gives; it belongs to one file's lowering.
+type Scope struct {
+	ix     *Index
+	hs     []*header
+	values map[string]*ir.Expr // name or call (name<targs>()) -> value, nil when none
+}
+
+// Scope returns the scope of a file in dir whose own definitions are self
+// and whose "..." includes are includes, as written.
+func (ix *Index) Scope(dir string, self *header, includes []string) *Scope {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return &Scope{ix: ix, hs: append([]*header{self}, ix.closure(dir, includes)...), values: map[string]*ir.Expr{}}
+}
+
+// Value returns the value name has in the scope, fixed for the run
+// (constants and element sizes), or false.
+func (sc *Scope) Value(name string) (*ir.Expr, bool) {
+	if v, ok := sc.values[name]; ok {
+		return v, v != nil
+	}
+	ev := &evaluator{hs: sc.hs}
+	v := ev.name(name, nil)
+	sc.values[name] = v
+	return v, v != nil
+}
+
+// Call returns the value of a call of a constexpr function without
+// arguments (GetVLEleNums<T>()) with the template arguments targs, or false.
+func (sc *Scope) Call(name string, targs []string) (*ir.Expr, bool) {
+	k := name + "<" + strings.Join(targs, ",") + ">()"
+	if v, ok := sc.values[k]; ok {
+		return v, v != nil
+	}
+	ev := &evaluator{hs: sc.hs}
+	v := ev.call(name, targs, nil)
+	sc.values[k] = v
+	return v, v != nil
+}
+
+// newHeader returns an empty header, for a file's own definitions.
+func newHeader() *header {
+	return &header{defs: map[string]string{}, funcs: map[string]constFn{}, aliases: map[string]string{}}
+}
+
+// evaluator folds definition texts into fixed values.
+type evaluator struct {
+	hs    []*header
+	depth int
+}
+
+// lookupDef returns the definition text of name in the headers.
+func (ev *evaluator) lookupDef(name string) (string, bool) {
+	for _, h := range ev.hs {
+		if v, ok := h.defs[name]; ok {
+			return v, v != ""
+		}
+	}
+	return "", false
+}
+
+// name evaluates a name; types maps template parameters to arguments.
+func (ev *evaluator) name(name string, types map[string]string) *ir.Expr {
+	if k := strings.LastIndex(name, "::"); k >= 0 {
+		name = name[k+2:]
+	}
+	if name == "VECTOR_REG_WIDTH" || name == "VRegSize" {
+		return ir.Const(ir.VectorBytes)
+	}
+	text, ok := ev.lookupDef(name)
+	if !ok || ev.depth > 16 {
+		return nil
+	}
+	ev.depth++
+	defer func() { ev.depth-- }()
+	p := &exprParser{s: text, ev: ev, types: types}
+	v := p.expr()
+	if p.failed || strings.TrimSpace(p.s[p.i:]) != "" {
+		return nil
+	}
+	return fixed(v)
+}
+
+// call evaluates a constexpr function with one return, given its template arguments.
+func (ev *evaluator) call(name string, targs []string, outer map[string]string) *ir.Expr {
+	if k := strings.LastIndex(name, "::"); k >= 0 {
+		name = name[k+2:]
+	}
+	if v, ok := ir.SizeCalls[name]; ok {
+		return ir.Const(v)
+	}
+	if ev.depth > 16 {
+		return nil
+	}
+	for _, h := range ev.hs {
+		f, ok := h.funcs[name]
+		if !ok {
+			continue
+		}
+		if len(targs) != len(f.tparams) {
+			return nil
+		}
+		types := map[string]string{}
+		for j, t := range f.tparams {
+			a := strings.TrimSpace(targs[j])
+			if o, ok := outer[a]; ok {
+				a = o
+			}
+			types[t] = a
+		}
+		ev.depth++
+		defer func() { ev.depth-- }()
+		p := &exprParser{s: f.ret, ev: ev, types: types}
+		v := p.expr()
+		if p.failed || strings.TrimSpace(p.s[p.i:]) != "" {
+			return nil
+		}
+		return fixed(v)
+	}
+	return nil
+}
+
+// alias resolves a type name through the headers' using aliases.
+func (ev *evaluator) alias(t string) string {
+	for n := 0; n < 8; n++ {
+		found := false
+		for _, h := range ev.hs {
+			if d, ok := h.aliases[t]; ok {
+				t, found = d, true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	return t
+}
+
+// exprParser parses a C++ integer constant expression of a definition.
+type exprParser struct {
+	s      string
+	i      int
+	ev     *evaluator
+	types  map[string]string // template parameter -> argument
+	failed bool
+}
+
+func (p *exprParser) space() {
+	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t' || p.s[p.i] == '\n' || p.s[p.i] == '\r') {
+		p.i++
+	}
+}
+
+func (p *exprParser) peek(tok string) bool {
+	p.space()
+	return strings.HasPrefix(p.s[p.i:], tok)
+}
+
+func (p *exprParser) eat(tok string) bool {
+	if p.peek(tok) {
+		p.i += len(tok)
+		return true
+	}
+	return false
+}
+
+var binaryLevels = [][]string{{"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}}
+
+func (p *exprParser) expr() *ir.Expr { return p.binary(0) }
+
+func (p *exprParser) binary(level int) *ir.Expr {
+	if level == len(binaryLevels) {
+		return p.unary()
+	}
+	x := p.binary(level + 1)
+	for !p.failed {
+		op := ""
+		for _, o := range binaryLevels[level] {
+			if p.peek(o) && !p.peek(o+o) && !p.peek(o+"=") || (o == "<<" || o == ">>") && p.peek(o) {
+				op = o
+				break
+			}
+		}
+		if op == "" {
+			return x
+		}
+		p.i += len(op)
+		y := p.binary(level + 1)
+		switch op {
+		case "+", "-", "*", "/", "%":
+			x = ir.Bin(op, x, y)
+		default:
+			xv, ok1 := x.Value()
+			yv, ok2 := y.Value()
+			if !ok1 || !ok2 || (op == "<<" || op == ">>") && (yv < 0 || yv > 62) {
+				p.failed = true
+				return nil
+			}
+			switch op {
+			case "<<":
+				x = ir.Const(xv << yv)
+			case ">>":
+				x = ir.Const(xv >> yv)
+			case "&":
+				x = ir.Const(xv & yv)
+			case "|":
+				x = ir.Const(xv | yv)
+			case "^":
+				x = ir.Const(xv ^ yv)
+			}
+		}
+	}
+	return x
+}
+
+func (p *exprParser) unary() *ir.Expr {
+	switch {
+	case p.eat("-"):
+		return ir.Neg(p.unary())
+	case p.eat("+"):
+		return p.unary()
+	case p.eat("~"):
+		v, ok := p.unary().Value()
+		if !ok {
+			p.failed = true
+			return nil
+		}
+		return ir.Const(^v)
+	}
+	return p.primary()
+}
+
+func (p *exprParser) ident() string {
+	p.space()
+	j := p.i
+	for j < len(p.s) && (isIdentChar(p.s[j]) || p.s[j] == ':' && j+1 < len(p.s) && p.s[j+1] == ':') {
+		if p.s[j] == ':' {
+			j++
+		}
+		j++
+	}
+	id := p.s[p.i:j]
+	p.i = j
+	return id
+}
+
+// targs reads <...> after a name, if any.
+func (p *exprParser) targs() []string {
+	if !p.peek("<") || p.peek("<<") {
+		return nil
+	}
+	k := matchAngle([]byte(p.s), p.i)
+	if k < 0 {
+		return nil // a comparison, which a constant of ours never is: left to fail
+	}
+	out := splitTop(p.s[p.i+1 : k])
+	p.i = k + 1
+	return out
+}
+
+// size returns sizeof of a type name, symbolic for a template parameter.
+func (p *exprParser) size(t string) *ir.Expr {
+	t = normSpace(t)
+	if a, ok := p.types[t]; ok {
+		t = a
+	}
+	t = p.ev.alias(t)
+	if sz, ok := ir.ElemSize(t); ok {
+		return ir.Const(sz)
+	}
+	if isIdentifier(t) {
+		return &ir.Expr{Kind: ir.ExprSizeof, Name: t}
+	}
+	p.failed = true
+	return nil
+}
+
+func (p *exprParser) primary() *ir.Expr {
+	if p.failed {
+		return nil
+	}
+	p.space()
+	if p.i >= len(p.s) {
+		p.failed = true
+		return nil
+	}
+	c := p.s[p.i]
+	switch {
+	case c == '(':
+		p.i++
+		// A C-style cast: (uint32_t)x.
+		save := p.i
+		t := strings.TrimSpace(p.ident())
+		if t != "" && p.eat(")") {
+			if _, ok := ir.ElemSize(p.ev.alias(t)); ok {
+				return p.unary()
+			}
+		}
+		p.i = save
+		x := p.expr()
+		if !p.eat(")") {
+			p.failed = true
+		}
+		return x
+	case c >= '0' && c <= '9':
+		j := p.i
+		for j < len(p.s) && (isIdentChar(p.s[j]) || p.s[j] == '\'') {
+			j++
+		}
+		v, ok := parseInt(p.s[p.i:j])
+		p.i = j
+		if !ok {
+			p.failed = true
+			return nil
+		}
+		return ir.Const(v)
+	case isIdentStart(c):
+		id := p.ident()
+		switch id {
+		case "sizeof":
+			if !p.eat("(") {
+				p.failed = true
+				return nil
+			}
+			k := strings.IndexByte(p.s[p.i:], ')')
+			if k < 0 {
+				p.failed = true
+				return nil
+			}
+			t := p.s[p.i : p.i+k]
+			p.i += k + 1
+			return p.size(t)
+		case "static_cast", "reinterpret_cast":
+			p.targs()
+			if !p.eat("(") {
+				p.failed = true
+				return nil
+			}
+			x := p.expr()
+			if !p.eat(")") {
+				p.failed = true
+			}
+			return x
+		}
+		targs := p.targs()
+		if p.eat("(") {
+			if !p.eat(")") {
+				p.failed = true // only calls without arguments
+				return nil
+			}
+			x := p.ev.call(id, targs, p.types)
+			if x == nil {
+				p.failed = true
+			}
+			return x
+		}
+		x := p.ev.name(id, p.types)
+		if x == nil {
+			p.failed = true
+		}
+		return x
+	}
+	p.failed = true
+	return nil
+}

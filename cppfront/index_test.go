@@ -1,0 +1,189 @@
+package cppfront
+
+import (
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// writeTree writes files (path -> content) under a temporary directory.
+func writeTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const indexKernel = `#include "kernel_operator.h"
+#include "../inc/lens.h"
+#include "local.h"
+__simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n)
+{
+    Reg::RegTensor<float> v;
+    Reg::UnalignRegForLoad u;
+    for (uint16_t i = 0; i < n; ++i) {
+        Reg::LoadUnAlignPre(u, src + i * STRIDE);
+        Reg::LoadUnAlign(v, u, src + i * LANES_F);
+        Reg::LoadUnAlign(v, u, src + i * HALF_LANES);
+        Reg::LoadUnAlign(v, u, src + i * Lanes<half>());
+        Reg::LoadUnAlign(v, u, src + i * TWICE);
+        Reg::LoadUnAlign(v, u, src + i * SHADOWED);
+        Reg::LoadUnAlign(v, u, src + i * BLOCKS);
+    }
+}
+`
+
+// TestIndex checks the project index: includes next to the file and in
+// the include folders of its ancestors, transitively; #defines, constants,
+// aliases and constexpr helpers; names defined twice; and a header changed
+// on disk between two parses.
+func TestIndex(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"op/op_kernel/arch35/k.asc": indexKernel,
+		"op/op_kernel/arch35/local.h": `#pragma once
+#define STRIDE (LANES_F * 2)   // a define built on a header constant
+#if defined(A)
+constexpr int TWICE = 1;
+#else
+constexpr int TWICE = 2;
+#endif
+`,
+		// "../inc/lens.h" is not next to the file's folder's parent: it
+		// is found in the ancestors' common/inc/op_kernel folder.
+		"common/inc/op_kernel/inc/lens.h": `#include "deeper.h"
+using elem_t = float;
+constexpr uint32_t LANES_F = VECTOR_REG_WIDTH / sizeof(elem_t);
+static constexpr uint32_t HALF_LANES{LANES_F / 2};
+template <typename T> __aicore__ inline constexpr uint32_t Lanes() { return GetVecLen() / sizeof(T); }
+`,
+		"common/inc/op_kernel/inc/deeper.h": "#define BLOCKS (Ops::Base::GetUbBlockSize() << 1)\n",
+	})
+	ix := NewIndex()
+	parse := func() map[string]string {
+		name := filepath.Join(dir, "op/op_kernel/arch35/k.asc")
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := ParseFileOptions(token.NewFileSet(), name, src, Options{Index: ix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, in := range f.Funcs[0].Instrs {
+			if in.Op != ir.OpLoadUnAlign && in.Op != ir.OpLoadUnAlignPre {
+				continue
+			}
+			a := in.Args[len(in.Args)-1]
+			got[strings.TrimPrefix(a.Text, "src + i * ")] = a.Expr.String()
+		}
+		return got
+	}
+	want := map[string]string{
+		"STRIDE":        "src + (i * 128)",
+		"LANES_F":       "src + (i * 64)",
+		"HALF_LANES":    "src + (i * 32)",
+		"Lanes<half>()": "src + (i * 128)",
+		"TWICE":         "src + (i * TWICE)", // defined twice (#if branches): no value
+		"SHADOWED":      "src + (i * SHADOWED)",
+		"BLOCKS":        "src + (i * 64)",
+	}
+	got := parse()
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %s, want %s", k, got[k], w)
+		}
+	}
+	// A header changed on disk is read again.
+	p := filepath.Join(dir, "common/inc/op_kernel/inc/deeper.h")
+	if err := os.WriteFile(p, []byte("#define BLOCKS 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(p, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if got := parse()["BLOCKS"]; got != "src + (i * 3)" {
+		t.Errorf("after the header changed: %s, want src + (i * 3)", got)
+	}
+}
+
+// TestIndexExprs checks the evaluator of definition texts.
+func TestIndexExprs(t *testing.T) {
+	h := newHeader()
+	h.defs["A"] = "8"
+	h.defs["B"] = "(A << 2) | 1"
+	h.defs["C"] = "static_cast<uint32_t>(B) - sizeof(half)"
+	h.defs["D"] = "(uint32_t)A * -2"
+	h.defs["E"] = "A +"
+	h.defs["F"] = "1.5"
+	h.defs["L"] = "L + 1"
+	h.defs["S"] = "GetVRegSize() / sizeof(T)"
+	ev := &evaluator{hs: []*header{h}}
+	for name, want := range map[string]string{"A": "8", "B": "33", "C": "31", "D": "-16", "E": "<nil>", "F": "<nil>", "L": "<nil>"} {
+		got := "<nil>"
+		if v := ev.name(name, nil); v != nil {
+			got = v.String()
+		}
+		if got != want {
+			t.Errorf("%s = %s, want %s", name, got, want)
+		}
+	}
+	if v := ev.name("S", map[string]string{"T": "U"}); v == nil || v.String() != "256 / sizeof(U)" {
+		t.Errorf("S = %v, want 256 / sizeof(U)", v)
+	}
+	if v := ev.name("S", map[string]string{"T": "int64_t"}); v == nil || v.String() != "32" {
+		t.Errorf("S with T = int64_t: %v, want 32", v)
+	}
+}
+
+// BenchmarkIndex measures the index on a generated tree of 20,000 headers,
+// 1,000 of them VF kernels that each include a chain of 4 headers and look
+// up 10 names: the scope of each kernel and its lookups. Memory is what the
+// index holds: the headers the kernels include, not the tree.
+func BenchmarkIndex(b *testing.B) {
+	files := map[string]string{}
+	for op := range 1000 {
+		d := fmt.Sprintf("op%04d/op_kernel", op)
+		files[d+"/k.h"] = "#include \"a.h\"\n"
+		files[d+"/a.h"] = "#include \"b.h\"\n#define A_LEN 64\n"
+		files[d+"/b.h"] = "#include \"c.h\"\nconstexpr uint32_t B_LEN = A_LEN * 2;\n"
+		files[d+"/c.h"] = "#include \"../../common/inc/op_kernel/d.h\"\n"
+		for k := range 15 {
+			files[fmt.Sprintf("%s/unrelated%02d.h", d, k)] = "constexpr int X = 1;\n"
+		}
+	}
+	files["common/inc/op_kernel/d.h"] = "#define D_LEN (VECTOR_REG_WIDTH / sizeof(float))\n"
+	dir := writeTree(b, files)
+	names := []string{"A_LEN", "B_LEN", "D_LEN", "MISSING", "A_LEN", "B_LEN", "D_LEN", "X", "Y", "Z"}
+	b.ReportAllocs()
+	for b.Loop() {
+		ix := NewIndex()
+		for op := range 1000 {
+			d := filepath.Join(dir, fmt.Sprintf("op%04d/op_kernel", op))
+			sc := ix.Scope(d, newHeader(), []string{"k.h"})
+			for _, n := range names {
+				sc.Value(n)
+			}
+		}
+	}
+	var ix = NewIndex()
+	sc := ix.Scope(filepath.Join(dir, "op0000/op_kernel"), newHeader(), []string{"k.h"})
+	if v, ok := sc.Value("B_LEN"); !ok || v.String() != "128" {
+		b.Fatalf("B_LEN = %v", v)
+	}
+}
