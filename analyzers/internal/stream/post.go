@@ -201,9 +201,16 @@ func postVerdict(fn *ir.Func, lp *ir.Loop, post *ir.Instr, u ir.RegID) (Verdict,
 	if contains(lp.Assigns, p) {
 		return NotContiguous, "the pointer is reset in the loop", stores
 	}
+	bases := []string{p}
 	if contains(lp.Decls, p) {
-		if v, why := rederived(fn, lp, post, p, stores, ws); v != Contiguous {
+		v, why, init := rederived(fn, lp, post, p, stores, ws)
+		if v != Contiguous {
 			return v, why, stores
+		}
+		// The buffer is also reached through the initialiser's base
+		// (dst in T* d = dst + i*48), not only through p.
+		if a, ok := linear.Of(init); ok {
+			bases = append(bases, candidates(a, lp.Var)...)
 		}
 	}
 	// A loop that reads back through the stream's pointer needs the bytes
@@ -214,12 +221,16 @@ func postVerdict(fn *ir.Func, lp *ir.Loop, post *ir.Instr, u ir.RegID) (Verdict,
 			continue
 		}
 		if in.Op.Info().Cat.IsLoad() {
-			if k := ptrArg(in); k >= 0 && (in.Args[k].Expr.Mentions(p) || linear.MentionsWord(in.Args[k].Text, p)) && !readsAhead(in, k, p) {
+			if k := ptrArg(in); k >= 0 && reaches(in.Args[k], bases) && !readsAhead(in, k, p) {
 				return NotContiguous, "the loop reads back through the stream's pointer", stores
 			}
 		}
-		if (in.Op == ir.OpCall || in.Op == ir.OpUnknown) && passes(in, p) {
-			return NotContiguous, "the pointer is passed to a call in the loop", stores
+		if in.Op == ir.OpCall || in.Op == ir.OpUnknown {
+			for _, a := range in.Args {
+				if reaches(a, bases) {
+					return NotContiguous, "the pointer is passed to a call in the loop", stores
+				}
+			}
 		}
 	}
 	for _, in := range fn.Instrs {
@@ -248,11 +259,12 @@ func readsAhead(in *ir.Instr, k int, p string) bool {
 	return d.IsConst() && d.C >= 0
 }
 
-// passes reports whether a call takes p as an argument (a helper may load
-// or store through it).
-func passes(in *ir.Instr, p string) bool {
-	for _, a := range in.Args {
-		if a.Expr.Mentions(p) || linear.MentionsWord(a.Text, p) {
+// reaches reports whether an operand names one of the stream's bases (its
+// pointer, or the base of the pointer's initialiser): a load or a helper
+// through it may read the bytes a Post would have flushed.
+func reaches(a ir.Operand, bases []string) bool {
+	for _, b := range bases {
+		if a.Expr.Mentions(b) || linear.MentionsWord(a.Text, b) {
 			return true
 		}
 	}
@@ -269,18 +281,18 @@ const maxSums = 64
 // The stream is contiguous when the initialiser advances, from one
 // iteration to the next, by exactly what the stores of an iteration write,
 // for every combination of if constexpr branches and every element size.
-func rederived(fn *ir.Func, lp *ir.Loop, post *ir.Instr, p string, stores []*ir.Instr, ws map[ir.InstrID]where) (Verdict, string) {
+func rederived(fn *ir.Func, lp *ir.Loop, post *ir.Instr, p string, stores []*ir.Instr, ws map[ir.InstrID]where) (Verdict, string, *ir.Expr) {
 	if lp.Var == "" || contains(lp.Assigns, lp.Var) {
-		return NotContiguous, "the pointer is reset in the loop"
+		return NotContiguous, "the pointer is reset in the loop", nil
 	}
 	step, ok := lp.Step.Value()
 	if !ok || step == 0 {
-		return NotContiguous, "the pointer is reset in the loop"
+		return NotContiguous, "the pointer is reset in the loop", nil
 	}
 	var init *ir.Expr // the initialiser, as the first store of an iteration shows it
 	for _, st := range stores {
 		if ws[st.ID].inner {
-			return NotContiguous, "the pointer is reset in the loop and stored in an inner loop"
+			return NotContiguous, "the pointer is reset in the loop and stored in an inner loop", nil
 		}
 		e := st.Args[ptrArg(st)].Expr
 		if e == nil || e.Kind == ir.ExprSym && e.Name == p {
@@ -289,14 +301,14 @@ func rederived(fn *ir.Func, lp *ir.Loop, post *ir.Instr, p string, stores []*ir.
 		if init == nil {
 			init = e
 		} else if e.String() != init.String() {
-			return NotContiguous, "the pointer is reset in the loop"
+			return NotContiguous, "the pointer is reset in the loop", nil
 		}
 	}
 	if init == nil {
-		return NotContiguous, "the pointer is reset in the loop"
+		return NotContiguous, "the pointer is reset in the loop", nil
 	}
 	wp := ws[post.ID]
-	return decide(fn, stores, func(size int64) (Verdict, string) {
+	v, why := decide(fn, stores, func(size int64) (Verdict, string) {
 		a, ok := linear.Of(bound(init, size))
 		if !ok {
 			return Unknown, "the pointer's initialiser does not fold"
@@ -319,6 +331,7 @@ func rederived(fn *ir.Func, lp *ir.Loop, post *ir.Instr, p string, stores []*ir.
 		}
 		return Contiguous, ""
 	})
+	return v, why, init
 }
 
 // advance returns how far e moves when v goes from one iteration to the
