@@ -58,7 +58,7 @@ AscendC::Reg::StoreUnAlignPost(dstAddr, ureg1, 0);`,
 }, &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer, settings.Analyzer},
 	RunDespiteErrors: true,
-	Run:              stream.Sink.Run,
+	Run:              stream.SinkChecked.Run,
 })
 
 // Analyzer is the analyzer of Rule.
