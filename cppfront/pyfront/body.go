@@ -228,12 +228,39 @@ func (fb *funcBuilder) bindScalar(name string, val int32, loop ir.LoopID) {
 			if v, ok := e.Value(); ok {
 				b.isConst, b.val = true, v
 				fb.fn.Locals[name] = v
-			} else if e.Pure() {
+			} else if e.Pure() || e.Known() && fb.stable(e, loop) {
 				b.sym = e
 			}
 		}
 	}
 	fb.names[name] = b
+}
+
+// stable reports whether every name the value e mentions keeps its value
+// from the assignment, made in loop, to the uses that follow it in the same
+// iteration: a parameter that is never rebound, a name bound once, or the
+// variable of a loop around the assignment. A name bound once in a loop
+// (addr = src + i * VL) then has that value in its own iteration, as the
+// compiler computes it; a name that is rebound has no value.
+func (fb *funcBuilder) stable(e *ir.Expr, loop ir.LoopID) bool {
+	ok := true
+	e.Subst(func(k ir.ExprKind, name string) *ir.Expr {
+		if k != ir.ExprSym || !ok {
+			return nil
+		}
+		switch fb.count[name] {
+		case 0, 1:
+			return nil
+		}
+		for l := loop; l != ir.NoLoop; l = fb.fn.Loops[l].Parent {
+			if fb.fn.Loops[l].Var == name {
+				return nil
+			}
+		}
+		ok = false
+		return nil
+	})
+	return ok
 }
 
 // bindAlias binds name to the register r of another name.

@@ -83,8 +83,8 @@ func TestIdioms(t *testing.T) {
 		}
 	}
 	if dual == nil || dual.Dist != "DIST_DINTLV_B32" || fn.Regs[dual.Defs[0]].Name != "x_even" || fn.Regs[dual.Defs[1]].Name != "x_odd" ||
-		dual.Args[2].Expr.String() != "part0 + base" {
-		t.Errorf("the tuple-target load is not a DINTLV load of x_even, x_odd from part0 + base")
+		dual.Args[2].Expr.String() != "part0 + (r * 128)" {
+		t.Errorf("the tuple-target load is not a DINTLV load of x_even, x_odd from part0 + (r * 128), the loop-local base = r * COLS folded")
 	}
 	if brc := instrsOf(fn, ir.OpLoadAlign)[0]; brc.Dist != "DIST_BRC_B32" || brc.Args[1].Expr.String() != "max_in + ((blk * 2) + r)" {
 		t.Errorf("BRC load: dist %s address %s", brc.Dist, brc.Args[1].Expr)
