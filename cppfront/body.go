@@ -62,9 +62,12 @@ type funcBuilder struct {
 
 	loopNames map[loopName]bool // the names in every loop's Decls and Assigns (noteLoopName)
 
-	locals []localValue // values of non-const variables, by binding.local-1
-	muts   mutations    // where each name is assigned (this pass)
-	prev   *firstPass   // in the second pass: what the first found; nil in the first
+	locals []localValue       // values of non-const variables, by binding.local-1
+	muts   mutations          // where each name is assigned (this pass)
+	prev   *firstPass         // in the second pass: what the first found; nil in the first
+	steps  map[string][]step  // the increments of each name by a loop-invariant amount (first pass)
+	post   map[int32]*ir.Expr // second pass: the value an induction's increment (by node) leaves
+	loopAt []int32            // the flat node of each loop, by LoopID
 
 	class          string // the class the region's function belongs to, for its members set once
 	quiet          bool   // binding what precedes a __VEC_SCOPE__ block: no instructions, no registers
@@ -73,8 +76,9 @@ type funcBuilder struct {
 
 // firstPass is what the first pass over a region leaves for the second.
 type firstPass struct {
-	muts  mutations  // where each name is assigned
-	loops []*ir.Loop // the loops, whose IDs the second pass gives again
+	muts  mutations         // where each name is assigned
+	loops []*ir.Loop        // the loops, whose IDs the second pass gives again
+	steps map[string][]step // the increments by a loop-invariant amount
 }
 
 func newFuncBuilder(lw *lowerer, fn *ir.Func, fl *flat) *funcBuilder {
@@ -318,6 +322,9 @@ func isIdentifier(s string) bool {
 func (fb *funcBuilder) secondPass() bool {
 	if fb.prev != nil {
 		return false
+	}
+	if len(fb.steps) > 0 {
+		return true // inductions get their values in the second pass
 	}
 	for _, lv := range fb.locals {
 		if lv.used && !valueOK(lv.name, lv.loop, lv.val, fb.muts, fb.fn.Loops) {
@@ -742,6 +749,7 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 		l.Depth = fb.fn.Loops[parent].Depth + 1
 	}
 	fb.fn.Loops = append(fb.fn.Loops, l)
+	fb.loopAt = append(fb.loopAt, i)
 	fb.push()
 	switch fl.n[i].kind {
 	case "for_statement":
@@ -775,6 +783,7 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 	case "do_statement":
 		l.Kind = ir.LoopDo
 	}
+	fb.inductions(l)
 	l.Body = fb.block(fl.child(i, "body"), id, cond)
 	if fl.n[i].kind == "do_statement" {
 		if c := fl.child(i, "condition"); c >= 0 {
@@ -986,7 +995,22 @@ func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 			if r, _ := fb.resolveReg(left); r != ir.NoReg {
 				target = r
 			} else if fl.n[left].kind == "identifier" {
-				fb.kill(fl.text(left), loop)
+				name := fl.text(left)
+				if r := fl.child(i, "right"); r >= 0 {
+					switch fl.operator(i) {
+					case "+=":
+						fb.noteStep(name, i, fb.env.expr(fl, r), loop, cond)
+					case "-=":
+						fb.noteStep(name, i, ir.Neg(fb.env.expr(fl, r)), loop, cond)
+					case "=":
+						// off = off + k
+						if base, coef, ok := fb.env.expr(fl, r).Linear(name); ok && coef == 1 {
+							fb.noteStep(name, i, base, loop, cond)
+						}
+					}
+				}
+				fb.kill(name, loop)
+				fb.stepped(name, i)
 			}
 			fb.expr(left, loop, cond, out, ir.NoReg)
 		}
@@ -996,7 +1020,15 @@ func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 		return
 	case "update_expression":
 		if arg := fl.child(i, "argument"); arg >= 0 && fl.n[arg].kind == "identifier" {
+			by := ir.Const(1)
+			if fl.operator(i) == "--" {
+				by = ir.Const(-1)
+			}
+			if fb.header == "" {
+				fb.noteStep(fl.text(arg), i, by, loop, cond)
+			}
 			fb.kill(fl.text(arg), loop)
+			fb.stepped(fl.text(arg), i)
 		}
 	case "pointer_expression":
 		// &x lets anything change x.
@@ -1564,6 +1596,114 @@ func (fb *funcBuilder) finish() {
 type env struct {
 	lw *lowerer
 	fb *funcBuilder // nil at file scope
+}
+
+// step is one increment of a variable by an amount (off += VL).
+type step struct {
+	loop   ir.LoopID // the innermost loop around it
+	node   int32     // the assignment or update expression
+	by     *ir.Expr  // the amount
+	from   *ir.Expr  // the variable's value just before it (first pass)
+	direct bool      // a statement of the loop's own body, not under an if or in an inner loop
+}
+
+// An induction is a variable initialised before a counted loop and
+// incremented once per iteration by a loop-invariant amount, by a statement
+// of the loop's own body:
+//
+//	uint32_t off = 0;
+//	for (uint16_t i = 0; i < n; ++i) {
+//	    Load(r, u, src + off);         // off = 0 + i * 136
+//	    off += 136;                    // after it: 0 + (i + 1) * 136
+//	}
+//
+// In the second pass it has, in the loop, the value the iteration gives it.
+
+// noteStep records, in the first pass, an increment of name by the amount
+// by at node, when name has a value there.
+func (fb *funcBuilder) noteStep(name string, node int32, by *ir.Expr, loop ir.LoopID, cond bool) {
+	if fb.prev != nil || loop == ir.NoLoop || by == nil || !by.Known() {
+		return
+	}
+	b, ok := fb.lookup(name)
+	if !ok || b.local == 0 || b.reg != ir.NoReg || (!b.isConst && b.sym == nil) {
+		return
+	}
+	from := b.sym
+	if b.isConst {
+		from = ir.Const(b.val)
+	}
+	fl := fb.fl
+	st := fl.n[node].parent // the expression statement
+	direct := !cond && st >= 0 && fl.n[st].kind == "expression_statement" &&
+		fl.n[st].parent >= 0 && fl.n[st].parent == fl.child(fb.loopAt[loop], "body")
+	if fb.steps == nil {
+		fb.steps = map[string][]step{}
+	}
+	fb.steps[name] = append(fb.steps[name], step{loop: loop, node: node, by: by, from: from, direct: direct})
+}
+
+// inductions binds, in the second pass, the inductions of loop l (see step)
+// in the loop's scope, and notes the values their increments leave.
+func (fb *funcBuilder) inductions(l *ir.Loop) {
+	if fb.prev == nil || l.Var == "" || len(fb.prev.muts[l.Var]) > 0 {
+		return
+	}
+	i0, ok := l.Init.Value()
+	if s, ok2 := l.Step.Value(); !ok || !ok2 || s != 1 {
+		return
+	}
+	names := make([]string, 0, len(fb.prev.steps))
+	for name := range fb.prev.steps {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		ss := fb.prev.steps[name]
+		st := ss[0]
+		if len(ss) != 1 || st.loop != l.ID || !st.direct || len(fb.prev.muts[name]) != 1 ||
+			!fb.invariant(st.by, l.ID) || !fb.invariant(st.from, l.ID) {
+			continue
+		}
+		k := ir.Bin("-", ir.Sym(l.Var), ir.Const(i0))
+		if fb.post == nil {
+			fb.post = map[int32]*ir.Expr{}
+		}
+		fb.post[st.node] = ir.Bin("+", st.from, ir.Bin("*", ir.Bin("+", k, ir.Const(1)), st.by))
+		b, _ := fb.lookup(name)
+		b.isConst, b.sym, b.local = false, ir.Bin("+", st.from, ir.Bin("*", k, st.by)), 0
+		fb.bind(name, b)
+	}
+}
+
+// invariant reports whether no name e mentions is assigned in loop l or a
+// loop inside it (first pass).
+func (fb *funcBuilder) invariant(e *ir.Expr, l ir.LoopID) bool {
+	ok := e.Known()
+	e.Subst(func(k ir.ExprKind, name string) *ir.Expr {
+		for _, ml := range fb.prev.muts[name] {
+			if k == ir.ExprSym && nestedIn(ml, l, fb.prev.loops) {
+				ok = false
+			}
+		}
+		return nil
+	})
+	return ok
+}
+
+// stepped rebinds, in the second pass, an induction after its increment.
+func (fb *funcBuilder) stepped(name string, node int32) {
+	v, ok := fb.post[node]
+	if !ok {
+		return
+	}
+	for i := len(fb.scopes) - 1; i >= 0; i-- {
+		if b, ok := fb.scopes[i][name]; ok {
+			b.isConst, b.sym = false, v
+			fb.scopes[i][name] = b
+			return
+		}
+	}
 }
 
 // builtins are the documented vector-length constants (vf-api.md §5.1).

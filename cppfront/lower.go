@@ -635,7 +635,7 @@ func (lw *lowerer) lowerFunc(fd funcDef, kind ir.RegionKind, vals map[string]*ir
 func (lw *lowerer) twice(build func(prev *firstPass) *funcBuilder) *ir.Func {
 	fb := build(nil)
 	if fb.secondPass() {
-		fb = build(&firstPass{muts: fb.muts, loops: fb.fn.Loops})
+		fb = build(&firstPass{muts: fb.muts, loops: fb.fn.Loops, steps: fb.steps})
 	}
 	fb.finish()
 	return fb.fn
