@@ -1252,7 +1252,7 @@ func (fb *funcBuilder) call(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 	anyReg := false
 	for k, a := range argNodes {
 		r, part := fb.resolveReg(a)
-		op := ir.Operand{Reg: r, Part: part, Text: normSpace(string(fb.lw.f.Src[fl.n[a].start:fl.n[a].end])), Pos: fb.pos(fl.n[a].start), End: fb.pos(fl.n[a].end)}
+		op := ir.Operand{Reg: r, Part: part, Text: normSpace(fb.lw.text(fl.n[a].start, fl.n[a].end)), Pos: fb.pos(fl.n[a].start), End: fb.pos(fl.n[a].end)}
 		if r != ir.NoReg {
 			args[k].Class = fb.fn.Regs[r].Class
 			anyReg = true

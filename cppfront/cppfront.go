@@ -90,6 +90,11 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	for _, bl := range blanks {
 		f.Quals = append(f.Quals, ir.Qualifier{Pos: tf.Pos(bl.start), Text: bl.text})
 	}
+	mac := expandFile(f, src, clean, blanks, opts.maxDepth())
+	if mac != nil {
+		clean, blanks = mac.clean, mac.blanks
+		defer func() { f.Src = src }() // lowering reads the expanded text through f.Src
+	}
 	p := getParser()
 	defer putParser(p)
 	tree := p.ParseWithOptions(tsutil.Chunks(clean), nil, popts)
@@ -111,6 +116,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	}()
 	lw := newLowerer(f, clean, blanks, tree, b)
 	lw.index = opts.Index
+	lw.mac = mac
 	lw.run()
 	return f, nil
 }

@@ -33,6 +33,7 @@ type lowerer struct {
 	ixScope   *Scope                         // what the file sees through it, made on first use
 	selfDefs  [][2]string                    // the file\'s object-like #defines: name, value
 	includes  []string                       // the file\'s "..." includes, as written
+	mac       *macroMap                      // same-file macro expansion (macro.go); nil when src is the file's own text
 }
 
 // funcDef is a function definition found by the declaration-level walk.
@@ -53,7 +54,12 @@ func newLowerer(f *ir.File, src []byte, blanks []blank, tree *sitter.Tree, b *bu
 		fields: map[string]map[string]bool{}, members: map[string]map[string]*ir.Expr{}}
 }
 
-func (lw *lowerer) pos(off uint32) token.Pos { return lw.f.Tok.Pos(int(off)) }
+func (lw *lowerer) pos(off uint32) token.Pos {
+	if lw.mac != nil {
+		return lw.f.Tok.Pos(lw.mac.toOrig(int(off)))
+	}
+	return lw.f.Tok.Pos(int(off))
+}
 
 func (lw *lowerer) run() {
 	root := lw.tree.RootNode()

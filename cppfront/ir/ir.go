@@ -37,6 +37,28 @@ type File struct {
 	Aliases map[string]string // namespace aliases: alias -> target ("MAPI" -> "AscendC::MicroAPI")
 	Usings  []string          // namespaces named by using-directives, in source order
 	Defined []string          // names of every function and function-like macro defined in the file, sorted
+
+	Expansions []Expansion // same-file macro invocations expanded before parsing, in source order
+}
+
+// Expansion is a macro invocation that the front end expanded before
+// parsing. Every IR node made from its expansion spans the invocation (Pos
+// its start, End its end), so its text is not the node's own: a fix must
+// never edit it.
+type Expansion struct {
+	Pos, End token.Pos // the invocation NAME(args) in the file
+	Name     string    // the macro
+}
+
+// InExpansion reports whether pos lies inside (or at the start of) a macro
+// invocation the front end expanded.
+func (f *File) InExpansion(pos token.Pos) bool {
+	for _, x := range f.Expansions {
+		if pos >= x.Pos && pos < x.End {
+			return true
+		}
+	}
+	return false
 }
 
 // Lang is the language a File was written in. Rules are the same for both;

@@ -12,6 +12,9 @@ import (
 func Fprint(w io.Writer, fset *token.FileSet, f *File) error {
 	p := &printer{fset: fset}
 	p.printf("file %s\n", f.Name)
+	for _, x := range f.Expansions {
+		p.printf("expansion %s %s-%s\n", x.Name, p.lc(x.Pos), p.lc(x.End))
+	}
 	for _, fn := range f.Funcs {
 		p.fn(fn)
 	}

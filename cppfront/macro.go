@@ -1,0 +1,729 @@
+package cppfront
+
+import (
+	"bytes"
+	"go/token"
+	"sort"
+	"strings"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// Same-file macro expansion. Macros defined by #define in the file being
+// lowered are expanded before parsing, so that a region lowers as the
+// compiler sees it:
+//
+//	#define STEP(d, s, m) Reg::Cast<float>(d, s, m); Reg::Add(d, d, d, m)
+//	STEP(a, b, p);                    // before
+//	 Reg::Cast<float>(a, b, p); Reg::Add(a, a, a, p) ;   // parsed
+//
+// Expansion changes lengths, which the pre-pass never does, so it works on a
+// second buffer with an offset map. Outside invocations the expanded buffer
+// is the blanked source shifted by the expansions before; an invocation
+// NAME(args) becomes " tokens " (padded with a space each side). Every byte
+// offset tree-sitter gives back is mapped to the original file: outside
+// invocations exactly, inside one to the invocation's start when the offset
+// starts a token and to its end when it ends one (a node starts at a token's
+// first byte and ends after its last, so the byte around the offset tells
+// which). Every IR node made from an expansion therefore spans its
+// invocation, Pos its start and End its end.
+//
+// What is expanded, and what is not:
+//
+//   - object-like and function-like macros, with # (stringify), ## (paste),
+//     __VA_ARGS__ (and GNU ", ## __VA_ARGS__" and named variadics), and
+//     nested macros (a body or an argument using another macro), with the
+//     usual recursion guard: a macro is not expanded inside its own
+//     expansion;
+//   - only uses after the #define and before an #undef of the name, outside
+//     preprocessor directives;
+//   - conditional compilation is not evaluated: a name defined more than
+//     once with different bodies (#if A / #define M 1 / #else / #define M 2)
+//     is never expanded, nor a name with an #undef before its #define;
+//   - a function-like macro whose arguments the file does not close, or
+//     whose expansion ends in a function-like macro name that would take
+//     its arguments from the text after the invocation, stays unexpanded;
+//   - the expansion is capped (maxExpansion): over the cap, or nested more
+//     than maxMacroDepth deep, or with the expanded file deeper than the
+//     bracket limit, the file is lowered unexpanded.
+//
+// Fixes edit the original text by position: ir.File.Expansions records
+// every invocation so that no fix is offered for what an expansion made.
+
+// maxMacroDepth bounds nested macro expansion.
+const maxMacroDepth = 64
+
+// maxExpansion is the largest expanded file, given the original length.
+func maxExpansion(n int) int { return min(4*n+1<<16, 16<<20) }
+
+// macroDef is one #define.
+type macroDef struct {
+	name     string
+	fn       bool     // function-like: NAME( directly after the name
+	params   []string // parameter names; the variadic one last
+	variadic bool     // the last parameter takes the remaining arguments
+	body     []xtok
+	at       int  // end of the directive: uses start after it
+	undef    int  // offset of an #undef after the #define, or -1
+	bad      bool // defined twice differently, or unusable
+}
+
+// xtok is a preprocessing token during expansion.
+type xtok struct {
+	text  string
+	space bool // white space (or a comment) before it
+	blue  bool // a macro name not to expand (inside its own expansion)
+}
+
+// xspan is one expanded invocation.
+type xspan struct {
+	es, ee int    // span in the expanded buffer (the padded replacement)
+	os, oe int    // invocation in the original
+	ts, te int    // first token start and last token end in the expanded buffer
+	shift  int    // expanded minus original length, after this span
+	name   string // the macro
+}
+
+// macroMap maps the expanded buffer back to the original file.
+type macroMap struct {
+	clean  []byte  // expanded blanked source, what tree-sitter parses
+	exp    []byte  // expanded original source (original bytes outside invocations)
+	orig   []byte  // the original source
+	spans  []xspan // in order
+	blanks []blank // the pre-pass blanks, at expanded offsets
+}
+
+// toOrig maps an expanded offset to the original file.
+func (m *macroMap) toOrig(off int) int {
+	i := sort.Search(len(m.spans), func(i int) bool { return m.spans[i].es > off }) - 1
+	if i < 0 {
+		return off
+	}
+	sp := &m.spans[i]
+	switch {
+	case off >= sp.ee:
+		return off - sp.shift
+	case off == sp.es:
+		return sp.os
+	case tokenEnd(m.clean, off):
+		return sp.oe
+	}
+	return sp.os
+}
+
+// toExp maps an original offset to the expanded buffer; an offset inside an
+// invocation maps to the start of its expansion.
+func (m *macroMap) toExp(off int) int {
+	i := sort.Search(len(m.spans), func(i int) bool { return m.spans[i].os > off }) - 1
+	if i < 0 {
+		return off
+	}
+	sp := &m.spans[i]
+	if off >= sp.oe {
+		return off + sp.shift
+	}
+	return sp.es
+}
+
+// text returns the source text of the expanded range [a, b): the original
+// text where the range maps back to one (it starts and ends outside
+// expansions, or covers one whole), the expanded text inside an expansion.
+func (m *macroMap) text(a, b int) string {
+	for i := range m.spans {
+		sp := &m.spans[i]
+		if sp.es > b {
+			break
+		}
+		if a >= sp.es && b <= sp.ee && (a > sp.ts || b < sp.te) {
+			return string(m.exp[a:b])
+		}
+	}
+	oa, ob := m.toOrig(a), m.toOrig(b)
+	if oa > ob {
+		return string(m.exp[a:b])
+	}
+	return string(m.orig[oa:ob])
+}
+
+// tokenEnd reports whether off, strictly inside an expansion, ends a token
+// rather than starting one.
+func tokenEnd(b []byte, off int) bool {
+	prev, cur := b[off-1], b[off]
+	if isSpaceByte(cur) {
+		return true
+	}
+	if isSpaceByte(prev) {
+		return false
+	}
+	switch prev {
+	case ')', ']', '>', '"', '\'', '}', ';':
+	default:
+		if !isIdentChar(prev) {
+			return false
+		}
+	}
+	return !isIdentChar(cur)
+}
+
+// expandMacros expands the same-file macros of clean (the pre-pass output
+// of src). It returns nil when there is nothing to expand, or when the
+// expansion would exceed its limits.
+func expandMacros(src, clean []byte, blanks []blank) *macroMap {
+	if !bytes.Contains(clean, []byte("define")) {
+		return nil
+	}
+	toks, dirs := lexFile(clean)
+	defs := readDefines(clean, toks, dirs)
+	if len(defs) == 0 {
+		return nil
+	}
+	x := &expander{defs: defs, budget: maxExpansion(len(src)) - len(src), toks: maxExpansion(len(src))}
+	m := &macroMap{orig: src}
+	var cl, ex []byte
+	last, shift := 0, 0
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.dir || t.kind != 'i' {
+			continue
+		}
+		d := defs[string(clean[t.start:t.end])]
+		if d == nil || d.bad || t.start < d.at || (d.undef >= 0 && t.start > d.undef) {
+			continue
+		}
+		in := []xtok{{text: d.name}}
+		end := t.end
+		j := i
+		if d.fn {
+			if i+1 >= len(toks) || toks[i+1].dir || string(clean[toks[i+1].start:toks[i+1].end]) != "(" {
+				continue
+			}
+			depth := 0
+			for j = i + 1; j < len(toks) && !toks[j].dir; j++ {
+				s := string(clean[toks[j].start:toks[j].end])
+				in = append(in, xtok{text: s, space: toks[j].space})
+				if s == "(" {
+					depth++
+				} else if s == ")" {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			if j >= len(toks) || toks[j].dir {
+				continue // not closed before a directive or the end
+			}
+			end = toks[j].end
+		}
+		out, ok := x.expand(in, nil, 0)
+		if x.over {
+			return nil
+		}
+		if !ok || len(out) > 0 && out[len(out)-1].unclosed(defs) {
+			continue
+		}
+		text := render(out)
+		x.budget -= len(text) + 2 - (end - t.start)
+		if x.budget < 0 {
+			return nil
+		}
+		cl = append(cl, clean[last:t.start]...)
+		ex = append(ex, src[last:t.start]...)
+		es := len(cl)
+		cl = append(append(append(cl, ' '), text...), ' ')
+		ex = append(append(append(ex, ' '), text...), ' ')
+		shift += len(text) + 2 - (end - t.start)
+		m.spans = append(m.spans, xspan{es: es, ee: len(cl), os: t.start, oe: end, ts: es + 1, te: es + 1 + len(text), shift: shift, name: d.name})
+		last = end
+		i = j
+	}
+	if len(m.spans) == 0 {
+		return nil
+	}
+	m.clean = append(cl, clean[last:]...)
+	m.exp = append(ex, src[last:]...)
+	m.blanks = make([]blank, len(blanks))
+	for i, b := range blanks {
+		m.blanks[i] = blank{start: m.toExp(b.start), end: m.toExp(b.end), text: b.text}
+		if m.blanks[i].end < m.blanks[i].start {
+			m.blanks[i].end = m.blanks[i].start
+		}
+	}
+	return m
+}
+
+// unclosed reports whether t is a function-like macro name left at the end
+// of an expansion: the compiler would take its arguments from what follows.
+func (t xtok) unclosed(defs map[string]*macroDef) bool {
+	d := defs[t.text]
+	return d != nil && !d.bad && d.fn && !t.blue
+}
+
+// render joins tokens, keeping a space where there was one, and adding one
+// where two tokens would otherwise run together.
+func render(toks []xtok) string {
+	var sb strings.Builder
+	for i, t := range toks {
+		if i > 0 && t.text != "" {
+			p := toks[i-1].text
+			if t.space || p != "" && glue(p[len(p)-1], t.text[0]) {
+				sb.WriteByte(' ')
+			}
+		}
+		sb.WriteString(t.text)
+	}
+	return sb.String()
+}
+
+// glue reports whether two bytes would make one token when adjacent.
+func glue(a, b byte) bool {
+	return isIdentChar(a) && isIdentChar(b) || (a == '+' || a == '-') && a == b || a == '/' && (b == '/' || b == '*')
+}
+
+// expander expands token lists.
+type expander struct {
+	defs   map[string]*macroDef
+	budget int  // bytes the expansions may still add
+	toks   int  // tokens the expansions may still make, nested ones included
+	over   bool // a budget or the depth limit was exceeded
+}
+
+// expand macro-expands toks; active holds the macros being expanded. It
+// returns false when a function-like invocation in toks is not closed.
+func (x *expander) expand(toks []xtok, active []string, depth int) ([]xtok, bool) {
+	if depth > maxMacroDepth {
+		x.over = true
+		return nil, false
+	}
+	var out []xtok
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		d := x.defs[t.text]
+		if d == nil || d.bad || t.blue {
+			out = append(out, t)
+			continue
+		}
+		if in(active, d.name) {
+			t.blue = true
+			out = append(out, t)
+			continue
+		}
+		var args [][]xtok
+		if d.fn {
+			if i+1 >= len(toks) || toks[i+1].text != "(" {
+				out = append(out, t)
+				continue
+			}
+			var ok bool
+			args, i, ok = splitArgs(toks, i+1)
+			if !ok {
+				return nil, false
+			}
+			if n := len(d.params); len(args) == 1 && len(args[0]) == 0 && n == 0 {
+				args = nil
+			}
+			if len(args) < len(d.params) && !(d.variadic && len(args) == len(d.params)-1) || len(args) > len(d.params) && !d.variadic {
+				return nil, false // wrong argument count: the compiler would reject it
+			}
+		}
+		body := x.subst(d, args, active, depth)
+		if x.over {
+			return nil, false
+		}
+		r, ok := x.expand(body, append(active[:len(active):len(active)], d.name), depth+1)
+		if !ok {
+			return nil, false
+		}
+		if len(r) > 0 {
+			r[0].space = t.space
+		}
+		out = append(out, r...)
+		if x.toks -= len(r); x.toks < 0 {
+			x.over = true
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+func in(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// splitArgs reads the arguments of the parenthesis at toks[open]; it
+// returns them and the index of the closing parenthesis.
+func splitArgs(toks []xtok, open int) ([][]xtok, int, bool) {
+	var args [][]xtok
+	var cur []xtok
+	depth := 0
+	for k := open; k < len(toks); k++ {
+		s := toks[k].text
+		switch {
+		case s == "(":
+			depth++
+			if depth == 1 {
+				continue
+			}
+		case s == ")":
+			depth--
+			if depth == 0 {
+				return append(args, cur), k, true
+			}
+		case s == "," && depth == 1:
+			args = append(args, cur)
+			cur = []xtok{}
+			continue
+		}
+		cur = append(cur, toks[k])
+	}
+	return nil, 0, false
+}
+
+// subst replaces the parameters of d's body by the arguments.
+func (x *expander) subst(d *macroDef, args [][]xtok, active []string, depth int) []xtok {
+	param := func(s string) int {
+		if !d.fn {
+			return -1
+		}
+		if s == "__VA_ARGS__" && d.variadic {
+			return len(d.params) - 1
+		}
+		for k, p := range d.params {
+			if p == s {
+				return k
+			}
+		}
+		return -1
+	}
+	raw := func(k int) []xtok {
+		if k == len(d.params)-1 && d.variadic {
+			var v []xtok
+			for a := k; a < len(args); a++ {
+				if a > k {
+					v = append(v, xtok{text: ","})
+				}
+				v = append(v, args[a]...)
+			}
+			return v
+		}
+		if k < len(args) {
+			return args[k]
+		}
+		return nil
+	}
+	var out []xtok
+	body := d.body
+	for i := 0; i < len(body); i++ {
+		t := body[i]
+		switch {
+		case t.text == "#" && d.fn && i+1 < len(body) && param(body[i+1].text) >= 0:
+			out = append(out, xtok{text: stringify(raw(param(body[i+1].text))), space: t.space})
+			i++
+		case t.text == "##" && i+1 < len(body):
+			nt := body[i+1]
+			i++
+			var r []xtok
+			if k := param(nt.text); k >= 0 {
+				r = raw(k)
+				if len(r) == 0 && len(out) > 0 && out[len(out)-1].text == "," && (nt.text == "__VA_ARGS__" || k == len(d.params)-1 && d.variadic) {
+					out = out[:len(out)-1] // GNU: , ## __VA_ARGS__ with no arguments
+					continue
+				}
+			} else {
+				r = []xtok{nt}
+			}
+			if len(r) == 0 {
+				continue
+			}
+			if len(out) == 0 {
+				out = append(out, r...)
+				continue
+			}
+			out[len(out)-1].text += r[0].text
+			out[len(out)-1].blue = false
+			out = append(out, r[1:]...)
+		default:
+			k := param(t.text)
+			if k < 0 {
+				out = append(out, t)
+				continue
+			}
+			a := raw(k)
+			if !(i+1 < len(body) && body[i+1].text == "##") {
+				var ok bool
+				if a, ok = x.expand(a, active, depth+1); !ok {
+					a = raw(k)
+				}
+			}
+			if len(a) > 0 {
+				a = append([]xtok(nil), a...)
+				a[0].space = t.space
+			}
+			out = append(out, a...)
+		}
+		if len(out) > 1<<20 {
+			x.over = true
+			return nil
+		}
+	}
+	return out
+}
+
+// stringify makes the string literal of # for an argument.
+func stringify(a []xtok) string {
+	s := render(a)
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
+}
+
+// ftok is a token of the file.
+type ftok struct {
+	start, end int
+	kind       byte // 'i' identifier, 'n' number, 's' literal, 'p' punctuator
+	space      bool // white space or a comment before it
+	dir        bool // part of a preprocessor directive
+}
+
+// lexFile splits b into preprocessing tokens; dirs are the [start, end)
+// spans of the directives (from '#' to the end of the logical line).
+func lexFile(b []byte) (toks []ftok, dirs [][2]int) {
+	n := len(b)
+	lineStart, inDir, space := true, false, false
+	dirStart := 0
+	for i := 0; i < n; {
+		c := b[i]
+		switch {
+		case c == '\n':
+			if inDir {
+				dirs = append(dirs, [2]int{dirStart, i})
+				inDir = false
+			}
+			lineStart, space = true, true
+			i++
+			continue
+		case c == '\\' && i+1 < n && (b[i+1] == '\n' || b[i+1] == '\r' && i+2 < n && b[i+2] == '\n'):
+			i += 2
+			if b[i-1] == '\r' {
+				i++
+			}
+			space = true
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			space = true
+			continue
+		case c == '/' && i+1 < n && b[i+1] == '/':
+			for i < n && b[i] != '\n' {
+				i++
+			}
+			space = true
+			continue
+		case c == '/' && i+1 < n && b[i+1] == '*':
+			k := bytes.Index(b[i+2:], []byte("*/"))
+			if k < 0 {
+				i = n
+			} else {
+				i += k + 4
+			}
+			space = true
+			continue
+		}
+		t := ftok{start: i, space: space, dir: inDir}
+		if c == '#' && lineStart && !inDir {
+			inDir, dirStart, t.dir = true, i, true
+		}
+		lineStart, space = false, false
+		switch {
+		case isIdentStart(c):
+			j := i + 1
+			for j < n && isIdentChar(b[j]) {
+				j++
+			}
+			if j < n && b[j] == '"' && b[j-1] == 'R' {
+				j = skipRawString(b, j)
+			}
+			t.kind, t.end = 'i', j
+		case c >= '0' && c <= '9' || c == '.' && i+1 < n && b[i+1] >= '0' && b[i+1] <= '9':
+			j := i + 1
+			for j < n && (isIdentChar(b[j]) || b[j] == '.' || b[j] == '\'' ||
+				(b[j] == '+' || b[j] == '-') && (b[j-1] == 'e' || b[j-1] == 'E' || b[j-1] == 'p' || b[j-1] == 'P')) {
+				j++
+			}
+			t.kind, t.end = 'n', j
+		case c == '"' || c == '\'':
+			t.kind, t.end = 's', skipQuoted(b, i, c)
+		case c == '#' && i+1 < n && b[i+1] == '#':
+			t.kind, t.end = 'p', i+2
+		case c == '.' && i+2 < n && b[i+1] == '.' && b[i+2] == '.':
+			t.kind, t.end = 'p', i+3
+		default:
+			t.kind, t.end = 'p', i+1
+		}
+		toks = append(toks, t)
+		i = t.end
+	}
+	if inDir {
+		dirs = append(dirs, [2]int{dirStart, n})
+	}
+	return toks, dirs
+}
+
+// readDefines collects the #define and #undef directives of the file.
+func readDefines(b []byte, toks []ftok, dirs [][2]int) map[string]*macroDef {
+	var defs map[string]*macroDef
+	txt := func(t ftok) string { return string(b[t.start:t.end]) }
+	for i := 0; i < len(toks); i++ {
+		if !toks[i].dir || txt(toks[i]) != "#" {
+			continue
+		}
+		end := dirEnd(dirs, toks[i].start)
+		j := i + 1
+		for j < len(toks) && toks[j].start < end {
+			j++
+		}
+		line := toks[i+1 : j] // the directive's tokens after '#'
+		i = j - 1
+		if len(line) < 2 || line[1].kind != 'i' {
+			continue
+		}
+		name := txt(line[1])
+		switch txt(line[0]) {
+		case "undef":
+			if d := defs[name]; d != nil {
+				if d.undef < 0 {
+					d.undef = line[0].start
+				}
+			} else {
+				if defs == nil {
+					defs = map[string]*macroDef{}
+				}
+				defs[name] = &macroDef{name: name, bad: true, undef: -1} // #undef first: a header's macro
+			}
+			continue
+		case "define":
+		default:
+			continue
+		}
+		d := &macroDef{name: name, undef: -1, at: dirEnd(dirs, line[1].start)}
+		rest := line[2:]
+		if len(rest) > 0 && txt(rest[0]) == "(" && !rest[0].space {
+			d.fn = true
+			k := 1
+			for ; k < len(rest); k++ {
+				s := txt(rest[k])
+				if s == ")" {
+					break
+				}
+				switch {
+				case s == ",":
+				case s == "...":
+					d.variadic = true
+					if len(d.params) == 0 || k > 0 && txt(rest[k-1]) == "," || k == 1 {
+						d.params = append(d.params, "__VA_ARGS__")
+					}
+				case rest[k].kind == 'i':
+					d.params = append(d.params, s)
+				default:
+					d.bad = true
+				}
+			}
+			if k >= len(rest) {
+				d.bad = true
+				k--
+			}
+			rest = rest[k+1:]
+		}
+		for _, t := range rest {
+			d.body = append(d.body, xtok{text: txt(t), space: t.space})
+		}
+		if len(d.body) > 0 {
+			d.body[0].space = false
+		}
+		if old := defs[name]; old != nil {
+			if old.bad || !sameDef(old, d) || old.undef >= 0 {
+				old.bad = true
+			}
+			continue
+		}
+		if defs == nil {
+			defs = map[string]*macroDef{}
+		}
+		defs[name] = d
+	}
+	for name, d := range defs {
+		if reserved(name) {
+			d.bad = true
+		}
+	}
+	return defs
+}
+
+// reserved are names the front end handles itself.
+func reserved(name string) bool {
+	return qualifiers[name] || macroCalls[name] || name == "defined"
+}
+
+func sameDef(a, b *macroDef) bool {
+	if a.fn != b.fn || a.variadic != b.variadic || len(a.params) != len(b.params) || len(a.body) != len(b.body) {
+		return false
+	}
+	for i := range a.params {
+		if a.params[i] != b.params[i] {
+			return false
+		}
+	}
+	for i := range a.body {
+		if a.body[i].text != b.body[i].text {
+			return false
+		}
+	}
+	return true
+}
+
+// dirEnd returns the end of the directive holding off.
+func dirEnd(dirs [][2]int, off int) int {
+	k := sort.Search(len(dirs), func(i int) bool { return dirs[i][1] > off })
+	if k < len(dirs) {
+		return dirs[k][1]
+	}
+	return off
+}
+
+// expandFile expands the same-file macros of the file f being parsed (src
+// its text, clean and blanks the pre-pass output) and records the
+// invocations in f. While the file is lowered, f.Src holds the expanded
+// original text (lowering indexes it with the parser's offsets); the caller
+// puts src back. It returns nil when nothing was expanded.
+func expandFile(f *ir.File, src, clean []byte, blanks []blank, maxDepth int) *macroMap {
+	m := expandMacros(src, clean, blanks)
+	if m == nil || nesting(m.clean) > maxDepth {
+		return nil
+	}
+	for _, sp := range m.spans {
+		f.Expansions = append(f.Expansions, ir.Expansion{Pos: f.Tok.Pos(sp.os), End: f.Tok.Pos(sp.oe), Name: sp.name})
+	}
+	f.Src = m.exp
+	return m
+}
+
+// text returns the source text of the parser's range [a, b) (see macroMap.text).
+func (lw *lowerer) text(a, b uint32) string {
+	if lw.mac != nil {
+		return lw.mac.text(int(a), int(b))
+	}
+	return string(lw.f.Src[a:b])
+}
+
+// offset returns the offset in the parsed buffer of pos.
+func (lw *lowerer) offset(pos token.Pos) int {
+	off := lw.f.Tok.Offset(pos)
+	if lw.mac != nil {
+		return lw.mac.toExp(off)
+	}
+	return off
+}
