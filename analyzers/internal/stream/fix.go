@@ -399,6 +399,9 @@ func without(names []string, x string) []string {
 // It returns nil when the move is not purely textual, and nil with the
 // reason when the replay cannot prove it.
 func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
+	if fromMacro(f, s) {
+		return nil, ""
+	}
 	src := newSource(f)
 	pre, lp, fn := s.Instr, s.Loop, s.Func
 	ls, _, indent, nl, ok := src.loopLines(lp)
@@ -436,7 +439,7 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 		}
 	}
 	withDecl, ds, de, dtext, ok := movableDecl(src, s)
-	if !ok {
+	if !ok || withDecl && overlapsMacro(f, ds, de) {
 		return nil, ""
 	}
 	decls := without(lp.Decls, lp.Var)
@@ -474,6 +477,9 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 // loop to just after the loop. It returns nil when the move is not purely
 // textual, and nil with the reason when the replay cannot prove it.
 func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
+	if fromMacro(f, s) {
+		return nil, ""
+	}
 	src := newSource(f)
 	post, lp, fn := s.Instr, s.Loop, s.Func
 	ls, after, indent, nl, ok := src.loopLines(lp)
@@ -485,7 +491,7 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 		return nil, ""
 	}
 	withDecl, ds, de, dtext, ok := movableDecl(src, s)
-	if !ok {
+	if !ok || withDecl && overlapsMacro(f, ds, de) {
 		return nil, ""
 	}
 	decls := lp.Decls
