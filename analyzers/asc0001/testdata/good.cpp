@@ -29,3 +29,20 @@ __aicore__ inline void Compute(__ubuf__ float* dst, __ubuf__ float* src, uint16_
         }
     }
 }
+
+// Same-file macros that build a parameter list, a loop header and a
+// declaration list: expanded, the region parses as the compiler sees it.
+#define VF_PARAMS(T) __ubuf__ T* dst, __ubuf__ T* src, uint16_t repeat
+#define EACH_REPEAT(i) for (uint16_t i = 0; i < repeat; ++i)
+#define DECL_REGS(T, ...) AscendC::Reg::RegTensor<T> __VA_ARGS__;
+
+__simd_vf__ inline void MacroParams(VF_PARAMS(float))
+{
+    DECL_REGS(float, a, b)
+    AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<float>();
+    EACH_REPEAT(i) {
+        AscendC::Reg::LoadAlign(a, src + i * 64);
+        AscendC::Reg::Abs(b, a, mask);
+        AscendC::Reg::StoreAlign(dst + i * 64, b, mask);
+    }
+}
