@@ -35,11 +35,20 @@ import (
 //     nested macros (a body or an argument using another macro), with the
 //     usual recursion guard: a macro is not expanded inside its own
 //     expansion;
+//   - only uses inside what may be a VF region: from a region marker
+//     (__simd_vf__, __simd_callee__, __simd_caller__, __simt_vf__,
+//     __simt_callee__, __VEC_SCOPE__) or __aicore__ to the end of the body
+//     that follows it, the parameter list included. A macro that makes a
+//     whole function, a use in an unmarked function and a use elsewhere in
+//     the file (test code, host code) are left as written;
 //   - only uses after the #define and before an #undef of the name, outside
 //     preprocessor directives;
 //   - conditional compilation is not evaluated: a name defined more than
 //     once with different bodies (#if A / #define M 1 / #else / #define M 2)
 //     is never expanded, nor a name with an #undef before its #define;
+//   - a macro whose body holds a region marker (__VEC_SCOPE__ { ... },
+//     __simd_vf__ ...) is not expanded: the marker is blanked where the
+//     macro is defined, so its expansion would lose the region's kind;
 //   - a function-like macro whose arguments the file does not close, or
 //     whose expansion ends in a function-like macro name that would take
 //     its arguments from the text after the invocation, stays unexpanded;
@@ -63,6 +72,7 @@ type macroDef struct {
 	params   []string // parameter names; the variadic one last
 	variadic bool     // the last parameter takes the remaining arguments
 	body     []xtok
+	from     int  // start of the directive ('#')
 	at       int  // end of the directive: uses start after it
 	undef    int  // offset of an #undef after the #define, or -1
 	bad      bool // defined twice differently, or unusable
@@ -172,11 +182,17 @@ func expandMacros(src, clean []byte, blanks []blank) *macroMap {
 	if !bytes.Contains(clean, []byte("define")) {
 		return nil
 	}
+	regions := vfSpans(clean, blanks)
+	if len(regions) == 0 {
+		return nil
+	}
 	toks, dirs := lexFile(clean)
 	defs := readDefines(clean, toks, dirs)
 	if len(defs) == 0 {
 		return nil
 	}
+	markedDefs(defs, blanks)
+	r := 0 // the region at or after the current token
 	x := &expander{defs: defs, budget: maxExpansion(len(src)) - len(src), toks: maxExpansion(len(src))}
 	m := &macroMap{orig: src}
 	var cl, ex []byte
@@ -184,6 +200,15 @@ func expandMacros(src, clean []byte, blanks []blank) *macroMap {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.dir || t.kind != 'i' {
+			continue
+		}
+		for r < len(regions) && regions[r][1] <= t.start {
+			r++
+		}
+		if r >= len(regions) {
+			break
+		}
+		if t.start < regions[r][0] {
 			continue
 		}
 		d := defs[string(clean[t.start:t.end])]
@@ -562,7 +587,7 @@ func lexFile(b []byte) (toks []ftok, dirs [][2]int) {
 		case c == '.' && i+2 < n && b[i+1] == '.' && b[i+2] == '.':
 			t.kind, t.end = 'p', i+3
 		default:
-			t.kind, t.end = 'p', i+1
+			t.kind, t.end = 'p', i+punctLen(b[i:])
 		}
 		toks = append(toks, t)
 		i = t.end
@@ -587,6 +612,7 @@ func readDefines(b []byte, toks []ftok, dirs [][2]int) map[string]*macroDef {
 			j++
 		}
 		line := toks[i+1 : j] // the directive's tokens after '#'
+		hash := toks[i].start
 		i = j - 1
 		if len(line) < 2 || line[1].kind != 'i' {
 			continue
@@ -609,7 +635,7 @@ func readDefines(b []byte, toks []ftok, dirs [][2]int) map[string]*macroDef {
 		default:
 			continue
 		}
-		d := &macroDef{name: name, undef: -1, at: dirEnd(dirs, line[1].start)}
+		d := &macroDef{name: name, undef: -1, from: hash, at: dirEnd(dirs, line[1].start)}
 		rest := line[2:]
 		if len(rest) > 0 && txt(rest[0]) == "(" && !rest[0].space {
 			d.fn = true
@@ -726,4 +752,96 @@ func (lw *lowerer) offset(pos token.Pos) int {
 		return lw.mac.toExp(off)
 	}
 	return off
+}
+
+// vfSpans returns the spans of clean that may be VF code: from each region
+// marker or __aicore__ (blanked by the pre-pass) to the end of the braced
+// body that follows it, in order and disjoint. A marker followed by ';'
+// before any '{' (a declaration) has none.
+func vfSpans(clean []byte, blanks []blank) [][2]int {
+	var spans [][2]int
+	for _, b := range blanks {
+		if _, ok := markerKinds[b.text]; !ok && b.text != "__aicore__" {
+			continue
+		}
+		if len(spans) > 0 && b.start < spans[len(spans)-1][1] {
+			continue // inside the body of the one before
+		}
+		if end := bodyEnd(clean, b.end); end > 0 {
+			spans = append(spans, [2]int{b.start, end})
+		}
+	}
+	return spans
+}
+
+// bodyEnd returns the offset just past the braced body that starts at the
+// first '{' outside parentheses after i, or -1 when a ';' or the end of the
+// file comes first, or the braces are not closed.
+func bodyEnd(b []byte, i int) int {
+	paren, brace := 0, 0
+	for k := i; k < len(b); k++ {
+		switch c := b[k]; c {
+		case '/':
+			if k+1 < len(b) && b[k+1] == '/' {
+				e := bytes.IndexByte(b[k:], '\n')
+				if e < 0 {
+					return -1
+				}
+				k += e
+			} else if k+1 < len(b) && b[k+1] == '*' {
+				e := bytes.Index(b[k+2:], []byte("*/"))
+				if e < 0 {
+					return -1
+				}
+				k += e + 3
+			}
+		case '"', '\'':
+			k = skipQuoted(b, k, c) - 1
+		case '(':
+			paren++
+		case ')':
+			paren--
+		case ';':
+			if paren <= 0 && brace == 0 {
+				return -1
+			}
+		case '{':
+			if paren <= 0 {
+				brace++
+			}
+		case '}':
+			if paren <= 0 {
+				brace--
+				if brace == 0 {
+					return k + 1
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// punctLen returns the length of the punctuator at the start of b.
+func punctLen(b []byte) int {
+	for _, p := range [...]string{"<<=", ">>=", "->*", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "->", "::",
+		"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".*"} {
+		if bytes.HasPrefix(b, []byte(p)) {
+			return len(p)
+		}
+	}
+	return 1
+}
+
+// markedDefs marks unusable the macros whose body holds a region marker.
+func markedDefs(defs map[string]*macroDef, blanks []blank) {
+	for _, b := range blanks {
+		if _, ok := markerKinds[b.text]; !ok {
+			continue
+		}
+		for _, d := range defs {
+			if b.start >= d.from && b.start < d.at {
+				d.bad = true
+			}
+		}
+	}
 }

@@ -89,8 +89,10 @@ func TestMacroExpand(t *testing.T) {
 		{"#define V(f, ...) f(__VA_ARGS__)\nV(g, 1, 2) V(h)", " g(1, 2)   h() "},
 		{"#define V(f, args...) f(args)\nV(g, 1, 2)", " g(1, 2) "},
 		{"#define G(m, ...) m(0, ##__VA_ARGS__)\nG(k)", " k(0) "},
-		{"#define A B\n#define B A\nA B", " A   B "},              // recursion guard
-		{"#define N(x) -x\nN(-1)", " - -1 "},                      // no accidental --
+		{"#define A B\n#define B A\nA B", " A   B "},    // recursion guard
+		{"#define N(x) -x\nN(-1)", " - -1 "},            // no accidental --
+		{"#define V(x) __VEC_SCOPE__ { x; }\nV(1)", ""}, // a region marker in the body
+		{"#define L(k) for (;; k++) k--\nL(i)", " for (;; i++) i-- "},
 		{"#define I(x) x\nI(I(3))", " 3 "},                        // nested arguments
 		{"#define A 1\n#undef A\nA", ""},                          // after #undef
 		{"A\n#define A 1", ""},                                    // before #define
@@ -101,15 +103,17 @@ func TestMacroExpand(t *testing.T) {
 		{"#define F(x) x\n#define H F\nH(1)", ""}, // would take its arguments from the text
 		{"#define F(x) x\nint F;", ""},            // not an invocation
 		{"// #define A 1\nA", ""},                 // commented out
-		{"#define E\nE int x;", "   int x;"},       // empty
+		{"#define E\nE int x;", "   int x;"},      // empty
 		{"#define M(a) a \\\n  + 1\nM(2)", " 2 + 1 "},
+		{"}\n#define A 1\nint x = A;\nvoid g() {", ""}, // outside VF code
 	} {
-		src := []byte(tc.src)
+		const pre, post = "__aicore__ void f() {\n", "\n}"
+		src := []byte(pre + tc.src + post)
 		clean, blanks := prepass(src)
 		m := expandMacros(src, clean, blanks)
 		got := ""
 		if m != nil {
-			got = string(m.clean)
+			got = string(m.clean[len(pre) : len(m.clean)-len(post)])
 			if i := strings.LastIndex(tc.want, "\n"); i < 0 {
 				got = got[strings.LastIndex(got, "\n")+1:]
 			}
@@ -122,7 +126,7 @@ func TestMacroExpand(t *testing.T) {
 
 // TestMacroMap checks the offset map both ways.
 func TestMacroMap(t *testing.T) {
-	src := []byte("#define F(a) (a + a)\nx = F(y) + F(zz);\n")
+	src := []byte("#define F(a) (a + a)\n__VEC_SCOPE__ { x = F(y) + F(zz); }\nint z = F(w);\n")
 	clean, blanks := prepass(src)
 	m := expandMacros(src, clean, blanks)
 	if m == nil || len(m.spans) != 2 {
