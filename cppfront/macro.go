@@ -183,7 +183,7 @@ func expandMacros(src, clean []byte, blanks []blank) *macroMap {
 		return nil
 	}
 	regions := vfSpans(clean, blanks)
-	if len(regions) == 0 {
+	if len(regions) == 0 || !usesDefine(clean, regions) {
 		return nil
 	}
 	toks, dirs := lexFile(clean)
@@ -823,13 +823,65 @@ func bodyEnd(b []byte, i int) int {
 
 // punctLen returns the length of the punctuator at the start of b.
 func punctLen(b []byte) int {
+	if len(b) < 2 || !strings.ContainsRune("<>-+=!&|:*/%^.", rune(b[0])) {
+		return 1
+	}
 	for _, p := range [...]string{"<<=", ">>=", "->*", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "->", "::",
 		"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".*"} {
-		if bytes.HasPrefix(b, []byte(p)) {
+		if len(b) >= len(p) && string(b[:len(p)]) == p {
 			return len(p)
 		}
 	}
 	return 1
+}
+
+// usesDefine reports whether an identifier in one of the spans of b is the
+// name of a #define of b: a quick test before lexing the whole file (most
+// files define only their include guard).
+func usesDefine(b []byte, spans [][2]int) bool {
+	names := map[string]bool{}
+	for k := 0; ; {
+		i := bytes.Index(b[k:], []byte("define"))
+		if i < 0 {
+			break
+		}
+		i += k
+		k = i + 6
+		if prevNonSpace(b, i) != '#' {
+			continue
+		}
+		j := k
+		for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
+			j++
+		}
+		e := j
+		for e < len(b) && isIdentChar(b[e]) {
+			e++
+		}
+		if e > j && j > k {
+			names[string(b[j:e])] = true
+		}
+	}
+	if len(names) == 0 {
+		return false
+	}
+	for _, sp := range spans {
+		for i := sp[0]; i < sp[1]; {
+			if !isIdentStart(b[i]) {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < sp[1] && isIdentChar(b[j]) {
+				j++
+			}
+			if names[string(b[i:j])] {
+				return true
+			}
+			i = j
+		}
+	}
+	return false
 }
 
 // markedDefs marks unusable the macros whose body holds a region marker.
