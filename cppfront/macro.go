@@ -139,13 +139,9 @@ func (m *macroMap) toExp(off int) int {
 // text where the range maps back to one (it starts and ends outside
 // expansions, or covers one whole), the expanded text inside an expansion.
 func (m *macroMap) text(a, b int) string {
-	for i := range m.spans {
-		sp := &m.spans[i]
-		if sp.es > b {
-			break
-		}
-		if a >= sp.es && b <= sp.ee && (a > sp.ts || b < sp.te) {
-			return string(m.exp[a:b])
+	if i := sort.Search(len(m.spans), func(i int) bool { return m.spans[i].es > a }) - 1; i >= 0 {
+		if sp := &m.spans[i]; b <= sp.ee && (a > sp.ts || b < sp.te) {
+			return string(m.exp[a:b]) // inside one expansion, not the whole of it
 		}
 	}
 	oa, ob := m.toOrig(a), m.toOrig(b)
