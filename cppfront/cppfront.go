@@ -118,6 +118,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	lw.index = opts.Index
 	lw.mac = mac
 	lw.run()
+	snapExpansions(f)
 	return f, nil
 }
 

@@ -31,6 +31,9 @@ func addSeeds(f *testing.F) {
 		"__simd_vf__ void f() { x = a" + strings.Repeat("+a", 500) + "; }",
 		"__simd_vf__ void f(\xff\xfe) { Reg::LoadAlign(\x00, y); LAUNCH_BOUND((( }",
 		"#define LocalMem __ubuf__\n__simd_callee__ void f(LocalMem T* p) { R\"x( }} )x\"; }",
+		"#define F(x) F(x) x\n#define G F(G)\n__simd_vf__ void f() { F(F(1)); G; }",
+		"#define A(x, ...) x##__VA_ARGS__ #x\n__VEC_SCOPE__ { A(,) A(a, b, c) A( }",
+		"#define B {\n#define E }\n#define P(a) a##\n__simd_vf__ void f() B E E P(1) P() }",
 	} {
 		f.Add([]byte(s))
 	}

@@ -893,3 +893,75 @@ func markedDefs(defs map[string]*macroDef, blanks []blank) {
 		}
 	}
 }
+
+// snapExpansions widens every span of f's regions that starts or ends in
+// an expansion to the whole invocation. pos picks the start or the end of
+// the invocation for an offset inside it by the bytes around it; on odd
+// input (unbalanced macros, stray bytes) it can pick wrong, and a start
+// mapped to the invocation's end (or an end to its start) would put a
+// child outside its parent. Snapping by role keeps the map monotone, so
+// every containment of the syntax tree holds in the file.
+func snapExpansions(f *ir.File) {
+	if len(f.Expansions) == 0 {
+		return
+	}
+	find := func(p token.Pos, start bool) (token.Pos, bool) {
+		i := sort.Search(len(f.Expansions), func(i int) bool { return f.Expansions[i].End > p || start && f.Expansions[i].End == p })
+		if i == len(f.Expansions) {
+			return 0, false
+		}
+		x := f.Expansions[i]
+		if start && p > x.Pos && p <= x.End {
+			return x.Pos, true
+		}
+		if !start && p >= x.Pos && p < x.End {
+			return x.End, true
+		}
+		return 0, false
+	}
+	span := func(pos, end *token.Pos) {
+		if !pos.IsValid() {
+			return
+		}
+		if p, ok := find(*pos, true); ok {
+			*pos = p
+		}
+		if e, ok := find(*end, false); ok && e > *pos {
+			*end = e
+		}
+	}
+	var block func(b *ir.Block)
+	block = func(b *ir.Block) {
+		if b == nil {
+			return
+		}
+		for _, n := range b.Nodes {
+			switch s := n.(type) {
+			case *ir.If:
+				span(&s.Pos, &s.End)
+				block(s.Then)
+				block(s.Else)
+			case *ir.Loop:
+				block(s.Body)
+			}
+		}
+	}
+	for _, fns := range [][]*ir.Func{f.Funcs, f.Helpers} {
+		for _, fn := range fns {
+			span(&fn.Pos, &fn.End)
+			for _, r := range fn.Regs {
+				span(&r.Pos, &r.End)
+			}
+			for _, in := range fn.Instrs {
+				span(&in.Pos, &in.End)
+				for k := range in.Args {
+					span(&in.Args[k].Pos, &in.Args[k].End)
+				}
+			}
+			for _, l := range fn.Loops {
+				span(&l.Pos, &l.End)
+			}
+			block(fn.Body)
+		}
+	}
+}
