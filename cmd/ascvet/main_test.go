@@ -213,8 +213,8 @@ func TestStatsStreams(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	if v := got.Streams.Pre.Verdicts; v["contiguous"] != 10 || v["not contiguous"]+v["unknown"] != 10 {
-		t.Errorf("pre verdicts = %v, want 10 contiguous and 10 others", v)
+	if v := got.Streams.Pre.Verdicts; v["contiguous"] != 11 || v["not contiguous"]+v["unknown"] != 11 {
+		t.Errorf("pre verdicts = %v, want 11 contiguous and 11 others", v)
 	}
 	whys := map[string]string{}
 	for _, s := range got.Streams.Sites {
@@ -231,7 +231,7 @@ func TestStatsStreams(t *testing.T) {
 		}
 	}
 	a := got.Streams.Addresses
-	if a["folded"] == 0 || a["folded"]+a["symbolic"]+a["unknown"] != 40 {
+	if a["folded"] == 0 || a["folded"]+a["symbolic"]+a["unknown"] != 46 {
 		t.Errorf("addresses = %v", a)
 	}
 }

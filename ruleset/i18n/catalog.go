@@ -252,6 +252,7 @@ var fragments = map[string][]pattern{
 		{`the loads of one iteration are not back to back`, `同一次迭代中的各次搬入首尾不相接`},
 		{`the stride is not a constant`, `步长不是常量`},
 		{`the address advances (?P<a>\d+) elements per iteration but (?P<b>\d+) are loaded`, `地址每次迭代前进 ${a} 个元素，但搬入的是 ${b} 个元素`},
+		{`the pointer is re-derived (?P<a>\d+) elements further each iteration but (?P<b>\d+) are loaded`, `指针每次迭代重新计算、前进 ${a} 个元素，但搬入的是 ${b} 个元素`},
 	},
 	"Replay": { // simcheck/replay: why the fix is withheld
 		{`the replay could not prove the hoisted Pre loads the same data: (?P<Reason>.+)`, `回放无法证明移至循环之前的 Pre 搬入相同的数据：${Reason}`},

@@ -321,10 +321,18 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 				return NotContiguous, "the loads advance different pointers", loads
 			}
 		}
-		if pe := pre.Args[pk].Expr; pe == nil || pe.Kind != ir.ExprSym || pe.Name != p {
-			return NotContiguous, "the Pre primes another address than the stream's pointer", loads
-		}
-		if contains(lp.Assigns, p) || contains(lp.Decls, p) {
+		pe := pre.Args[pk].Expr
+		rederived := false
+		if pe == nil || pe.Kind != ir.ExprSym || pe.Name != p {
+			// auto p = base + i * K; Pre(u, p); Load(r, u, p, VL): the
+			// pointer declared in the loop is re-derived from the loop
+			// variable, and the Pre primes at its value.
+			lk := ptrArg(loads[0])
+			if !contains(lp.Decls, p) || contains(lp.Assigns, p) || lk < 0 || pe == nil || loads[0].Args[lk].Expr == nil || pe.String() != loads[0].Args[lk].Expr.String() {
+				return NotContiguous, "the Pre primes another address than the stream's pointer", loads
+			}
+			rederived = true
+		} else if contains(lp.Assigns, p) || contains(lp.Decls, p) {
 			return NotContiguous, "the pointer is reset in the loop", loads
 		}
 		for _, in := range fn.Instrs {
@@ -345,6 +353,9 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 				if st.C != vl.C {
 					return NotContiguous, "the stride differs from the vector length"
 				}
+			}
+			if rederived {
+				return rederivedStep(lp, bound(pe, size), bound(vectorLen(loads[0].Elem), size), len(loads))
 			}
 			return Contiguous, ""
 		})
@@ -422,6 +433,36 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 		return Contiguous, ""
 	})
 	return v, why, loads
+}
+
+// rederivedStep decides a stream whose pointer is re-derived each
+// iteration at pre (linear in the loop variable) and advanced by n loads of
+// one vector (vl elements) each: contiguous when one iteration's step moves
+// the start exactly past what the loads consumed.
+func rederivedStep(lp *ir.Loop, pre, vl *ir.Expr, n int) (Verdict, string) {
+	if lp.Var == "" || contains(lp.Assigns, lp.Var) {
+		return Unknown, "the loop has no plain induction variable"
+	}
+	step, ok := lp.Step.Value()
+	if !ok || step == 0 {
+		return Unknown, "the loop step does not fold"
+	}
+	a, ok := linear.Of(pre)
+	if !ok {
+		return Unknown, "the Pre address does not fold"
+	}
+	c, ok := a.Coef(lp.Var)
+	if !ok {
+		return Unknown, "the Pre address is not linear in " + lp.Var
+	}
+	v, ok := linear.Of(vl)
+	if !ok || !v.IsConst() {
+		return Unknown, "the element size is not known"
+	}
+	if c*step != int64(n)*v.C {
+		return NotContiguous, fmt.Sprintf("the pointer is re-derived %d elements further each iteration but %d are loaded", c*step, int64(n)*v.C)
+	}
+	return Contiguous, ""
 }
 
 // changedIn returns a name of the linear form l, other than the loop
