@@ -355,7 +355,7 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 				}
 			}
 			if rederived {
-				return rederivedStep(lp, bound(pe, size), bound(vectorLen(loads[0].Elem), size), len(loads))
+				return rederivedStep(fn, lp, loads, bound(pe, size), bound(vectorLen(loads[0].Elem), size), size)
 			}
 			return Contiguous, ""
 		})
@@ -436,10 +436,13 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 }
 
 // rederivedStep decides a stream whose pointer is re-derived each
-// iteration at pre (linear in the loop variable) and advanced by n loads of
-// one vector (vl elements) each: contiguous when one iteration's step moves
-// the start exactly past what the loads consumed.
-func rederivedStep(lp *ir.Loop, pre, vl *ir.Expr, n int) (Verdict, string) {
+// iteration at pre (linear in the loop variable) and advanced by its loads
+// of one vector (vl elements) each: contiguous when one iteration's step
+// moves the start exactly past what the loads consumed, and no store of the
+// loop writes the bytes read or carried (storesOver, by byte ranges from
+// the base of pre, whatever the pointer's name).
+func rederivedStep(fn *ir.Func, lp *ir.Loop, loads []*ir.Instr, pre, vl *ir.Expr, size int64) (Verdict, string) {
+	n := len(loads)
 	if lp.Var == "" || contains(lp.Assigns, lp.Var) {
 		return Unknown, "the loop has no plain induction variable"
 	}
@@ -461,6 +464,9 @@ func rederivedStep(lp *ir.Loop, pre, vl *ir.Expr, n int) (Verdict, string) {
 	}
 	if c*step != int64(n)*v.C {
 		return NotContiguous, fmt.Sprintf("the pointer is re-derived %d elements further each iteration but %d are loaded", c*step, int64(n)*v.C)
+	}
+	if storesOver(fn, lp, loads, a, int64(n)*v.C, size) {
+		return NotContiguous, "the loop stores to the data it re-reads"
 	}
 	return Contiguous, ""
 }
