@@ -341,5 +341,3 @@ func splitTargs(callee string) []string {
 	}
 	return out
 }
-
-var lwDebug func(*lowerer, funcDef, *ir.Func)

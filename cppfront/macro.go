@@ -741,15 +741,6 @@ func (lw *lowerer) text(a, b uint32) string {
 	return string(lw.f.Src[a:b])
 }
 
-// offset returns the offset in the parsed buffer of pos.
-func (lw *lowerer) offset(pos token.Pos) int {
-	off := lw.f.Tok.Offset(pos)
-	if lw.mac != nil {
-		return lw.mac.toExp(off)
-	}
-	return off
-}
-
 // vfSpans returns the spans of clean that may be VF code: from each region
 // marker or __aicore__ (blanked by the pre-pass) to the end of the braced
 // body that follows it, in order and disjoint. A marker followed by ';'
