@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
@@ -257,6 +259,146 @@ func (fb *funcBuilder) enclosing(blk int32) {
 				}
 			}
 		}
+	}
+}
+
+// enclosingNodes is enclosing for a __VEC_SCOPE__ block lowered from its
+// own flat tree: the function around it (def) is not flattened; only its
+// declarator and the declarations on the way down to the block are, one by
+// one, and any other statement before the block, or a loop around it,
+// forgets the values of the names its text may write (writtenNames).
+func (fb *funcBuilder) enclosingNodes(blk, def *sitter.Node) {
+	fb.quiet = true
+	defer func() { fb.quiet = false }()
+	keep := fb.fl
+	defer func() { fb.fl = keep }()
+	lw := fb.lw
+	small := func(n *sitter.Node) {
+		fb.fl = flatten(n, lw.src, false, lw.budget)
+	}
+	if d := def.ChildByFieldName("declarator"); d != nil {
+		small(d)
+		fb.params(0)
+	}
+	var path []*sitter.Node // the ancestors of blk inside def, outermost first
+	for p := blk.Parent(); p != nil && p.Id() != def.Id(); p = p.Parent() {
+		path = append(path, p)
+	}
+	slices.Reverse(path)
+	forget := func(n *sitter.Node) {
+		for name := range writtenNames(lw.src[n.StartByte():n.EndByte()]) {
+			if b, ok := fb.lookup(name); ok && b.reg == ir.NoReg && (b.isConst || b.sym != nil) {
+				fb.killValue(name, ir.NoLoop)
+			}
+		}
+	}
+	for k, p := range path {
+		next := blk
+		if k+1 < len(path) {
+			next = path[k+1]
+		}
+		kind, _ := kindOf(p.KindId())
+		switch kind {
+		case "for_statement", "for_range_loop", "while_statement", "do_statement":
+			forget(p)
+			if init := p.ChildByFieldName("initializer"); init != nil {
+				if ik, _ := kindOf(init.KindId()); ik == "declaration" {
+					small(init)
+					for _, d := range fb.fl.fields(0, "declarator") {
+						if name, _, _, _, _ := fb.declShape(d); name != "" {
+							fb.bind(name, binding{reg: ir.NoReg})
+						}
+					}
+				}
+			}
+		case "compound_statement":
+			fb.push()
+			var before []*sitter.Node
+			c := p.Walk()
+			for ok := c.GotoFirstChild(); ok; ok = c.GotoNextSibling() {
+				if ch := c.Node(); ch.Id() == next.Id() {
+					break
+				} else if ch.IsNamed() {
+					before = append(before, ch)
+				}
+			}
+			c.Close()
+			// Only the declarations of names the block needs, directly or
+			// through another needed declaration, are lowered.
+			needed := identifiers(lw.src[blk.StartByte():blk.EndByte()], nil)
+			keep := make([]bool, len(before))
+			for j := len(before) - 1; j >= 0; j-- {
+				ch := before[j]
+				if ck, _ := kindOf(ch.KindId()); ck != "declaration" {
+					continue
+				}
+				text := lw.src[ch.StartByte():ch.EndByte()]
+				for name := range identifiers(text, nil) {
+					if needed[name] {
+						keep[j] = true
+						identifiers(text, needed)
+						break
+					}
+				}
+			}
+			for j, ch := range before {
+				if ck, _ := kindOf(ch.KindId()); ck == "declaration" {
+					if keep[j] {
+						small(ch)
+						var discard []ir.Node
+						fb.decl(0, ir.NoLoop, false, &discard)
+					}
+				} else {
+					forget(ch)
+				}
+			}
+		}
+	}
+}
+
+// identifiers adds the identifiers of text to into (a new set when nil)
+// and returns it.
+func identifiers(text []byte, into map[string]bool) map[string]bool {
+	if into == nil {
+		into = map[string]bool{}
+	}
+	for k := 0; k < len(text); k++ {
+		if !isIdentStart(text[k]) || k > 0 && isIdentChar(text[k-1]) {
+			continue
+		}
+		e := k
+		for e < len(text) && isIdentChar(text[e]) {
+			e++
+		}
+		into[string(text[k:e])] = true
+		k = e - 1
+	}
+	return into
+}
+
+// adopt starts fb from the names outer bound (enclosingNodes), copied. In
+// the second pass a value the first pass found invalid is left out.
+func (fb *funcBuilder) adopt(outer *funcBuilder) {
+	fb.class = outer.class
+	fb.locals = slices.Clone(outer.locals)
+	for name, ls := range outer.muts {
+		if fb.muts == nil {
+			fb.muts = mutations{}
+		}
+		fb.muts[name] = slices.Clone(ls)
+	}
+	fb.scopes = fb.scopes[:0]
+	for _, sc := range outer.scopes {
+		c := make(map[string]binding, len(sc))
+		for name, b := range sc {
+			if b.local > 0 && fb.prev != nil {
+				if lv := fb.locals[b.local-1]; !valueOK(lv.name, lv.loop, lv.val, fb.prev.muts, fb.prev.loops) {
+					b.isConst, b.sym, b.local = false, nil, 0
+				}
+			}
+			c[name] = b
+		}
+		fb.scopes = append(fb.scopes, c)
 	}
 }
 
@@ -1947,7 +2089,7 @@ func (e *env) member(name string) *ir.Expr {
 	if e.fb == nil || e.fb.class == "" {
 		return nil
 	}
-	x := e.lw.members[e.fb.class][name]
+	x := e.lw.memberValues(e.fb.class)[name]
 	if x == nil {
 		return nil
 	}

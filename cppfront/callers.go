@@ -45,7 +45,7 @@ func (lw *lowerer) callSiteFacts(regions []region) {
 	flats := map[uint]*flat{} // caller definitions, flattened once, by start byte
 	for _, r := range regions {
 		fn := lw.f.Funcs[r.at]
-		if !r.kind.Analysed() || !scalarParams(fn) && len(r.fd.own) == 0 {
+		if !r.kind.Analysed() || !usesParams(fn, r.fd.own) {
 			continue
 		}
 		sites, ok := lw.callSites(r.fd, flats)
@@ -64,10 +64,45 @@ func (lw *lowerer) callSiteFacts(regions []region) {
 	}
 }
 
-func scalarParams(fn *ir.Func) bool {
+// usesParams reports whether what the call sites could tell matters to the
+// analyses: a scalar parameter or a template parameter of the function is
+// in an instruction's operand, element type or a loop's header.
+func usesParams(fn *ir.Func, own []string) bool {
+	var names []string
 	for _, p := range fn.Params {
 		if p.Reg == ir.NoReg && p.Name != "" {
+			names = append(names, p.Name)
+		}
+	}
+	for _, p := range own {
+		if p != "" {
+			names = append(names, p)
+		}
+	}
+	if len(names) == 0 {
+		return false
+	}
+	mentions := func(e *ir.Expr) bool {
+		for _, n := range names {
+			if e.Mentions(n) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, l := range fn.Loops {
+		if mentions(l.Bound) || mentions(l.Init) || mentions(l.Step) {
 			return true
+		}
+	}
+	for _, in := range fn.Instrs {
+		if slices.Contains(names, in.Elem) {
+			return true
+		}
+		for _, a := range in.Args {
+			if mentions(a.Expr) {
+				return true
+			}
 		}
 	}
 	return false

@@ -140,16 +140,3 @@ func (f *flat) operator(i int32) string {
 	}
 	return ""
 }
-
-// find returns the node of kind that starts at off, or -1.
-func (f *flat) find(kind string, off uint32) int32 {
-	for i := range f.n {
-		if f.n[i].start == off && f.n[i].kind == kind {
-			return int32(i)
-		}
-		if f.n[i].start > off {
-			break
-		}
-	}
-	return -1
-}

@@ -198,26 +198,21 @@ func (ix *Index) load(path string) *header {
 // include is looked for when it is not next to the file.
 var includeDirs = []string{"", "include", "inc", "op_kernel", filepath.Join("common", "inc", "op_kernel"), filepath.Join("common", "inc")}
 
-// resolve finds the file an include written in dir names.
+// resolve finds the file an include written in dir names: next to it,
+// else in the include folders of dir's ancestors. Both answers are cached,
+// the second per ancestor, since the files of a tree share most of theirs.
 func (ix *Index) resolve(dir, inc string) string {
 	k := [2]string{dir, inc}
 	if p, ok := ix.found[k]; ok {
 		return p
 	}
 	p := ""
-	if st, err := os.Stat(filepath.Join(dir, inc)); err == nil && st.Mode().IsRegular() {
+	if regular(filepath.Join(dir, inc)) {
 		p = filepath.Join(dir, inc)
 	} else {
 		base := strings.TrimLeft(filepath.ToSlash(inc), "./")
-	search:
-		for a, n := dir, 0; n < 8; a, n = filepath.Dir(a), n+1 {
-			for _, sub := range includeDirs {
-				c := filepath.Join(a, sub, base)
-				if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
-					p = c
-					break search
-				}
-			}
+		for a, n := dir, 0; n < 8 && p == ""; a, n = filepath.Dir(a), n+1 {
+			p = ix.inAncestor(a, base)
 			if filepath.Dir(a) == a {
 				break
 			}
@@ -225,6 +220,28 @@ func (ix *Index) resolve(dir, inc string) string {
 	}
 	ix.found[k] = p
 	return p
+}
+
+// inAncestor looks for base in the include folders of one ancestor.
+func (ix *Index) inAncestor(a, base string) string {
+	k := [2]string{"\x00" + a, base}
+	if p, ok := ix.found[k]; ok {
+		return p
+	}
+	p := ""
+	for _, sub := range includeDirs {
+		if c := filepath.Join(a, sub, base); regular(c) {
+			p = c
+			break
+		}
+	}
+	ix.found[k] = p
+	return p
+}
+
+func regular(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // closure returns the headers that includes (written in dir) name,

@@ -64,7 +64,6 @@ func (lw *lowerer) pos(off uint32) token.Pos {
 func (lw *lowerer) run() {
 	root := lw.tree.RootNode()
 	lw.walkDecls(root, false, "", nil, 0)
-	lw.memberValues()
 	// Region discovery.
 	scopeBlanks := map[int]bool{} // blanks that are __VEC_SCOPE__ markers
 	for i, b := range lw.blanks {
@@ -472,8 +471,11 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 		idx = append(idx, i)
 	}
 	sort.Ints(idx)
-	counts := map[string]int{}
-	flats := map[uint]*flat{} // enclosing functions, flattened once
+	type scopeBlock struct {
+		b blank        // the __VEC_SCOPE__ marker
+		n *sitter.Node // the block
+	}
+	var blocks []scopeBlock
 	for _, i := range idx {
 		b := lw.blanks[i]
 		k := skipSpace(lw.src, b.end)
@@ -491,6 +493,11 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 		if n == nil {
 			continue
 		}
+		blocks = append(blocks, scopeBlock{b, n})
+	}
+	counts := map[string]int{}
+	for _, sb := range blocks {
+		b, n := sb.b, sb.n
 		outer := "vec_scope"
 		var def *sitter.Node // the enclosing function definition
 		for p := n.Parent(); p != nil; p = p.Parent() {
@@ -507,32 +514,21 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 		name := outer + ".vec_scope#" + strconv.Itoa(counts[outer])
 		// The block sees the parameters, constants and variables of its
 		// function: flatten the function and lower the block from there.
-		root, blk := n, int32(0)
-		if def != nil {
-			root = def
-		}
-		fl := flats[root.StartByte()]
-		if fl == nil {
-			fl = flatten(root, lw.src, root.HasError(), lw.budget)
-			if def != nil {
-				flats[root.StartByte()] = fl // its other blocks
-			}
-		}
-		if def != nil {
-			blk = fl.find("compound_statement", uint32(k))
-			if blk < 0 {
-				continue
-			}
-		}
+		fl, blk := flatten(n, lw.src, n.HasError(), lw.budget), int32(0)
 		start, end := fl.n[blk].start, fl.n[blk].end
+		var names *funcBuilder // the names of the function around the block, for both passes
+		if def != nil {
+			names = newFuncBuilder(lw, &ir.Func{}, fl)
+			names.class = lw.classAt(def.StartByte())
+			names.enclosingNodes(n, def)
+		}
 		fn := lw.twice(func(prev *firstPass) *funcBuilder {
 			fn := &ir.Func{Name: name, Kind: ir.RegionVecScope, Pos: lw.pos(uint32(b.start)), End: lw.pos(end), BodyPos: lw.pos(start)}
 			fb := newFuncBuilder(lw, fn, fl)
 			fb.prev = prev
 			fb.errFrom, fb.errTo = start, end
-			if def != nil {
-				fb.class = lw.classAt(def.StartByte())
-				fb.enclosing(blk)
+			if names != nil {
+				fb.adopt(names)
 			}
 			fn.Body = fb.block(blk, ir.NoLoop, false)
 			return fb

@@ -21,10 +21,15 @@ import (
 // and that nothing else changes (no other assignment, ++/--, or &member),
 // is that value in every method of the class.
 
-// memberValues finds the data members set once (see above).
-func (lw *lowerer) memberValues() {
-	if len(lw.fields) == 0 {
-		return
+// memberValues finds the data members of class set once (see above), on
+// the first question about the class.
+func (lw *lowerer) memberValues(class string) map[string]*ir.Expr {
+	if m, ok := lw.members[class]; ok {
+		return m
+	}
+	lw.members[class] = nil
+	if len(lw.fields[class]) == 0 {
+		return nil
 	}
 	type write struct {
 		val   *ir.Expr // the value, nil when not fixed for the run
@@ -47,10 +52,9 @@ func (lw *lowerer) memberValues() {
 		w.val = val
 		w.ok = w.ok && allowed && val != nil && w.count == 1
 	}
+	fields := lw.fields[class]
 	for _, fd := range lw.funcs {
-		class := classOf(fd)
-		fields := lw.fields[class]
-		if len(fields) == 0 {
+		if classOf(fd) != class {
 			continue
 		}
 		method := lastComponent(fd.name)
@@ -59,8 +63,8 @@ func (lw *lowerer) memberValues() {
 			// Other methods are only searched for writes, as text: a
 			// member followed by an assignment operator, ++ or --, or
 			// preceded by ++, -- or &, makes it not set once.
-			for name := range fields {
-				if writesText(lw.src[fd.start:fd.end], name) {
+			for name := range writtenNames(lw.src[fd.body:fd.end]) {
+				if fields[name] {
 					note(class, name, nil, false)
 				}
 			}
@@ -105,62 +109,68 @@ func (lw *lowerer) memberValues() {
 			}
 		}
 	}
-	for class, ms := range writes {
-		for name, w := range ms {
-			if w.ok {
-				if lw.members[class] == nil {
-					lw.members[class] = map[string]*ir.Expr{}
-				}
-				lw.members[class][name] = w.val
-			}
+	m := map[string]*ir.Expr{}
+	for name, w := range writes[class] {
+		if w.ok {
+			m[name] = w.val
 		}
 	}
+	lw.members[class] = m
+	return m
 }
 
-// writesText reports whether text may write the member name: the name as
-// a whole word followed by an assignment operator (not ==), ++ or --, or
-// preceded by ++, -- or a unary &.
-func writesText(text []byte, name string) bool {
-	for i := 0; ; {
-		k := bytes.Index(text[i:], []byte(name))
-		if k < 0 {
-			return false
-		}
-		k += i
-		i = k + len(name)
-		if k > 0 && isIdentChar(text[k-1]) || i < len(text) && isIdentChar(text[i]) {
+// writtenNames returns the identifiers that text may write: an identifier
+// (not after . or ->, other than this->) followed by an assignment
+// operator (not ==), ++ or --, or preceded by ++, -- or a unary &.
+func writtenNames(text []byte) map[string]bool {
+	out := map[string]bool{}
+	for k := 0; k < len(text); k++ {
+		if !isIdentStart(text[k]) || k > 0 && isIdentChar(text[k-1]) {
 			continue
 		}
-		j := skipSpace(text, i)
-		if j < len(text) {
-			rest := text[j:]
-			switch {
-			case bytes.HasPrefix(rest, []byte("==")):
-			case rest[0] == '=', bytes.HasPrefix(rest, []byte("++")), bytes.HasPrefix(rest, []byte("--")):
-				return true
-			case len(rest) > 1 && rest[1] == '=' && bytes.IndexByte([]byte("+-*/%&|^"), rest[0]) >= 0:
-				return true
-			case len(rest) > 2 && rest[2] == '=' && (bytes.HasPrefix(rest, []byte("<<")) || bytes.HasPrefix(rest, []byte(">>"))):
-				return true
-			}
+		e := k
+		for e < len(text) && isIdentChar(text[e]) {
+			e++
 		}
-		p := k - 1
-		for p >= 0 && isSpaceByte(text[p]) {
-			p--
+		if writeAt(text, k, e) {
+			out[string(text[k:e])] = true
 		}
-		if p >= 1 && (text[p] == '+' && text[p-1] == '+' || text[p] == '-' && text[p-1] == '-') {
+		k = e - 1
+	}
+	return out
+}
+
+// writeAt reports whether the identifier text[k:e] is written there.
+func writeAt(text []byte, k, e int) bool {
+	if j := skipSpace(text, e); j < len(text) {
+		rest := text[j:]
+		switch {
+		case bytes.HasPrefix(rest, []byte("==")):
+		case rest[0] == '=', bytes.HasPrefix(rest, []byte("++")), bytes.HasPrefix(rest, []byte("--")):
+			return true
+		case len(rest) > 1 && rest[1] == '=' && bytes.IndexByte([]byte("+-*/%&|^"), rest[0]) >= 0:
+			return true
+		case len(rest) > 2 && rest[2] == '=' && (bytes.HasPrefix(rest, []byte("<<")) || bytes.HasPrefix(rest, []byte(">>"))):
 			return true
 		}
-		if p >= 0 && text[p] == '&' && (p == 0 || text[p-1] != '&') {
-			q := p - 1
-			for q >= 0 && isSpaceByte(text[q]) {
-				q--
-			}
-			if q < 0 || !isIdentChar(text[q]) && text[q] != ')' && text[q] != ']' {
-				return true // &name, not a & name (a bitwise and)
-			}
+	}
+	p := k - 1
+	for p >= 0 && isSpaceByte(text[p]) {
+		p--
+	}
+	if p >= 1 && (text[p] == '+' && text[p-1] == '+' || text[p] == '-' && text[p-1] == '-') {
+		return true
+	}
+	if p >= 0 && text[p] == '&' && (p == 0 || text[p-1] != '&') {
+		q := p - 1
+		for q >= 0 && isSpaceByte(text[q]) {
+			q--
+		}
+		if q < 0 || !isIdentChar(text[q]) && text[q] != ')' && text[q] != ']' {
+			return true // &name, not a & name (a bitwise and)
 		}
 	}
+	return false
 }
 
 // fixed returns v when it is fixed for the run (constants and element sizes).
