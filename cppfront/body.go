@@ -1010,7 +1010,17 @@ func (fb *funcBuilder) forCond(l *ir.Loop, c int32) int32 {
 func (fb *funcBuilder) boundZeroOne(l *ir.Loop) bool {
 	init, ok := l.Init.Value()
 	step, ok2 := l.Step.Value()
-	if !ok || !ok2 || init != 0 || step != 1 || l.CmpOp != "<" || l.Bound == nil || l.Bound.Kind != ir.ExprSym {
+	if !ok || !ok2 || init != 0 || step != 1 || l.CmpOp != "<" || l.Bound == nil {
+		return false
+	}
+	if l.Bound.Kind == ir.ExprBin {
+		// A local's value that is a comparison (hasTail = (tail != 0)).
+		switch l.Bound.Op {
+		case "<", ">", "<=", ">=", "==", "!=", "&&", "||":
+			return true
+		}
+	}
+	if l.Bound.Kind != ir.ExprSym {
 		return false
 	}
 	b, found := fb.lookup(l.Bound.Name)
