@@ -28,14 +28,27 @@ import (
 // members, using aliases, and constexpr functions whose body is a single
 // return. Memory grows with the headers VF code includes, not with the tree.
 type Index struct {
-	mu      sync.Mutex
-	headers map[string]*header   // by path; revalidated by size and modification time
-	found   map[[2]string]string // (dir, include) -> resolved path, "" when not found
+	mu       sync.Mutex
+	gen      int                  // bumped by Refresh: headers are checked again
+	headers  map[string]*header   // by path
+	found    map[[2]string]string // (dir, include) -> resolved path, "" when not found
+	closures map[string][]*header // dir and includes -> their closure, this generation
 }
 
 // NewIndex returns an empty index, to share between the files of one run.
 func NewIndex() *Index {
-	return &Index{headers: map[string]*header{}, found: map[[2]string]string{}}
+	return &Index{headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string][]*header{}}
+}
+
+// Refresh makes the index check its headers again, by size and
+// modification time, and resolve includes again: for a process that
+// outlives one run (an editor's server). Within a run a header is read once.
+func (ix *Index) Refresh() {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.gen++
+	clear(ix.found)
+	clear(ix.closures)
 }
 
 // header is what one file defines that can give a value.
@@ -46,6 +59,7 @@ type header struct {
 	aliases  map[string]string  // using X = Y; typedef Y X;
 	size     int64              // the file's size and modification time when scanned
 	mtime    int64
+	gen      int // the index generation it was last checked in
 }
 
 // constFn is a constexpr function whose body is one return statement.
@@ -62,43 +76,77 @@ const (
 )
 
 var (
-	includeRE = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"`)
-	defineRE  = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]*?)[ \t]*$`)
-	constRE   = regexp.MustCompile(`(?m)\b(?:constexpr|const)\b[^;=(){}]*?\b([A-Za-z_]\w*)\s*(?:=\s*([^;{}]+?)|\{\s*([^;{}]+?)\s*\})\s*;`)
-	aliasRE   = regexp.MustCompile(`(?m)\busing\s+([A-Za-z_]\w*)\s*=\s*([^;]+);`)
-	constFnRE = regexp.MustCompile(`(?s)(?:template\s*<([^<>]*)>\s*)?(?:__aicore__\s+|__simd_callee__\s+|static\s+|inline\s+|constexpr\s+|__inline__\s+)*constexpr\s+(?:__aicore__\s+|inline\s+|static\s+)*[\w:<> ]+?\s+([A-Za-z_]\w*)\s*\(\s*\)\s*(?:const\s*)?\{\s*return\s+([^;{}]+);\s*\}`)
+	includeRE    = regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"`)
+	defineRE     = regexp.MustCompile(`^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]*?)[ \t]*$`)
+	constStartRE = regexp.MustCompile(`^(?:constexpr|const)\b[^;=(){}]*?\b([A-Za-z_]\w*)\s*(?:=\s*([^;{}]+?)|\{\s*([^;{}]+?)\s*\})\s*;`)
+	aliasStartRE = regexp.MustCompile(`^using\s+([A-Za-z_]\w*)\s*=\s*([^;]+);`)
+	constFnRE    = regexp.MustCompile(`(?s)(?:template\s*<([^<>]*)>\s*)?(?:__aicore__\s+|__simd_callee__\s+|static\s+|inline\s+|constexpr\s+|__inline__\s+)*constexpr\s+(?:__aicore__\s+|inline\s+|static\s+)*[\w:<> ]+?\s+([A-Za-z_]\w*)\s*\(\s*\)\s*(?:const\s*)?\{\s*return\s+([^;{}]+);\s*\}`)
 )
 
-// scan reads what a header defines.
+// scan reads what a header defines. The patterns are matched only where
+// they can start (a # line, a const or using keyword), and what is kept is
+// copied out of the text, so that a header costs what it defines.
 func scan(path string, src []byte) *header {
 	h := newHeader()
 	text := stripComments(string(src))
-	for _, m := range includeRE.FindAllStringSubmatch(text, -1) {
-		h.includes = append(h.includes, m[1]) // as written: resolved from the header's folder
-	}
-	for _, m := range defineRE.FindAllStringSubmatch(text, -1) {
-		if strings.HasSuffix(m[2], "\\") {
+	for k := 0; k < len(text); {
+		e := strings.IndexByte(text[k:], '\n')
+		if e < 0 {
+			e = len(text)
+		} else {
+			e += k
+		}
+		line := text[k:e]
+		k = e + 1
+		if t := strings.TrimLeft(line, " \t"); !strings.HasPrefix(t, "#") {
 			continue
 		}
-		h.defs[m[1]] = m[2]
+		if m := includeRE.FindStringSubmatch(line); m != nil {
+			h.includes = append(h.includes, strings.Clone(m[1])) // as written: resolved from the header's folder
+		} else if m := defineRE.FindStringSubmatch(line); m != nil && !strings.HasSuffix(m[2], "\\") {
+			h.defs[strings.Clone(m[1])] = strings.Clone(m[2])
+		}
 	}
 	if !strings.Contains(text, "const") {
 		return h
 	}
-	for _, m := range constRE.FindAllStringSubmatch(text, -1) {
+	// The statement from a keyword to the next ';': the patterns below
+	// cannot cross one, so the matches are those on the whole text.
+	each := func(word string, re *regexp.Regexp, f func(m []string)) {
+		for k := 0; ; {
+			j := strings.Index(text[k:], word)
+			if j < 0 {
+				return
+			}
+			j += k
+			k = j + len(word)
+			if j > 0 && isIdentChar(text[j-1]) {
+				continue
+			}
+			end := strings.IndexByte(text[j:], ';')
+			if end < 0 {
+				return
+			}
+			if m := re.FindStringSubmatch(text[j : j+end+1]); m != nil {
+				f(m)
+				k = j + len(m[0])
+			}
+		}
+	}
+	each("const", constStartRE, func(m []string) {
 		v := m[2]
 		if v == "" {
 			v = m[3]
 		}
 		if _, dup := h.defs[m[1]]; dup {
 			h.defs[m[1]] = "" // defined twice (#if branches, other classes): no value
-			continue
+			return
 		}
-		h.defs[m[1]] = v
-	}
-	for _, m := range aliasRE.FindAllStringSubmatch(text, -1) {
-		h.aliases[m[1]] = strings.TrimSpace(m[2])
-	}
+		h.defs[strings.Clone(m[1])] = strings.Clone(v)
+	})
+	each("using", aliasStartRE, func(m []string) {
+		h.aliases[strings.Clone(m[1])] = strings.Clone(strings.TrimSpace(m[2]))
+	})
 	// Only around a "constexpr" followed by "return" close by: the
 	// function pattern is slow on whole files.
 	for k := 0; ; {
@@ -175,22 +223,37 @@ func stripComments(s string) string {
 	return b.String()
 }
 
-// load returns the scanned header at path, reading it on first use.
+// load returns the scanned header at path, reading it on first use, and
+// again in a later generation when its size or modification time changed.
+// The file is read and scanned without the lock: two files that include
+// it may both scan it once.
 func (ix *Index) load(path string) *header {
+	ix.mu.Lock()
+	h, ok := ix.headers[path]
+	gen := ix.gen
+	ix.mu.Unlock()
+	if ok && h.gen == gen {
+		return h
+	}
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() || st.Size() > indexMaxHeader {
 		return nil
 	}
-	if h, ok := ix.headers[path]; ok && h.size == st.Size() && h.mtime == st.ModTime().UnixNano() {
+	if ok && h.size == st.Size() && h.mtime == st.ModTime().UnixNano() {
+		ix.mu.Lock()
+		h.gen = gen
+		ix.mu.Unlock()
 		return h
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil
 	}
-	h := scan(path, src)
-	h.size, h.mtime = st.Size(), st.ModTime().UnixNano()
+	h = scan(path, src)
+	h.size, h.mtime, h.gen = st.Size(), st.ModTime().UnixNano(), gen
+	ix.mu.Lock()
 	ix.headers[path] = h
+	ix.mu.Unlock()
 	return h
 }
 
@@ -203,10 +266,12 @@ var includeDirs = []string{"", "include", "inc", "op_kernel", filepath.Join("com
 // the second per ancestor, since the files of a tree share most of theirs.
 func (ix *Index) resolve(dir, inc string) string {
 	k := [2]string{dir, inc}
-	if p, ok := ix.found[k]; ok {
+	ix.mu.Lock()
+	p, ok := ix.found[k]
+	ix.mu.Unlock()
+	if ok {
 		return p
 	}
-	p := ""
 	if regular(filepath.Join(dir, inc)) {
 		p = filepath.Join(dir, inc)
 	} else {
@@ -218,24 +283,30 @@ func (ix *Index) resolve(dir, inc string) string {
 			}
 		}
 	}
+	ix.mu.Lock()
 	ix.found[k] = p
+	ix.mu.Unlock()
 	return p
 }
 
 // inAncestor looks for base in the include folders of one ancestor.
 func (ix *Index) inAncestor(a, base string) string {
 	k := [2]string{"\x00" + a, base}
-	if p, ok := ix.found[k]; ok {
+	ix.mu.Lock()
+	p, ok := ix.found[k]
+	ix.mu.Unlock()
+	if ok {
 		return p
 	}
-	p := ""
 	for _, sub := range includeDirs {
 		if c := filepath.Join(a, sub, base); regular(c) {
 			p = c
 			break
 		}
 	}
+	ix.mu.Lock()
 	ix.found[k] = p
+	ix.mu.Unlock()
 	return p
 }
 
@@ -245,8 +316,25 @@ func regular(path string) bool {
 }
 
 // closure returns the headers that includes (written in dir) name,
-// transitively, nearest first, reading each on first use.
+// transitively, nearest first, reading each on first use. The files of a
+// folder share most of theirs: a closure is computed once per generation.
 func (ix *Index) closure(dir string, includes []string) []*header {
+	key := dir + "\x00" + strings.Join(includes, "\x00")
+	ix.mu.Lock()
+	out, ok := ix.closures[key]
+	ix.mu.Unlock()
+	if ok {
+		return out
+	}
+	out = ix.walk(dir, includes)
+	ix.mu.Lock()
+	ix.closures[key] = out
+	ix.mu.Unlock()
+	return out
+}
+
+// walk follows includes breadth first, up to indexDepth and indexMaxFiles.
+func (ix *Index) walk(dir string, includes []string) []*header {
 	var out []*header
 	seen := map[string]bool{}
 	type item struct {
@@ -290,8 +378,6 @@ type Scope struct {
 // Scope returns the scope of a file in dir whose own definitions are self
 // and whose "..." includes are includes, as written.
 func (ix *Index) Scope(dir string, self *header, includes []string) *Scope {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
 	return &Scope{ix: ix, hs: append([]*header{self}, ix.closure(dir, includes)...), values: map[string]*ir.Expr{}}
 }
 

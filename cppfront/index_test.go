@@ -108,7 +108,8 @@ template <typename T> __aicore__ inline constexpr uint32_t Lanes() { return GetV
 			t.Errorf("%s: %s, want %s", k, got[k], w)
 		}
 	}
-	// A header changed on disk is read again.
+	// Within a generation a header is read once; after Refresh a header
+	// changed on disk is read again.
 	p := filepath.Join(dir, "common/inc/op_kernel/inc/deeper.h")
 	if err := os.WriteFile(p, []byte("#define BLOCKS 3\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -117,6 +118,10 @@ template <typename T> __aicore__ inline constexpr uint32_t Lanes() { return GetV
 	if err := os.Chtimes(p, later, later); err != nil {
 		t.Fatal(err)
 	}
+	if got := parse()["BLOCKS"]; got != "src + (i * 64)" {
+		t.Errorf("before Refresh: %s, want the value read first, src + (i * 64)", got)
+	}
+	ix.Refresh()
 	if got := parse()["BLOCKS"]; got != "src + (i * 3)" {
 		t.Errorf("after the header changed: %s, want src + (i * 3)", got)
 	}
