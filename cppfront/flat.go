@@ -1,14 +1,17 @@
 package cppfront
 
 import (
+	"sync"
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/ascvet/ascvet/cppfront/internal/tsutil"
 )
 
 // Walking tree-sitter through cgo costs a call per question, so a subtree
-// that will be lowered is first copied, once, into a flat Go slice: one cursor
-// pass, a handful of cgo calls per node. Everything after that is plain Go.
+// that will be lowered is first copied, once, into a flat Go slice: one cgo
+// call for the whole subtree (tsutil.Flatten). Everything after that is
+// plain Go.
 
 // fnode is one flattened syntax node.
 type fnode struct {
@@ -37,53 +40,31 @@ func kindOf(id uint16) (string, bool) { return kinds.Of(id) }
 // subtree has an error. Nodes deeper than b.cut are not copied: their
 // parent at the cut stays a leaf marked bad, so the recursive lowering
 // over the flat tree is bounded and the gap shows as a parse error.
+// rawBufs holds the buffers flatten copies the tree into before
+// converting it.
+var rawBufs = sync.Pool{New: func() any { return new([]tsutil.Raw) }}
+
 func flatten(root *sitter.Node, src []byte, checkMissing bool, b *budget) *flat {
-	f := &flat{src: src, n: make([]fnode, 0, root.DescendantCount())}
-	c := root.Walk()
-	defer c.Close()
-	stack := make([]int32, 0, 64) // indices of the ancestors of the cursor's node
-	lastChild := make([]int32, 0, 64)
-	for {
-		b.tick()
-		n := c.Node()
-		id := n.KindId()
-		kind, named := kindOf(id)
-		fid := c.FieldId()
-		fn := fnode{kind: kind, named: named, start: uint32(n.StartByte()), end: uint32(n.EndByte()), first: -1, next: -1, parent: -1}
-		fn.field = kinds.Field(fid)
-		if kind == "ERROR" || (checkMissing && n.IsMissing()) {
-			fn.bad = true
+	bufp := rawBufs.Get().(*[]tsutil.Raw)
+	raw := tsutil.Flatten(root, b.cut, checkMissing, *bufp)
+	defer func() {
+		if cap(raw) <= 1<<20 { // a huge file's buffer is not kept
+			*bufp = raw[:0]
+			rawBufs.Put(bufp)
 		}
-		idx := int32(len(f.n))
-		if len(stack) > 0 {
-			p := stack[len(stack)-1]
-			fn.parent = p
-			if lc := lastChild[len(lastChild)-1]; lc >= 0 {
-				f.n[lc].next = idx
-			} else {
-				f.n[p].first = idx
-			}
-			lastChild[len(lastChild)-1] = idx
-		}
-		f.n = append(f.n, fn)
-		if len(stack) >= b.cut && n.ChildCount() > 0 {
-			f.n[idx].bad = true // cut: the subtree below is not copied
-		} else if c.GotoFirstChild() {
-			stack = append(stack, idx)
-			lastChild = append(lastChild, -1)
-			continue
-		}
-		for !c.GotoNextSibling() {
-			if len(stack) == 0 || !c.GotoParent() {
-				return f
-			}
-			stack = stack[:len(stack)-1]
-			lastChild = lastChild[:len(lastChild)-1]
-			if len(stack) == 0 {
-				return f
-			}
+	}()
+	f := &flat{src: src, n: make([]fnode, len(raw))}
+	for i, r := range raw {
+		kind, named := kindOf(r.Sym)
+		f.n[i] = fnode{
+			kind: kind, field: kinds.Field(r.Field), named: named,
+			start: r.Start, end: r.End, first: r.First, next: r.Next, parent: r.Parent,
+			bad: kind == "ERROR" || r.Flags != 0,
 		}
 	}
+	b.ticks += uint(len(raw))
+	b.check()
+	return f
 }
 
 func (f *flat) text(i int32) string {

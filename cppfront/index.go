@@ -31,7 +31,7 @@ type Index struct {
 	mu       sync.Mutex
 	gen      int                  // bumped by Refresh: headers are checked again
 	headers  map[string]*header   // by path
-	found    map[[2]string]string // (dir, include) -> resolved path, "" when not found
+	found    map[[2]string]string // (dir, include) -> resolved path, "" when not found; also ancestors' lookups and folders (inAncestor, isDir)
 	closures map[string][]*header // dir and includes -> their closure, this generation
 }
 
@@ -127,7 +127,14 @@ func scan(path string, src []byte) *header {
 			if end < 0 {
 				return
 			}
-			if m := re.FindStringSubmatch(text[j : j+end+1]); m != nil {
+			stmt := text[j : j+end+1]
+			if word == "const" {
+				// The name is followed by = or {, before any other bracket.
+				if b := strings.IndexAny(stmt, "=(){}"); b < 0 || stmt[b] != '=' && stmt[b] != '{' {
+					continue
+				}
+			}
+			if m := re.FindStringSubmatch(stmt); m != nil {
 				f(m)
 				k = j + len(m[0])
 			}
@@ -138,11 +145,12 @@ func scan(path string, src []byte) *header {
 		if v == "" {
 			v = m[3]
 		}
-		if _, dup := h.defs[m[1]]; dup {
-			h.defs[m[1]] = "" // defined twice (#if branches, other classes): no value
+		name := strings.Clone(m[1]) // a map assignment stores the key again, even an existing one
+		if _, dup := h.defs[name]; dup {
+			h.defs[name] = "" // defined twice (#if branches, other classes): no value
 			return
 		}
-		h.defs[strings.Clone(m[1])] = strings.Clone(v)
+		h.defs[name] = strings.Clone(v)
 	})
 	each("using", aliasStartRE, func(m []string) {
 		h.aliases[strings.Clone(m[1])] = strings.Clone(strings.TrimSpace(m[2]))
@@ -157,8 +165,15 @@ func scan(path string, src []byte) *header {
 		j += k
 		end := min(len(text), j+600)
 		k = j + len("constexpr")
+		n := k
+		for n < len(text) && (text[n] == ' ' || text[n] == '\t' || text[n] == '\n' || text[n] == '\r') {
+			n++
+		}
+		if n < len(text) && text[n] == '(' {
+			continue // if constexpr (...)
+		}
 		win := text[max(0, j-300):end]
-		if !strings.Contains(win, "return") {
+		if !nullaryReturn(win) {
 			continue
 		}
 		for _, m := range constFnRE.FindAllStringSubmatch(win, -1) {
@@ -168,6 +183,39 @@ func scan(path string, src []byte) *header {
 	return h
 }
 
+// nullaryReturn reports whether win holds "( ) [const] { return", the
+// shape constFnRE needs, so that the slow pattern runs only where it can
+// match.
+func nullaryReturn(win string) bool {
+	back := func(k int) int { // the index of the last non-space byte before k, or -1
+		for k--; k >= 0 && (win[k] == ' ' || win[k] == '\t' || win[k] == '\n' || win[k] == '\r'); k-- {
+		}
+		return k
+	}
+	for off := 0; ; {
+		r := strings.Index(win[off:], "return")
+		if r < 0 {
+			return false
+		}
+		r += off
+		off = r + len("return")
+		k := back(r)
+		if k < 0 || win[k] != '{' {
+			continue
+		}
+		k = back(k)
+		if k >= 4 && win[k-4:k+1] == "const" {
+			k = back(k - 4)
+		}
+		if k < 0 || win[k] != ')' {
+			continue
+		}
+		if k = back(k); k >= 0 && win[k] == '(' {
+			return true
+		}
+	}
+}
+
 // addFn records a constexpr function matched by constFnRE.
 func (h *header) addFn(m []string) {
 	{
@@ -175,10 +223,10 @@ func (h *header) addFn(m []string) {
 		for _, p := range splitTop(m[1]) {
 			f := strings.Fields(p)
 			if len(f) >= 2 {
-				tps = append(tps, f[len(f)-1])
+				tps = append(tps, strings.Clone(f[len(f)-1]))
 			}
 		}
-		h.funcs[m[2]] = constFn{tparams: tps, ret: m[3]}
+		h.funcs[strings.Clone(m[2])] = constFn{tparams: tps, ret: strings.Clone(m[3])}
 	}
 }
 
@@ -299,6 +347,9 @@ func (ix *Index) inAncestor(a, base string) string {
 		return p
 	}
 	for _, sub := range includeDirs {
+		if sub != "" && !ix.isDir(filepath.Join(a, sub)) {
+			continue // most ancestors have none of the folders: one stat each per run
+		}
 		if c := filepath.Join(a, sub, base); regular(c) {
 			p = c
 			break
@@ -308,6 +359,23 @@ func (ix *Index) inAncestor(a, base string) string {
 	ix.found[k] = p
 	ix.mu.Unlock()
 	return p
+}
+
+// isDir reports, cached, whether path is a folder.
+func (ix *Index) isDir(path string) bool {
+	k := [2]string{"\x01", path}
+	ix.mu.Lock()
+	p, ok := ix.found[k]
+	ix.mu.Unlock()
+	if !ok {
+		if st, err := os.Stat(path); err == nil && st.IsDir() {
+			p = path
+		}
+		ix.mu.Lock()
+		ix.found[k] = p
+		ix.mu.Unlock()
+	}
+	return p != ""
 }
 
 func regular(path string) bool {
