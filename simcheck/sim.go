@@ -1,7 +1,7 @@
 package simcheck
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
@@ -70,7 +70,7 @@ func (r *Result) CyclesPerIter() int {
 }
 
 type instance struct {
-	Inst
+	*Inst
 	t       Timing
 	timed   bool
 	iter    int
@@ -102,14 +102,19 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		return res
 	}
 	insts := make([]*instance, 0, n*iterations)
+	slab := make([]instance, n*iterations)
+	timings := make([]instance, n) // the timing of each body instruction, looked up once
+	for i := range body.Insts {
+		timings[i].t, timings[i].timed = m.Timing(body.Insts[i].Op, body.Insts[i].Elem)
+	}
 	lastDef := map[ir.RegID]int{} // register -> instance that last wrote it
 	lastPtr := map[string]int{}   // pointer -> instance that last advanced it
 	lastStore := map[string]int{} // pointer base -> last store through it
 	for it := 0; it < iterations; it++ {
 		for i := range body.Insts {
-			in := &instance{Inst: body.Insts[i], iter: it, idx: i}
-			in.t, in.timed = m.Timing(in.Op, in.Elem)
 			k := len(insts)
+			in := &slab[k]
+			*in = instance{Inst: &body.Insts[i], iter: it, idx: i, t: timings[i].t, timed: timings[i].timed}
 			for _, r := range in.Uses {
 				if p, ok := lastDef[r]; ok {
 					lat := insts[p].t.Dep
@@ -126,7 +131,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			}
 			addr := in.Addr
 			if addr != "" && in.Iter {
-				addr = fmt.Sprintf("%s#%d", addr, it)
+				addr += "#" + strconv.Itoa(it)
 			}
 			if in.t.Load && addr != "" {
 				if s, ok := lastStore[addr]; ok {
