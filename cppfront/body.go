@@ -280,11 +280,7 @@ func (fb *funcBuilder) enclosingNodes(blk, def *sitter.Node) {
 		small(d)
 		fb.params(0)
 	}
-	var path []*sitter.Node // the ancestors of blk inside def, outermost first
-	for p := blk.Parent(); p != nil && p.Id() != def.Id(); p = p.Parent() {
-		path = append(path, p)
-	}
-	slices.Reverse(path)
+	path := lw.ancestors(blk, def) // the ancestors of blk inside def, outermost first
 	forget := func(n *sitter.Node) {
 		for name := range writtenNames(lw.src[n.StartByte():n.EndByte()]) {
 			if b, ok := fb.lookup(name); ok && b.reg == ir.NoReg && (b.isConst || b.sym != nil) {

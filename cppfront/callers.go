@@ -6,6 +6,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/ascvet/ascvet/cppfront/internal/tsutil"
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
@@ -130,9 +131,10 @@ func (lw *lowerer) callSites(fd funcDef, flats map[uint]*flat) ([]callSite, bool
 
 // callSite evaluates the call of name at off in its caller.
 func (lw *lowerer) callSite(off int, name string, flats map[uint]*flat) (callSite, bool) {
-	n := lw.tree.RootNode().DescendantForByteRange(uint(off), uint(off+len(name)))
+	path := tsutil.Path(lw.tree.RootNode(), uint(off), uint(off+len(name)))
 	var call, def *sitter.Node
-	for ; n != nil; n = n.Parent() {
+	for k := len(path) - 1; k >= 0; k-- {
+		n := &path[k]
 		kind, _ := kindOf(n.KindId())
 		if kind == "call_expression" && call == nil {
 			if f := n.ChildByFieldName("function"); f != nil && f.StartByte() <= uint(off) && uint(off) < f.EndByte() {

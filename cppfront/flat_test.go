@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/ascvet/ascvet/cppfront/internal/tsutil"
 )
 
 // goFlatten is the reference for flatten: the same copy made node by node
@@ -92,5 +94,48 @@ func TestFlattenMatchesCursorWalk(t *testing.T) {
 			}
 		}
 		tree.Close()
+	}
+}
+
+// TestPathMatchesParents: tsutil.Path gives the ancestors Parent walks to,
+// at every 97th byte of every bundled kernel.
+func TestPathMatchesParents(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/kernels/*.asc")
+	if len(paths) == 0 {
+		t.Fatal("no bundled kernels")
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(language); err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, path := range paths {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree := p.Parse(src, nil)
+		root := tree.RootNode()
+		for off := uint(0); off+3 < uint(len(src)); off += 97 {
+			var want []uintptr
+			for n := root.DescendantForByteRange(off, off+3); n != nil; n = n.Parent() {
+				want = append(want, n.Id())
+			}
+			got := tsutil.Path(root, off, off+3)
+			if len(got) != len(want) {
+				t.Fatalf("%s@%d: %d ancestors, want %d", path, off, len(got), len(want))
+			}
+			for k := range got {
+				if got[k].Id() != want[len(want)-1-k] {
+					t.Fatalf("%s@%d: ancestor %d differs", path, off, k)
+				}
+			}
+			checked++
+		}
+		tree.Close()
+	}
+	if checked < 100 {
+		t.Fatalf("only %d offsets checked", checked)
 	}
 }

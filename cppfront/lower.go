@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/ascvet/ascvet/cppfront/internal/tsutil"
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
@@ -472,8 +474,9 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 	}
 	sort.Ints(idx)
 	type scopeBlock struct {
-		b blank        // the __VEC_SCOPE__ marker
-		n *sitter.Node // the block
+		b   blank        // the __VEC_SCOPE__ marker
+		n   *sitter.Node // the block
+		def *sitter.Node // the function definition around it, or nil
 	}
 	var blocks []scopeBlock
 	for _, i := range idx {
@@ -482,32 +485,32 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 		if k >= len(lw.src) || lw.src[k] != '{' {
 			continue
 		}
-		n := root.DescendantForByteRange(uint(k), uint(k+1))
-		for n != nil {
-			kind, _ := kindOf(n.KindId())
-			if kind == "compound_statement" && int(n.StartByte()) == k {
+		path := tsutil.Path(root, uint(k), uint(k+1))
+		j := len(path) - 1
+		for ; j >= 0; j-- {
+			if kind, _ := kindOf(path[j].KindId()); kind == "compound_statement" && int(path[j].StartByte()) == k {
 				break
 			}
-			n = n.Parent()
 		}
-		if n == nil {
+		if j < 0 {
 			continue
 		}
-		blocks = append(blocks, scopeBlock{b, n})
+		sb := scopeBlock{b: b, n: &path[j]}
+		for j--; j >= 0; j-- {
+			if kind, _ := kindOf(path[j].KindId()); kind == "function_definition" {
+				sb.def = &path[j]
+				break
+			}
+		}
+		blocks = append(blocks, sb)
 	}
 	counts := map[string]int{}
 	for _, sb := range blocks {
-		b, n := sb.b, sb.n
+		b, n, def := sb.b, sb.n, sb.def // def: the enclosing function definition
 		outer := "vec_scope"
-		var def *sitter.Node // the enclosing function definition
-		for p := n.Parent(); p != nil; p = p.Parent() {
-			kind, _ := kindOf(p.KindId())
-			if kind == "function_definition" {
-				if d := p.ChildByFieldName("declarator"); d != nil {
-					outer = declName(d, lw.src)
-				}
-				def = p
-				break
+		if def != nil {
+			if d := def.ChildByFieldName("declarator"); d != nil {
+				outer = declName(d, lw.src)
 			}
 		}
 		counts[outer]++
@@ -535,6 +538,31 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 		})
 		lw.f.Funcs = append(lw.f.Funcs, fn)
 	}
+}
+
+// ancestors returns the ancestors of n strictly inside stop, outermost
+// first, from one descent (tsutil.Path) rather than a walk up by Parent.
+func (lw *lowerer) ancestors(n, stop *sitter.Node) []*sitter.Node {
+	path := tsutil.Path(lw.tree.RootNode(), n.StartByte(), n.EndByte())
+	var out []*sitter.Node
+	inside := false
+	for k := range path {
+		switch id := path[k].Id(); {
+		case id == n.Id():
+			return out
+		case id == stop.Id():
+			inside = true
+		case inside:
+			out = append(out, &path[k])
+		}
+	}
+	// n is an ancestor of the smallest node of its range: walk up.
+	out = out[:0]
+	for p := n.Parent(); p != nil && p.Id() != stop.Id(); p = p.Parent() {
+		out = append(out, p)
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // scope returns what the file sees through the project index, or nil.

@@ -22,6 +22,35 @@ extern uint32_t ts_node_start_byte(av_node);
 extern uint32_t ts_node_end_byte(av_node);
 extern bool ts_node_is_missing(av_node);
 extern uint32_t ts_node_child_count(av_node);
+extern av_node ts_node_descendant_for_byte_range(av_node, uint32_t, uint32_t);
+extern av_node ts_node_child_with_descendant(av_node, av_node);
+extern bool ts_node_eq(av_node, av_node);
+extern bool ts_node_is_null(av_node);
+
+// av_path writes the nodes from root down to the smallest node spanning
+// [start, end) into out; it returns their number, or -1 when cap is too
+// small.
+static int64_t av_path(av_node root, uint32_t start, uint32_t end, av_node *out, int64_t cap) {
+	av_node target = ts_node_descendant_for_byte_range(root, start, end);
+	if (ts_node_is_null(target)) {
+		return 0;
+	}
+	int64_t n = 0;
+	av_node cur = root;
+	for (;;) {
+		if (n >= cap) {
+			return -1;
+		}
+		out[n++] = cur;
+		if (ts_node_eq(cur, target)) {
+			return n;
+		}
+		cur = ts_node_child_with_descendant(cur, target);
+		if (ts_node_is_null(cur)) {
+			return n;
+		}
+	}
+}
 
 typedef struct {
 	uint16_t sym, field;
@@ -137,5 +166,20 @@ func Flatten(root *sitter.Node, cut int, checkMissing bool, buf []Raw) []Raw {
 			panic("tsutil: out of memory")
 		}
 		out = make([]Raw, 2*len(out)+16)
+	}
+}
+
+// Path returns the nodes from root down to the smallest node spanning
+// [start, end), root first: the ancestors of that node, found in one cgo
+// call (go-tree-sitter's Parent costs a descent from the root per step).
+func Path(root *sitter.Node, start, end uint) []sitter.Node {
+	node := *(*C.av_node)(unsafe.Pointer(root))
+	out := make([]sitter.Node, 32)
+	for {
+		n := C.av_path(node, C.uint32_t(start), C.uint32_t(end), (*C.av_node)(unsafe.Pointer(unsafe.SliceData(out))), C.int64_t(len(out)))
+		if n >= 0 {
+			return out[:n]
+		}
+		out = make([]sitter.Node, 2*len(out))
 	}
 }
