@@ -155,8 +155,9 @@ func (lw *lowerer) callSite(off int, name string, flats map[uint]*flat) (callSit
 		flats[def.StartByte()] = fl
 	}
 	ci := int32(-1)
+	cs, ce := uint32(call.StartByte()), uint32(call.EndByte())
 	for i := range fl.n {
-		if fl.n[i].start == uint32(call.StartByte()) && fl.n[i].end == uint32(call.EndByte()) && fl.n[i].kind == "call_expression" {
+		if fl.n[i].start == cs && fl.n[i].end == ce && fl.n[i].kind == "call_expression" {
 			ci = int32(i)
 			break
 		}

@@ -1,7 +1,6 @@
 package cppfront
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 )
@@ -31,20 +30,36 @@ var sameRE = regexp.MustCompile(`^(?:std::)?(?:is_same|is_same_v|IsSameType|Asce
 // guard is what an enclosing if constexpr says about a template parameter.
 type guard struct{ param, typ string }
 
+// identOffsets returns where each identifier of src starts.
+func identOffsets(src []byte) map[string][]int {
+	out := map[string][]int{}
+	for k := 0; k < len(src); k++ {
+		if !isIdentStart(src[k]) || k > 0 && isIdentChar(src[k-1]) {
+			continue
+		}
+		e := k
+		for e < len(src) && isIdentChar(src[e]) {
+			e++
+		}
+		name := string(src[k:e])
+		out[name] = append(out[name], k)
+		k = e - 1
+	}
+	return out
+}
+
 // callOffsets returns the offsets of the places in the file that call name
 // (name( or name<...>( not preceded by a type, as a declaration is),
 // outside [from, to).
 func (lw *lowerer) callOffsets(name string, from, to int) []int {
 	src := lw.src
+	if lw.idents == nil {
+		lw.idents = identOffsets(src)
+	}
 	var out []int
-	for i := 0; ; {
-		k := bytes.Index(src[i:], []byte(name))
-		if k < 0 {
-			return out
-		}
-		k += i
-		i = k + len(name)
-		if k > 0 && isIdentChar(src[k-1]) || i < len(src) && isIdentChar(src[i]) || k >= from && k < to {
+	for _, k := range lw.idents[name] {
+		i := k + len(name)
+		if k >= from && k < to {
 			continue
 		}
 		j := skipSpace(src, i)
@@ -101,6 +116,7 @@ func (lw *lowerer) callOffsets(name string, from, to int) []int {
 		}
 		out = append(out, k)
 	}
+	return out
 }
 
 // lastComponent returns the name after the last ::, . or -> that is not
