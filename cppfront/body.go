@@ -358,6 +358,13 @@ func identifiers(text []byte, into map[string]bool) map[string]bool {
 	if into == nil {
 		into = map[string]bool{}
 	}
+	eachIdent(text, func(k, e int) { into[string(text[k:e])] = true })
+	return into
+}
+
+// eachIdent calls f with the bounds [k, e) of every identifier of text, in
+// order (a word starting with a digit is not one).
+func eachIdent(text []byte, f func(k, e int)) {
 	for k := 0; k < len(text); k++ {
 		if !isIdentStart(text[k]) || k > 0 && isIdentChar(text[k-1]) {
 			continue
@@ -366,10 +373,9 @@ func identifiers(text []byte, into map[string]bool) map[string]bool {
 		for e < len(text) && isIdentChar(text[e]) {
 			e++
 		}
-		into[string(text[k:e])] = true
+		f(k, e)
 		k = e - 1
 	}
-	return into
 }
 
 // adopt starts fb from the names outer bound (enclosingNodes), copied. In

@@ -33,18 +33,10 @@ type guard struct{ param, typ string }
 // identOffsets returns where each identifier of src starts.
 func identOffsets(src []byte) map[string][]int {
 	out := map[string][]int{}
-	for k := 0; k < len(src); k++ {
-		if !isIdentStart(src[k]) || k > 0 && isIdentChar(src[k-1]) {
-			continue
-		}
-		e := k
-		for e < len(src) && isIdentChar(src[e]) {
-			e++
-		}
+	eachIdent(src, func(k, e int) {
 		name := string(src[k:e])
 		out[name] = append(out[name], k)
-		k = e - 1
-	}
+	})
 	return out
 }
 

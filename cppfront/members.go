@@ -124,19 +124,11 @@ func (lw *lowerer) memberValues(class string) map[string]*ir.Expr {
 // operator (not ==), ++ or --, or preceded by ++, -- or a unary &.
 func writtenNames(text []byte) map[string]bool {
 	out := map[string]bool{}
-	for k := 0; k < len(text); k++ {
-		if !isIdentStart(text[k]) || k > 0 && isIdentChar(text[k-1]) {
-			continue
-		}
-		e := k
-		for e < len(text) && isIdentChar(text[e]) {
-			e++
-		}
+	eachIdent(text, func(k, e int) {
 		if writeAt(text, k, e) {
 			out[string(text[k:e])] = true
 		}
-		k = e - 1
-	}
+	})
 	return out
 }
 
