@@ -584,7 +584,7 @@ func (fb *funcBuilder) params(d int32) {
 		}
 		decl := fl.child(p, "declarator")
 		name, ref, ptr, arr, _ := fb.declShape(decl)
-		prm := ir.Param{Name: name, Type: typ, Reg: ir.NoReg, Pos: fb.pos(fl.n[p].start)}
+		prm := ir.Param{Name: name, Type: typ, Ptr: ptr, Reg: ir.NoReg, Pos: fb.pos(fl.n[p].start)}
 		rt := parseRegType(typ, fb.tyAlias)
 		if fb.quiet {
 			// The function around a __VEC_SCOPE__ block: its parameters

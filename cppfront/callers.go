@@ -54,7 +54,7 @@ func (lw *lowerer) callSiteFacts(regions []region) {
 			continue
 		}
 		vals := paramAgreement(sites, fn.Params, r.fd)
-		inst := instancesOf(sites, r.fd.own, vals)
+		inst := instancesOf(sites, r.fd.own, vals, fn.Params)
 		if len(vals) > 0 {
 			fn = lw.lowerFunc(r.fd, r.kind, vals)
 			lw.f.Funcs[r.at] = fn
@@ -273,7 +273,7 @@ func (s callSite) args() []int32 {
 
 // instancesOf returns the element types each template parameter takes at
 // the call sites, or nil when a site does not say (see callSiteFacts).
-func instancesOf(sites []callSite, own []string, vals map[string]*ir.Expr) map[string][]string {
+func instancesOf(sites []callSite, own []string, vals map[string]*ir.Expr, params []ir.Param) map[string][]string {
 	inst := map[string][]string{}
 	for j, p := range own {
 		if p == "" || vals[p] != nil {
@@ -282,7 +282,11 @@ func instancesOf(sites []callSite, own []string, vals map[string]*ir.Expr) map[s
 		var types []string
 		for _, s := range sites {
 			t := p // no template arguments: a member of the same class template
-			if len(s.targs) > 0 {
+			if len(s.targs) == 0 {
+				if d := s.deduce(p, params); d != "" {
+					t = d // deduced from the type of an argument
+				}
+			} else {
 				if j >= len(s.targs) {
 					types = nil
 					break
@@ -303,6 +307,173 @@ func instancesOf(sites []callSite, own []string, vals map[string]*ir.Expr) map[s
 		}
 	}
 	return inst
+}
+
+// deduce returns the type the template parameter p takes at the call from
+// the declared type of an argument, as the compiler deduces it: an
+// argument passed to a parameter T* (a pointer to an element type, a cast
+// (__ubuf__ float*)..., x.GetPhyAddr() of a LocalTensor<float>) or to a
+// parameter Tensor<T> (a variable declared Tensor<float>). It returns ""
+// when no argument says.
+func (s callSite) deduce(p string, params []ir.Param) string {
+	args := s.args()
+	if len(args) != len(params) {
+		return ""
+	}
+	for k, prm := range params {
+		pat := bareType(prm.Type)
+		var got argType
+		switch {
+		case pat == p && prm.Ptr:
+			got = s.argType(args[k])
+			if got.ptrs != 1 {
+				continue
+			}
+		case strings.HasSuffix(pat, "<"+p+">") && !prm.Ptr:
+			got = s.argType(args[k])
+			if got.ptrs != 0 || lastComponent(got.tmpl) != lastComponent(strings.TrimSuffix(pat, "<"+p+">")) {
+				continue
+			}
+		default:
+			continue
+		}
+		if got.elem != "" {
+			return got.elem
+		}
+	}
+	return ""
+}
+
+// argType is what deduce reads of an argument's type: the pointers, and
+// either the element type (float*) or a template and its one argument
+// (LocalTensor<float>: tmpl LocalTensor, elem float).
+type argType struct {
+	tmpl, elem string
+	ptrs       int
+}
+
+// argType returns the type of the argument a as the caller declares it.
+func (s callSite) argType(a int32) argType {
+	fl := s.fl
+	switch fl.n[a].kind {
+	case "cast_expression":
+		if ty := fl.child(a, "type"); ty >= 0 {
+			return splitType(fl.text(ty), 0)
+		}
+	case "identifier":
+		return s.declType(fl.text(a))
+	case "parenthesized_expression":
+		if ch := fl.named(a); len(ch) == 1 {
+			return s.argType(ch[0])
+		}
+	case "binary_expression": // p + off: the pointer's type
+		if op := fl.operator(a); op == "+" || op == "-" {
+			if l := fl.child(a, "left"); l >= 0 {
+				if t := s.argType(l); t.ptrs == 1 && t.tmpl == "" {
+					return t
+				}
+			}
+		}
+	case "call_expression": // x.GetPhyAddr()
+		f := fl.child(a, "function")
+		if f < 0 || fl.n[f].kind != "field_expression" {
+			break
+		}
+		if fld := fl.child(f, "field"); fld < 0 || fl.text(fld) != "GetPhyAddr" {
+			break
+		}
+		if x := fl.child(f, "argument"); x >= 0 && fl.n[x].kind == "identifier" {
+			if t := s.declType(fl.text(x)); t.tmpl != "" && t.ptrs == 0 {
+				return argType{elem: t.elem, ptrs: 1}
+			}
+		}
+	}
+	return argType{}
+}
+
+// declType returns the declared type of name in the caller: the last
+// declaration or parameter of that name before the call.
+func (s callSite) declType(name string) argType {
+	fl := s.fl
+	var out argType
+	at := fl.n[s.call].start
+	for i := range fl.n {
+		n := &fl.n[i]
+		if n.start >= at {
+			break
+		}
+		if n.kind != "declaration" && n.kind != "parameter_declaration" {
+			continue
+		}
+		ty := fl.child(int32(i), "type")
+		if ty < 0 {
+			continue
+		}
+		for _, d := range fl.fields(int32(i), "declarator") {
+			dn, ptrs := declPtrs(fl, d)
+			if dn == name {
+				out = splitType(fl.text(ty), ptrs)
+			}
+		}
+	}
+	return out
+}
+
+// declPtrs returns the name a declarator declares and its pointer depth.
+func declPtrs(fl *flat, d int32) (string, int) {
+	ptrs := 0
+	for i := 0; i < 32 && d >= 0; i++ {
+		switch fl.n[d].kind {
+		case "identifier":
+			return fl.text(d), ptrs
+		case "pointer_declarator":
+			ptrs++
+			d = fl.child(d, "declarator")
+		case "init_declarator", "reference_declarator":
+			if c := fl.child(d, "declarator"); c >= 0 {
+				d = c
+			} else if ch := fl.named(d); len(ch) > 0 {
+				d = ch[len(ch)-1]
+			} else {
+				return "", 0
+			}
+		default:
+			return "", 0
+		}
+	}
+	return "", 0
+}
+
+// splitType reads a type as written ("__ubuf__ float *", "LocalTensor<half>",
+// "const AscendC::LocalTensor<float>") plus ptrs pointers from its
+// declarator into an argType; qualifiers and references are dropped.
+func splitType(text string, ptrs int) argType {
+	ptrs += strings.Count(text, "*")
+	t := bareType(strings.ReplaceAll(text, "*", " "))
+	if k := strings.IndexByte(t, '<'); k > 0 && strings.HasSuffix(t, ">") {
+		arg := strings.TrimSpace(t[k+1 : len(t)-1])
+		if strings.ContainsAny(arg, "<>,") {
+			return argType{}
+		}
+		return argType{tmpl: t[:k], elem: arg, ptrs: ptrs}
+	}
+	if strings.ContainsAny(t, " <>,()") {
+		return argType{}
+	}
+	return argType{elem: t, ptrs: ptrs}
+}
+
+// bareType drops the qualifiers and references of a type as written.
+func bareType(text string) string {
+	var keep []string
+	for _, w := range strings.Fields(strings.ReplaceAll(text, "&", " ")) {
+		switch w {
+		case "const", "volatile", "__ubuf__", "__gm__", "__local_mem__", "__restrict__", "__aicore__":
+			continue
+		}
+		keep = append(keep, w)
+	}
+	return strings.Join(keep, " ")
 }
 
 // narrow resolves a template argument that is a parameter of the caller

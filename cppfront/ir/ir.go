@@ -156,6 +156,7 @@ type Func struct {
 type Param struct {
 	Name string    // may be empty
 	Type string    // as written, qualifiers blanked
+	Ptr  bool      // declared as a pointer (T* p)
 	Reg  RegID     // register declared by this parameter, or NoReg
 	Pos  token.Pos // start of the parameter
 }
