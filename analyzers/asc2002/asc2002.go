@@ -1,18 +1,23 @@
 // Package asc2002 defines an Analyzer that reports aligned loads and stores
-// whose dist mode does not fit the data they move: a width-specific mode on
-// data of another width, 64-bit data in a single load or store with a mode
-// the hardware does not support for it, and an interleave or de-interleave
-// mode on the wrong number of registers. In the pypto_pro DSL only the
-// combinations the DSL cannot mean are reported (pyMessage).
+// whose dist mode does not fit the data they move: an interleave or
+// de-interleave mode on the wrong number of registers, 64-bit data in a
+// single load or store with a mode the hardware does not support for it,
+// and a DIST_NORM_Bn store whose partial mask was made for narrower
+// elements than its lanes. A mode that names its width on data of another
+// width is a deliberate reinterpretation and is not reported. In the
+// pypto_pro DSL only the combinations the DSL cannot mean are reported
+// (pyMessage).
 //
-//	StoreAlign<float, StoreDist::DIST_NORM_B16>(dst, f, m);   // reported: use DIST_NORM_B32 or DIST_NORM
 //	StoreAlign<half, StoreDist::DIST_INTLV_B16>(dst, v, m);   // reported: interleave stores two registers
 //	LoadAlign<half, LoadDist::DIST_DINTLV_B16>(v, src);       // reported: de-interleave loads two
+//	StoreAlign<half, StoreDist::DIST_NORM_B32>(dst, v, UpdateMask<half>(n)); // reported: odd n writes one half more
+//	LoadAlign<uint32_t, LoadDist::DIST_BRC_B8>(v, src);       // not reported: a byte broadcast on purpose
 package asc2002
 
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -28,21 +33,30 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	ID:    "ASC2002",
 	Name:  "dist-type-mismatch",
 	Title: "dist mode does not fit the data of the load or store",
-	Text: "The _B8/_B16/_B32/_B64 dist modes of LoadAlign and StoreAlign are for data of that width: DIST_NORM_B16 on " +
-		"float data stores the register as if it held halves, DIST_BRC_B32 on half data broadcasts two elements as " +
-		"one. A single load of 64-bit data supports only DIST_NORM, a single store only DIST_NORM and DIST_PACK_B64. " +
-		"The interleave modes (DIST_INTLV_Bn, asc_storealign_intlv) store two registers and the de-interleave modes " +
-		"(DIST_DINTLV_Bn, asc_loadalign_deintlv) load two; a two-register access needs one of them. The rule reads " +
-		"the element type from the template argument T or, when there is none, from the register; element types " +
-		"that are template parameters are not checked for width. Fix: use the mode of the data's width, DIST_NORM " +
-		"(which picks the width from T), or the number of registers the mode moves. " +
+	Text: "LoadAlign and StoreAlign accept one set of dist modes for one register and another for two: the " +
+		"interleave modes (DIST_INTLV_Bn, asc_storealign_intlv) store two registers and the de-interleave modes " +
+		"(DIST_DINTLV_Bn, asc_loadalign_deintlv) load two, and a two-register access needs one of them " +
+		"(CheckLoadDist/CheckStoreDist reject the rest when the kernel compiles). A single load of 64-bit data " +
+		"supports only DIST_NORM, a single store only DIST_NORM and DIST_PACK_B64. Only DIST_NORM takes its width " +
+		"from T (GetStoreDist); a mode that names its width (_B8/_B16/_B32) goes to vlds/vsts as written, whatever " +
+		"T is, and moves the bytes it names: DIST_BRC_B8 on uint32_t data broadcasts a byte on purpose, " +
+		"DIST_DINTLV_B16 on uint32_t data splits the 16-bit halves, DIST_UNPACK_B16 on fp8 bytes feeds a cast. " +
+		"Such reinterpretations are not reported. What the width does change is which elements a DIST_NORM_Bn " +
+		"store writes under a mask that is not all true: the mask holds one bit per byte and an n-byte lane reads " +
+		"the bit of its first byte, so a mask made for 16-bit elements with an odd count enables a 32-bit lane for " +
+		"half of it, and DIST_NORM_B32 writes one element more than the mask says. That is reported when the mask " +
+		"comes from CreateMask or UpdateMask for narrower elements than the mode's lanes. Fix: make the mask for the " +
+		"mode's lanes, store with the mode of the mask's width, or move the number of registers the mode moves; " +
+		"never change the mode of a reinterpretation to fit T, which changes the data. " +
 		"In the pypto_pro DSL, vf.load_align and vf.store_align lower to the raw vlds/vsts builtins, not to these " +
 		"templates, so only some combinations are mistakes: a mode named with its width (dist=pl.LoadDist.BRC_B8) " +
 		"moves the bytes it names whatever the dtype, a deliberate reinterpretation that is not reported; a mode " +
 		"named without one (dist=pl.LoadDist.US) takes the width of the data's dtype, and is reported where the mode " +
 		"has no such width, since pypto then silently emits another (US_B16 on 32-bit data), and where it breaks the " +
 		"64-bit rules (a single load only NORM, a single store NORM or PACK); the register counts are checked as in C++. " +
-		"Source: seed 004, where a single store of b64 data supports only DIST_NORM and DIST_PACK_B64; pypto's " +
+		"Source: seed 004, where a single store of b64 data supports only DIST_NORM and DIST_PACK_B64; vf-api.md " +
+		"(MaskReg bits, b64 loads); asc-devkit's dav_3510 kernel_reg_compute_datacopy_{load,store}_impl.h " +
+		"(CheckLoadDist, CheckStoreDist) and kernel_reg_compute_common_impl.h (GetStoreDist); pypto's " +
 		"backend_cce_vf_ops.cpp (EmitVFLoadAlign, EmitVFStoreAlign) for the DSL.",
 	Before: `AscendC::Reg::RegTensor<int64_t> dstReg;
 AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<int64_t>();
@@ -83,7 +97,7 @@ func run(pass *analysis.Pass) (any, error) {
 				if a.Kind != align.KindData || !a.Mode.Known() {
 					continue
 				}
-				if msg := message(&a); msg != "" {
+				if msg := message(fn, &a); msg != "" {
 					pos, end := modePos(f, &a)
 					pass.Report(analysis.Diagnostic{Pos: pos, End: end, Message: msg})
 				}
@@ -94,7 +108,7 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // message returns the finding for a, or "" when the mode fits.
-func message(a *align.Access) string {
+func message(fn *ir.Func, a *align.Access) string {
 	m := a.Mode
 	n := len(a.Data)
 	what, regs := "loads", "destination"
@@ -135,19 +149,65 @@ func message(a *align.Access) string {
 		return fmt.Sprintf("%s on %s data, but a single load of 64-bit data supports only DIST_NORM (or DIST_UNPACK_B32 to widen 32-bit data)",
 			subject(a), a.Elem)
 	}
-	fix := align.StemName(m.Family, w, !a.Store)
-	switch {
-	case fix == "" && m.Family == align.FamPack:
-		fix = align.StemName(m.Family, 2*w, false)
-	case fix == "" && m.Family == align.FamUnpack:
-		fix = align.StemName(m.Family, w/2, true)
-	case fix != "" && m.Family == align.FamNorm && a.Store:
-		fix += " or DIST_NORM"
+	// A mode that names its width goes to vlds/vsts as written, whatever
+	// T is (the implementation derives a width from T for DIST_NORM only):
+	// the bytes are reinterpreted on purpose, a byte broadcast into wider
+	// lanes, the halves of 32-bit data de-interleaved, fp8 bytes unpacked
+	// for a cast. What the width does change is which elements a
+	// DIST_NORM_Bn store writes under a partial mask (normStoreMask).
+	if a.Store && m.Family == align.FamNorm {
+		return normStoreMask(fn, a)
 	}
-	if fix == "" {
-		return fmt.Sprintf("%s on %s data, but the mode has no variant for %d-bit data", subject(a), a.Elem, w*8)
+	return ""
+}
+
+// normStoreMask returns the finding for a DIST_NORM_Bn store of data of
+// another width under a mask made for elements narrower than n bytes and
+// not all true, or "". A mask holds one bit per data byte and an n-byte
+// lane reads the bit of its first byte (vf-api.md, MaskReg): a mask made
+// for 2-byte elements with an odd count enables a 4-byte lane for half of
+// it, so the store writes one element more than the mask says. A mask
+// made for wider elements, or one all true, writes what it selects.
+func normStoreMask(fn *ir.Func, a *align.Access) string {
+	mw, all, name, ok := maskOf(fn, a.Instr)
+	if !ok || all || mw == 0 || mw >= a.Mode.Width {
+		return ""
 	}
-	return fmt.Sprintf("%s on %s data; use %s", subject(a), a.Elem, fix)
+	return fmt.Sprintf("%s on %s data under %s, a mask made for %d-bit elements: the store reads one mask bit per %d-bit lane, so a count that is not a multiple of %d writes up to %d bytes the mask leaves out; make the mask for %d-bit lanes or store with %s",
+		subject(a), a.Elem, name, mw*8, a.Mode.Width*8, a.Mode.Width/mw, a.Mode.Width-mw, a.Mode.Width*8, align.StemName(align.FamNorm, mw, false))
+}
+
+// maskOf returns how the mask of a store was made: the element size it
+// was made for, whether it is all true, and its name; ok is false when its
+// one definition in the region is not a CreateMask or UpdateMask.
+func maskOf(fn *ir.Func, in *ir.Instr) (size int64, all bool, name string, ok bool) {
+	r := ir.NoReg
+	for _, op := range in.Args {
+		if op.Role == ir.ArgMask {
+			r, name = op.Reg, op.Text
+		}
+	}
+	if r == ir.NoReg {
+		return 0, false, "", false
+	}
+	var def *ir.Instr
+	for _, d := range fn.Instrs {
+		if slices.Contains(d.Defs, r) {
+			if def != nil {
+				return 0, false, "", false
+			}
+			def = d
+		}
+	}
+	if def == nil || def.Op != ir.OpCreateMask && def.Op != ir.OpUpdateMask {
+		return 0, false, "", false
+	}
+	size, ok = ir.ElemSize(def.Elem)
+	if !ok {
+		return 0, false, "", false
+	}
+	all = def.Op == ir.OpCreateMask && (len(def.TArgs) < 2 || strings.HasSuffix(def.TArgs[1], "ALL")) && len(def.Args) == 0
+	return size, all, name, true
 }
 
 // fits reports whether a mode suits data of w bytes. A width-specific mode

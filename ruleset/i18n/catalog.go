@@ -126,6 +126,8 @@ var messages = map[string][]pattern{
 			`${Subject}用于 ${elem} 数据，但 64 位数据的单搬出只支持 DIST_NORM 和 DIST_PACK_B64`},
 		{`(?P<Subject>.+?) on (?P<elem>\S+) data, but a single load of 64-bit data supports only DIST_NORM \(or DIST_UNPACK_B32 to widen 32-bit data\)`,
 			`${Subject}用于 ${elem} 数据，但 64 位数据的单搬入只支持 DIST_NORM（或用 DIST_UNPACK_B32 把 32 位数据扩展为 64 位）`},
+		{`(?P<Subject>.+?) on (?P<elem>\S+) data under (?P<mask>\S+), a mask made for (?P<mbits>\d+)-bit elements: the store reads one mask bit per (?P<lbits>\d+)-bit lane, so a count that is not a multiple of (?P<k>\d+) writes up to (?P<n>\d+) bytes the mask leaves out; make the mask for (?P<lbits2>\d+)-bit lanes or store with (?P<mode>\S+)`,
+			`${Subject}用于 ${elem} 数据，掩码 ${mask} 按 ${mbits} 位元素生成：该搬出每个 ${lbits} 位通道只读取一位掩码，个数不是 ${k} 的倍数时会多写至多 ${n} 个掩码未选中的字节；请按 ${lbits2} 位通道生成掩码，或改用 ${mode} 搬出`},
 		{`(?P<Subject>.+?) on (?P<elem>\S+) data, but the mode has no variant for (?P<bits>\d+)-bit data`,
 			`${Subject}用于 ${elem} 数据，但该模式没有 ${bits} 位数据的版本`},
 		{`(?P<Subject>.+?) on (?P<elem>\S+) data; use (?P<Or>.+)`,

@@ -138,20 +138,25 @@ var rules = map[string]RuleText{
 	},
 	"ASC2002": {
 		Title: "分布模式与搬运数据的位宽不符",
-		Text: "LoadAlign 和 StoreAlign 中带 _B8/_B16/_B32/_B64 后缀的分布模式只用于对应位宽的数据：" +
-			"对 float 数据使用 DIST_NORM_B16，会把寄存器当作 half 数据搬出；" +
-			"对 half 数据使用 DIST_BRC_B32，会把两个元素当作一个来广播。64 位数据的单搬入只支持 DIST_NORM，" +
-			"单搬出只支持 DIST_NORM 和 DIST_PACK_B64。交织模式（DIST_INTLV_Bn、" +
-			"asc_storealign_intlv）搬出两个寄存器，解交织模式（DIST_DINTLV_Bn、" +
-			"asc_loadalign_deintlv）搬入两个寄存器；搬运两个寄存器必须使用这两类模式之一。" +
-			"本规则从模板参数 T 读取元素类型，没有 T 时从寄存器读取；元素类型为模板参数时不检查位宽。" +
-			"修复：使用与数据位宽一致的模式，或使用 DIST_NORM（位宽由 T 决定），或让寄存器个数与模式相符。" +
+		Text: "LoadAlign 和 StoreAlign 对单寄存器和双寄存器各接受一组分布模式：交织模式（DIST_INTLV_Bn、" +
+			"asc_storealign_intlv）搬出两个寄存器，解交织模式（DIST_DINTLV_Bn、asc_loadalign_deintlv）搬入两个寄存器，" +
+			"搬运两个寄存器必须使用这两类模式之一（其余模式在编译时被 CheckLoadDist/CheckStoreDist 拒绝）。" +
+			"64 位数据的单搬入只支持 DIST_NORM，单搬出只支持 DIST_NORM 和 DIST_PACK_B64。只有 DIST_NORM 由 T 决定位宽" +
+			"（GetStoreDist）；写明位宽的模式（_B8/_B16/_B32）无论 T 是什么都按原样交给 vlds/vsts，按其位宽搬运字节：" +
+			"对 uint32_t 数据用 DIST_BRC_B8 是有意的字节广播，对 uint32_t 数据用 DIST_DINTLV_B16 是拆分 16 位的两半，" +
+			"对 fp8 字节用 DIST_UNPACK_B16 是为 Cast 做准备。这类重新解释不报告。位宽真正改变结果的情形是 DIST_NORM_Bn " +
+			"搬出在非全真掩码下写出哪些元素：掩码每个数据字节一位，n 字节的通道读取其首字节对应的位，" +
+			"因此为 16 位元素生成、个数为奇数的掩码会让一个 32 位通道只有一半被选中，DIST_NORM_B32 就会比掩码多写一个元素。" +
+			"当掩码由 CreateMask 或 UpdateMask 按比模式通道更窄的元素生成时报告。修复：按模式的通道生成掩码，" +
+			"或改用与掩码位宽一致的模式，或让寄存器个数与模式相符；不要为了迁就 T 而修改重新解释所用的模式，那会改变数据。" +
 			"在 pypto_pro DSL 中，vf.load_align 和 vf.store_align 直接下沉为 vlds/vsts 原始指令，而不是上述模板，" +
 			"因此只有部分组合是错误：带位宽的模式（dist=pl.LoadDist.BRC_B8）无论 dtype 是什么都按其位宽搬运字节，" +
 			"属于有意的重新解释，不报告；不带位宽的模式（dist=pl.LoadDist.US）取数据 dtype 的位宽，" +
 			"当该模式没有这个位宽的版本时报告，因为 pypto 会悄悄改用另一位宽（32 位数据上的 US_B16），" +
 			"违反 64 位数据规则时（单搬入只支持 NORM，单搬出只支持 NORM 或 PACK）也报告；寄存器个数与 C++ 一样检查。" +
-			"来源：seed 004：b64 数据的单搬出只支持 DIST_NORM 和 DIST_PACK_B64；DSL 部分见 pypto 的 " +
+			"来源：seed 004：b64 数据的单搬出只支持 DIST_NORM 和 DIST_PACK_B64；vf-api.md（MaskReg 的位、b64 搬入）；" +
+			"asc-devkit dav_3510 的 kernel_reg_compute_datacopy_{load,store}_impl.h（CheckLoadDist、CheckStoreDist）" +
+			"和 kernel_reg_compute_common_impl.h（GetStoreDist）；DSL 部分见 pypto 的 " +
 			"backend_cce_vf_ops.cpp（EmitVFLoadAlign、EmitVFStoreAlign）。",
 	},
 	"ASC2003": {

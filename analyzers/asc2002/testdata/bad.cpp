@@ -1,26 +1,17 @@
 // ASC2002 fixture: dist modes that do not fit the data they move.
 #include "kernel_operator.h"
 
-// Width-specific modes on data of another width, in every spelling.
-__simd_vf__ inline void Widths(__ubuf__ float* fdst, __ubuf__ float* fsrc, __ubuf__ half* hdst, __ubuf__ half* hsrc,
-                               __ubuf__ uint8_t* bdst, __ubuf__ uint8_t* bsrc)
+// A DIST_NORM_Bn store of data of another width under a partial mask made
+// for narrower elements: each 32-bit lane reads the bit of its first half,
+// so an odd count writes one half more than the mask enables.
+__simd_vf__ inline void NormUnderPartialMask(__ubuf__ half* hdst, __ubuf__ bfloat16_t* bdst, uint32_t count)
 {
-    AscendC::Reg::RegTensor<float> f;
-    AscendC::Reg::RegTensor<half> h0, h1;
-    AscendC::Reg::RegTensor<uint8_t> b;
-    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
-    AscendC::Reg::StoreAlign<float, AscendC::Reg::StoreDist::DIST_NORM_B16>(fdst, f, m); // want 62:"StoreAlign with DIST_NORM_B16 on float data; use DIST_NORM_B32 or DIST_NORM"
-    AscendC::Reg::StoreAlign<float, AscendC::Reg::StoreDist::DIST_FIRST_ELEMENT_B8>(fdst, f, m); // want "StoreAlign with DIST_FIRST_ELEMENT_B8 on float data; use DIST_FIRST_ELEMENT_B32"
-    AscendC::MicroAPI::StoreAlign<uint8_t, AscendC::MicroAPI::StoreDist::DIST_PACK_B32>(bdst, b, m); // want "StoreAlign with DIST_PACK_B32 on uint8_t data; use DIST_PACK_B16"
-    AscendC::MicroAPI::StoreAlign<half, AscendC::MicroAPI::StoreDist::DIST_PACK4_B32>(hdst, h0, m); // want "DIST_PACK4_B32 on half data, but the mode has no variant for 16-bit data"
-    AscendC::MicroAPI::StoreAlign<half, AscendC::MicroAPI::StoreDist::DIST_INTLV_B8>(hdst, h0, h1, m); // want "StoreAlign with DIST_INTLV_B8 on half data; use DIST_INTLV_B16"
-    AscendC::MicroAPI::DataCopy<half, AscendC::MicroAPI::LoadDist::DIST_BRC_B32>(h0, hsrc); // want "DataCopy with DIST_BRC_B32 on half data; use DIST_BRC_B16"
-    AscendC::Reg::LoadAlign<float, AscendC::Reg::LoadDist::DIST_UNPACK_B8>(f, fsrc); // want "LoadAlign with DIST_UNPACK_B8 on float data; use DIST_UNPACK_B32"
-    AscendC::Reg::LoadAlign<uint8_t, AscendC::Reg::LoadDist::DIST_E2B_B16>(b, bsrc); // want "LoadAlign with DIST_E2B_B16 on uint8_t data, but the mode has no variant for 8-bit data"
-    AscendC::Reg::LoadAlign<float, AscendC::Reg::LoadDist::DIST_DINTLV_B16>(f, f, fsrc); // want "LoadAlign with DIST_DINTLV_B16 on float data; use DIST_DINTLV_B32"
-    AscendC::Reg::LoadAlign<half, AscendC::Reg::LoadDist::DIST_US_B8>(h0, hsrc); // want "use DIST_US_B16"
-    AscendC::Reg::LoadAlign<half, AscendC::Reg::LoadDist::DIST_DS_B8>(h0, hsrc); // want "use DIST_DS_B16"
-    AscendC::Reg::LoadAlign<uint8_t, AscendC::Reg::LoadDist::DIST_UNPACK4_B8>(b, bsrc);
+    AscendC::Reg::RegTensor<half> h;
+    AscendC::Reg::RegTensor<bfloat16_t> b;
+    AscendC::Reg::MaskReg tail = AscendC::Reg::UpdateMask<half>(count);
+    AscendC::Reg::MaskReg head = AscendC::Reg::CreateMask<bfloat16_t, AscendC::Reg::MaskPattern::VL8>();
+    AscendC::Reg::StoreAlign<half, AscendC::Reg::StoreDist::DIST_NORM_B32>(hdst, h, tail); // want 61:"StoreAlign with DIST_NORM_B32 on half data under tail, a mask made for 16-bit elements: the store reads one mask bit per 32-bit lane, .* store with DIST_NORM_B16"
+    AscendC::MicroAPI::DataCopy<bfloat16_t, AscendC::MicroAPI::StoreDist::DIST_NORM_B32>(bdst, b, head); // want "DataCopy with DIST_NORM_B32 on bfloat16_t data under head"
 }
 
 // 64-bit data: a single load takes DIST_NORM only, a single store DIST_NORM or DIST_PACK_B64.

@@ -86,3 +86,33 @@ __simd_vf__ inline void CApi(__ubuf__ half* dst, __ubuf__ half* src, __ubuf__ in
     asc_storealign_pack(qdst, q, m);
     asc_storealign(qdst, q, m);
 }
+
+// A mode that names its width moves the bytes it names, whatever T is: the
+// implementation passes it to vlds/vsts as written (only DIST_NORM takes
+// its width from T). These reinterpretations are deliberate idioms.
+__simd_vf__ inline void Reinterpret(__ubuf__ uint32_t* idx, __ubuf__ uint32_t* pairs, __ubuf__ uint8_t* fp8,
+                                    __ubuf__ float* fdst, __ubuf__ uint32_t* udst, __ubuf__ half* hdst,
+                                    __ubuf__ uint16_t* wsrc)
+{
+    Reg::RegTensor<uint32_t> bytes, lo, hi, wide;
+    Reg::RegTensor<uint8_t> raw;
+    Reg::RegTensor<float> f;
+    Reg::RegTensor<half> h;
+    Reg::RegTensor<uint16_t> w0, w1;
+    Reg::MaskReg all32 = Reg::CreateMask<uint32_t>();
+    Reg::MaskReg allHalf = Reg::CreateMask<half>();
+    Reg::MaskReg rows = Reg::UpdateMask<uint32_t>(8);
+    // a byte broadcast into 32-bit lanes, then masked with 0xFF00 by the kernel
+    Reg::LoadAlign<uint32_t, Reg::LoadDist::DIST_BRC_B8>(bytes, idx);
+    // the 16-bit halves of 32-bit data split into two registers
+    Reg::LoadAlign<uint32_t, Reg::LoadDist::DIST_DINTLV_B16>(lo, hi, pairs);
+    // fp8 bytes unpacked to 16-bit lanes for a cast
+    Reg::LoadAlign<uint8_t, Reg::LoadDist::DIST_UNPACK_B16>(raw, fp8);
+    Reg::LoadAlign<uint16_t, Reg::LoadDist::DIST_DINTLV_B8>(w0, w1, wsrc);
+    Reg::LoadAlign<uint32_t, Reg::LoadDist::DIST_BRC_B16>(wide, idx);
+    // a width-suffixed store under an all-true mask writes every byte
+    Reg::StoreAlign<float, Reg::StoreDist::DIST_NORM_B16>(fdst, f, all32);
+    Reg::StoreAlign<half, Reg::StoreDist::DIST_NORM_B32>(hdst, h, allHalf);
+    // a mask made for wider elements selects whole lanes of the narrower mode
+    Reg::StoreAlign<uint32_t, Reg::StoreDist::DIST_NORM_B16>(udst, wide, rows);
+}
