@@ -6,8 +6,11 @@
 // its register dirty, StoreUnAlignPost (raw vstas included) flushes it, and
 // handing the register to a helper or an unknown call counts as a flush (the
 // callee may do it). A register still possibly dirty at the end of the region
-// is reported once, at the last StoreUnAlign that can leave it so.
-// Parameters and references are the caller's to flush.
+// is reported once, at the last StoreUnAlign that can leave it so; or, when
+// a StoreUnAlignPost after that store flushes another register (on the same
+// pointer, or one no store wrote: typically the load register), once at that
+// Post, naming the register to flush instead. Parameters and references are
+// the caller's to flush.
 //
 //	for (...) { StoreUnAlign(dst, v, u, VL); }  // reported: the tail stays in u
 //	StoreUnAlignPost(dst, u, 0);                // fix: flush once after the loop
@@ -35,7 +38,11 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"StoreUnAlign to the end of the VF without a StoreUnAlignPost on its register, the last partial block of " +
 		"the output is silently lost. Registers that are parameters, or that are passed to a helper or unknown " +
 		"function after the store, are assumed flushed there; a flush through a raw builtin (vstas) counts. " +
-		"Fix: call StoreUnAlignPost(dst, u, 0) once after the last store of the stream. " +
+		"When a StoreUnAlignPost after the last store flushes another register (on the same pointer, or one no " +
+		"StoreUnAlign wrote, such as the stream's load register), the finding is that Post, naming the register to " +
+		"flush instead: one bug, one finding. " +
+		"Fix: call StoreUnAlignPost(dst, u, 0) once after the last store of the stream, through the register the " +
+		"stores used. " +
 		"Source: seed 000: write an unaligned address with StoreUnAlign, then finish with StoreUnAlignPost.",
 	Before: `AscendC::Reg::RegTensor<float> srcReg;
 AscendC::Reg::UnalignRegForStore ureg1;
@@ -70,61 +77,46 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, f := range pkg.Files {
 		for _, fn := range f.Funcs {
 			if fn.Kind.Analysed() && fn.Body != nil {
-				check(pass, fn)
+				check(pass, f, fn)
 			}
 		}
 	}
 	return nil, nil
 }
 
-func check(pass *analysis.Pass, fn *ir.Func) {
-	untracked := ureg.Untracked(fn)
-	tracked := func(k ureg.Key) bool { return !untracked[k.Reg] && !ureg.Exempt(fn.Regs[k.Reg]) }
+func check(pass *analysis.Pass, f *ir.File, fn *ir.Func) {
 	var posts []*ir.Instr // every StoreUnAlignPost, for the wording of a finding
-	stores := false
 	for _, in := range fn.Instrs {
-		switch in.Op {
-		case ir.OpStoreUnAlign:
-			stores = true
-		case ir.OpStoreUnAlignPost:
+		if in.Op == ir.OpStoreUnAlignPost {
 			posts = append(posts, in)
 		}
 	}
-	if !stores {
-		return
-	}
-	end := ureg.Run(fn, ureg.NewState(), func(in *ir.Instr, s *ureg.State) {
-		switch in.Op {
-		case ir.OpStoreUnAlign:
-			if _, k, found := ureg.Operand(fn, in); found && tracked(k) {
-				s.Kill(func(x ureg.Key) bool { return x == k })
-				s.Gen(k, in.ID)
-			}
-		case ir.OpStoreUnAlignPost:
-			_, k, found := ureg.Operand(fn, in)
-			if !found {
-				s.Kill(func(ureg.Key) bool { return true }) // a flush of a register we cannot name may flush any
-				return
-			}
-			s.Kill(func(x ureg.Key) bool { return ureg.Covers(k, x) })
-		case ir.OpCall, ir.OpUnknown:
-			for _, p := range ureg.Passed(fn, in) {
-				s.Kill(func(x ureg.Key) bool { return ureg.Covers(p, x) })
-			}
-		}
-	}, ureg.Options{LoopsRun: true})
-	last := map[ureg.Key]ir.InstrID{}
-	var keys []ureg.Key
-	for _, f := range end.All() {
-		if _, ok := last[f.Key]; !ok {
-			keys = append(keys, f.Key)
-		}
-		last[f.Key] = max(last[f.Key], f.Origin)
-	}
+	keys, last := ureg.Unflushed(fn)
 	for _, k := range keys {
 		in := fn.Instrs[last[k]]
+		if p := ureg.MisdirectedPost(fn, in, k); p != nil {
+			// The stream has its Post, through the wrong register: one
+			// finding, at the Post, naming the register to flush.
+			pass.Report(analysis.Diagnostic{Pos: p.Pos, End: p.End, Message: wrongMessage(f, fn, p, in, k),
+				Related: []analysis.RelatedInformation{{Pos: in.Pos, End: in.End,
+					Message: fmt.Sprintf("the stream's last store, through %s", ureg.Name(fn, k))}}})
+			continue
+		}
 		pass.Report(analysis.Diagnostic{Pos: in.Pos, End: in.End, Message: message(fn, in, k, laterPost(fn, in, k, posts))})
 	}
+}
+
+// wrongMessage is the finding for a stream flushed through another
+// register: the Post flushes p's register, the tail is in k's.
+func wrongMessage(f *ir.File, fn *ir.Func, p, store *ir.Instr, k ureg.Key) string {
+	_, pk, _ := ureg.Operand(fn, p)
+	name, other := ureg.Name(fn, k), ureg.Name(fn, pk)
+	line := 0
+	if f.Tok != nil {
+		line = f.Tok.Line(store.Pos)
+	}
+	return fmt.Sprintf("%s flushes %s, but the stream stored on line %d keeps its tail in %s, so its last partial block is lost; flush %s, not %s",
+		ureg.Called(p), other, line, name, name, other)
 }
 
 // laterPost reports whether some StoreUnAlignPost on k can run after in:

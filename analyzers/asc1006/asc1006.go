@@ -1,21 +1,25 @@
-// Package asc1006 defines an Analyzer that reports unaligned registers mixed
-// up between the load and the store side of a stream.
+// Package asc1006 defines an Analyzer that reports one unaligned register
+// serving a load stream and a store stream at the same time.
 //
-// Two mistakes compile, because UnalignRegForLoad and UnalignRegForStore can
-// both be the one alias UnalignReg:
+// UnalignRegForLoad, UnalignRegForStore and UnalignReg are one type
+// (vector_align, kernel_reg_compute_common_intf.h), so one variable may
+// carry a load stream and then a store stream; that is right as long as
+// each stream is finished before the other touches the register. Two
+// overlaps lose data, and are reported where they happen:
 //
-//   - one register used by load-side ops (LoadUnAlignPre, LoadUnAlign) and by
-//     store-side ops (StoreUnAlign, StoreUnAlignPost): reported at the first
-//     instruction that uses it in the role opposite to its first use;
+//   - a load-side op (LoadUnAlignPre, LoadUnAlign) on a register whose store
+//     stream still holds an unflushed tail (a StoreUnAlign since the last
+//     StoreUnAlignPost): the load overwrites the tail;
 //
-//   - a StoreUnAlignPost flushing a register that no StoreUnAlign in the region
-//     wrote, typically the load register (u0) while the stores went through
-//     u1: the real tail is never flushed. Parameters, references and
-//     registers handed to a helper or unknown call are not reported, since
-//     the stores may happen elsewhere.
+//   - a LoadUnAlign continuing a load stream whose register a store-side op
+//     wrote since the Pre that primed it: the load merges the store's bytes.
 //
-//     LoadUnAlign(v, u0, src, VL); StoreUnAlign(dst, v, u1, VL);
-//     StoreUnAlignPost(dst, u0, 0);   // reported: flush u1
+// A StoreUnAlignPost flushing a register no StoreUnAlign wrote is reported
+// here when no stream is left unflushed by it (it flushes nothing); when a
+// stream is, ASC1005 reports the Post once, naming the register to flush.
+//
+//	LoadUnAlignPre(u, src);
+//	for (...) { LoadUnAlign(v, u, src, VL); StoreUnAlign(dst, v, u, VL); } // reported at the LoadUnAlign
 package asc1006
 
 import (
@@ -35,24 +39,29 @@ import (
 var Rule = ruleset.Define(&ruleset.Rule{
 	ID:    "ASC1006",
 	Name:  "unalign-register-mixup",
-	Title: "unaligned register used on the wrong side of a stream",
-	Text: "An unaligned load stream (LoadUnAlignPre, LoadUnAlign) and an unaligned store stream (StoreUnAlign, " +
-		"StoreUnAlignPost) each need their own register: UnalignRegForLoad and UnalignRegForStore are separate " +
-		"hardware registers, and the load register holds the next input block while the store register holds the " +
-		"pending output tail. Because both types can be the same alias (UnalignReg), the compiler accepts one " +
-		"variable used on both sides, and it accepts a StoreUnAlignPost that flushes a register no StoreUnAlign " +
-		"wrote, for example the load register u0 when the stores went through u1; the real tail in u1 is then " +
-		"never written to UB. Fix: give each stream its own register and flush the register the stores used. " +
-		"Source: seed 000, which describes the load and the store unaligned registers.",
+	Title: "one unaligned register serves a load and a store stream at once",
+	Text: "An unaligned load stream (LoadUnAlignPre, LoadUnAlign) keeps the next input block in its register; an " +
+		"unaligned store stream (StoreUnAlign, then StoreUnAlignPost) keeps the pending output tail in its register. " +
+		"UnalignRegForLoad, UnalignRegForStore and UnalignReg are one type (vector_align in " +
+		"kernel_reg_compute_common_intf.h), so one variable may serve a load stream and then a store stream, and that " +
+		"is right when each stream is finished before the other touches the register (the read-modify-write of a " +
+		"row: Pre, LoadUnAlign, StoreUnAlign, StoreUnAlignPost). What loses data is an overlap: a load-side op on the " +
+		"register while a store's tail is still unflushed overwrites the tail, and the last partial block of the " +
+		"output is lost; a LoadUnAlign after a store-side op wrote the register since its Pre merges the store's " +
+		"bytes into the loaded data. Both are reported where they happen. A StoreUnAlignPost on a register no " +
+		"StoreUnAlign wrote flushes nothing; when a store stream is left unflushed by it, ASC1005 reports it once, " +
+		"naming the register to flush. Fix: give the two streams their own registers, or finish one stream (Post " +
+		"after the last store, or the last load) before the other starts. Source: seed 000, which describes the load " +
+		"and the store unaligned registers; asc-devkit's kernel_reg_compute_common_intf.h for the types.",
 	Before: `AscendC::Reg::RegTensor<float> srcReg;
-AscendC::Reg::UnalignReg ureg0, ureg1;
+AscendC::Reg::UnalignReg ureg;
 constexpr uint32_t postUpdateStride = AscendC::VECTOR_REG_WIDTH / sizeof(float);
-AscendC::Reg::LoadUnAlignPre(ureg0, srcAddr);
+AscendC::Reg::LoadUnAlignPre(ureg, srcAddr);
 for (uint16_t i = 0; i < repeatTimes; ++i) {
-    AscendC::Reg::LoadUnAlign(srcReg, ureg0, srcAddr, postUpdateStride);
-    AscendC::Reg::StoreUnAlign(dstAddr, srcReg, ureg1, postUpdateStride);
+    AscendC::Reg::LoadUnAlign(srcReg, ureg, srcAddr, postUpdateStride);  // overwrites the store's tail
+    AscendC::Reg::StoreUnAlign(dstAddr, srcReg, ureg, postUpdateStride);
 }
-AscendC::Reg::StoreUnAlignPost(dstAddr, ureg0, 0);  // flushes the load register`,
+AscendC::Reg::StoreUnAlignPost(dstAddr, ureg, 0);`,
 	After: `AscendC::Reg::RegTensor<float> srcReg;
 AscendC::Reg::UnalignRegForLoad ureg0;
 AscendC::Reg::UnalignRegForStore ureg1;
@@ -96,12 +105,10 @@ type use struct {
 
 func check(pass *analysis.Pass, f *ir.File, fn *ir.Func) {
 	untracked := ureg.Untracked(fn)
-	// Flow-insensitive facts, in program order.
-	var storeKeys []ureg.Key             // keys some StoreUnAlign writes, in order of first store
-	stored := map[ureg.Key]bool{}        // the same, as a set
-	var passed []ureg.Key                // keys handed to helper or unknown calls
-	first := map[ureg.Key]use{}          // first unaligned op on each key
-	opposite := map[ureg.Key]*ir.Instr{} // first op on each key in the role opposite to its first
+	var storeKeys []ureg.Key      // keys some StoreUnAlign writes, in order of first store
+	stored := map[ureg.Key]bool{} // the same, as a set
+	var passed []ureg.Key         // keys handed to helper or unknown calls
+	first := map[ureg.Key]use{}   // first unaligned op on each key
 	for _, in := range fn.Instrs {
 		passed = append(passed, ureg.Passed(fn, in)...)
 		role := ureg.RoleOf(in.Op)
@@ -116,12 +123,8 @@ func check(pass *analysis.Pass, f *ir.File, fn *ir.Func) {
 			stored[k] = true
 			storeKeys = append(storeKeys, k)
 		}
-		u, ok := first[k]
-		switch {
-		case !ok:
+		if _, ok := first[k]; !ok {
 			first[k] = use{in, role}
-		case u.role != role && opposite[k] == nil:
-			opposite[k] = in
 		}
 	}
 	isPassed := func(k ureg.Key) bool {
@@ -132,42 +135,131 @@ func check(pass *analysis.Pass, f *ir.File, fn *ir.Func) {
 		}
 		return false
 	}
+	// Posts through the wrong register of a stream left unflushed: ASC1005
+	// reports those, naming the register to flush.
+	misdirected := map[ir.InstrID]bool{}
+	keys, last := ureg.Unflushed(fn)
+	for _, k := range keys {
+		if p := ureg.MisdirectedPost(fn, fn.Instrs[last[k]], k); p != nil {
+			misdirected[p.ID] = true
+		}
+	}
 	// (b) flushes of registers no store wrote.
-	flushReported := map[ir.InstrID]bool{}
 	for _, in := range fn.Instrs {
-		if in.Op != ir.OpStoreUnAlignPost {
+		if in.Op != ir.OpStoreUnAlignPost || misdirected[in.ID] {
 			continue
 		}
 		_, k, found := ureg.Operand(fn, in)
 		if !found || untracked[k.Reg] || stored[k] || ureg.Exempt(fn.Regs[k.Reg]) || isPassed(k) {
 			continue
 		}
-		flushReported[in.ID] = true
 		pass.Report(analysis.Diagnostic{Pos: in.Pos, End: in.End, Message: flushMessage(fn, in, k, first[k], storeKeys)})
 	}
-	// (a) one register on both sides.
-	var mixed []ureg.Key
-	for k := range opposite {
-		mixed = append(mixed, k)
-	}
-	sort.Slice(mixed, func(i, j int) bool { return opposite[mixed[i]].ID < opposite[mixed[j]].ID })
-	for _, k := range mixed {
-		in := opposite[k]
-		if flushReported[in.ID] {
-			continue // (b) said it, naming the register to flush instead
-		}
-		u := first[k]
+	// (a) one register serving a load and a store stream while both live.
+	for _, c := range clashes(fn, untracked) {
 		pass.Report(analysis.Diagnostic{
-			Pos:     in.Pos,
-			End:     in.End,
-			Message: mixedMessage(f, fn, in, k, u),
+			Pos:     c.in.Pos,
+			End:     c.in.End,
+			Message: clashMessage(f, fn, c),
 			Related: []analysis.RelatedInformation{{
-				Pos:     u.in.Pos,
-				End:     u.in.End,
-				Message: fmt.Sprintf("%s first used as a %s register here", ureg.Name(fn, k), u.role),
+				Pos:     c.other.Pos,
+				End:     c.other.End,
+				Message: fmt.Sprintf("%s last written by the other stream here", ureg.Name(fn, c.k)),
 			}},
 		})
 	}
+}
+
+// clash is a load-side op on a register whose store stream still holds an
+// unflushed tail, or a LoadUnAlign continuing a load stream whose register
+// a store-side op wrote since the Pre that primed it.
+type clash struct {
+	in, other *ir.Instr // the op, and the op of the other stream that still owns the register
+	k         ureg.Key
+	tail      bool // the store stream's tail is clobbered (else the load stream's cached block)
+}
+
+// clashes finds, with two may-analyses over the body, where the two
+// streams sharing one register overlap. The unaligned register types are
+// one type (UnalignRegForLoad, UnalignRegForStore and UnalignReg are all
+// vector_align), so one variable may serve a load stream and then a store
+// stream: that is right as long as each stream is finished before the
+// other touches the register (the load's last LoadUnAlign before the first
+// StoreUnAlign, the store's Post before the next Pre).
+func clashes(fn *ir.Func, untracked []bool) []clash {
+	tracked := func(k ureg.Key) bool { return !untracked[k.Reg] && !ureg.Exempt(fn.Regs[k.Reg]) }
+	primed := map[ureg.Key]bool{} // load streams that a Pre primes somewhere (an unprimed load is ASC1004's)
+	for _, in := range fn.Instrs {
+		if in.Op == ir.OpLoadUnAlignPre {
+			if _, k, ok := ureg.Operand(fn, in); ok {
+				primed[k] = true
+			}
+		}
+	}
+	found := map[ir.InstrID]clash{}
+	flows := []struct {
+		tail bool
+		// gen: the op leaves the other stream's state in the register;
+		// kill: the op ends that state; hit: the op needs the register free
+		// of it.
+		gen, kill, hit func(op ir.Op) bool
+	}{
+		{true, // a pending store tail, until the Post
+			func(op ir.Op) bool { return op == ir.OpStoreUnAlign },
+			func(op ir.Op) bool { return op == ir.OpStoreUnAlignPost },
+			func(op ir.Op) bool { return op == ir.OpLoadUnAlignPre || op == ir.OpLoadUnAlign }},
+		{false, // a store-side write since the Pre, until the next Pre
+			func(op ir.Op) bool { return op == ir.OpStoreUnAlign || op == ir.OpStoreUnAlignPost },
+			func(op ir.Op) bool { return op == ir.OpLoadUnAlignPre },
+			func(op ir.Op) bool { return op == ir.OpLoadUnAlign }},
+	}
+	for _, fl := range flows {
+		ureg.Run(fn, ureg.NewState(), func(in *ir.Instr, s *ureg.State) {
+			if in.Op == ir.OpCall || in.Op == ir.OpUnknown {
+				for _, p := range ureg.Passed(fn, in) {
+					s.Kill(func(x ureg.Key) bool { return ureg.Covers(p, x) })
+				}
+				return
+			}
+			_, k, ok := ureg.Operand(fn, in)
+			if !ok || !tracked(k) {
+				return
+			}
+			if fl.hit(in.Op) && (fl.tail || primed[k]) {
+				if fs := s.Facts(k); len(fs) > 0 && fs[0].Origin != ureg.Entry {
+					if _, dup := found[in.ID]; !dup {
+						found[in.ID] = clash{in: in, other: fn.Instrs[fs[0].Origin], k: k, tail: fl.tail}
+					}
+				}
+			}
+			if fl.kill(in.Op) {
+				s.Kill(func(x ureg.Key) bool { return ureg.Covers(k, x) })
+			}
+			if fl.gen(in.Op) {
+				s.Gen(k, in.ID)
+			}
+		}, ureg.Options{LoopsRun: true})
+	}
+	out := make([]clash, 0, len(found))
+	for _, c := range found {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].in.ID < out[j].in.ID })
+	return out
+}
+
+func clashMessage(f *ir.File, fn *ir.Func, c clash) string {
+	line := 0
+	if f.Tok != nil {
+		line = f.Tok.Line(c.other.Pos)
+	}
+	name := ureg.Name(fn, c.k)
+	if c.tail {
+		return fmt.Sprintf("%s uses %s while the store stream of %s on line %d still keeps its unflushed tail there: the load overwrites the tail, and the last partial block of the store is lost; flush it with StoreUnAlignPost first, or give the load stream its own UnalignRegForLoad",
+			ureg.Called(c.in), name, ureg.Called(c.other), line)
+	}
+	return fmt.Sprintf("%s continues the load stream in %s, but %s on line %d wrote %s since the Pre primed it: the load merges the store's bytes into its data; prime it again with LoadUnAlignPre, or give the store stream its own UnalignRegForStore",
+		ureg.Called(c.in), name, ureg.Called(c.other), line, name)
 }
 
 func flushMessage(fn *ir.Func, in *ir.Instr, k ureg.Key, u use, storeKeys []ureg.Key) string {
@@ -190,18 +282,4 @@ func flushMessage(fn *ir.Func, in *ir.Instr, k ureg.Key, u use, storeKeys []ureg
 	}
 	return fmt.Sprintf("%s flushes %s, which no StoreUnAlign wrote; the stores went through %s: %s",
 		ureg.Called(in), what, strings.Join(names, " and "), fix)
-}
-
-func mixedMessage(f *ir.File, fn *ir.Func, in *ir.Instr, k ureg.Key, u use) string {
-	role := ureg.RoleOf(in.Op)
-	line := 0
-	if f.Tok != nil {
-		line = f.Tok.Line(u.in.Pos)
-	}
-	want := "UnalignRegForLoad"
-	if role == ureg.RoleStore {
-		want = "UnalignRegForStore"
-	}
-	return fmt.Sprintf("%s uses %s as a %s register, but %s on line %d used it as a %s register; give the %s stream its own %s",
-		ureg.Called(in), ureg.Name(fn, k), role, ureg.Called(u.in), line, u.role, role, want)
 }

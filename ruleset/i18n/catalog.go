@@ -94,6 +94,9 @@ var messages = map[string][]pattern{
 	"ASC1005": {
 		{`(?P<op>\S+) keeps the tail of its stream in (?P<u>\S+), but (?P<Fact>.+); call (?P<call>\S+\(.*\)) (?P<Where>after the loop|after the last store)`,
 			`${op} 把搬出流的尾部数据缓存在 ${u} 中，但${Fact}；请${Where}调用 ${call}`},
+		{`(?P<op>\S+) flushes (?P<other>\S+), but the stream stored on line (?P<line>\d+) keeps its tail in (?P<u>\S+), so its last partial block is lost; flush (?P<u2>\S+), not (?P<other2>\S+)`,
+			`${op} 对 ${other} 做后处理，但第 ${line} 行写出的搬出流把尾部数据缓存在 ${u} 中，最后一个不完整的数据块因此丢失；请对 ${u2} 而不是 ${other2} 做后处理`},
+		{`the stream's last store, through (?P<u>\S+)`, `该搬出流的最后一次写出，经由 ${u}`},
 	},
 	"ASC1006": {
 		{`(?P<op>\S+) flushes (?P<What>.+?), which no StoreUnAlign in this VF wrote, so it flushes nothing; remove it, or flush the register the stores use`,
@@ -103,6 +106,11 @@ var messages = map[string][]pattern{
 		{`(?P<op>\S+) uses (?P<u>\S+) as a (?P<Role>\S+) register, but (?P<op2>\S+) on line (?P<line>\d+) used it as a (?P<Role2>\S+) register; give the (?P<Role3>\S+) stream its own (?P<want>\S+)`,
 			`${op} 把 ${u} 用作${Role}寄存器，但第 ${line} 行的 ${op2} 把它用作${Role2}寄存器；请为${Role3}流单独声明一个 ${want}`},
 		{`(?P<u>\S+) first used as a (?P<Role>\S+) register here`, `${u} 在此处首次被用作${Role}寄存器`},
+		{`(?P<op>\S+) uses (?P<u>\S+) while the store stream of (?P<op2>\S+) on line (?P<line>\d+) still keeps its unflushed tail there: the load overwrites the tail, and the last partial block of the store is lost; flush it with StoreUnAlignPost first, or give the load stream its own UnalignRegForLoad`,
+			`${op} 使用 ${u} 时，第 ${line} 行 ${op2} 的搬出流尚未后处理的尾部数据仍在其中：这次搬入会覆盖该尾部数据，搬出的最后一个不完整数据块因此丢失；请先用 StoreUnAlignPost 做后处理，或为搬入流单独声明一个 UnalignRegForLoad`},
+		{`(?P<op>\S+) continues the load stream in (?P<u>\S+), but (?P<op2>\S+) on line (?P<line>\d+) wrote (?P<u2>\S+) since the Pre primed it: the load merges the store's bytes into its data; prime it again with LoadUnAlignPre, or give the store stream its own UnalignRegForStore`,
+			`${op} 继续使用 ${u} 中的搬入流，但在 Pre 初始化之后，第 ${line} 行的 ${op2} 写过 ${u2}：搬入会把搬出的字节混入数据；请重新调用 LoadUnAlignPre 初始化，或为搬出流单独声明一个 UnalignRegForStore`},
+		{`(?P<u>\S+) last written by the other stream here`, `${u} 最后一次在此处被另一条流写入`},
 	},
 	"ASC2001": {
 		{`post-update stride (?P<stride>.+?) of (?P<Data>.+?) is (?P<Bytes>.+?)(?P<Grid>(?:, off the grid for every size of \S+)?), but (?P<Need>.+?); use (?P<Multiple>.+)`,

@@ -105,18 +105,24 @@ var rules = map[string]RuleText{
 			"中；下一次 StoreUnAlign 会把这段尾部数据合并到自己的写出中。流的最后一段尾部数据只有通过 StoreUnAlignPost 才能写入 UB。" +
 			"如果从某个 StoreUnAlign 出发有一条路径到达 VF 结尾，而途中没有对其寄存器调用 StoreUnAlignPost，" +
 			"输出的最后一个不完整数据块就会悄无声息地丢失。作为参数传入的寄存器，以及在搬出之后交给辅助函数或未知函数的寄存器，" +
-			"视为在那里完成后处理；通过原始内建函数（vstas）做的后处理同样有效。修复：在流的最后一次搬出之后调用一次 StoreUnAlignPost(dst, u, 0)。" +
+			"视为在那里完成后处理；通过原始内建函数（vstas）做的后处理同样有效。" +
+			"如果最后一次搬出之后的 StoreUnAlignPost 作用于另一个寄存器（同一指针，或从未被 StoreUnAlign 写过的寄存器，例如该流的搬入寄存器），" +
+			"则在该后处理处报告一次，并指出应后处理的寄存器：一个缺陷，一条结果。" +
+			"修复：在流的最后一次搬出之后，对搬出所用的寄存器调用一次 StoreUnAlignPost(dst, u, 0)。" +
 			"来源：seed 000：写非对齐地址时，先使用 StoreUnAlign，再使用 StoreUnAlignPost 进行后处理。",
 	},
 	"ASC1006": {
-		Title: "非对齐寄存器用错了搬入、搬出方向",
-		Text: "非对齐搬入流（LoadUnAlignPre、LoadUnAlign）和非对齐搬出流（StoreUnAlign、" +
-			"StoreUnAlignPost）各自需要单独的寄存器：UnalignRegForLoad 和 UnalignRegForStore 是不同的硬件寄存器，" +
-			"搬入寄存器缓存下一段输入数据，搬出寄存器缓存尚未写出的尾部数据。由于两种类型可以是同一个别名（UnalignReg）" +
-			"，编译器既允许一个变量同时用于两个方向，也允许 StoreUnAlignPost 对一个从未被 StoreUnAlign 写过的寄存器做后处理，" +
-			"例如搬出经由 u1，却对搬入寄存器 u0 做后处理；这时 u1 中真正的尾部数据永远不会写入 UB。" +
-			"修复：为每个流使用单独的寄存器，并对搬出所用的寄存器做后处理。来源：seed 000 对搬入、" +
-			"搬出非对齐寄存器的说明。",
+		Title: "同一个非对齐寄存器同时服务搬入流和搬出流",
+		Text: "非对齐搬入流（LoadUnAlignPre、LoadUnAlign）在寄存器中缓存下一段输入数据；非对齐搬出流（StoreUnAlign，" +
+			"最后 StoreUnAlignPost）在寄存器中缓存尚未写出的尾部数据。UnalignRegForLoad、UnalignRegForStore 和 UnalignReg " +
+			"是同一个类型（kernel_reg_compute_common_intf.h 中的 vector_align），所以一个变量可以先服务搬入流、再服务搬出流；" +
+			"只要一条流结束后另一条流才使用该寄存器（逐行读改写：Pre、LoadUnAlign、StoreUnAlign、StoreUnAlignPost），就是正确的。" +
+			"会丢数据的是两条流重叠：搬出的尾部数据尚未后处理时在该寄存器上做搬入，会覆盖尾部数据，输出的最后一个不完整数据块丢失；" +
+			"Pre 初始化之后、搬出操作写过该寄存器再继续 LoadUnAlign，会把搬出的字节混入搬入的数据。两种情形都在发生处报告。" +
+			"对从未被 StoreUnAlign 写过的寄存器做 StoreUnAlignPost 不会写出任何数据；若因此有搬出流未被后处理，" +
+			"由 ASC1005 在该后处理处报告一次，并指出应后处理的寄存器。修复：为两条流使用各自的寄存器，" +
+			"或在另一条流开始前结束当前的流（在最后一次搬出后做后处理，或完成最后一次搬入）。" +
+			"来源：seed 000 对搬入、搬出非对齐寄存器的说明；类型定义见 asc-devkit 的 kernel_reg_compute_common_intf.h。",
 	},
 	"ASC2001": {
 		Title: "对齐搬入或搬出违反分布模式的对齐要求",

@@ -95,7 +95,8 @@ __simd_vf__ inline void HelperTooEarly(__ubuf__ float* dst, __ubuf__ float* src)
     AscendC::Reg::StoreUnAlign(dst, v, us, VL_F32); // want "StoreUnAlign keeps the tail of its stream in us"
 }
 
-// The flush names the load register: the store register's tail is lost (ASC1006 reports the flush).
+// The flush names the load register: the store register's tail is lost.
+// One finding, at the flush, naming the register to flush instead.
 __simd_vf__ inline void FlushesWrongRegister(__ubuf__ float* dst, __ubuf__ float* src, uint16_t repeat)
 {
     AscendC::MicroAPI::RegTensor<float> v;
@@ -103,9 +104,9 @@ __simd_vf__ inline void FlushesWrongRegister(__ubuf__ float* dst, __ubuf__ float
     AscendC::MicroAPI::LoadUnAlignPre(u0, src);
     for (uint16_t i = 0; i < repeat; ++i) {
         AscendC::MicroAPI::LoadUnAlign(v, u0, src, VL_F32);
-        AscendC::MicroAPI::StoreUnAlign(dst, v, u1, VL_F32); // want "in u1, but no StoreUnAlignPost flushes u1"
+        AscendC::MicroAPI::StoreUnAlign(dst, v, u1, VL_F32);
     }
-    AscendC::MicroAPI::StoreUnAlignPost(dst, u0, 0);
+    AscendC::MicroAPI::StoreUnAlignPost(dst, u0, 0); // want "StoreUnAlignPost flushes u0, but the stream stored on line 107 keeps its tail in u1, so its last partial block is lost; flush u1, not u0"
 }
 
 // A mask stream (PSTU) needs its flush too.

@@ -7,18 +7,18 @@ from pypto_pro.language import Vf as vf  # noqa: N813
 VL_F32 = 256 // 4
 
 
-# One register carries the load stream and then the store stream.
+# One register carries the load stream and the store stream at once.
 @pl.vector_function
 def one_register_both_ways(dst, src, repeat):
     u = vf.load_unalign_init()
     vf.load_unalign_pre(u, src)
     for i in pl.range(repeat):
-        v = vf.load_unalign(u, src, VL_F32, post_update=True)
-        vf.store_unalign(dst, v, u, VL_F32, post_update=True)  # want 9:"StoreUnAlign uses u as a store register, but LoadUnAlignPre on line 14 used it as a load register; give the store stream its own UnalignRegForStore"
+        v = vf.load_unalign(u, src, VL_F32, post_update=True)  # want 13:"LoadUnAlign uses u while the store stream of StoreUnAlign on line 17 still keeps its unflushed tail there"
+        vf.store_unalign(dst, v, u, VL_F32, post_update=True)
     vf.store_unalign_post(dst, u, 0, post_update=True)
 
 
-# The flush names the load register u0; the stores went through u1.
+# The flush names the load register u0; the stores went through u1 (ASC1005).
 @pl.vector_function
 def flushes_load_register(dst, src, repeat):
     u0 = vf.load_unalign_init()
@@ -27,10 +27,11 @@ def flushes_load_register(dst, src, repeat):
     for i in pl.range(repeat):
         v = vf.load_unalign(u0, src, VL_F32, post_update=True)
         vf.store_unalign(dst, v, u1, VL_F32, post_update=True)
-    vf.store_unalign_post(dst, u0, 0, post_update=True)  # want 5:"StoreUnAlignPost flushes u0 \\(the load register\\), which no StoreUnAlign wrote; the stores went through u1: flush that register instead"
+    vf.store_unalign_post(dst, u0, 0, post_update=True)
 
 
-# A store register that a later load reads.
+# A store stream finished (flushed) before the register primes a load
+# stream: the two streams do not overlap, which is right.
 @pl.vector_function
 def store_then_load(dst, src):
     m = vf.create_mask(dtype=pl.DT_FP32)
@@ -38,7 +39,7 @@ def store_then_load(dst, src):
     v = vf.load_align(src, 0)
     vf.store_unalign(dst, v, us, VL_F32, post_update=True)
     vf.store_unalign_post(dst, us, 0, post_update=True)
-    vf.load_unalign_pre(us, dst)  # want "LoadUnAlignPre uses us as a load register, but StoreUnAlign on line 39 used it as a store register; give the load stream its own UnalignRegForLoad"
+    vf.load_unalign_pre(us, dst)
     w = vf.load_unalign(us, dst)
     vf.store_align(src, w, m)
 
@@ -53,7 +54,7 @@ def flush_without_stores(dst, src):
     vf.store_unalign_post(dst, us, 0, post_update=True)  # want "StoreUnAlignPost flushes us, which no StoreUnAlign in this VF wrote, so it flushes nothing"
 
 
-# Two store streams; the flush names neither.
+# Two store streams; the flush names neither (ASC1005).
 @pl.vector_function
 def two_streams_wrong_flush(dst_a, dst_b, src, repeat):
     ua = vf.unalign_reg_for_store()
@@ -64,4 +65,4 @@ def two_streams_wrong_flush(dst_a, dst_b, src, repeat):
         vf.store_unalign(dst_a, v, ua, 40, post_update=True)
         vf.store_unalign(dst_b, v, ub, 24, post_update=True)
     vf.store_unalign_post(dst_a, ua, 0, post_update=True)
-    vf.store_unalign_post(dst_b, uc, 0, post_update=True)  # want "flushes uc, which no StoreUnAlign wrote; the stores went through ua and ub: flush the one this stream used instead"
+    vf.store_unalign_post(dst_b, uc, 0, post_update=True)

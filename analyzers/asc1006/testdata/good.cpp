@@ -124,3 +124,28 @@ __simt_vf__ inline void SimtKernel(__ubuf__ float* dst, __ubuf__ float* src)
     Reg::LoadUnAlign(v, u, src);
     Reg::StoreUnAlign(dst, v, u, VL_F32);
 }
+
+// One vector_align variable serving a load stream and then a store stream,
+// each finished before the other starts: the types are one type, and the
+// streams never share the register at once. Per iteration (a read-modify-
+// write of a row) and once (scale in place).
+__simd_vf__ inline void SequentialReuse(__ubuf__ float* rows, uint16_t n, uint32_t stride, float s)
+{
+    AscendC::Reg::RegTensor<float> v;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    AscendC::Reg::UnalignReg u;
+    for (uint16_t j = 0; j < n; ++j) {
+        auto* row = rows + j * stride;
+        AscendC::Reg::LoadUnAlignPre(u, row);
+        AscendC::Reg::LoadUnAlign(v, u, row);
+        AscendC::Reg::Muls(v, v, s, m);
+        AscendC::Reg::StoreUnAlign(row, v, u, 48);
+        AscendC::Reg::StoreUnAlignPost(row, u, 0);
+    }
+    AscendC::MicroAPI::UnalignReg u0;
+    AscendC::MicroAPI::DataCopyUnAlignPre(u0, rows);
+    AscendC::MicroAPI::DataCopyUnAlign(v, u0, rows, 0);
+    AscendC::MicroAPI::Muls(v, v, s, m);
+    AscendC::MicroAPI::DataCopyUnAlign(rows, v, u0, 48);
+    AscendC::MicroAPI::DataCopyUnAlignPost(rows, u0, 0);
+}
