@@ -63,6 +63,13 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 	}, func(path, msg string) {
 		fmt.Fprintf(stderr, "ascvet: %s: %s\n", path, msg)
 	})
+	names, in.tests = dropTests(paths, names, func(name string) bool {
+		if cfg.pipe == nil {
+			return false
+		}
+		eff, err := cfg.pipe.loader.For(name)
+		return err == nil && eff.Settings.Tests
+	})
 
 	outs := make([]fileOutcome, len(names))
 	var next atomic.Int64

@@ -13,6 +13,8 @@ import (
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/ruleset/config"
+	"github.com/ascvet/ascvet/simcheck"
 )
 
 // Reading an input file: what ascvet refuses, and why.
@@ -200,6 +202,7 @@ type inputs struct {
 	res     *runner.Result // check: the reported findings (not suppressed) and internal errors
 	issues  []issue        // check with a pipeline: every issue, suppressed ones included, sorted
 	badCfg  int            // check: files whose configuration did not load (each reported)
+	tests   int            // test files the walk found and left out (testpaths.go)
 }
 
 // load expands the path arguments into files, reads them with jobs
@@ -212,6 +215,14 @@ func load(paths []string, jobs int, stderr io.Writer) *inputs {
 	names := expand(paths, func(path string, err error) {
 		in.skipped++
 		fmt.Fprintf(stderr, "ascvet: %s\n", describe(path, err))
+	})
+	loader, err := config.NewLoader(config.Options{Chips: simcheck.Chips()})
+	names, in.tests = dropTests(paths, names, func(name string) bool {
+		if err != nil {
+			return false
+		}
+		eff, ferr := loader.For(name)
+		return ferr == nil && eff.Settings.Tests
 	})
 	lim := defaultLimits()
 	type read struct {

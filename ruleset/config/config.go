@@ -19,6 +19,7 @@
 //	machine = "models/my.toml" # machine model file, relative to this file's directory
 //	iterations = 16           # iterations simulated when a trip count does not fold
 //	confidence = "high"       # high: report what is proven; low: also what is suspected
+//	tests = false             # true: also analyse test code a walk finds (tests/, test/, *_test.*)
 //	lang = "en"               # language of messages: en or zh
 //
 //	[severity]                # severity of a rule's findings, by ID, name or glob
@@ -81,6 +82,7 @@ type Settings struct {
 	Confidence string         // "high" (report what is proven) or "low" (also what is suspected); default "high"
 	Budgets    map[string]int // register budgets set, by BudgetKeys key; default regalloc.Ascend950; never nil
 	Lang       string         // message language, "en" or "zh"; default "en"
+	Tests      bool           // analyse test code found by a walk (tests/, test/, *_test.*); default false
 }
 
 // Effective is the configuration in force for one file.
@@ -364,6 +366,10 @@ func (m *merge) apply(l *layer, inOverride bool) {
 	setString(&e.Settings.Machine, l.machine, "machine", e.Origins)
 	setString(&e.Settings.Confidence, l.confidence, "confidence", e.Origins)
 	setString(&e.Settings.Lang, l.lang, "lang", e.Origins)
+	if l.tests.set() {
+		e.Settings.Tests = l.tests.v
+		e.Origins["tests"] = l.tests.at.String()
+	}
 	if l.iterations.set() {
 		e.Settings.Iterations = l.iterations.v
 		e.Origins["iterations"] = l.iterations.at.String()

@@ -18,9 +18,9 @@ import (
 // describe exactly these (a test holds them together).
 var (
 	// topKeys are the keys of the file's top-level table.
-	topKeys = []string{"checks", "fail", "chip", "machine", "iterations", "confidence", "lang", "severity", "budgets", "overrides"}
+	topKeys = []string{"checks", "fail", "chip", "machine", "iterations", "confidence", "lang", "tests", "severity", "budgets", "overrides"}
 	// overrideKeys are the keys of an [[overrides]] table.
-	overrideKeys = []string{"paths", "checks", "fail", "chip", "machine", "iterations", "confidence", "lang", "severity", "budgets"}
+	overrideKeys = []string{"paths", "checks", "fail", "chip", "machine", "iterations", "confidence", "lang", "tests", "severity", "budgets"}
 )
 
 // BudgetKeys are the keys of the budgets table, in the order of the
@@ -52,6 +52,7 @@ type layer struct {
 	iterations setting[int]
 	confidence setting[string]
 	lang       setting[string]
+	tests      setting[bool]
 	budgets    map[string]setting[int]
 }
 
@@ -209,6 +210,12 @@ func (p *parser) table(m map[string]any, path []string, allowed []string, l *lay
 		case "lang":
 			if s, ok := p.enum(v, at, Langs); ok {
 				l.lang = setting[string]{s, p.at(at)}
+			}
+		case "tests":
+			if b, ok := v.(bool); ok {
+				l.tests = setting[bool]{b, p.at(at)}
+			} else {
+				p.errorf(at, "want a boolean, not %s", typeName(v))
 			}
 		default:
 			other(k, v, at)

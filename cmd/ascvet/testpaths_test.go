@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestIsTestPath(t *testing.T) {
+	for rel, want := range map[string]bool{
+		"tests/api/check.cpp":       true,
+		"op/test/ut/kernel_ut.cpp":  true,
+		"op/op_kernel/add_test.h":   true,
+		"op/op_kernel/test_add.cpp": true,
+		"op/op_kernel/add.h":        false,
+		"op/testing/add.h":          false, // only tests and test are test folders
+		"op/latest_kernel.h":        false,
+		"contest/add.asc":           false,
+	} {
+		if got := isTestPath(rel); got != want {
+			t.Errorf("isTestPath(%q) = %v, want %v", rel, got, want)
+		}
+	}
+}
+
+// TestWalkLeavesOutTests: a walk skips test code below the walked folder
+// (not a test folder above it); a file named on the command line, and a
+// configuration with tests = true, bring it back.
+func TestWalkLeavesOutTests(t *testing.T) {
+	kernel, err := os.ReadFile("../../testdata/kernels/unaligned_bugs.asc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(t.TempDir(), "test", "repo") // a test folder above the walked one does not count
+	for _, rel := range []string{"op_kernel/k.asc", "tests/ut/k.asc", "op_kernel/k_test.asc"} {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, kernel, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := func(out string) map[string]bool {
+		got := map[string]bool{}
+		for _, line := range strings.Split(out, "\n") {
+			if i := strings.Index(line, ".asc:"); i > 0 {
+				rel, _ := filepath.Rel(root, line[:i+4])
+				got[filepath.ToSlash(rel)] = true
+			}
+		}
+		return got
+	}
+	_, out, _ := ascvet(t, "-no-config", root)
+	if got := files(out); len(got) != 1 || !got["op_kernel/k.asc"] {
+		t.Errorf("walk reported %v, want op_kernel/k.asc only", got)
+	}
+	_, out, _ = ascvet(t, "-no-config", root, filepath.Join(root, "tests/ut/k.asc"))
+	if got := files(out); len(got) != 2 || !got["tests/ut/k.asc"] {
+		t.Errorf("with the test file named: %v, want it reported too", got)
+	}
+	if err := os.WriteFile(filepath.Join(root, "ascvet.toml"), []byte("tests = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, errs := ascvet(t, root)
+	if got := files(out); len(got) != 3 {
+		t.Errorf("with tests = true: %v (stderr %q), want all three files", got, errs)
+	}
+}
