@@ -448,19 +448,53 @@ func (lw *lowerer) regionKind(fd funcDef) (ir.RegionKind, bool) {
 			return 0, false
 		}
 	}
+	if macroCall(lastComponent(fd.name)) {
+		// TEST_F(Suite, Case) { ... }, MOCKER_CPP(...), REGISTER_X(...);
+		// at file scope: a macro invocation tree-sitter read as a function
+		// definition, not a function holding VF code.
+		return 0, false
+	}
 	if hasRegType(text) {
 		return ir.RegionAicoreRegs, true
 	}
 	return 0, false
 }
 
-var regTypeMarkers = [][]byte{[]byte("RegTensor"), []byte("MaskReg"), []byte("UnalignReg"), []byte("AddrReg"),
-	[]byte("vector_bool"), []byte("vector_load_unalign"), []byte("vector_store_unalign"), []byte("vector_align")}
+// macroCall reports whether name is spelled as a macro (upper case, digits
+// and underscores, with a letter), as a function named by a definition is not.
+func macroCall(name string) bool {
+	letter := false
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'A' && c <= 'Z':
+			letter = true
+		case c >= '0' && c <= '9', c == '_':
+		default:
+			return false
+		}
+	}
+	return letter
+}
 
+var regTypeMarkers = [][]byte{[]byte("RegTensor"), []byte("MaskReg"), []byte("UnalignReg"), []byte("UnalignRegForLoad"),
+	[]byte("UnalignRegForStore"), []byte("AddrReg"), []byte("vector_bool"), []byte("vector_load_unalign"),
+	[]byte("vector_store_unalign"), []byte("vector_align")}
+
+// hasRegType reports whether b names a register type as a whole word: host
+// code such as NMSWithMaskRegbaseTiling only contains one.
 func hasRegType(b []byte) bool {
 	for _, m := range regTypeMarkers {
-		if bytes.Contains(b, m) {
-			return true
+		for off := 0; ; {
+			k := bytes.Index(b[off:], m)
+			if k < 0 {
+				break
+			}
+			k += off
+			e := k + len(m)
+			if (k == 0 || !isIdentChar(b[k-1])) && (e == len(b) || !isIdentChar(b[e])) {
+				return true
+			}
+			off = e
 		}
 	}
 	return false
