@@ -6,6 +6,8 @@ package asc3004
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -24,7 +26,13 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	Text: "Negating the conjunction of two masks, !(a && b), needs a MaskReg for the intermediate a && b and a MaskNot " +
 		"after the MaskAnd. By De Morgan's law it equals !a || !b: invert the compares that produce a and b (GT becomes " +
 		"LE, EQ becomes NE, ...) and join them with MaskOr; likewise !(a || b) is !a && !b. The intermediate register " +
-		"and the MaskNot disappear, which matters when a VF is close to its 8 MaskReg (seed 002, the dual-issue best practice; the examples adapt its CompareDoubleImpl counter-example (反例) and correct example (正例)).",
+		"and the MaskNot disappear, which matters when a VF is close to its 8 MaskReg. The rule reports only what the " +
+		"rewrite really saves: the And/Or result serves the MaskNot alone, and each operand is a compare (or an And/Or " +
+		"of compares, inverted in turn) whose result serves the And/Or alone, so that inverting it changes nothing else. " +
+		"Integer compares and EQ/NE invert exactly; ordered compares of floating-point data do not where an element is " +
+		"NaN (NaN > x and NaN <= x are both false), and the finding says so: rewrite them only when the data holds no " +
+		"NaN. Source: seed 002, the dual-issue best practice; the examples adapt its CompareDoubleImpl counter-example " +
+		"(反例) and correct example (正例).",
 	Before: `AscendC::Reg::RegTensor<uint64_t> exponent0, exponent1, mantissa0, mantissa1;
 AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<uint64_t>();
 AscendC::Reg::MaskReg dstMask, tmpMask0, tmpMask1, noNaNMask;
@@ -81,14 +89,32 @@ func run(pass *analysis.Pass) (any, error) {
 				if d == nil || (d.Op != ir.OpMaskAnd && d.Op != ir.OpMaskOr) {
 					continue
 				}
+				// The rewrite pays only when the And/Or result serves the Not
+				// alone, and each operand is a compare whose result serves
+				// the And/Or alone: inverting it then changes nothing else.
+				if len(d.Args) < 3 || otherUse(fn, x, d, not, src) {
+					continue
+				}
+				cmps, ok := invertible(fn, x, d, 0)
+				if !ok {
+					continue
+				}
 				law := "!(a && b) as !a || !b"
 				if d.Op == ir.OpMaskOr {
 					law = "!(a || b) as !a && !b"
 				}
+				caveat := ""
+				for _, c := range cmps {
+					if mode := cmpMode(c); floatElem(c.Elem) && mode != "EQ" && mode != "NE" {
+						caveat = fmt.Sprintf(" (the compares are on %s: inverting %s into %s differs where an element is NaN, where both are false; rewrite only if the data holds no NaN)",
+							c.Elem, mode, inverse[mode])
+						break
+					}
+				}
 				diag := analysis.Diagnostic{
 					Pos: not.Pos, End: not.End,
-					Message: fmt.Sprintf("MaskNot negates the %s result in %s, which costs an extra MaskReg and instruction; compute %s by inverting the compares (De Morgan)",
-						d.Op, fn.Regs[src].Name, law),
+					Message: fmt.Sprintf("MaskNot negates the %s result in %s, which costs an extra MaskReg and instruction; compute %s by inverting the compares (De Morgan)%s",
+						d.Op, fn.Regs[src].Name, law, caveat),
 					Related: []analysis.RelatedInformation{{Pos: d.Pos, End: d.End, Message: d.Op.String() + " computes the value negated here"}},
 				}
 				if md, ok := pass.ResultOf[simcost.Analyzer].(*simcost.Model); ok {
@@ -101,4 +127,98 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// invertible returns the compares under d, a MaskAnd or MaskOr, when each
+// operand is a compare, or a MaskAnd or MaskOr of such operands (De Morgan
+// applies again: !(a && (b || c)) is !a || (!b && !c)), whose result serves
+// d alone, so that inverting it in place changes nothing else.
+func invertible(fn *ir.Func, x *defs.Index, d *ir.Instr, depth int) ([]*ir.Instr, bool) {
+	if len(d.Args) < 3 || depth > 3 {
+		return nil, false
+	}
+	var cmps []*ir.Instr
+	for _, a := range d.Args[1:3] {
+		if a.Reg == ir.NoReg {
+			return nil, false
+		}
+		c := x.Reaching(d, a.Reg)
+		if c == nil || otherUse(fn, x, c, d, a.Reg) {
+			return nil, false
+		}
+		switch c.Op {
+		case ir.OpCompare, ir.OpCompares:
+			cmps = append(cmps, c)
+		case ir.OpMaskAnd, ir.OpMaskOr:
+			sub, ok := invertible(fn, x, c, depth+1)
+			if !ok {
+				return nil, false
+			}
+			cmps = append(cmps, sub...)
+		default:
+			return nil, false
+		}
+	}
+	return cmps, true
+}
+
+// otherUse reports whether r, as def writes it, is read by an instruction
+// other than user: in def's block while def's value reaches it, or outside
+// it after def (or in a loop around both), unless user overwrites r first.
+func otherUse(fn *ir.Func, x *defs.Index, def, user *ir.Instr, r ir.RegID) bool {
+	for _, u := range fn.Instrs {
+		if u == user || u == def || !slices.Contains(u.Uses, r) {
+			continue
+		}
+		if x.SameBlock(u, def) {
+			if x.Reaching(u, r) == def {
+				return true
+			}
+			continue
+		}
+		if u.ID < def.ID && !sharedLoop(fn, u.Loop, def.Loop) {
+			continue
+		}
+		if slices.Contains(user.Defs, r) && x.SameBlock(def, user) && u.ID > user.ID {
+			continue // it reads what user wrote
+		}
+		return true
+	}
+	return false
+}
+
+// sharedLoop reports whether loops a and b (innermost, or NoLoop) have an
+// enclosing loop in common.
+func sharedLoop(fn *ir.Func, a, b ir.LoopID) bool {
+	for p := a; p != ir.NoLoop; p = fn.Loops[p].Parent {
+		for q := b; q != ir.NoLoop; q = fn.Loops[q].Parent {
+			if p == q {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cmpMode returns the compare mode of c ("GT"), EQ when none is written.
+func cmpMode(c *ir.Instr) string {
+	for _, t := range c.TArgs {
+		if k := strings.LastIndex(t, "CMPMODE::"); k >= 0 {
+			return t[k+len("CMPMODE::"):]
+		}
+	}
+	return "EQ"
+}
+
+// inverse is the compare mode that is the negation of each, for ordered data.
+var inverse = map[string]string{"GT": "LE", "LE": "GT", "GE": "LT", "LT": "GE", "EQ": "NE", "NE": "EQ"}
+
+// floatElem reports whether elem is a floating-point type, whose ordered
+// compares are not each other's negation when an element is NaN.
+func floatElem(elem string) bool {
+	switch elem {
+	case "float", "half", "bfloat16_t", "float16_t", "float32_t", "double", "hifloat8_t", "fp8_e4m3fn_t", "fp8_e5m2_t":
+		return true
+	}
+	return false
 }

@@ -174,6 +174,8 @@ var messages = map[string][]pattern{
 	"ASC3002": pressure,
 	"ASC3003": pressure,
 	"ASC3004": {
+		{`MaskNot negates the (?P<op>\S+) result in (?P<m>\S+), which costs an extra MaskReg and instruction; compute (?P<Law>.+?) by inverting the compares \(De Morgan\) \(the compares are on (?P<elem>\S+): inverting (?P<from>\S+) into (?P<to>\S+) differs where an element is NaN, where both are false; rewrite only if the data holds no NaN\)` + tail,
+			`MaskNot 对 ${m} 中 ${op} 的结果取反，需要多申请一个 MaskReg、多执行一条指令；请反转产生操作数的比较条件，${Law}（德摩根定律）（比较作用于 ${elem}：元素为 NaN 时 ${from} 与 ${to} 都为假，二者并不互为取反；仅当数据中没有 NaN 时才可改写）${Tail}`},
 		{`MaskNot negates the (?P<op>\S+) result in (?P<m>\S+), which costs an extra MaskReg and instruction; compute (?P<Law>.+?) by inverting the compares \(De Morgan\)` + tail,
 			`MaskNot 对 ${m} 中 ${op} 的结果取反，需要多申请一个 MaskReg、多执行一条指令；请反转产生操作数的比较条件，${Law}（德摩根定律）${Tail}`},
 		{`(?P<op>\S+) computes the value negated here`, `被取反的值由此处的 ${op} 计算`},
