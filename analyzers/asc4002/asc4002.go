@@ -9,8 +9,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/regpressure"
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/regalloc"
 	"github.com/ascvet/ascvet/ruleset"
 )
 
@@ -23,6 +25,11 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"iterations are short dependent chains through the same registers leaves issue slots empty. ascvet simulates the " +
 		"loop as written and unrolled 2x and 4x with the copies interleaved (registers carried between iterations keep " +
 		"their chain); when one of them saves at least 15% of the loop's cycles, this rule says so, with the estimate. " +
+		"An unroll is suggested only when it fits the register budgets: each further copy needs its own registers for " +
+		"what the body writes and keeps live, so a body with 17 live RegTensor cannot be unrolled 2x within 32 (the " +
+		"spills would cost more than the overlap gains); the MaskReg budget is checked the same way. A loop that waits " +
+		"on a barrier (LocalMemBar, WaitFlag, PipeBarrier) round-trips through UB each iteration, and its copies would " +
+		"wait on each other: it is not reported. " +
 		"Unroll by hand: the compiler does not do it for you in a VF. " +
 		"Source: seed 002, the dual-issue best practice.",
 	Before: `for (uint16_t i = 0; i < repeatTimes; ++i) {
@@ -46,9 +53,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	Since:     "0.1.0",
 	Tags:      []string{"performance", "scheduling", "dual-issue"},
 	Precision: "medium",
-	Options:   []ruleset.Option{ruleset.OptionChip, ruleset.OptionMachine, ruleset.OptionIterations},
+	Options:   []ruleset.Option{ruleset.OptionBudgetVReg, ruleset.OptionBudgetMask, ruleset.OptionChip, ruleset.OptionMachine, ruleset.OptionIterations},
 }, &analysis.Analyzer{
-	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer},
+	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer, regpressure.Analyzer},
 	RunDespiteErrors: true,
 	Run:              run,
 })
@@ -64,6 +71,7 @@ const lowIPC = 1.4
 func run(pass *analysis.Pass) (any, error) {
 	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
 	md := pass.ResultOf[simcost.Analyzer].(*simcost.Model)
+	pressure := pass.ResultOf[regpressure.Analyzer].(*regpressure.Result)
 	for _, f := range pkg.Files {
 		for _, fn := range f.Funcs {
 			if !fn.Kind.Analysed() {
@@ -77,9 +85,13 @@ func run(pass *analysis.Pass) (any, error) {
 				if st.Cycles == 0 || st.IPC >= lowIPC || st.Chain > md.M.Window {
 					continue // ASC4001 speaks for chains longer than the window
 				}
+				if hasBarrier(fn, lp) {
+					continue // a round trip through UB with a barrier: the copies would wait on each other
+				}
+				peak := pressure.Regions[fn]
 				best, factor := st.Cycles, 0
 				for _, k := range []int{2, 4} {
-					if u := st.Unrolled[k]; u > 0 && u < best {
+					if u := st.Unrolled[k]; u > 0 && u < best && fits(fn, lp, peak, pressure.Budget, k) {
 						best, factor = u, k
 					}
 				}
@@ -95,4 +107,66 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// hasBarrier reports whether the loop waits on a barrier (LocalMemBar, or a
+// flag wait or pipe barrier): a body that round-trips through UB this way
+// is not made faster by interleaving copies.
+func hasBarrier(fn *ir.Func, lp *ir.Loop) bool {
+	for _, in := range fn.Instrs {
+		if !inLoop(fn, in.Loop, lp.ID) {
+			continue
+		}
+		if in.Op.Info().Cat == ir.CatBarrier {
+			return true
+		}
+		switch in.Name {
+		case "WaitFlag", "SetFlag", "PipeBarrier", "wait_flag", "set_flag", "pipe_barrier":
+			return true
+		}
+	}
+	return false
+}
+
+// fits reports whether the loop unrolled k times stays within the register
+// budgets: each further copy needs its own registers for what the body
+// writes and keeps live, at most the region's peak (a body already
+// unrolled 2x with 17 live RegTensor cannot go to 4x).
+func fits(fn *ir.Func, lp *ir.Loop, peak *regalloc.Result, b regalloc.Budget, k int) bool {
+	if peak == nil {
+		return false
+	}
+	written := map[ir.RegID]bool{}
+	var vregs, masks int
+	for _, in := range fn.Instrs {
+		if !inLoop(fn, in.Loop, lp.ID) {
+			continue
+		}
+		for _, r := range in.Defs {
+			if written[r] || int(r) >= len(fn.Regs) {
+				continue
+			}
+			written[r] = true
+			n := fn.Regs[r].Width() * max(fn.Regs[r].ArrayLen, 1)
+			switch fn.Regs[r].Class {
+			case ir.ClassVReg:
+				vregs += n
+			case ir.ClassMask:
+				masks += n
+			}
+		}
+	}
+	v, m := peak.Classes[regalloc.VReg].Peak, peak.Classes[regalloc.Mask].Peak
+	return v+(k-1)*min(v, vregs) <= b[regalloc.VReg] && m+(k-1)*min(m, masks) <= b[regalloc.Mask]
+}
+
+// inLoop reports whether loop l (innermost of an instruction) is id or
+// nested in it.
+func inLoop(fn *ir.Func, l, id ir.LoopID) bool {
+	for ; l != ir.NoLoop; l = fn.Loops[l].Parent {
+		if l == id {
+			return true
+		}
+	}
+	return false
 }
