@@ -4,8 +4,11 @@ const text = "A VF has 32 RegTensor registers. What counts is how many hold a va
 	"time, not how many are declared: a value is live from where it is written to where it is last read, across the " +
 	"whole loop when a later iteration reads it (accumulators), and RegTraitNumTwo and 64-bit tensors take two. " +
 	"Above 32 the compiler writes registers to a reserved 8 KB of UB and reads them back with synchronisation, which " +
-	"slows the VF down badly. The message gives the peak and its line; the related locations are the registers live " +
-	"there. Split the VF (intermediates through UB), finish one computation before starting the next, or reuse " +
+	"slows the VF down badly. The message gives the peak and its line, and says how many of the live registers the " +
+	"related locations list and how many a called helper holds inside (the two add up to the peak). Its cycle " +
+	"estimate is simulated: the loop holding the peak is run as written and with the registers above the budget " +
+	"spilled (stored after the peak, reloaded before their next use); when that traffic costs nothing the machine " +
+	"cannot hide, the message says no saving is measurable. Split the VF (intermediates through UB), finish one computation before starting the next, or reuse " +
 	"temporaries. `ascvet regs FILE:LINE` prints the full pressure report of a region. " +
 	"Source: seed 002 (at most 32 RegTensor per VF)."
 

@@ -27,24 +27,34 @@ func Over(pass *analysis.Pass, res *Result, c regalloc.Class, consequence string
 			continue
 		}
 		line := pass.Fset.Position(p.At.Pos).Line
-		helper := ""
-		if p.Helper > 0 {
-			helper = fmt.Sprintf(", %d of them inside a called helper", p.Helper)
+		listed := 0
+		for _, w := range p.Weight {
+			listed += w
+		}
+		// The count is what the related entries list, plus what a called
+		// helper holds there (its own registers and the arguments it keeps
+		// live): the two add up to the peak.
+		where := fmt.Sprintf("%d listed", listed)
+		if inside := p.Peak - listed; inside > 0 {
+			where += fmt.Sprintf(", %d inside a called helper", inside)
 		}
 		d := analysis.Diagnostic{
 			Pos: fn.Pos,
 			End: fn.BodyPos,
-			Message: fmt.Sprintf("VF region %s keeps %d %s registers live at once at line %d (budget %d; %d declared%s); %s",
-				fn.Name, p.Peak, c, line, res.Budget[c], p.Declared, helper, consequence),
+			Message: fmt.Sprintf("VF region %s keeps %d %s registers live at once at line %d (%s; budget %d; %d declared); %s",
+				fn.Name, p.Peak, c, line, where, res.Budget[c], p.Declared, consequence),
 		}
 		if md != nil {
-			// The price of the spill: each register above the budget is
-			// stored and reloaded (the model's spill_cost) in every
-			// iteration of the loop holding the peak.
-			cost := md.At(fn, p.At, nil)
-			cost.Before += (p.Peak - res.Budget[c]) * md.M.SpillCost * cost.Iterations
-			d.Message += "; " + cost.Phrase()
-			simcost.Attach(&d, cost)
+			// The price of the spill, simulated: a store after the peak
+			// and a reload before the next use, per register above the
+			// budget, in the loop holding the peak.
+			excess := p.Peak - res.Budget[c]
+			if cost, ok := md.Spill(fn, p.At, p.Live, excess); ok && listed >= excess {
+				d.Message += "; " + cost.Phrase()
+				simcost.Attach(&d, cost)
+			} else {
+				d.Message += "; the cost is not simulated: the registers to spill are held inside the called helper"
+			}
 		}
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: p.At.Pos, End: p.At.End, Message: "the peak is here"})
 		for i, id := range p.Live {
@@ -58,3 +68,4 @@ func Over(pass *analysis.Pass, res *Result, c regalloc.Class, consequence string
 		pass.Report(d)
 	}
 }
+

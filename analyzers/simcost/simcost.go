@@ -7,6 +7,8 @@ package simcost
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"reflect"
 	"strings"
 	"sync"
@@ -142,6 +144,84 @@ func (md *Model) At(fn *ir.Func, in *ir.Instr, drop func(*ir.Instr) bool) Cost {
 	before := md.M.Run(simcheck.RegionBody(fn, md.Iterations, nil), 1)
 	after := md.M.Run(simcheck.RegionBody(fn, md.Iterations, drop), 1)
 	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: 1, Region: true}
+}
+
+// Spill simulates the loop around at (or the whole region when at is in no
+// loop) as written and with n of the registers live there spilled, as a
+// compiler spills: those whose next use is farthest are stored to the
+// reserved UB area after the peak and reloaded just before that use, so the
+// use waits for the store and the reload. Before is the spilled run, After
+// the run as written: what keeping within the budget saves (at most one
+// spill per live register: an array spills as one). ok is false when
+// nothing live here can be spilled.
+func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cost, ok bool) {
+	if n <= 0 || len(live) == 0 {
+		return Cost{}, false
+	}
+	var body simcheck.Body
+	iters, region := 1, false
+	if at.Loop != ir.NoLoop {
+		lp := fn.Loops[at.Loop]
+		iters = md.iters(lp)
+		body = simcheck.BodyOf(fn, lp, nil)
+	} else {
+		body, region = simcheck.RegionBody(fn, md.Iterations, nil), true
+	}
+	after := md.M.Run(body, iters)
+	pos := -1
+	for i := range body.Insts {
+		if body.Insts[i].Instr == at {
+			pos = i
+			break
+		}
+	}
+	if pos < 0 {
+		return Cost{}, false
+	}
+	// The next use of each live register after the peak (len: none in
+	// this iteration, so the next one reads it).
+	next := map[ir.RegID]int{}
+	for _, r := range live {
+		next[r] = len(body.Insts)
+		for i := pos + 1; i < len(body.Insts); i++ {
+			if slices.Contains(body.Insts[i].Uses, r) {
+				next[r] = i
+				break
+			}
+		}
+	}
+	victims := append([]ir.RegID(nil), live...)
+	slices.SortStableFunc(victims, func(a, b ir.RegID) int { return next[b] - next[a] })
+	victims = victims[:min(n, len(victims))]
+	reloadAt := map[int][]ir.RegID{}
+	for _, r := range victims {
+		reloadAt[next[r]] = append(reloadAt[next[r]], r)
+	}
+	spill := func(r ir.RegID, store bool) simcheck.Inst {
+		addr := "ascvet:spill#" + strconv.Itoa(int(r))
+		if store {
+			return simcheck.Inst{Op: ir.OpStoreAlign, Elem: "float", Addr: addr, Uses: []ir.RegID{r}, Text: "spill store"}
+		}
+		return simcheck.Inst{Op: ir.OpLoadAlign, Elem: "float", Addr: addr, Defs: []ir.RegID{r}, Text: "spill reload"}
+	}
+	spilled := body
+	spilled.Insts = nil
+	for i, in := range body.Insts {
+		for _, r := range reloadAt[i] {
+			spilled.Insts = append(spilled.Insts, spill(r, false))
+		}
+		spilled.Insts = append(spilled.Insts, in)
+		if i == pos {
+			for _, r := range victims {
+				spilled.Insts = append(spilled.Insts, spill(r, true))
+			}
+		}
+	}
+	for _, r := range reloadAt[len(body.Insts)] {
+		spilled.Insts = append(spilled.Insts, spill(r, false))
+	}
+	before := md.M.Run(spilled, after.Iterations)
+	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: after.Iterations, Region: region}, true
 }
 
 // RelatedPrefix marks the related entry that carries a cost from an

@@ -18,8 +18,8 @@ const tail = `(?P<Tail>(?:[:;] .*)?)`
 // pressure is the message of the register-pressure rules (package
 // regpressure), shared by ASC3001-ASC3003.
 var pressure = []pattern{
-	{`VF region (?P<fn>.+?) keeps (?P<peak>\d+) (?P<class>\S+) registers live at once at line (?P<line>\d+) \(budget (?P<budget>\d+); (?P<decl>\d+) declared(?P<Helper>(?:, \d+ of them inside a called helper)?)\); (?P<Consequence>.+?)(?P<Tail>(?:; (?:saves ~|no saving measurable).*)?)`,
-		`VF 区域 ${fn} 在第 ${line} 行同时有 ${peak} 个 ${class} 寄存器存活（上限 ${budget} 个；声明了 ${decl} 个${Helper}）；${Consequence}${Tail}`},
+	{`VF region (?P<fn>.+?) keeps (?P<peak>\d+) (?P<class>\S+) registers live at once at line (?P<line>\d+) \((?P<listed>\d+) listed(?P<Helper>(?:, \d+ inside a called helper)?); budget (?P<budget>\d+); (?P<decl>\d+) declared\); (?P<Consequence>.+?)(?P<Tail>(?:; (?:saves ~|no saving measurable|the cost is not simulated).*)?)`,
+		`VF 区域 ${fn} 在第 ${line} 行同时有 ${peak} 个 ${class} 寄存器存活（下面列出 ${listed} 个${Helper}；上限 ${budget} 个；声明了 ${decl} 个）；${Consequence}${Tail}`},
 	{`the peak is here`, `寄存器数量在此处达到峰值`},
 	{`(?P<r>\S+) is live at the peak`, `${r} 在峰值处存活`},
 	{`(?P<r>\S+) is live at the peak \((?P<n>\d+) registers\)`, `${r} 在峰值处存活（占 ${n} 个寄存器）`},
@@ -206,6 +206,7 @@ var fragments = map[string][]pattern{
 		{`; no automatic fix: (?P<Replay>.+)`, `；未提供自动修复：${Replay}`},
 	},
 	"Cost": {
+		{`the cost is not simulated: the registers to spill are held inside the called helper`, `未模拟其代价：需要换出的寄存器位于被调用的辅助函数内部`},
 		{`saves ~(?P<n>\d+) cycles? per iteration \((?P<p>\d+)% of the loop\)`, `每次迭代约节省 ${n} 个周期（占循环的 ${p}%）`},
 		{`saves ~(?P<n>\d+) cycles? \((?P<p>\d+)% of the region\)`, `约节省 ${n} 个周期（占该区域的 ${p}%）`},
 		{`no saving measurable in the simulated loop`, `在模拟的循环中测不出收益`},
@@ -401,7 +402,7 @@ var fragments = map[string][]pattern{
 	},
 	"Helper": {
 		{``, ``},
-		{`, (?P<n>\d+) of them inside a called helper`, `，其中 ${n} 个在被调用的辅助函数中`},
+		{`, (?P<n>\d+) inside a called helper`, `，另有 ${n} 个在被调用的辅助函数中`},
 	},
 	"Consequence": {
 		{`the compiler spills the excess to the reserved UB area and adds synchronisation; split the VF or shorten live ranges`,

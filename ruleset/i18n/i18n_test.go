@@ -61,8 +61,11 @@ func TestMessage(t *testing.T) {
 			"StoreUnAlignPost on u flushes a contiguous store stream each iteration; declare u before the loop and sink the Post after it: no saving measurable in the simulated loop; no automatic fix: the replay could not prove the sunk Post writes the same bytes: with 4-byte elements, dst at offset 8 of a 32-byte block, n = 3, 2 iterations, the register u ends with different contents",
 			"StoreUnAlignPost 在每次迭代中对 u 做非对齐搬出后处理，而连续非对齐搬出只需后处理一次；请在循环之前声明 u，并把 Post 移至循环之后：在模拟的循环中测不出收益；未提供自动修复：回放无法证明移至循环之后的 Post 写出相同的字节：在 元素 4 字节，dst 位于 32 字节块内偏移 8 处，n = 3，迭代 2 次 的情况下，寄存器 u 最终的内容不同"},
 		{"ASC3001",
-			"VF region Wide keeps 34 RegTensor registers live at once at line 86 (budget 32; 34 declared, 2 of them inside a called helper); the compiler spills the excess to the reserved UB area and adds synchronisation; split the VF or shorten live ranges; saves ~28 cycles (53% of the region)",
-			"VF 区域 Wide 在第 86 行同时有 34 个 RegTensor 寄存器存活（上限 32 个；声明了 34 个，其中 2 个在被调用的辅助函数中）；编译器会把超出的部分换出到 UB 的预留空间并插入同步指令；请拆分 VF，或缩短变量的存活范围；约节省 28 个周期（占该区域的 53%）"},
+			"VF region Wide keeps 34 RegTensor registers live at once at line 86 (32 listed, 2 inside a called helper; budget 32; 34 declared); the compiler spills the excess to the reserved UB area and adds synchronisation; split the VF or shorten live ranges; saves ~28 cycles (53% of the region)",
+			"VF 区域 Wide 在第 86 行同时有 34 个 RegTensor 寄存器存活（下面列出 32 个，另有 2 个在被调用的辅助函数中；上限 32 个；声明了 34 个）；编译器会把超出的部分换出到 UB 的预留空间并插入同步指令；请拆分 VF，或缩短变量的存活范围；约节省 28 个周期（占该区域的 53%）"},
+		{"ASC3002",
+			"VF region DivImpl keeps 10 MaskReg registers live at once at line 1469 (0 listed, 10 inside a called helper; budget 8; 1 declared); the compiler spills the excess to the reserved UB area and adds synchronisation; combine masks (ASC3004, ASC3005) or recompute them where they are used; the cost is not simulated: the registers to spill are held inside the called helper",
+			"VF 区域 DivImpl 在第 1469 行同时有 10 个 MaskReg 寄存器存活（下面列出 0 个，另有 10 个在被调用的辅助函数中；上限 8 个；声明了 1 个）；编译器会把超出的部分换出到 UB 的预留空间并插入同步指令；请用布尔代数合并掩码（ASC3004、ASC3005），或在使用处重新计算掩码；未模拟其代价：需要换出的寄存器位于被调用的辅助函数内部"},
 		{"ASC2002",
 			"StoreAlign with DIST_NORM_B16 on float data; use DIST_NORM_B32 or DIST_NORM",
 			"StoreAlign 的 DIST_NORM_B16 模式用于 float 数据，与数据的位宽不符；请使用 DIST_NORM_B32 或 DIST_NORM"},
@@ -168,7 +171,7 @@ func TestCompileRejects(t *testing.T) {
 // ("Base<T, U>:: Compute.vec_scope#1"); the message still translates.
 func TestTemplateRegionNames(t *testing.T) {
 	for id, msg := range map[string]string{
-		"ASC3002": "VF region Base<xDtype, y1Dtype, mode>:: Compute.vec_scope#1 keeps 9 MaskReg registers live at once at line 824 (budget 8; 9 declared); the compiler spills the excess to the reserved UB area and adds synchronisation; combine masks (ASC3004, ASC3005) or recompute them where they are used; saves ~14 cycles per iteration (45% of the loop)",
+		"ASC3002": "VF region Base<xDtype, y1Dtype, mode>:: Compute.vec_scope#1 keeps 9 MaskReg registers live at once at line 824 (9 listed; budget 8; 9 declared); the compiler spills the excess to the reserved UB area and adds synchronisation; combine masks (ASC3004, ASC3005) or recompute them where they are used; saves ~14 cycles per iteration (45% of the loop)",
 		"ASC0001": "VF region Base<T, U>::F does not parse here; findings in it may be incomplete",
 	} {
 		got := Message("zh", id, msg)

@@ -3,7 +3,7 @@ import pypto_pro.language as pl
 from pypto_pro.language import Vf as vf  # noqa: N813
 
 
-@pl.vector_function  # want "VF region sum_of_34 keeps 34 RegTensor registers live at once at line 42 \\(budget 32; 34 declared\\)"
+@pl.vector_function  # want "VF region sum_of_34 keeps 34 RegTensor registers live at once at line 42 \\(34 listed; budget 32; 34 declared\\)"
 def sum_of_34(dst, src):
     m = vf.create_mask(dtype=pl.DT_FP32)
     r0 = vf.load_align(src, 0)
