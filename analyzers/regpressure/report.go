@@ -68,4 +68,3 @@ func Over(pass *analysis.Pass, res *Result, c regalloc.Class, consequence string
 		pass.Report(d)
 	}
 }
-

@@ -7,9 +7,9 @@ package simcost
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
-	"reflect"
 	"strings"
 	"sync"
 
