@@ -109,7 +109,9 @@ func TestFailAndExitZero(t *testing.T) {
 		{[]string{"-fail", "mask-demorgan"}, exitFindings},
 		{[]string{"-fail", "ASC1*"}, exitOK},
 		{[]string{"-checks", "all,-ASC3002"}, exitOK},
-		{[]string{"-checks", "all,-ASC3002", "-fail", "info"}, exitFindings},
+		// the infos left measure no saving: reported, not failing, unless asked
+		{[]string{"-checks", "all,-ASC3002", "-fail", "info"}, exitOK},
+		{[]string{"-checks", "all,-ASC3002", "-fail", "info", "-fail-no-saving"}, exitFindings},
 		{[]string{"-exit-zero"}, exitOK},
 		{[]string{"-exit-zero", "-fail", "info"}, exitOK},
 		{[]string{"-f", "sarif", "-fail", "error"}, exitOK},

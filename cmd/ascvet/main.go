@@ -109,6 +109,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fail := fs.String("fail", "", "what fails the run (exit 1): a severity (that one or higher), `none`, or rules (IDs, names, globs: ASC1*,ASC3001); default: the config's fail, else warning")
 	failOn := fs.String("fail-on", "", "old name of -fail, for a severity")
 	exitZero := fs.Bool("exit-zero", false, "exit 0 whatever the findings (usage and internal errors still fail)")
+	failNoSaving := fs.Bool("fail-no-saving", false, "let performance findings whose simulation measures no saving fail the run too (by default they are reported but do not fail it)")
 	showIgnored := fs.Bool("show-ignored", false, "also list the findings that directives or the baseline suppressed, marked as such")
 	lang := fs.String("lang", "", "language of messages: en or zh (default: the config's lang, else zh when LC_ALL, LC_MESSAGES or LANG starts with zh, else en)")
 	checks := fs.String("checks", "", "rules to run, over the config's: comma-separated IDs, names, globs, all, -RULE (\"all,-ASC3004\")")
@@ -257,6 +258,7 @@ not write, 3 internal error. The exit code is the same in every format.
 			return usageError(stderr, fmt.Sprintf("%s: fail: %v", sourcesOf(eff), err))
 		}
 	}
+	policy.noSaving = *failNoSaving
 	if *exitZero {
 		policy.none = true
 	}

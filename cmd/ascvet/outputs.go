@@ -157,8 +157,9 @@ func writeFormat(w io.Writer, format string, r *report, read int) error {
 
 // failPolicy is -fail: which reported issues fail the run.
 type failPolicy struct {
-	p    *config.FailPolicy // from -fail, or the config's fail
-	none bool               // nothing fails (-exit-zero, -write-baseline)
+	p        *config.FailPolicy // from -fail, or the config's fail
+	none     bool               // nothing fails (-exit-zero, -write-baseline)
+	noSaving bool               // performance findings whose simulation measures no saving fail too (-fail-no-saving)
 }
 
 // parseFail parses -fail or a config's fail list: "none", severity names
@@ -176,7 +177,16 @@ func (f *failPolicy) fails(is *issue) bool {
 	if f.none || len(is.Suppressed) > 0 {
 		return false
 	}
-	return f.p.Fails(is.RuleID(), is.Level)
+	fails, named := f.p.Decide(is.RuleID(), is.Level)
+	if fails && is.Cost != nil && !f.noSaving && !named {
+		// A performance finding promises cycles: one whose simulation
+		// measures none is reported, but does not fail the run, unless
+		// the fail list names its rule or -fail-no-saving asks.
+		if n, _ := is.Cost.Saving(); n <= 0 {
+			return false
+		}
+	}
+	return fails
 }
 
 // writeText prints the issues gcc style, then a summary line. Suppressed

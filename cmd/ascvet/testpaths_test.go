@@ -68,3 +68,31 @@ func TestWalkLeavesOutTests(t *testing.T) {
 		t.Errorf("with tests = true: %v (stderr %q), want all three files", got, errs)
 	}
 }
+
+// TestFailNoSaving: a warning whose simulation measures no saving is
+// reported but does not fail the run, unless -fail-no-saving asks.
+func TestFailNoSaving(t *testing.T) {
+	src, err := os.ReadFile("../../analyzers/asc3001/testdata/bad.asc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	end := 0
+	for i, l := range lines {
+		if l == "}\n" {
+			end = i + 1
+			break
+		}
+	}
+	path := filepath.Join(t.TempDir(), "sum34.asc")
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:end], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := ascvet(t, "-no-config", path)
+	if !strings.Contains(out, "no saving measurable") || code != exitOK {
+		t.Fatalf("exit %d, want %d, for:\n%s", code, exitOK, out)
+	}
+	if code, _, _ := ascvet(t, "-no-config", "-fail-no-saving", path); code != exitFindings {
+		t.Errorf("-fail-no-saving: exit %d, want %d", code, exitFindings)
+	}
+}

@@ -260,13 +260,19 @@ func ParseFail(list []string) (*FailPolicy, error) {
 
 // Fails reports whether a finding of rule id at severity sev fails the run.
 func (p *FailPolicy) Fails(id string, sev ruleset.Severity) bool {
-	fails := false
+	fails, _ := p.Decide(id, sev)
+	return fails
+}
+
+// Decide is Fails, and also reports whether the item that decided names
+// the rule itself (an ID, name or glob) rather than a severity or all.
+func (p *FailPolicy) Decide(id string, sev ruleset.Severity) (fails, named bool) {
 	for _, it := range p.items {
 		if it.matches(id, sev) {
-			fails = !it.neg
+			fails, named = !it.neg, !it.all && !it.isSev
 		}
 	}
-	return fails
+	return fails, named
 }
 
 func (it *item) matches(id string, sev ruleset.Severity) bool {
