@@ -126,20 +126,8 @@ func laterPost(fn *ir.Func, in *ir.Instr, k ureg.Key, posts []*ir.Instr) bool {
 		if _, pk, found := ureg.Operand(fn, p); found && !ureg.Covers(pk, k) {
 			continue
 		}
-		if p.ID > in.ID || commonLoop(fn, p.Loop, in.Loop) {
+		if p.ID > in.ID || fn.SharedLoop(p.Loop, in.Loop) {
 			return true
-		}
-	}
-	return false
-}
-
-// commonLoop reports whether loops a and b (innermost, or NoLoop) share an enclosing loop.
-func commonLoop(fn *ir.Func, a, b ir.LoopID) bool {
-	for x := a; x != ir.NoLoop; x = fn.Loops[x].Parent {
-		for y := b; y != ir.NoLoop; y = fn.Loops[y].Parent {
-			if x == y {
-				return true
-			}
 		}
 	}
 	return false

@@ -176,26 +176,13 @@ func otherUse(fn *ir.Func, x *defs.Index, def, user *ir.Instr, r ir.RegID) bool 
 			}
 			continue
 		}
-		if u.ID < def.ID && !sharedLoop(fn, u.Loop, def.Loop) {
+		if u.ID < def.ID && !fn.SharedLoop(u.Loop, def.Loop) {
 			continue
 		}
 		if slices.Contains(user.Defs, r) && x.SameBlock(def, user) && u.ID > user.ID {
 			continue // it reads what user wrote
 		}
 		return true
-	}
-	return false
-}
-
-// sharedLoop reports whether loops a and b (innermost, or NoLoop) have an
-// enclosing loop in common.
-func sharedLoop(fn *ir.Func, a, b ir.LoopID) bool {
-	for p := a; p != ir.NoLoop; p = fn.Loops[p].Parent {
-		for q := b; q != ir.NoLoop; q = fn.Loops[q].Parent {
-			if p == q {
-				return true
-			}
-		}
 	}
 	return false
 }

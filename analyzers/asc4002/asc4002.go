@@ -114,7 +114,7 @@ func run(pass *analysis.Pass) (any, error) {
 // is not made faster by interleaving copies.
 func hasBarrier(fn *ir.Func, lp *ir.Loop) bool {
 	for _, in := range fn.Instrs {
-		if !inLoop(fn, in.Loop, lp.ID) {
+		if !fn.Within(in.Loop, lp.ID) {
 			continue
 		}
 		if in.Op.Info().Cat == ir.CatBarrier {
@@ -139,7 +139,7 @@ func fits(fn *ir.Func, lp *ir.Loop, peak *regalloc.Result, b regalloc.Budget, k 
 	written := map[ir.RegID]bool{}
 	var vregs, masks int
 	for _, in := range fn.Instrs {
-		if !inLoop(fn, in.Loop, lp.ID) {
+		if !fn.Within(in.Loop, lp.ID) {
 			continue
 		}
 		for _, r := range in.Defs {
@@ -158,15 +158,4 @@ func fits(fn *ir.Func, lp *ir.Loop, peak *regalloc.Result, b regalloc.Budget, k 
 	}
 	v, m := peak.Classes[regalloc.VReg].Peak, peak.Classes[regalloc.Mask].Peak
 	return v+(k-1)*min(v, vregs) <= b[regalloc.VReg] && m+(k-1)*min(m, masks) <= b[regalloc.Mask]
-}
-
-// inLoop reports whether loop l (innermost of an instruction) is id or
-// nested in it.
-func inLoop(fn *ir.Func, l, id ir.LoopID) bool {
-	for ; l != ir.NoLoop; l = fn.Loops[l].Parent {
-		if l == id {
-			return true
-		}
-	}
-	return false
 }

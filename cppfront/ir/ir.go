@@ -405,3 +405,25 @@ func InferUnalignRoles(fn *Func) {
 		}
 	}
 }
+
+// Within reports whether loop l (an instruction's innermost loop, or
+// NoLoop) is id or nested in it.
+func (fn *Func) Within(l, id LoopID) bool {
+	for ; l != NoLoop; l = fn.Loops[l].Parent {
+		if l == id {
+			return true
+		}
+	}
+	return false
+}
+
+// SharedLoop reports whether loops a and b (innermost loops, or NoLoop)
+// have an enclosing loop in common.
+func (fn *Func) SharedLoop(a, b LoopID) bool {
+	for x := a; x != NoLoop; x = fn.Loops[x].Parent {
+		if fn.Within(b, x) {
+			return true
+		}
+	}
+	return false
+}

@@ -419,7 +419,7 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	}
 	addr := pre.Args[pk]
 	for _, in := range fn.Instrs {
-		if in.ID >= pre.ID || !inLoop(fn, in.Loop, lp) {
+		if in.ID >= pre.ID || !fn.Within(in.Loop, lp.ID) {
 			continue
 		}
 		if hasReg(in.Uses, s.Reg) || hasReg(in.Defs, s.Reg) || mentionsAny(addr.Text, in.PtrDefs) {
@@ -503,7 +503,7 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	}
 	// Nothing in the loop after the Post may touch its register or pointer.
 	for _, in := range fn.Instrs {
-		if in.ID <= post.ID || !inLoop(fn, in.Loop, lp) {
+		if in.ID <= post.ID || !fn.Within(in.Loop, lp.ID) {
 			continue
 		}
 		if hasReg(in.Uses, s.Reg) || hasReg(in.Defs, s.Reg) || mentionsAny(text, in.PtrDefs) {

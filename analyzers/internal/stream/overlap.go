@@ -53,7 +53,7 @@ func storesOver(fn *ir.Func, lp *ir.Loop, loads []*ir.Instr, ap linear.Form, con
 		elem = size // 0 when unknown: every store to the base overlaps
 	}
 	for _, in := range fn.Instrs {
-		if !inLoop(fn, in.Loop, lp) || !in.Op.Info().Cat.IsStore() {
+		if !fn.Within(in.Loop, lp.ID) || !in.Op.Info().Cat.IsStore() {
 			continue
 		}
 		k := ptrArg(in)

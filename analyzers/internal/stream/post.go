@@ -145,7 +145,7 @@ func postVerdict(fn *ir.Func, lp *ir.Loop, post *ir.Instr, u ir.RegID) (Verdict,
 	// The stream: every use of the register compiled with the Post.
 	var stores, posts []*ir.Instr
 	for _, in := range fn.Instrs {
-		if !inLoop(fn, in.Loop, lp) || !(hasReg(in.Uses, u) || hasReg(in.Defs, u)) || in == post {
+		if !fn.Within(in.Loop, lp.ID) || !(hasReg(in.Uses, u) || hasReg(in.Defs, u)) || in == post {
 			continue
 		}
 		w := ws[in.ID]
@@ -217,7 +217,7 @@ func postVerdict(fn *ir.Func, lp *ir.Loop, post *ir.Instr, u ir.RegID) (Verdict,
 	// flushed every iteration, unless it reads only at or after where the
 	// stream stands (the pending bytes lie before it).
 	for _, in := range fn.Instrs {
-		if !inLoop(fn, in.Loop, lp) || !ws[in.ID].compiled(wp) {
+		if !fn.Within(in.Loop, lp.ID) || !ws[in.ID].compiled(wp) {
 			continue
 		}
 		if in.Op.Info().Cat.IsLoad() {
@@ -234,7 +234,7 @@ func postVerdict(fn *ir.Func, lp *ir.Loop, post *ir.Instr, u ir.RegID) (Verdict,
 		}
 	}
 	for _, in := range fn.Instrs {
-		if inLoop(fn, in.Loop, lp) && ws[in.ID].compiled(wp) && contains(in.PtrDefs, p) && !containsInstr(stores, in) && !containsInstr(posts, in) && in != post {
+		if fn.Within(in.Loop, lp.ID) && ws[in.ID].compiled(wp) && contains(in.PtrDefs, p) && !containsInstr(stores, in) && !containsInstr(posts, in) && in != post {
 			return NotContiguous, "the pointer is advanced by other instructions too", stores
 		}
 	}

@@ -48,7 +48,7 @@ func unmovable(s Site) string {
 		return fmt.Sprintf("the stream's pointer %s is declared in the loop: declare it before the loop, then sink the Post", p)
 	}
 	for _, in := range s.Func.Instrs {
-		if in != s.Instr && in.Op == ir.OpStoreUnAlignPost && inLoop(s.Func, in.Loop, s.Loop) && hasReg(in.Uses, s.Reg) {
+		if in != s.Instr && in.Op == ir.OpStoreUnAlignPost && s.Func.Within(in.Loop, s.Loop.ID) && hasReg(in.Uses, s.Reg) {
 			return "another StoreUnAlignPost flushes the stream in the loop"
 		}
 	}

@@ -62,16 +62,6 @@ func places(fn *ir.Func) []place {
 	return ps
 }
 
-// inLoop reports whether loop id l is lp or nested in it.
-func inLoop(fn *ir.Func, l ir.LoopID, lp *ir.Loop) bool {
-	for ; l != ir.NoLoop; l = fn.Loops[l].Parent {
-		if l == lp.ID {
-			return true
-		}
-	}
-	return false
-}
-
 func hasReg(rs []ir.RegID, r ir.RegID) bool {
 	for _, x := range rs {
 		if x == r {
@@ -138,7 +128,7 @@ func ptrName(in *ir.Instr) string {
 func collect(fn *ir.Func, lp *ir.Loop, u ir.RegID, ps []place) ([]*ir.Instr, bool) {
 	var out []*ir.Instr
 	for _, in := range fn.Instrs {
-		if !inLoop(fn, in.Loop, lp) || !(hasReg(in.Uses, u) || hasReg(in.Defs, u)) {
+		if !fn.Within(in.Loop, lp.ID) || !(hasReg(in.Uses, u) || hasReg(in.Defs, u)) {
 			continue
 		}
 		if in.Loop != lp.ID || !ps[in.ID].direct {
@@ -235,7 +225,7 @@ func storesTo(fn *ir.Func, lp *ir.Loop, root string) bool {
 		return false
 	}
 	for _, in := range fn.Instrs {
-		if !inLoop(fn, in.Loop, lp) || !in.Op.Info().Cat.IsStore() {
+		if !fn.Within(in.Loop, lp.ID) || !in.Op.Info().Cat.IsStore() {
 			continue
 		}
 		if k := ptrArg(in); k >= 0 {
@@ -336,7 +326,7 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 			return NotContiguous, "the pointer is reset in the loop", loads
 		}
 		for _, in := range fn.Instrs {
-			if inLoop(fn, in.Loop, lp) && contains(in.PtrDefs, p) && !containsInstr(loads, in) {
+			if fn.Within(in.Loop, lp.ID) && contains(in.PtrDefs, p) && !containsInstr(loads, in) {
 				return NotContiguous, "the pointer is advanced by other instructions too", loads
 			}
 		}
@@ -482,7 +472,7 @@ func changedIn(fn *ir.Func, lp *ir.Loop, l linear.Form) string {
 			return k
 		}
 		for _, in := range fn.Instrs {
-			if inLoop(fn, in.Loop, lp) && contains(in.PtrDefs, k) {
+			if fn.Within(in.Loop, lp.ID) && contains(in.PtrDefs, k) {
 				return k
 			}
 		}
