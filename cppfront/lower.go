@@ -454,6 +454,14 @@ func (lw *lowerer) regionKind(fd funcDef) (ir.RegionKind, bool) {
 		// definition, not a function holding VF code.
 		return 0, false
 	}
+	if strings.Contains(fd.name, "::") {
+		// A member defined outside its class: the class name is not a use
+		// of a register type (RegTensor<T>::Print is host-side debug code).
+		name := []byte(lastComponent(fd.name))
+		if k := bytes.LastIndex(text[:fd.body-fd.start], name); k >= 0 {
+			text = text[k+len(name):]
+		}
+	}
 	if hasRegType(text) {
 		return ir.RegionAicoreRegs, true
 	}

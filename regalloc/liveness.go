@@ -59,6 +59,7 @@ type liveness struct {
 	defOut  []set       // the same after it
 	path    [][]branch  // per instruction: the if constexpr branches it is in, outermost first
 	owner   [][]branch  // per register: the innermost if constexpr branch holding all its reads
+	phantom map[*ir.If]set // per if constexpr ending a chain without a final else: slots dead on its skip path
 }
 
 // branch is one alternative of an if constexpr: its Then (0) or Else (1).
@@ -305,10 +306,117 @@ func hasArgReg(in *ir.Instr, r ir.RegID) bool {
 // solve runs the backward analysis to a fixpoint, and the forward facts
 // that pressure needs (reaching definitions, if constexpr alternatives).
 func (lv *liveness) solve() {
+	lv.phantom = map[*ir.If]set{}
+	lv.chains(lv.fn.Body)
 	end := newSet(len(lv.weight))
 	lv.entry = lv.block(lv.fn.Body, end)
 	lv.solveDefs()
 	lv.solveBranches()
+}
+
+// chains finds the if constexpr chains without a final else
+// (if constexpr (A) {...} else if constexpr (B) {...}) and, for the last if
+// of each, the registers dead on its skip path: those whose every
+// definition lies inside the chain. The skip path is compiled only in an
+// instantiation where no branch of the chain is, and there such a register
+// is never written, so no value of it can flow along that path, around a
+// loop either: a value written in every branch and read after the chain
+// is not live across the loop's back edge.
+func (lv *liveness) chains(b *ir.Block) {
+	if b == nil {
+		return
+	}
+	for _, node := range b.Nodes {
+		switch n := node.(type) {
+		case *ir.If:
+			if n.Constexpr {
+				lv.chain(n)
+			}
+			lv.chainsIn(n)
+		case *ir.Loop:
+			lv.chains(n.Body)
+		}
+	}
+}
+
+// chainsIn looks for chains inside the branches of s, skipping the else-if
+// links of s's own chain.
+func (lv *liveness) chainsIn(s *ir.If) {
+	lv.chains(s.Then)
+	if e := s.Else; e != nil {
+		if next, ok := elseIf(s); ok {
+			lv.chainsIn(next)
+			return
+		}
+		lv.chains(e)
+	}
+}
+
+// elseIf returns the if constexpr that is the whole else of s, if any.
+func elseIf(s *ir.If) (*ir.If, bool) {
+	if !s.Constexpr || s.Else == nil || len(s.Else.Nodes) != 1 {
+		return nil, false
+	}
+	next, ok := s.Else.Nodes[0].(*ir.If)
+	return next, ok && next.Constexpr
+}
+
+// chain records the phantom skip path of the chain rooted at root.
+func (lv *liveness) chain(root *ir.If) {
+	last := root
+	for {
+		next, ok := elseIf(last)
+		if !ok {
+			break
+		}
+		last = next
+	}
+	if last.Else != nil {
+		return // a final else: some branch is always compiled
+	}
+	inside := map[ir.InstrID]bool{}
+	walkInstrs(root, func(in *ir.Instr) { inside[in.ID] = true })
+	in, out := map[ir.RegID]int{}, map[ir.RegID]int{}
+	for _, ins := range lv.fn.Instrs {
+		for _, r := range ins.Defs {
+			if inside[ins.ID] {
+				in[r]++
+			} else {
+				out[r]++
+			}
+		}
+	}
+	dead := newSet(len(lv.weight))
+	found := false
+	for r, n := range in {
+		if n > 0 && out[r] == 0 && !lv.fn.Regs[r].Param && !lv.fn.Regs[r].Ref {
+			lv.addSlots(dead, r, -1)
+			found = true
+		}
+	}
+	if found {
+		lv.phantom[last] = dead
+	}
+}
+
+// walkInstrs calls f for every instruction inside n.
+func walkInstrs(n ir.Node, f func(*ir.Instr)) {
+	switch n := n.(type) {
+	case *ir.Instr:
+		f(n)
+	case *ir.If:
+		for _, b := range []*ir.Block{n.Then, n.Else} {
+			if b != nil {
+				for _, c := range b.Nodes {
+					walkInstrs(c, f)
+				}
+			}
+		}
+	case *ir.Loop:
+		for _, c := range n.Body.Nodes {
+			walkInstrs(c, f)
+		}
+	}
 }
 
 // block computes live-in of b from its live-out, filling in/out of every
@@ -334,6 +442,11 @@ func (lv *liveness) block(b *ir.Block, out set) set {
 			e := live
 			if n.Else != nil {
 				e = lv.block(n.Else, live)
+			} else if dead, ok := lv.phantom[n]; ok {
+				e = e.clone()
+				for j := range e {
+					e[j] &^= dead[j]
+				}
 			}
 			live = t.union(e)
 		case *ir.Loop:

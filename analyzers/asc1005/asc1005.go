@@ -115,7 +115,7 @@ func wrongMessage(f *ir.File, fn *ir.Func, p, store *ir.Instr, k ureg.Key) strin
 	if f.Tok != nil {
 		line = f.Tok.Line(store.Pos)
 	}
-	return fmt.Sprintf("%s flushes %s, but the stream stored on line %d keeps its tail in %s, so its last partial block is lost; flush %s, not %s",
+	return fmt.Sprintf("%s flushes %s, but the stream stored on line %d keeps its tail in %s, which nothing flushes: whatever its stores leave past a 32-byte boundary is lost; flush %s, not %s",
 		ureg.Called(p), other, line, name, name, other)
 }
 

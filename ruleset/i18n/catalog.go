@@ -94,8 +94,8 @@ var messages = map[string][]pattern{
 	"ASC1005": {
 		{`(?P<op>\S+) keeps the tail of its stream in (?P<u>\S+), but (?P<Fact>.+); call (?P<call>\S+\(.*\)) (?P<Where>after the loop|after the last store)`,
 			`${op} 把搬出流的尾部数据缓存在 ${u} 中，但${Fact}；请${Where}调用 ${call}`},
-		{`(?P<op>\S+) flushes (?P<other>\S+), but the stream stored on line (?P<line>\d+) keeps its tail in (?P<u>\S+), so its last partial block is lost; flush (?P<u2>\S+), not (?P<other2>\S+)`,
-			`${op} 对 ${other} 做后处理，但第 ${line} 行写出的搬出流把尾部数据缓存在 ${u} 中，最后一个不完整的数据块因此丢失；请对 ${u2} 而不是 ${other2} 做后处理`},
+		{`(?P<op>\S+) flushes (?P<other>\S+), but the stream stored on line (?P<line>\d+) keeps its tail in (?P<u>\S+), which nothing flushes: whatever its stores leave past a 32-byte boundary is lost; flush (?P<u2>\S+), not (?P<other2>\S+)`,
+			`${op} 对 ${other} 做后处理，但第 ${line} 行写出的搬出流把尾部数据缓存在 ${u} 中，而它没有被后处理：其写出超过 32 字节边界的部分都会丢失；请对 ${u2} 而不是 ${other2} 做后处理`},
 		{`the stream's last store, through (?P<u>\S+)`, `该搬出流的最后一次写出，经由 ${u}`},
 	},
 	"ASC1006": {

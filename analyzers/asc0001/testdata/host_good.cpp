@@ -28,3 +28,18 @@ public:
         return (0;
     }
 };
+
+// A member of a register type defined outside its class, in host-side
+// debug code: the class name is not a use of a register type.
+template <typename T, const RegTrait& regTrait>
+__aicore__ void RegTensor<T, regTrait>::Print() const
+{
+#if defined(ASCENDC_CPU_DEBUG)
+    if (lanes == 1) {
+        std::cout << "1";
+#if ARCH == 3510
+    } else if (lanes == 2) {
+#endif
+    }
+#endif
+}

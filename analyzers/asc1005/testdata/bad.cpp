@@ -106,7 +106,7 @@ __simd_vf__ inline void FlushesWrongRegister(__ubuf__ float* dst, __ubuf__ float
         AscendC::MicroAPI::LoadUnAlign(v, u0, src, VL_F32);
         AscendC::MicroAPI::StoreUnAlign(dst, v, u1, VL_F32);
     }
-    AscendC::MicroAPI::StoreUnAlignPost(dst, u0, 0); // want "StoreUnAlignPost flushes u0, but the stream stored on line 107 keeps its tail in u1, so its last partial block is lost; flush u1, not u0"
+    AscendC::MicroAPI::StoreUnAlignPost(dst, u0, 0); // want "StoreUnAlignPost flushes u0, but the stream stored on line 107 keeps its tail in u1, which nothing flushes: whatever its stores leave past a 32-byte boundary is lost; flush u1, not u0"
 }
 
 // A mask stream (PSTU) needs its flush too.

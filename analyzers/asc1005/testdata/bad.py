@@ -73,7 +73,7 @@ def flushes_wrong_register(dst, src, repeat):
     for i in pl.range(repeat):
         v = vf.load_unalign(u0, src, VL_F32, post_update=True)
         vf.store_unalign(dst, v, u1, VL_F32, post_update=True)
-    vf.store_unalign_post(dst, u0, 0, post_update=True)  # want "StoreUnAlignPost flushes u0, but the stream stored on line 75 keeps its tail in u1, so its last partial block is lost; flush u1, not u0"
+    vf.store_unalign_post(dst, u0, 0, post_update=True)  # want "StoreUnAlignPost flushes u0, but the stream stored on line 75 keeps its tail in u1, which nothing flushes: whatever its stores leave past a 32-byte boundary is lost; flush u1, not u0"
 
 
 # A mask stream (PSTU) needs its flush too.
