@@ -229,22 +229,22 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 				// counts the registers passed in that it still uses, plus
 				// the arguments the caller needs after the call that the
 				// helper no longer uses at its peak.
+				// An argument the helper only writes (an out-parameter)
+				// holds nothing before the helper writes it: it counts
+				// only where the helper's summary says so. One that
+				// passes through (live before and after the call) and is
+				// not live at the helper's peak stays in rest, listed.
 				rest := lout.clone()
-				extraArgs := 0
 				for k, arg := range in.Args {
 					if arg.Reg == ir.NoReg {
 						continue
 					}
-					if int(lv.class[arg.Reg]) == int(c) && !sum.liveParams[c][k] {
-						extraArgs += lv.countOperand(lout, arg)
-					}
-				}
-				for _, arg := range in.Args {
-					if arg.Reg != ir.NoReg {
+					through := int(lv.class[arg.Reg]) == int(c) && !sum.liveParams[c][k] && lv.countOperand(lin, arg) > 0
+					if !through {
 						lv.delReg(rest, arg.Reg)
 					}
 				}
-				if m := lv.count(rest, c) + sum.peak[c] + extraArgs; m > n {
+				if m := lv.count(rest, c) + sum.peak[c]; m > n {
 					n, set, helper, add = m, rest, sum.peak[c], nil
 				}
 			}
