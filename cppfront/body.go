@@ -73,6 +73,8 @@ type funcBuilder struct {
 
 	class          string // the class the region's function belongs to, for its members set once
 	quiet          bool   // binding what precedes a __VEC_SCOPE__ block: no instructions, no registers
+	switches       int    // switch statements around the statement inside its innermost loop (a break leaves the switch)
+	lambdas        int    // lambda bodies around the statement (a return leaves the lambda)
 	errFrom, errTo uint32 // the byte range whose parse errors are the region's (errTo 0: all of fl)
 }
 
@@ -382,6 +384,7 @@ func eachIdent(text []byte, f func(k, e int)) {
 // the second pass a value the first pass found invalid is left out.
 func (fb *funcBuilder) adopt(outer *funcBuilder) {
 	fb.class = outer.class
+	fb.fn.Names = slices.Clone(outer.fn.Names)
 	fb.locals = slices.Clone(outer.locals)
 	for name, ls := range outer.muts {
 		if fb.muts == nil {
@@ -708,7 +711,22 @@ func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 		if rest, ok := strings.CutPrefix(strings.TrimSuffix(t, ";"), "using namespace "); ok && fb.lw.isRegNS(rest) {
 			fb.regUsing = true
 		}
-	case "comment", "break_statement", "continue_statement", "goto_statement", "preproc_call", "preproc_def",
+	case "break_statement":
+		if fb.switches == 0 && loop != ir.NoLoop {
+			fb.jump(i, ir.JumpBreak, loop, cond, out)
+		}
+	case "continue_statement":
+		if loop != ir.NoLoop {
+			fb.jump(i, ir.JumpContinue, loop, cond, out)
+		}
+	case "goto_statement":
+		fb.jump(i, ir.JumpGoto, ir.NoLoop, cond, out)
+	case "return_statement":
+		fb.expr(i, loop, cond, out, ir.NoReg)
+		if fb.lambdas == 0 {
+			fb.jump(i, ir.JumpReturn, ir.NoLoop, cond, out)
+		}
+	case "comment", "preproc_call", "preproc_def",
 		"preproc_function_def", "preproc_include", "namespace_alias_definition", "static_assert_declaration":
 	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
 		for _, c := range fl.named(i) {
@@ -722,7 +740,9 @@ func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 			fb.expr(c, loop, cond, out, ir.NoReg)
 		}
 		if c := fl.child(i, "body"); c >= 0 {
+			fb.switches++
 			fb.stmt(c, loop, true, out)
+			fb.switches--
 		}
 	case "case_statement", "labeled_statement", "ERROR":
 		for _, c := range fl.named(i) {
@@ -734,6 +754,70 @@ func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 	default:
 		fb.expr(i, loop, cond, out, ir.NoReg)
 	}
+}
+
+// nameDef records the declaration of a scalar name (val: its initialiser
+// node, or -1) at the declarator d.
+func (fb *funcBuilder) nameDef(name string, decl bool, typ string, ptr bool, val, d int32) {
+	nd := ir.NameDef{Name: name, Decl: decl, Type: typ, Ptr: ptr, Pos: fb.pos(fb.fl.n[d].start)}
+	if val >= 0 {
+		nd.Op = "="
+		nd.Init = fb.env.expr(fb.fl, val)
+		nd.From = fb.variables(val)
+	}
+	fb.fn.Names = append(fb.fn.Names, nd)
+}
+
+// assignDef records an assignment (op "=", "+=", ...) or an increment (op
+// "++", "--", right -1) of a scalar name at node i.
+func (fb *funcBuilder) assignDef(name, op string, right, i int32) {
+	if b, ok := fb.lookup(name); ok && b.reg != ir.NoReg {
+		return
+	}
+	nd := ir.NameDef{Name: name, Op: op, Pos: fb.pos(fb.fl.n[i].start)}
+	if right >= 0 {
+		if op == "=" {
+			nd.Init = fb.env.expr(fb.fl, right)
+		}
+		nd.From = fb.variables(right)
+	}
+	fb.fn.Names = append(fb.fn.Names, nd)
+}
+
+// variables returns the variables an expression names, sorted: its
+// identifiers outside types, template arguments and member names.
+func (fb *funcBuilder) variables(i int32) []string {
+	fl := fb.fl
+	var out []string
+	var walk func(j int32, depth int)
+	walk = func(j int32, depth int) {
+		if depth > 64 {
+			return
+		}
+		switch fl.n[j].kind {
+		case "type_descriptor", "template_argument_list", "sizeof_expression", "field_identifier":
+			return
+		case "identifier":
+			if t := fl.text(j); !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+			return
+		}
+		for c := fl.n[j].first; c >= 0; c = fl.n[c].next {
+			walk(c, depth+1)
+		}
+	}
+	walk(i, 0)
+	slices.Sort(out)
+	return out
+}
+
+// jump records a break, continue, return or goto statement.
+func (fb *funcBuilder) jump(i int32, kind ir.JumpKind, loop ir.LoopID, cond bool, out *[]ir.Node) {
+	if fb.quiet {
+		return
+	}
+	*out = append(*out, &ir.Jump{Kind: kind, Loop: loop, Cond: cond, Pos: fb.pos(fb.fl.n[i].start), End: fb.pos(fb.fl.n[i].end)})
 }
 
 func (fb *funcBuilder) aliasText(t string) {
@@ -792,6 +876,7 @@ func (fb *funcBuilder) decl(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 			fb.expr(val, loop, cond, out, id)
 		default:
 			b := binding{reg: ir.NoReg, ptr: ptr, bool01: strings.HasPrefix(strings.TrimPrefix(typ, "const "), "bool")}
+			fb.nameDef(name, true, typ, ptr, val, d)
 			if val >= 0 {
 				fb.expr(val, loop, cond, out, ir.NoReg)
 				b.bool01 = b.bool01 || fb.zeroOne(val)
@@ -895,6 +980,9 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 	fb.fn.Loops = append(fb.fn.Loops, l)
 	fb.loopAt = append(fb.loopAt, i)
 	fb.push()
+	switches := fb.switches // a break in the body leaves this loop
+	fb.switches = 0
+	defer func() { fb.switches = switches }()
 	switch fl.n[i].kind {
 	case "for_statement":
 		l.Kind = ir.LoopFor
@@ -1150,6 +1238,7 @@ func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 				target = r
 			} else if fl.n[left].kind == "identifier" {
 				name := fl.text(left)
+				fb.assignDef(name, fl.operator(i), right, i)
 				if r := fl.child(i, "right"); r >= 0 {
 					switch fl.operator(i) {
 					case "+=":
@@ -1181,6 +1270,7 @@ func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 			if fb.header == "" {
 				fb.noteStep(fl.text(arg), i, by, loop, cond)
 			}
+			fb.assignDef(fl.text(arg), fl.operator(i), -1, i)
 			fb.kill(fl.text(arg), loop)
 			fb.stepped(fl.text(arg), i)
 		}
@@ -1194,7 +1284,9 @@ func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 	case "lambda_expression":
 		if body := fl.child(i, "body"); body >= 0 {
 			fb.push()
+			fb.lambdas++
 			fb.stmt(body, loop, cond, out)
+			fb.lambdas--
 			fb.pop()
 		}
 		return

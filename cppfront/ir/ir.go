@@ -142,6 +142,7 @@ type Func struct {
 	Body     *Block           // structured body
 	Errors   []token.Pos      // positions of tree-sitter ERROR/MISSING nodes inside the region
 	Locals   map[string]int64 // folded integer constants visible in the region (locals and parameters bound by constexpr)
+	Names    []NameDef        // writes of scalar names, in source order
 
 	// TParams are the function template's own parameters, in order.
 	TParams []string
@@ -232,7 +233,7 @@ func (r *Reg) Width() int {
 	return 1
 }
 
-// Node is an element of a structured body: *Instr, *Loop or *If.
+// Node is an element of a structured body: *Instr, *Loop, *If or *Jump.
 type Node interface {
 	Span() (token.Pos, token.Pos)
 }
@@ -298,6 +299,47 @@ type If struct {
 
 // Span implements Node.
 func (s *If) Span() (token.Pos, token.Pos) { return s.Pos, s.End }
+
+// JumpKind is the statement a Jump came from.
+type JumpKind uint8
+
+const (
+	JumpBreak    JumpKind = iota // break out of Loop
+	JumpContinue                 // continue with Loop's next iteration
+	JumpReturn                   // return (Python: also raise): leaves the region
+	JumpGoto                     // goto: anywhere
+)
+
+var jumpNames = [...]string{"break", "continue", "return", "goto"}
+
+func (k JumpKind) String() string { return jumpNames[k] }
+
+// Jump is a statement that leaves the straight line of its block. A break
+// that leaves a switch is not one: it stays in the loop.
+type Jump struct {
+	Kind     JumpKind
+	Loop     LoopID    // the loop a break or continue leaves or continues (the innermost one); NoLoop for return and goto
+	Cond     bool      // nested under an if, a switch or a preprocessor conditional (inside the region)
+	Pos, End token.Pos // the statement
+}
+
+// Span implements Node.
+func (j *Jump) Span() (token.Pos, token.Pos) { return j.Pos, j.End }
+
+// NameDef is one write of a scalar (not register) name in a region, or in
+// the function around a __VEC_SCOPE__ block before it: a declaration with
+// its initialiser, an assignment, or an increment. The replay uses them to
+// tell which pointers may address the same buffer.
+type NameDef struct {
+	Name string
+	Decl bool      // a declaration (else an assignment or ++/--)
+	Type string    // declared type as written, white space normalised ("" for an assignment)
+	Ptr  bool      // declared as a pointer (T* p)
+	Op   string    // the assignment operator ("=", "+=", "++"); "=" for a declaration with an initialiser, "" without
+	Init *Expr     // the value assigned ("=" only; nil when none)
+	From []string  // the variables the value names (not types or members), sorted
+	Pos  token.Pos // the declarator or the assignment
+}
 
 // InstrID indexes Func.Instrs.
 type InstrID int32

@@ -124,6 +124,15 @@ func (p *printer) block(fn *Func, b *Block, depth int) {
 			}
 			p.printf("%sloop L%d %s depth=%d%s trip=%s%s @%s\n", ind, n.ID, n.Kind, n.Depth, hdr, trip, cond, p.span(n.Pos, n.End))
 			p.block(fn, n.Body, depth+1)
+		case *Jump:
+			target := ""
+			if n.Loop != NoLoop {
+				target = fmt.Sprintf(" L%d", n.Loop)
+			}
+			if n.Cond {
+				target += " cond"
+			}
+			p.printf("%s%s%s @%s\n", ind, n.Kind, target, p.span(n.Pos, n.End))
 		case *If:
 			kw := "if"
 			if n.Constexpr {

@@ -125,6 +125,17 @@ func (v *verifier) block(b *Block, loop LoopID, depth int) {
 			if n.Else != nil {
 				v.block(n.Else, loop, depth)
 			}
+		case *Jump:
+			switch n.Kind {
+			case JumpBreak, JumpContinue:
+				if n.Loop == NoLoop || !v.fn.Within(loop, n.Loop) {
+					v.bad("%s at %d leaves L%d, which does not enclose it", n.Kind, n.Pos, n.Loop)
+				}
+			default:
+				if n.Loop != NoLoop {
+					v.bad("%s at %d names loop L%d", n.Kind, n.Pos, n.Loop)
+				}
+			}
 		default:
 			v.bad("unknown node %T", n)
 		}

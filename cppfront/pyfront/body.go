@@ -95,6 +95,11 @@ func (fb *funcBuilder) countBindings(i int32) {
 
 func (fb *funcBuilder) pos(off uint32) token.Pos { return fb.lw.pos(off) }
 
+// jump records a break, continue, return or raise statement.
+func (fb *funcBuilder) jump(i int32, kind ir.JumpKind, loop ir.LoopID, cond bool, out *[]ir.Node) {
+	*out = append(*out, &ir.Jump{Kind: kind, Loop: loop, Cond: cond, Pos: fb.pos(fb.fl.n[i].start), End: fb.pos(fb.fl.n[i].end)})
+}
+
 // newReg adds a register declared at node n (-1: no position).
 func (fb *funcBuilder) newReg(name string, class ir.RegClass, elem string, n int32) ir.RegID {
 	id := ir.RegID(len(fb.fn.Regs))
@@ -416,8 +421,19 @@ func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 		for _, c := range fl.named(i) {
 			fb.expr(c, loop, cond, out)
 		}
-	case "function_definition", "decorated_definition", "class_definition", "pass_statement", "break_statement",
-		"continue_statement", "comment", "global_statement", "nonlocal_statement", "import_statement",
+		if k := fl.n[i].kind; k == "return_statement" || k == "raise_statement" {
+			fb.jump(i, ir.JumpReturn, ir.NoLoop, cond, out)
+		}
+	case "break_statement", "continue_statement":
+		if loop != ir.NoLoop {
+			kind := ir.JumpBreak
+			if fl.n[i].kind == "continue_statement" {
+				kind = ir.JumpContinue
+			}
+			fb.jump(i, kind, loop, cond, out)
+		}
+	case "function_definition", "decorated_definition", "class_definition", "pass_statement",
+		"comment", "global_statement", "nonlocal_statement", "import_statement",
 		"import_from_statement", "future_import_statement", "type_alias_statement":
 	case "ERROR", "block":
 		for _, c := range fl.named(i) {

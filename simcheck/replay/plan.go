@@ -37,6 +37,8 @@ const (
 	stStoreA                 // StoreAlign DIST_NORM
 	stLoadG                  // generic Load (Pre + LoadUnAlign on a hidden register)
 	stStoreG                 // generic Store (StoreUnAlign + Post on a hidden register)
+	stJump                   // break, continue or return: taken always, or per case when conditional
+	stBranch                 // an if holding a jump: its branches run per case
 )
 
 // step is one node of the loop body with its operands decoded.
@@ -53,6 +55,11 @@ type step struct {
 	mask   regKey    // governing mask of a StoreAlign
 	masked bool      // mask is set
 	isMask bool      // stStoreU of a MaskReg (packed predicate bits)
+	id     int       // index in prover.all, the step's identity in traces
+	jump   ir.JumpKind
+	branch int    // stJump, stBranch: the branch point deciding it; -1 for an unconditional jump
+	then   []step // stBranch: the taken branch
+	els    []step // stBranch: the other one
 }
 
 // prover holds what a proof needs from the IR, checked once.
@@ -76,6 +83,22 @@ type prover struct {
 	initOK   bool     // init is folded
 	stepBy   int64    // loop variable's step
 	maskOnly bool     // a MaskReg stream: element sizes 1, 2 and 4 only
+	all      []*step  // every step, nested ones included, by step.id
+	branches []string // the branch points, described for messages ("the if (i == stop)")
+	returns  bool     // a path leaves the function from inside the loop
+	aliases  map[string]*alias
+}
+
+// alias is a pointer other than the stream's whose buffer may be the
+// stream's: its provenance (the names its value comes from, fn.Names)
+// meets the stream pointer's. When its value is the stream pointer's at
+// the loop's entry plus an offset the replay can evaluate, its accesses are
+// executed on the model; otherwise an access through it that could observe
+// the rewrite makes the proof refuse.
+type alias struct {
+	name string
+	off  *ir.Expr // the alias is root + off (elements of the root's type) at the loop's entry; nil when not known
+	why  string   // why off is not known
 }
 
 // refusal is a reason the replay cannot run a loop.
@@ -244,22 +267,78 @@ func hasUnknown(e *ir.Expr) bool {
 }
 
 // touchesRoot reports whether in may access UB through the stream's
-// pointer: its address names it, it advances it, or (for calls the op
-// table does not describe) any argument names it.
+// pointer or a known alias of it: its address names one, it advances one,
+// or (for calls the op table does not describe) any argument names one.
 func (p *prover) touchesRoot(in *ir.Instr) bool {
-	if slices.Contains(in.PtrDefs, p.root) {
-		return true
+	return p.touches(in, func(name string) bool { return name == p.root || p.aliases[name] != nil && p.aliases[name].off != nil })
+}
+
+// touchesUnknown returns an alias of the stream's buffer at an offset the
+// replay does not know that in may access, or nil.
+func (p *prover) touchesUnknown(in *ir.Instr) *alias {
+	var found *alias
+	p.touches(in, func(name string) bool {
+		if a := p.aliases[name]; a != nil && a.off == nil {
+			found = a
+			return true
+		}
+		return false
+	})
+	return found
+}
+
+// touches reports whether in may access UB through a pointer name for
+// which match is true.
+func (p *prover) touches(in *ir.Instr, match func(string) bool) bool {
+	for _, d := range in.PtrDefs {
+		if match(d) {
+			return true
+		}
 	}
 	describedOp := in.Op != ir.OpUnknown && in.Op != ir.OpCall && in.Form != ir.FormRaw && in.Form != ir.FormUnknown
 	for _, a := range in.Args {
 		if describedOp && a.Role != ir.ArgPtr && a.Role != ir.ArgPtrRW {
 			continue
 		}
-		if (a.Expr != nil && a.Expr.Mentions(p.root)) || mentionsWord(a.Text, p.root) {
-			return true
+		if a.Expr != nil {
+			found := false
+			walkSyms(a.Expr, func(kind ir.ExprKind, name string) {
+				if kind == ir.ExprSym && match(name) {
+					found = true
+				}
+			})
+			if found {
+				return true
+			}
+			if !hasUnknown(a.Expr) && !mentionsWord(a.Text, p.root) {
+				continue // the folded value says what the text's names stand for
+			}
+		}
+		for _, w := range words(a.Text) {
+			if match(w) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// words returns the identifiers of s.
+func words(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		if !identChar(s[i]) || s[i] >= '0' && s[i] <= '9' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && identChar(s[j]) {
+			j++
+		}
+		out = append(out, s[i:j])
+		i = j
+	}
+	return out
 }
 
 // touchesReg reports whether in reads or writes the register r.
@@ -303,16 +382,18 @@ func prepare(fn *ir.Func, lp *ir.Loop, moved *ir.Instr, kind fixKind) (*prover, 
 		return nil, refuse("the stream's pointer %s is assigned inside the loop", root)
 	}
 	p.after = liveOut(fn, lp, u.reg)
-	for _, n := range lp.Body.Nodes {
-		st, err := p.decode(n)
-		if err != nil {
-			return nil, err
-		}
-		if st.in == moved {
-			p.movedAt = len(p.steps)
-		}
-		p.steps = append(p.steps, st)
+	p.findAliases()
+	steps, err := p.decodeBlock(lp.Body.Nodes, true)
+	if err != nil {
+		return nil, err
 	}
+	p.steps = steps
+	for i := range p.steps {
+		if p.steps[i].in == moved {
+			p.movedAt = i
+		}
+	}
+	p.index(p.steps)
 	if p.movedAt < 0 {
 		return nil, refuse("the %s is not a statement of the loop body", moved.Op)
 	}
@@ -395,11 +476,148 @@ func liveOut(fn *ir.Func, lp *ir.Loop, r ir.RegID) bool {
 	return false
 }
 
-// decode classifies one node of the loop body.
-func (p *prover) decode(n ir.Node) (step, error) {
-	in, ok := n.(*ir.Instr)
-	if !ok {
-		return p.nested(n)
+// decodeBlock decodes a block of the loop body (top: the body itself; else
+// a branch of an if that holds a jump, whose instructions must not touch
+// the stream).
+func (p *prover) decodeBlock(nodes []ir.Node, top bool) ([]step, error) {
+	var out []step
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case *ir.Instr:
+			if !top {
+				st := opaqueStep(n)
+				if err := p.inner(n, &st); err != nil {
+					return nil, err
+				}
+				out = append(out, st)
+				continue
+			}
+			st, err := p.decode(n)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, st)
+		case *ir.Jump:
+			// In the loop's body a conditional jump is under a switch or
+			// an #if; in a branch, it is the branch's.
+			st, err := p.jumpStep(n.Kind, top && n.Cond, "the "+n.Kind.String()+" under a switch or preprocessor conditional")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, st)
+		case *ir.If:
+			if !p.escapes(n) {
+				st, err := p.nested(n)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, st)
+				continue
+			}
+			st := step{kind: stBranch, branch: p.branchPoint("the if (" + n.CondText + ")")}
+			var err error
+			if st.then, err = p.decodeBlock(n.Then.Nodes, false); err != nil {
+				return nil, err
+			}
+			if n.Else != nil {
+				if st.els, err = p.decodeBlock(n.Else.Nodes, false); err != nil {
+					return nil, err
+				}
+			}
+			out = append(out, st)
+		case *ir.Loop:
+			st, err := p.nested(n)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, st)
+			if p.escapes(n) { // a return inside the inner loop
+				st, err := p.jumpStep(ir.JumpReturn, true, "the return inside the inner loop")
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, st)
+			}
+		}
+	}
+	return out, nil
+}
+
+// jumpStep decodes a jump of the loop body; a conditional one is decided
+// per case (what names its branch point).
+func (p *prover) jumpStep(kind ir.JumpKind, cond bool, what string) (step, error) {
+	switch kind {
+	case ir.JumpGoto:
+		return step{}, refuse("a goto in the loop leaves its structure, which the replay does not follow")
+	case ir.JumpContinue:
+		if p.lp.Kind != ir.LoopFor && p.lp.Var != "" {
+			return step{}, refuse("a continue in a %s loop may skip the update of %s, which the replay does not follow", p.lp.Kind, p.lp.Var)
+		}
+	case ir.JumpReturn:
+		p.returns = true
+	}
+	st := step{kind: stJump, jump: kind, branch: -1}
+	if cond {
+		st.branch = p.branchPoint(what)
+	}
+	return st, nil
+}
+
+func (p *prover) branchPoint(what string) int {
+	p.branches = append(p.branches, what)
+	return len(p.branches) - 1
+}
+
+// escapes reports whether n holds a jump that leaves it for the loop:
+// a return or goto, or a break or continue of the loop itself.
+func (p *prover) escapes(n ir.Node) bool {
+	found := false
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		if b == nil {
+			return
+		}
+		for _, x := range b.Nodes {
+			switch x := x.(type) {
+			case *ir.Jump:
+				if x.Loop == ir.NoLoop || x.Loop == p.lp.ID {
+					found = true
+				}
+			case *ir.Loop:
+				walk(x.Body)
+			case *ir.If:
+				walk(x.Then)
+				walk(x.Else)
+			}
+		}
+	}
+	switch x := n.(type) {
+	case *ir.Loop:
+		walk(x.Body)
+	case *ir.If:
+		walk(x.Then)
+		walk(x.Else)
+	}
+	return found
+}
+
+// index numbers the steps, nested ones included, in program order.
+func (p *prover) index(steps []step) {
+	for i := range steps {
+		steps[i].id = len(p.all)
+		p.all = append(p.all, &steps[i])
+		p.index(steps[i].then)
+		p.index(steps[i].els)
+	}
+}
+
+// decode classifies one instruction of the loop body.
+func (p *prover) decode(in *ir.Instr) (step, error) {
+	if a := p.touchesUnknown(in); a != nil {
+		if p.kind == hoist && isRead(in) && !touchesReg(in, p.ureg.reg) {
+			return opaqueStep(in), nil // a read cannot tell a hoisted Pre apart
+		}
+		return step{}, refuse("%s accesses %s, which may point into the stream's buffer %s (%s)", p.describe(in), a.name, p.root, a.why)
 	}
 	if !p.touchesRoot(in) {
 		if touchesReg(in, p.ureg.reg) {
@@ -560,12 +778,7 @@ func (p *prover) nested(n ir.Node) (step, error) {
 		if err != nil {
 			return
 		}
-		if touchesReg(in, p.ureg.reg) {
-			err = refuse("the stream's register is used under an if or in an inner loop")
-			return
-		}
-		if p.touchesRoot(in) && (p.kind == sink || !isRead(in) || slices.Contains(in.PtrDefs, p.root)) {
-			err = refuse("%s accesses the stream's buffer under an if or in an inner loop", p.describe(in))
+		if err = p.inner(in, nil); err != nil {
 			return
 		}
 		for _, r := range in.Defs {
@@ -585,6 +798,10 @@ func (p *prover) nested(n ir.Node) (step, error) {
 		}
 		for _, x := range b.Nodes {
 			switch x := x.(type) {
+			case *ir.Jump:
+				if x.Kind == ir.JumpGoto && err == nil {
+					err = refuse("a goto in the loop leaves its structure, which the replay does not follow")
+				}
 			case *ir.Instr:
 				visit(x)
 			case *ir.Loop:
@@ -603,6 +820,22 @@ func (p *prover) nested(n ir.Node) (step, error) {
 		walk(x.Else)
 	}
 	return st, err
+}
+
+// inner checks an instruction under an if or in an inner loop: it must not
+// touch the stream's register, nor write (for a sink: nor read) the
+// stream's buffer or a buffer that may be it.
+func (p *prover) inner(in *ir.Instr, _ *step) error {
+	if touchesReg(in, p.ureg.reg) {
+		return refuse("the stream's register is used under an if or in an inner loop")
+	}
+	if p.touchesRoot(in) && (p.kind == sink || !isRead(in) || slices.Contains(in.PtrDefs, p.root)) {
+		return refuse("%s accesses the stream's buffer under an if or in an inner loop", p.describe(in))
+	}
+	if a := p.touchesUnknown(in); a != nil && (p.kind == sink || !isRead(in)) {
+		return refuse("%s accesses %s, which may point into the stream's buffer %s (%s)", p.describe(in), a.name, p.root, a.why)
+	}
+	return nil
 }
 
 // bindings finds what each case binds: element types whose size is not
@@ -637,16 +870,26 @@ func (p *prover) bindings() error {
 		}
 	}
 	var err error
-	for _, st := range p.steps {
-		if st.kind == stOpaque || st.kind == stNested {
+	for _, st := range p.all {
+		if st.in == nil || st.kind == stOpaque || st.kind == stNested {
 			continue
 		}
 		addType(st.in.Elem)
+		var exprs []*ir.Expr
 		for _, e := range []*ir.Expr{st.addr, st.stride} {
+			exprs = append(exprs, e)
+			walkSyms(e, func(kind ir.ExprKind, name string) {
+				if a := p.aliases[name]; kind == ir.ExprSym && a != nil && a.off != nil {
+					exprs = append(exprs, a.off)
+				}
+			})
+		}
+		for _, e := range exprs {
 			walkSyms(e, func(kind ir.ExprKind, name string) {
 				switch {
 				case kind == ir.ExprSizeof:
 					addType(name)
+				case kind == ir.ExprSym && p.aliases[name] != nil:
 				case name == p.root:
 				case name == p.lp.Var:
 					p.usesVar = true
@@ -676,8 +919,8 @@ func (p *prover) bindings() error {
 		}
 	}
 	if p.rootSize == 0 && p.rootType == "" {
-		for _, st := range p.steps {
-			if st.kind == stOpaque || st.kind == stNested || st.in.Elem == "" {
+		for _, st := range p.all {
+			if st.in == nil || st.kind == stOpaque || st.kind == stNested || st.in.Elem == "" {
 				continue
 			}
 			if sz, ok := ir.ElemSize(st.in.Elem); ok {

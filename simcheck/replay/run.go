@@ -84,6 +84,55 @@ type binding struct {
 	off   int64            // byte offset of the stream's base inside its DataBlock
 	trip  int              // iterations
 	init  int64            // loop variable's start
+	taken []int            // per branch point: the iteration it is taken in, or never / always
+}
+
+// never and always are the branch patterns that are no single iteration.
+const (
+	never  = -1
+	always = -2
+)
+
+// iterations returns 0 .. n-1.
+func iterations(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// patterns returns the branch decisions tried: none taken; each branch
+// point taken in exactly one iteration (each of the first trips), and in
+// all; and each pair of them taken in consecutive iterations.
+func (p *prover) patterns(trips int) [][]int {
+	nb := len(p.branches)
+	mk := func() []int {
+		t := make([]int, nb)
+		for i := range t {
+			t[i] = never
+		}
+		return t
+	}
+	out := [][]int{mk()}
+	for b := range nb {
+		for _, k := range append(iterations(trips), always) {
+			t := mk()
+			t[b] = k
+			out = append(out, t)
+		}
+		for c := range nb {
+			if c == b {
+				continue
+			}
+			for k := 0; k+1 < min(trips, 3); k++ {
+				t := mk()
+				t[b], t[c] = k, k+1
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
 
 // cases enumerates the bindings to replay.
@@ -133,30 +182,33 @@ func (p *prover) cases() []binding {
 	if !p.initOK {
 		inits = []int64{0, 2}
 	}
+	maxT := slices.Max(trips)
 	var out []binding
-	for _, ts := range typeSets {
-		rs := p.rootSize
-		if rs == 0 {
-			rs = ts[p.rootType]
-		}
-		vl := VLBytes / rs
-		cands := uniq([]int64{1, 3, 8, 13, vl/2 + 1, vl - 1, vl})
-		var symSets []map[string]int64
-		for k := range cands {
-			m := map[string]int64{}
-			for j, s := range p.syms {
-				m[s] = cands[(k+j)%len(cands)]
+	for _, taken := range p.patterns(maxT) {
+		for _, ts := range typeSets {
+			rs := p.rootSize
+			if rs == 0 {
+				rs = ts[p.rootType]
 			}
-			symSets = append(symSets, m)
-			if len(p.syms) == 0 {
-				break
+			vl := VLBytes / rs
+			cands := uniq([]int64{1, 3, 8, 13, vl/2 + 1, vl - 1, vl})
+			var symSets []map[string]int64
+			for k := range cands {
+				m := map[string]int64{}
+				for j, s := range p.syms {
+					m[s] = cands[(k+j)%len(cands)]
+				}
+				symSets = append(symSets, m)
+				if len(p.syms) == 0 {
+					break
+				}
 			}
-		}
-		for _, off := range offsets(rs) {
-			for _, ss := range symSets {
-				for _, tr := range trips {
-					for _, in := range inits {
-						out = append(out, binding{sizes: ts, syms: ss, off: off, trip: tr, init: in})
+			for _, off := range offsets(rs) {
+				for _, ss := range symSets {
+					for _, tr := range trips {
+						for _, in := range inits {
+							out = append(out, binding{sizes: ts, syms: ss, off: off, trip: tr, init: in, taken: taken})
+						}
 					}
 				}
 			}
@@ -203,7 +255,7 @@ var errInvalid = errors.New("invalid case")
 
 // obs is one vector loaded from the stream's buffer.
 type obs struct {
-	step int    // index in prover.steps
+	step int    // the step's id (prover.all)
 	iter int    // iteration (-1 before the loop)
 	data []byte // what was loaded
 }
@@ -217,6 +269,7 @@ type state struct {
 	lregs map[regKey]*LoadReg
 	sregs map[regKey]*StoreReg
 	ptr   int64 // byte address the stream's pointer holds
+	entry int64 // byte address the stream's pointer held at the loop's entry
 	rsz   int64 // element size of the stream's pointer
 	iter  int64 // loop variable
 	k     int   // iteration index, -1 outside the loop
@@ -257,6 +310,12 @@ func (s *state) eval(e *ir.Expr) (int64, bool) {
 			return ir.Const(s.ptr / s.rsz)
 		case s.p.lp.Var:
 			return ir.Const(s.iter)
+		}
+		if a := s.p.aliases[name]; a != nil && a.off != nil {
+			if off, ok := s.eval(a.off); ok {
+				return ir.Const(s.entry/s.rsz + off)
+			}
+			return nil
 		}
 		if v, ok := s.b.syms[name]; ok {
 			return ir.Const(v)
@@ -375,13 +434,63 @@ func (s *state) advance(st *step, elems int64) {
 	}
 }
 
-func (s *state) observe(i int, data []byte) {
-	s.trace = append(s.trace, obs{step: i, iter: s.k, data: append([]byte(nil), data...)})
+func (s *state) observe(st *step, data []byte) {
+	s.trace = append(s.trace, obs{step: st.id, iter: s.k, data: append([]byte(nil), data...)})
 }
 
-// exec runs step i.
-func (s *state) exec(i int) {
-	st := &s.p.steps[i]
+// flow is how a block of steps ends.
+type flow uint8
+
+const (
+	flowNext     flow = iota // it ran to its end
+	flowBreak                // a break left the loop
+	flowContinue             // a continue ended the iteration
+	flowReturn               // a return left the function
+)
+
+// taken reports whether branch point b is taken in the current iteration.
+func (s *state) taken(b int) bool {
+	t := s.b.taken[b]
+	return t == always || t == s.k
+}
+
+// run executes steps, skipping the one at index skip (-1 for none), and
+// says how they end.
+func (s *state) run(steps []step, skip int) flow {
+	for i := range steps {
+		if i == skip {
+			continue
+		}
+		st := &steps[i]
+		switch st.kind {
+		case stJump:
+			if st.branch < 0 || s.taken(st.branch) {
+				switch st.jump {
+				case ir.JumpBreak:
+					return flowBreak
+				case ir.JumpContinue:
+					return flowContinue
+				default:
+					return flowReturn
+				}
+			}
+		case stBranch:
+			body := st.els
+			if s.taken(st.branch) {
+				body = st.then
+			}
+			if f := s.run(body, -1); f != flowNext {
+				return f
+			}
+		default:
+			s.exec(st)
+		}
+	}
+	return flowNext
+}
+
+// exec runs one step.
+func (s *state) exec(st *step) {
 	if s.err != nil || s.m.Fault != nil {
 		return
 	}
@@ -391,7 +500,7 @@ func (s *state) exec(i int) {
 		for _, u := range st.uses {
 			uses = append(uses, s.get(u)...)
 		}
-		id := uint64(i)
+		id := uint64(st.id)
 		if st.in != nil {
 			id = uint64(st.in.ID)
 		}
@@ -417,7 +526,7 @@ func (s *state) exec(i int) {
 		var v Vec
 		s.m.LoadUnAlign(&v, s.lreg(st.ureg), a)
 		s.set(st.data, v[:])
-		s.observe(i, v[:])
+		s.observe(st, v[:])
 		if st.ptrRW {
 			if n, ok := s.count(st); ok {
 				s.advance(st, n)
@@ -459,7 +568,7 @@ func (s *state) exec(i int) {
 			copy(v[:], s.m.Read("Load", a, VLBytes))
 		}
 		s.set(st.data, v[:])
-		s.observe(i, v[:])
+		s.observe(st, v[:])
 		if st.ptrRW {
 			if n, ok := s.count(st); ok {
 				s.advance(st, n)
@@ -501,6 +610,7 @@ type outcome struct {
 	trace []obs  // vectors loaded from the stream's buffer
 	ptr   int64  // the stream's pointer after the loop
 	ureg  []byte // the stream's register after the loop
+	ret   bool   // a return left the function from inside the loop
 }
 
 // replay runs the loop once, as written (fixed false) or rewritten.
@@ -512,29 +622,34 @@ func (p *prover) replay(m *Machine, b binding, fixed bool) outcome {
 		s.rsz = b.sizes[p.rootType]
 	}
 	s.ptr = region + b.off
+	s.entry = s.ptr
 	if fixed && p.kind == hoist {
 		s.iter = b.init
-		s.exec(p.movedAt)
+		s.exec(&p.steps[p.movedAt])
 	}
-	for k := 0; k < b.trip; k++ {
+	skip := -1
+	if fixed {
+		skip = p.movedAt
+	}
+	ret := false
+	for k := 0; k < b.trip && !ret; k++ {
 		s.k = k
 		s.iter = b.init + int64(k)*p.stepBy
 		if p.fresh && !fixed {
 			delete(s.lregs, p.ureg)
 			delete(s.sregs, p.ureg)
 		}
-		for i := range p.steps {
-			if fixed && i == p.movedAt {
-				continue
-			}
-			s.exec(i)
+		f := s.run(p.steps, skip)
+		if f == flowBreak {
+			break
 		}
+		ret = f == flowReturn
 	}
 	s.k = -1
-	if fixed && p.kind == sink {
-		s.exec(p.movedAt)
+	if fixed && p.kind == sink && !ret {
+		s.exec(&p.steps[p.movedAt])
 	}
-	o := outcome{fault: m.Fault, err: s.err, trace: s.trace, ptr: s.ptr}
+	o := outcome{fault: m.Fault, err: s.err, trace: s.trace, ptr: s.ptr, ret: ret}
 	if p.kind == hoist {
 		u := s.lreg(p.ureg)
 		o.ureg = append([]byte(nil), u.Data[:]...)
@@ -609,7 +724,7 @@ func (p *prover) compare(b binding, before, after outcome, ma, mb *Machine) stri
 			return with + "the rewritten loop loads in another order"
 		}
 		if !bytes.Equal(a.data, o.data) {
-			in := p.steps[o.step].in
+			in := p.all[o.step].in
 			return fmt.Sprintf("%siteration %d's %s loads different data", with, o.iter+1, p.describe(in))
 		}
 	}
@@ -623,6 +738,12 @@ func (p *prover) compare(b binding, before, after outcome, ma, mb *Machine) stri
 			verb = "is written by only one of them"
 		}
 		return fmt.Sprintf("%sUB byte %s%+d %s", with, p.root, rel, verb)
+	}
+	if before.ret != after.ret {
+		return with + "the rewritten loop leaves by another path"
+	}
+	if before.ret {
+		return "" // the function has returned: UB is all that is left
 	}
 	if before.ptr != after.ptr {
 		return with + "the pointer " + p.root + " ends elsewhere"
@@ -658,5 +779,13 @@ func (p *prover) describeCase(b binding) string {
 		it = "iteration"
 	}
 	parts = append(parts, fmt.Sprintf("%d %s", b.trip, it))
+	for k, t := range b.taken {
+		switch {
+		case t == always:
+			parts = append(parts, p.branches[k]+" taken in every iteration")
+		case t >= 0 && t < b.trip:
+			parts = append(parts, fmt.Sprintf("%s taken in iteration %d", p.branches[k], t+1))
+		}
+	}
 	return strings.Join(parts, ", ")
 }

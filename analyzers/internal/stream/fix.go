@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"fmt"
 	"go/token"
 	"regexp"
 	"strconv"
@@ -95,12 +96,15 @@ func blank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
 // statement returns the span of the statement line(s) holding the call in
 // (from its line start to past its newline) and the statement text without
 // the indentation and line ending (the call, ';', and a trailing comment),
-// or false when the call is not alone on its lines.
-func (s source) statement(in *ir.Instr) (start, end int, text string, ok bool) {
+// or why the call is not alone on its lines.
+func (s source) statement(in *ir.Instr) (start, end int, text, why string) {
 	a, b := s.off(in.Pos), s.off(in.End)
+	if why := s.crOnly(a); why != "" {
+		return 0, 0, "", why
+	}
 	start = s.lineStart(a)
 	if !blank(s.src[start:a]) {
-		return 0, 0, "", false
+		return 0, 0, "", "the call shares its line with other code"
 	}
 	k := b
 	for k < len(s.src) && (s.src[k] == ' ' || s.src[k] == '\t') {
@@ -108,36 +112,52 @@ func (s source) statement(in *ir.Instr) (start, end int, text string, ok bool) {
 	}
 	if !s.py { // C++: the call ends with ';'
 		if k >= len(s.src) || s.src[k] != ';' {
-			return 0, 0, "", false
+			return 0, 0, "", "the call is part of a larger statement"
 		}
 		k++
 	}
 	end, nl := s.lineEnd(k)
 	rest := strings.TrimSpace(strings.TrimSuffix(string(s.src[k:end]), nl))
 	if rest != "" && !strings.HasPrefix(rest, s.comment()) {
-		return 0, 0, "", false
+		return 0, 0, "", "two statements on one line"
 	}
 	text = strings.TrimRight(string(s.src[a:end]), "\r\n")
-	return start, end, text, true
+	return start, end, text, ""
+}
+
+// crOnly says why a line-based move is not made at off when the line
+// holding it ends with a lone CR (classic Mac line endings), or "".
+func (s source) crOnly(off int) string {
+	k := bytes.IndexAny(s.src[off:], "\r\n")
+	if k >= 0 && s.src[off+k] == '\r' && (off+k+1 >= len(s.src) || s.src[off+k+1] != '\n') {
+		return "the file has CR-only line endings"
+	}
+	return ""
 }
 
 // loopLines returns the loop's line start, the offset past the newline
-// after its end, its indentation and the line ending, or false when the loop
+// after its end, its indentation and the line ending, or why the loop
 // shares its first or last line with other code or is a braceless body.
-func (s source) loopLines(lp *ir.Loop) (start, after int, indent, nl string, ok bool) {
+func (s source) loopLines(lp *ir.Loop) (start, after int, indent, nl, why string) {
 	a, b := s.off(lp.Pos), s.off(lp.End)
+	if why := s.crOnly(a); why != "" {
+		return 0, 0, "", "", why
+	}
+	if !s.py && b > 0 && s.src[b-1] != '}' && s.src[b-1] != ')' {
+		return 0, 0, "", "", "the loop body has no braces"
+	}
 	start = s.lineStart(a)
 	if !blank(s.src[start:a]) {
-		return 0, 0, "", "", false
+		return 0, 0, "", "", "the loop shares its first line with other code"
 	}
 	after, nl = s.lineEnd(b)
 	if rest := strings.TrimSpace(string(s.src[b:after])); nl == "" || rest != "" && !(s.py && strings.HasPrefix(rest, "#")) {
-		return 0, 0, "", "", false
+		return 0, 0, "", "", "the loop shares its last line with other code"
 	}
 	if !s.statementBoundaryBefore(start) {
-		return 0, 0, "", "", false
+		return 0, 0, "", "", "the loop is the body of a braceless if, else, for or while"
 	}
-	return start, after, string(s.src[start:a]), nl, true
+	return start, after, string(s.src[start:a]), nl, ""
 }
 
 // statementBoundaryBefore reports whether the code before off ends a
@@ -182,10 +202,11 @@ func mentionsAny(text string, names []string) bool {
 
 // declLine returns the line of a register declared inside the loop when
 // that line declares nothing else and initialises nothing ("    Reg::UnalignRegForStore u;"),
-// so that it can move out of the loop with the Pre or the Post.
-func (s source) declLine(r *ir.Reg) (start, end int, text string, ok bool) {
+// so that it can move out of the loop with the Pre or the Post; otherwise
+// why not.
+func (s source) declLine(r *ir.Reg) (start, end int, text, why string) {
 	if r.Param || !r.Pos.IsValid() {
-		return 0, 0, "", false
+		return 0, 0, "", "the register " + r.Name + " has no declaration to move"
 	}
 	a := s.off(r.Pos)
 	start = s.lineStart(a)
@@ -193,23 +214,28 @@ func (s source) declLine(r *ir.Reg) (start, end int, text string, ok bool) {
 	line := strings.TrimSuffix(string(s.src[start:end]), nl)
 	if s.py {
 		if !pyRegInit.MatchString(line) || pyRegInit.FindStringSubmatch(line)[1] != r.Name {
-			return 0, 0, "", false
+			return 0, 0, "", "the register " + r.Name + " is not created by a line of its own"
 		}
-		return start, end, strings.TrimSpace(line), true
+		return start, end, strings.TrimSpace(line), ""
 	}
 	code := line
 	if i := strings.Index(code, "//"); i >= 0 {
 		code = code[:i]
 	}
 	code = strings.TrimSpace(code)
-	if !strings.HasSuffix(code, ";") || strings.ContainsAny(code, ",={}()") {
-		return 0, 0, "", false
+	switch {
+	case !strings.HasSuffix(code, ";"):
+		return 0, 0, "", "the declaration of " + r.Name + " is not alone on its line"
+	case strings.Contains(code, ","):
+		return 0, 0, "", "the register " + r.Name + " is declared with another in one declaration"
+	case strings.ContainsAny(code, "={}()"):
+		return 0, 0, "", "the declaration of " + r.Name + " initialises it"
 	}
 	f := strings.Fields(strings.TrimSuffix(code, ";"))
 	if len(f) < 2 || f[len(f)-1] != r.Name {
-		return 0, 0, "", false
+		return 0, 0, "", "the declaration of " + r.Name + " is not alone on its line"
 	}
-	return start, end, strings.TrimSpace(line), true
+	return start, end, strings.TrimSpace(line), ""
 }
 
 // pyRegInit is a Python line that creates an unaligned register and does
@@ -359,29 +385,110 @@ func (s source) hasElse(lp *ir.Loop) bool {
 	return false
 }
 
-// movesOut reports whether the statement [start, end) and the register's
-// line [ds, de) (when withDecl) can leave the loop: every block they leave
-// keeps a statement, and nothing else in the loop binds the register's name.
-func (s source) movesOut(lp *ir.Loop, reg string, withDecl bool, start, end, ds, de int) bool {
+// movesOut says why the statement [start, end) and the register's line
+// [ds, de) (when withDecl) cannot leave the loop, or "": every block they
+// leave keeps a statement, and nothing else in the loop binds the
+// register's name.
+func (s source) movesOut(lp *ir.Loop, reg string, withDecl bool, start, end, ds, de int) string {
 	cuts := []int{start, end}
 	if withDecl {
 		cuts = append(cuts, ds, de)
 		if !s.blockKeeps(ds, cuts...) {
-			return false
+			return "the block would be left empty"
 		}
 	}
-	return s.blockKeeps(start, cuts...) && !s.rebinds(lp, reg, cuts...)
+	if !s.blockKeeps(start, cuts...) {
+		return "the block would be left empty"
+	}
+	if s.rebinds(lp, reg, cuts...) {
+		return "the loop binds " + reg + " again"
+	}
+	return ""
 }
 
 // movableDecl reports whether the register of s is declared inside its
-// loop, and if so returns the declaration line to move with the call.
-func movableDecl(src source, s Site) (moved bool, start, end int, text string, ok bool) {
+// loop, and if so returns the declaration line to move with the call, or
+// why it cannot move: its line, or a name the move would redeclare or
+// shadow.
+func movableDecl(f *ir.File, src source, s Site) (moved bool, start, end int, text, why string) {
 	r := s.Func.Regs[s.Reg]
 	if !contains(s.Loop.Decls, r.Name) {
-		return false, 0, 0, "", true
+		return false, 0, 0, "", ""
 	}
-	start, end, text, ok = src.declLine(r)
-	return ok, start, end, text, ok
+	start, end, text, why = src.declLine(r)
+	if why != "" {
+		return false, 0, 0, "", why
+	}
+	if overlapsMacro(f, start, end) {
+		return false, 0, 0, "", "the declaration of " + r.Name + " comes from a macro"
+	}
+	if at, ok := clash(s.Func, s.Loop, r.Name, r.Pos); ok {
+		return false, 0, 0, "", fmt.Sprintf("moving the declaration of %s out of the loop would redeclare or shadow the %s declared at line %d", r.Name, r.Name, f.Tok.Line(at))
+	}
+	return true, start, end, text, ""
+}
+
+// clash returns a declaration of name, other than the one at self, that
+// is visible where the loop lp stands: a parameter, or a register or
+// variable declared outside every loop and if that does not enclose lp.
+// Moving a declaration of name before lp would redeclare it (same block)
+// or shadow it (an enclosing one), changing what later uses mean.
+func clash(fn *ir.Func, lp *ir.Loop, name string, self token.Pos) (token.Pos, bool) {
+	for _, p := range fn.Params {
+		if p.Name == name {
+			return p.Pos, true
+		}
+	}
+	visible := func(at token.Pos) bool {
+		if at == self || at >= lp.Pos && at < lp.End {
+			return false
+		}
+		for _, n := range enclosing(fn.Body, at) {
+			if a, b := n.Span(); !(lp.Pos >= a && lp.End <= b) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, r := range fn.Regs {
+		if r.Name == name && !r.Implicit && r.Pos.IsValid() && visible(r.Pos) {
+			return r.Pos, true
+		}
+	}
+	for _, d := range fn.Names {
+		if d.Name == name && d.Decl && visible(d.Pos) {
+			return d.Pos, true
+		}
+	}
+	return token.NoPos, false
+}
+
+// enclosing returns the loops and ifs of b that contain pos, outermost
+// first.
+func enclosing(b *ir.Block, pos token.Pos) []ir.Node {
+	var out []ir.Node
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		if b == nil {
+			return
+		}
+		for _, n := range b.Nodes {
+			if a, e := n.Span(); pos < a || pos >= e {
+				continue
+			}
+			switch n := n.(type) {
+			case *ir.Loop:
+				out = append(out, n)
+				walk(n.Body)
+			case *ir.If:
+				out = append(out, n)
+				walk(n.Then)
+				walk(n.Else)
+			}
+		}
+	}
+	walk(b)
+	return out
 }
 
 func without(names []string, x string) []string {
@@ -400,22 +507,22 @@ func without(names []string, x string) []string {
 // reason when the replay cannot prove it.
 func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	if fromMacro(f, s) {
-		return nil, ""
+		return nil, "the Pre or its loop comes from a macro expansion"
 	}
 	src := newSource(f)
 	pre, lp, fn := s.Instr, s.Loop, s.Func
-	ls, _, indent, nl, ok := src.loopLines(lp)
-	if !ok {
-		return nil, ""
+	ls, _, indent, nl, why := src.loopLines(lp)
+	if why != "" {
+		return nil, why
 	}
-	start, end, text, ok := src.statement(pre)
-	if !ok {
-		return nil, ""
+	start, end, text, why := src.statement(pre)
+	if why != "" {
+		return nil, why
 	}
 	// Nothing in the loop before the Pre may touch its register or pointer.
 	pk := ptrArg(pre)
 	if pk < 0 {
-		return nil, ""
+		return nil, "the Pre has no address operand"
 	}
 	addr := pre.Args[pk]
 	for _, in := range fn.Instrs {
@@ -423,7 +530,7 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 			continue
 		}
 		if hasReg(in.Uses, s.Reg) || hasReg(in.Defs, s.Reg) || mentionsAny(addr.Text, in.PtrDefs) {
-			return nil, ""
+			return nil, in.Name + " before the Pre in the loop touches its register or pointer"
 		}
 	}
 	// Rewrite the address for the first iteration.
@@ -431,32 +538,35 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	if lp.Var != "" && linear.MentionsWord(addr.Text, lp.Var) {
 		init, ok := lp.Init.Value()
 		if !ok {
-			return nil, ""
+			return nil, "the loop's start does not fold, so the first iteration's address is not known"
 		}
 		newAddr, ok = substitute(addr.Text, lp.Var, init)
 		if !ok {
-			return nil, ""
+			return nil, "the address " + addr.Text + " cannot be rewritten for the first iteration"
 		}
 	}
-	withDecl, ds, de, dtext, ok := movableDecl(src, s)
-	if !ok || withDecl && overlapsMacro(f, ds, de) {
-		return nil, ""
+	withDecl, ds, de, dtext, why := movableDecl(f, src, s)
+	if why != "" {
+		return nil, why
 	}
 	decls := without(lp.Decls, lp.Var)
 	if withDecl {
 		decls = without(decls, s.Func.Regs[s.Reg].Name)
 	}
-	if mentionsAny(newAddr, append(decls, lp.Assigns...)) || mentionsAny(text, decls) {
-		return nil, ""
+	if n := mentioned(newAddr, append(decls, lp.Assigns...)); n != "" {
+		return nil, "the address names " + n + ", which the loop declares or assigns"
 	}
-	if !src.movesOut(lp, s.Func.Regs[s.Reg].Name, withDecl, start, end, ds, de) {
-		return nil, ""
+	if n := mentioned(text, decls); n != "" {
+		return nil, "the call names " + n + ", which the loop declares"
+	}
+	if why := src.movesOut(lp, s.Func.Regs[s.Reg].Name, withDecl, start, end, ds, de); why != "" {
+		return nil, why
 	}
 	a, b := src.off(addr.Pos)-src.off(pre.Pos), src.off(addr.End)-src.off(pre.Pos)
 	// The rest of the call must not need the iteration either (an array
 	// register u[i], a Python offset argument beside the address).
 	if lp.Var != "" && linear.MentionsWord(stripComment(text[:a]+text[b:], src.comment()), lp.Var) {
-		return nil, ""
+		return nil, "the call uses the loop variable " + lp.Var + " beside its address"
 	}
 	moved := indent + text[:a] + newAddr + text[b:] + nl
 	edits := []analysis.TextEdit{}
@@ -478,28 +588,31 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 // textual, and nil with the reason when the replay cannot prove it.
 func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	if fromMacro(f, s) {
-		return nil, ""
+		return nil, "the Post or its loop comes from a macro expansion"
 	}
 	src := newSource(f)
 	post, lp, fn := s.Instr, s.Loop, s.Func
-	ls, after, indent, nl, ok := src.loopLines(lp)
-	if !ok {
-		return nil, ""
+	ls, after, indent, nl, why := src.loopLines(lp)
+	if why != "" {
+		return nil, why
 	}
-	start, end, text, ok := src.statement(post)
-	if !ok {
-		return nil, ""
+	start, end, text, why := src.statement(post)
+	if why != "" {
+		return nil, why
 	}
-	withDecl, ds, de, dtext, ok := movableDecl(src, s)
-	if !ok || withDecl && overlapsMacro(f, ds, de) {
-		return nil, ""
+	withDecl, ds, de, dtext, why := movableDecl(f, src, s)
+	if why != "" {
+		return nil, why
 	}
 	decls := lp.Decls
 	if withDecl {
 		decls = without(decls, s.Func.Regs[s.Reg].Name)
 	}
-	if mentionsAny(text, decls) || (lp.Var != "" && linear.MentionsWord(text, lp.Var)) {
-		return nil, ""
+	if n := mentioned(text, decls); n != "" {
+		return nil, "the call names " + n + ", which the loop declares"
+	}
+	if lp.Var != "" && linear.MentionsWord(text, lp.Var) {
+		return nil, "the call uses the loop variable " + lp.Var
 	}
 	// Nothing in the loop after the Post may touch its register or pointer.
 	for _, in := range fn.Instrs {
@@ -507,11 +620,14 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 			continue
 		}
 		if hasReg(in.Uses, s.Reg) || hasReg(in.Defs, s.Reg) || mentionsAny(text, in.PtrDefs) {
-			return nil, ""
+			return nil, in.Name + " after the Post in the loop touches its register or pointer"
 		}
 	}
-	if !src.movesOut(lp, s.Func.Regs[s.Reg].Name, withDecl, start, end, ds, de) || src.hasElse(lp) {
-		return nil, ""
+	if why := src.movesOut(lp, s.Func.Regs[s.Reg].Name, withDecl, start, end, ds, de); why != "" {
+		return nil, why
+	}
+	if src.hasElse(lp) {
+		return nil, "the loop has an else clause, which the Post would have to precede"
 	}
 	var edits []analysis.TextEdit
 	if withDecl {
@@ -526,6 +642,17 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 		return nil, why
 	}
 	return &analysis.SuggestedFix{Message: "sink the StoreUnAlignPost after the loop", TextEdits: edits}, ""
+}
+
+// mentioned returns the first of names that text names as a whole word,
+// or "".
+func mentioned(text string, names []string) string {
+	for _, n := range names {
+		if n != "" && linear.MentionsWord(text, n) {
+			return n
+		}
+	}
+	return ""
 }
 
 // stripComment returns text without a trailing comment that starts with
