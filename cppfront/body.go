@@ -242,11 +242,7 @@ func (fb *funcBuilder) enclosing(blk int32) {
 		case "for_statement", "for_range_loop", "while_statement", "do_statement":
 			fb.killAssigned(p)
 			if init := fl.child(p, "initializer"); init >= 0 && fl.n[init].kind == "declaration" {
-				for _, d := range fl.fields(init, "declarator") {
-					if name, _, _, _, _ := fb.declShape(d); name != "" {
-						fb.bind(name, binding{reg: ir.NoReg})
-					}
-				}
+				fb.loopVars(init)
 			}
 		case "compound_statement":
 			fb.push()
@@ -260,6 +256,21 @@ func (fb *funcBuilder) enclosing(blk int32) {
 					fb.killAssigned(c)
 				}
 			}
+		}
+	}
+}
+
+// loopVars binds the variables the initialiser declaration init of a loop
+// around a __VEC_SCOPE__ block declares: they have no value in the block.
+func (fb *funcBuilder) loopVars(init int32) {
+	typ := ""
+	if ty := fb.fl.child(init, "type"); ty >= 0 {
+		typ = normSpace(fb.fl.text(ty))
+	}
+	for _, d := range fb.fl.fields(init, "declarator") {
+		if name, _, ptr, _, _ := fb.declShape(d); name != "" {
+			fb.bind(name, binding{reg: ir.NoReg})
+			fb.nameDef(name, true, typ, ptr, -1, d)
 		}
 	}
 }
@@ -302,11 +313,7 @@ func (fb *funcBuilder) enclosingNodes(blk, def *sitter.Node) {
 			if init := p.ChildByFieldName("initializer"); init != nil {
 				if ik, _ := kindOf(init.KindId()); ik == "declaration" {
 					small(init)
-					for _, d := range fb.fl.fields(0, "declarator") {
-						if name, _, _, _, _ := fb.declShape(d); name != "" {
-							fb.bind(name, binding{reg: ir.NoReg})
-						}
-					}
+					fb.loopVars(0)
 				}
 			}
 		case "compound_statement":
@@ -594,6 +601,7 @@ func (fb *funcBuilder) params(d int32) {
 			// are names the block sees, not the block's own.
 			if name != "" && (rt.class == ir.ClassNone || ptr) {
 				fb.bind(name, binding{reg: ir.NoReg, ptr: ptr})
+				fb.nameDef(name, true, typ, ptr, -1, p)
 			}
 			continue
 		}
@@ -800,6 +808,18 @@ func (fb *funcBuilder) variables(i int32) []string {
 		case "identifier":
 			if t := fl.text(j); !slices.Contains(out, t) {
 				out = append(out, t)
+			}
+			return
+		case "call_expression":
+			// The callee is not a variable (reinterpret_cast, GetPhyAddr)
+			// but the object a member is called on is (x.GetPhyAddr()).
+			if f := fl.child(j, "function"); f >= 0 && fl.n[f].kind == "field_expression" {
+				if a := fl.child(f, "argument"); a >= 0 {
+					walk(a, depth+1)
+				}
+			}
+			if a := fl.child(j, "arguments"); a >= 0 {
+				walk(a, depth+1)
 			}
 			return
 		}
@@ -1042,7 +1062,10 @@ func (fb *funcBuilder) forInit(l *ir.Loop, init int32, loop ir.LoopID, cond bool
 		}
 		ds := fl.fields(init, "declarator")
 		for k, d := range ds {
-			name, _, _, _, val := fb.declShape(d)
+			name, _, ptr, _, val := fb.declShape(d)
+			if name != "" {
+				fb.nameDef(name, true, l.VarType, ptr, val, d)
+			}
 			if val >= 0 {
 				fb.expr(val, loop, cond, out, ir.NoReg)
 			}

@@ -213,7 +213,7 @@ func pointee(t string) string {
 	var keep []string
 	for _, f := range strings.Fields(t) {
 		switch f {
-		case "const", "constexpr", "static", "volatile", "__ubuf__", "__gm__", "__restrict__", "__restrict", "inline", "register":
+		case "const", "constexpr", "static", "volatile", "__ubuf__", "__gm__", "__local_mem__", "__restrict__", "__restrict", "inline", "register":
 			continue
 		}
 		keep = append(keep, f)
