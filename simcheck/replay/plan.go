@@ -729,6 +729,9 @@ func (p *prover) decode(in *ir.Instr) (step, error) {
 	if st.kind != stStoreU && st.kind != stPost && st.kind != stLoadU && st.kind != stPre && touchesReg(in, p.ureg.reg) {
 		return step{}, refuse("%s uses the stream's register", p.describe(in))
 	}
+	if !st.ptrRW && (st.kind == stLoadA || st.kind == stStoreA || st.kind == stLoadG) {
+		st.stride = nil // no pointer to advance: the scalar after the address is something else (a mask)
+	}
 	if hasUnknown(st.stride) {
 		return step{}, refuse("the count %s of %s does not fold", st.stride, p.describe(in))
 	}

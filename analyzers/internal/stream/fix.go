@@ -143,7 +143,7 @@ func (s source) loopLines(lp *ir.Loop) (start, after int, indent, nl, why string
 	if why := s.crOnly(a); why != "" {
 		return 0, 0, "", "", why
 	}
-	if !s.py && b > 0 && s.src[b-1] != '}' && s.src[b-1] != ')' {
+	if !s.py && lp.Kind != ir.LoopDo && b > 0 && s.src[b-1] != '}' {
 		return 0, 0, "", "", "the loop body has no braces"
 	}
 	start = s.lineStart(a)
@@ -432,7 +432,9 @@ func movableDecl(f *ir.File, src source, s Site) (moved bool, start, end int, te
 // is visible where the loop lp stands: a parameter, or a register or
 // variable declared outside every loop and if that does not enclose lp.
 // Moving a declaration of name before lp would redeclare it (same block)
-// or shadow it (an enclosing one), changing what later uses mean.
+// or shadow it (an enclosing one), changing what later uses mean. A
+// register of the same name declared in the body of an earlier loop of the
+// same block clashes too: that loop's own fix may move it out beside this.
 func clash(fn *ir.Func, lp *ir.Loop, name string, self token.Pos) (token.Pos, bool) {
 	for _, p := range fn.Params {
 		if p.Name == name {
@@ -450,8 +452,22 @@ func clash(fn *ir.Func, lp *ir.Loop, name string, self token.Pos) (token.Pos, bo
 		}
 		return true
 	}
+	// An earlier sibling loop's register of the same name, declared in its
+	// body, may be moved out into the same block by its own fix.
+	same := func(a, b []ir.Node) bool {
+		return len(a) == len(b) && (len(a) == 0 || a[len(a)-1] == b[len(b)-1])
+	}
+	around := enclosing(fn.Body, lp.Pos)
+	sibling := func(at token.Pos) bool {
+		encl := enclosing(fn.Body, at)
+		if len(encl) == 0 {
+			return false
+		}
+		l2, ok := encl[len(encl)-1].(*ir.Loop)
+		return ok && l2 != lp && l2.Pos < lp.Pos && same(encl[:len(encl)-1], around[:len(around)-1])
+	}
 	for _, r := range fn.Regs {
-		if r.Name == name && !r.Implicit && r.Pos.IsValid() && visible(r.Pos) {
+		if r.Name == name && !r.Implicit && r.Pos.IsValid() && r.Pos != self && (visible(r.Pos) || sibling(r.Pos)) {
 			return r.Pos, true
 		}
 	}
@@ -556,7 +572,7 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	if n := mentioned(newAddr, append(decls, lp.Assigns...)); n != "" {
 		return nil, "the address names " + n + ", which the loop declares or assigns"
 	}
-	if n := mentioned(text, decls); n != "" {
+	if n := mentioned(stripComment(text, src.comment()), decls); n != "" {
 		return nil, "the call names " + n + ", which the loop declares"
 	}
 	if why := src.movesOut(lp, s.Func.Regs[s.Reg].Name, withDecl, start, end, ds, de); why != "" {
@@ -608,10 +624,10 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	if withDecl {
 		decls = without(decls, s.Func.Regs[s.Reg].Name)
 	}
-	if n := mentioned(text, decls); n != "" {
+	if n := mentioned(stripComment(text, src.comment()), decls); n != "" {
 		return nil, "the call names " + n + ", which the loop declares"
 	}
-	if lp.Var != "" && linear.MentionsWord(text, lp.Var) {
+	if lp.Var != "" && linear.MentionsWord(stripComment(text, src.comment()), lp.Var) {
 		return nil, "the call uses the loop variable " + lp.Var
 	}
 	// Nothing in the loop after the Post may touch its register or pointer.
