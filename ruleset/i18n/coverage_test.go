@@ -180,6 +180,7 @@ var englishWord = regexp.MustCompile(`\b[a-z]{2,}\b`)
 var codeWords = map[string]bool{
 	"ascvet": true, "ignore": true, "file": true, "begin": true, "end": true, "list": true, // directives, ascvet -list
 	"src": true, "dst": true, "offset": true, "if": true, "for": true, "sizeof": true, "unalign": true, // code in the templates
+	"else": true, "switch": true, "goto": true, "while": true, // C++ keywords the fix reasons name
 }
 
 // checkTranslation checks the Chinese of one message: it exists, it has

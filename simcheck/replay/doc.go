@@ -62,18 +62,41 @@
 // # The proof
 //
 // ProveHoist and ProveSink decode the loop body once. Every instruction
-// whose address names the stream's pointer (its root: src in src + i*VL) is
-// executed on the model: the stream's Pre, loads, stores and Post, aligned
-// loads and stores, the generic Load and Store, and the pointer updates.
-// Every other instruction is an uninterpreted function: the registers it
-// writes get bytes hashed from the registers it reads, the instruction and
-// the iteration, so that both runs compute the same values from the same
-// inputs and any difference in what was loaded propagates. An if or an
-// inner loop is one such function. What the model does not describe (an
-// AddrReg address, the AR-addressed StoreUnAlign and Post, a Gather or an
-// unknown call on the stream's buffer, the buffer touched under an if or in
-// an inner loop, an address that depends on a value the loop assigns) is
-// not guessed: the proof refuses and says why.
+// whose address names the stream's pointer (its root: src in src + i*VL),
+// or an alias of it, is executed on the model: the stream's Pre, loads,
+// stores and Post, aligned loads and stores, the generic Load and Store,
+// and the pointer updates. Every other instruction is an uninterpreted
+// function: the registers it writes get bytes hashed from the registers it
+// reads, the instruction and the iteration, so that both runs compute the
+// same values from the same inputs and any difference in what was loaded
+// propagates. An if or an inner loop without a jump out of it is one such
+// function. What the model does not describe (an AddrReg address, the
+// AR-addressed StoreUnAlign and Post, a Gather or an unknown call on the
+// stream's buffer, the buffer touched under an if or in an inner loop, an
+// address that depends on a value the loop assigns, a goto) is not
+// guessed: the proof refuses and says why.
+//
+// Every path through the loop is replayed. A break, continue or return
+// (ir.Jump) under an if, a switch or an #if, and a return inside an inner
+// loop, is a branch point; each case decides, per branch point, the
+// iterations it is taken in: never, in exactly one of the iterations, in
+// all of them, and two branch points in consecutive iterations. A continue
+// skips the rest of the iteration (the pointer updates it skips are not
+// made); a break leaves the loop, after which a sunk Post runs; a return
+// leaves the function, so a sunk Post does not, and only UB is compared.
+//
+// Aliases. A pointer that the loop's instructions name may address the
+// stream's buffer when its provenance meets the stream pointer's: the
+// provenance of a name is the name and, transitively, the variables its
+// declaration and assignments take their values from (ir.Func.Names),
+// integer scalars left out. When the alias's value at the loop's entry is
+// the stream pointer's plus an offset that folds per case (rd = dst + 8
+// declared before the loop, or dst = base + off with base accessed), and
+// neither moves in between, its loads and stores are executed on the model
+// at their byte ranges: a read-back of bytes a Post flushes, or a store
+// into the block a Pre re-reads, shows as a difference. An alias at an
+// offset the replay cannot follow makes the proof refuse any access that
+// could observe the rewrite (for a hoist, stores; for a sink, any access).
 //
 // The loop is replayed for every case: each element type whose size is not
 // known bound to 1, 2, 4 and 8 bytes (all alike, then mixed when there are
@@ -91,10 +114,10 @@
 // at the end (for trip count 0 only when the register is used after the
 // loop).
 //
-// Two facts are assumed rather than proven [A]: distinct pointer names
-// address disjoint UB ranges (only accesses through the stream's root can
-// observe the rewrite), and the stream's register holds nothing pending
-// when the loop is entered.
+// Two facts are assumed rather than proven [A]: pointers of disjoint
+// provenance (distinct parameters, tensors, and what is derived from them)
+// address disjoint UB ranges, and the stream's register holds nothing
+// pending when the loop is entered.
 //
 // The package imports only the standard library and cppfront/ir, so it is
 // tested without cgo, on IR built with irtest.
