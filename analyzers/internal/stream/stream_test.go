@@ -190,3 +190,28 @@ func TestSubstitute(t *testing.T) {
 		}
 	}
 }
+
+// TestCROnlyReason: a file with classic Mac line endings gets no fix, and
+// the finding says why.
+func TestCROnlyReason(t *testing.T) {
+	src := strings.Join([]string{
+		"__simd_vf__ void K(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n, uint32_t keep)",
+		"{",
+		"    Reg::RegTensor<float> v;",
+		"    Reg::UnalignRegForStore u;",
+		"    for (uint16_t i = 0; i < n; ++i) {",
+		"        Reg::LoadAlign(v, src + i * 64);",
+		"        Reg::StoreUnAlign(dst, v, u, keep);",
+		"        Reg::StoreUnAlignPost(dst, u, 0);",
+		"    }",
+		"}", ""}, "\r")
+	f := lower(t, src)
+	sites := PostSites(f.Funcs[0])
+	if len(sites) != 1 || sites[0].Verdict != Contiguous {
+		t.Fatalf("sites %+v", sites)
+	}
+	fix, why := SinkFix(f, sites[0])
+	if fix != nil || why != "the file has CR-only line endings" {
+		t.Errorf("fix %v, why %q; want none, for CR-only line endings", fix != nil, why)
+	}
+}
