@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/ascvet/ascvet/analyzers/fixes"
 	"github.com/ascvet/ascvet/analyzers/runner"
@@ -164,11 +166,26 @@ func reportSkipped(stderr io.Writer, files []runner.File, skipped map[string]int
 // writeFixes writes each fixed file atomically and reports it on stderr. A
 // file that cannot be written is named on stderr and keeps its findings from
 // before fixing, which are returned in the result; failed counts them.
+// First it removes the temporary files that killed runs left in the
+// directories it writes in (removeStaleTemps).
 func writeFixes(stderr io.Writer, out *fixOutcome, before *runner.Result) (res *runner.Result, written []fixedFile, failed int) {
 	res = out.res
+	now := time.Now()
+	swept := map[string]bool{}
+	for _, f := range out.files {
+		// The temporary file is made beside the file a link points to.
+		target, err := filepath.EvalSymlinks(f.name)
+		if err != nil {
+			continue // ReplaceFileVia says why
+		}
+		if dir := filepath.Dir(target); !swept[dir] {
+			swept[dir] = true
+			removeStaleTemps(stderr, dir, now)
+		}
+	}
 	var restore []string
 	for _, f := range out.files {
-		if err := fixes.ReplaceFile(f.name, f.old, f.new); err != nil {
+		if err := fixes.ReplaceFileVia(f.name, f.old, f.new, temps); err != nil {
 			fmt.Fprintf(stderr, "ascvet: %v\n", err)
 			restore = append(restore, f.name)
 			continue

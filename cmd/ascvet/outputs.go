@@ -104,10 +104,11 @@ func writeOutputs(outs []output, stdout io.Writer, r *report, read int) error {
 	return nil
 }
 
-// writeFileAtomic writes data to a temporary file beside name and renames
-// it over name, so a reader sees the old file or the whole new one.
+// writeFileAtomic writes data to a temporary file beside name (see
+// tempfiles.go) and renames it over name, so a reader sees the old file or
+// the whole new one.
 func writeFileAtomic(name string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".ascvet-*")
+	f, err := temps.Create(filepath.Dir(name), filepath.Base(name))
 	if err != nil {
 		return err
 	}
@@ -116,6 +117,7 @@ func writeFileAtomic(name string, data []byte) (err error) {
 			f.Close()
 			os.Remove(f.Name())
 		}
+		temps.Gone(f.Name())
 	}()
 	if _, err = f.Write(data); err != nil {
 		return err
