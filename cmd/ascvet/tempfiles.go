@@ -49,7 +49,6 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -159,11 +158,7 @@ func (r *tempFiles) catchSignals() {
 	go func() {
 		s := <-c
 		r.removeAll()
-		code := 128 + 1
-		if n, ok := s.(syscall.Signal); ok {
-			code = 128 + int(n)
-		}
-		os.Exit(code)
+		os.Exit(signalStatus(s))
 	}()
 }
 

@@ -19,3 +19,12 @@ func processAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return !errors.Is(err, syscall.ESRCH)
 }
+
+// signalStatus is the exit status that tells the shell a signal ended the
+// process: 128 plus its number.
+func signalStatus(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return 128 + int(syscall.SIGTERM)
+}
