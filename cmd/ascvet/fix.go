@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	udiff "github.com/aymanbagabas/go-udiff"
+
 	"github.com/ascvet/ascvet/analyzers/fixes"
 	"github.com/ascvet/ascvet/analyzers/runner"
 )
@@ -156,9 +158,9 @@ func reportSkipped(stderr io.Writer, files []runner.File, skipped map[string]int
 		switch n := skipped[f.Name]; n {
 		case 0:
 		case 1:
-			fmt.Fprintf(stderr, "ascvet: %s: 1 fix not applied: it overlaps another fix\n", f.Name)
+			fmt.Fprintf(stderr, "ascvet: %s: 1 fix not applied: it overlaps another fix\n", displayName(f.Name))
 		default:
-			fmt.Fprintf(stderr, "ascvet: %s: %d fixes not applied: they overlap other fixes\n", f.Name, n)
+			fmt.Fprintf(stderr, "ascvet: %s: %d fixes not applied: they overlap other fixes\n", displayName(f.Name), n)
 		}
 	}
 }
@@ -190,7 +192,7 @@ func writeFixes(stderr io.Writer, out *fixOutcome, before *runner.Result) (res *
 			restore = append(restore, f.name)
 			continue
 		}
-		fmt.Fprintf(stderr, "ascvet: fixed %s in %s\n", plural(f.fixed, "finding"), f.name)
+		fmt.Fprintf(stderr, "ascvet: fixed %s in %s\n", plural(f.fixed, "finding"), displayName(f.name))
 		written = append(written, f)
 	}
 	if len(restore) > 0 {
@@ -219,10 +221,14 @@ func only(r *runner.Result, names []string) *runner.Result {
 	return out
 }
 
-// writeDiffs prints a unified diff of every fixed file to w.
+// writeDiffs prints a unified diff of every fixed file to w, with three
+// lines of context and the headers "--- a/NAME" and "+++ b/NAME" written as
+// git diff writes them (diffLabel: an odd name is quoted), for git apply and
+// patch -p1. Line endings are kept: a CRLF line shows with its CR.
 func writeDiffs(w io.Writer, out *fixOutcome) error {
 	for _, f := range out.files {
-		if _, err := io.WriteString(w, fixes.Diff(f.name, f.old, f.new)); err != nil {
+		name := diffName(f.name)
+		if _, err := io.WriteString(w, udiff.Unified(diffLabel("a/", name), diffLabel("b/", name), string(f.old), string(f.new))); err != nil {
 			return err
 		}
 	}

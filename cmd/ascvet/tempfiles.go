@@ -197,7 +197,7 @@ func removeStaleTemps(stderr io.Writer, dir string, now time.Time) {
 			continue
 		}
 		if err := os.Remove(path); err == nil {
-			fmt.Fprintf(stderr, "ascvet: removed %s, a temporary file %s\n", path, why)
+			fmt.Fprintf(stderr, "ascvet: removed %s, a temporary file %s\n", displayName(path), why)
 		}
 	}
 }
