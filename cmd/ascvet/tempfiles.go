@@ -50,6 +50,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // staleAge is how old an old-style temporary file must be to be removed.
@@ -63,9 +64,23 @@ var (
 	oldTempPattern = regexp.MustCompile(`(?s)^\.(.+)\.ascvet-[0-9]{1,10}$`)
 )
 
-// tempName returns the name of a temporary file for base.
+// maxNameLen is the longest file name most file systems take (NAME_MAX).
+const maxNameLen = 255
+
+// tempName returns the name of a temporary file for base. When base is too
+// long for the name to fit in maxNameLen bytes, its end is cut (at a UTF-8
+// boundary): such a file is still removed on a signal, but never as stale,
+// since its NAME is not beside it.
 func tempName(base string, pid int, random uint32) string {
-	return fmt.Sprintf(".%s.ascvet-tmp-%d-%08x", base, pid, random)
+	suffix := fmt.Sprintf(".ascvet-tmp-%d-%08x", pid, random)
+	if over := 1 + len(base) + len(suffix) - maxNameLen; over > 0 && over < len(base) {
+		cut := len(base) - over
+		for cut > 0 && !utf8.RuneStart(base[cut]) {
+			cut--
+		}
+		base = base[:cut]
+	}
+	return "." + base + suffix
 }
 
 // tempFiles registers the live temporary files of the process. It is the

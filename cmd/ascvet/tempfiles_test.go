@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // dirNames returns the names in dir, sorted.
@@ -50,6 +51,14 @@ func TestTempName(t *testing.T) {
 	}
 	if name := tempName("k.asc", 7, 1); name != ".k.asc.ascvet-tmp-7-00000001" {
 		t.Errorf("tempName = %q", name)
+	}
+	// A long name is cut to fit, at a character boundary.
+	for _, base := range []string{strings.Repeat("x", 250) + ".asc", strings.Repeat("核", 80) + ".asc"} {
+		name := tempName(base, 4194303, 0xffffffff)
+		m := tempPattern.FindStringSubmatch(name)
+		if len(name) > maxNameLen || len(name) < maxNameLen-2 || !utf8.ValidString(name) || m == nil || !strings.HasPrefix(base, m[1]) {
+			t.Errorf("tempName of a %d-byte name = %q (%d bytes)", len(base), name, len(name))
+		}
 	}
 	for _, name := range []string{".k.asc.ascvet-123", ".k.asc.ascvet-4294967295"} {
 		if m := oldTempPattern.FindStringSubmatch(name); m == nil || m[1] != "k.asc" {
@@ -193,5 +202,23 @@ func TestOutputTempFile(t *testing.T) {
 	}
 	if got := dirNames(t, filepath.Dir(out)); !slices.Equal(got, []string{"report.json"}) {
 		t.Errorf("output directory holds %q", got)
+	}
+}
+
+// TestFixLongName checks that a file whose name leaves no room for the
+// temporary file's suffix is fixed all the same.
+func TestFixLongName(t *testing.T) {
+	withAnalyzers(t, noBad)
+	dir := t.TempDir()
+	name := strings.Repeat("k", 240) + ".cpp"
+	if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+		t.Skipf("this file system takes no %d-byte name: %v", len(name), err)
+	}
+	k := kernel(t, dir, name, "BAD\r\n")
+	if code, _, errs := ascvet(t, "-fix", k); code != exitOK || errs != "ascvet: fixed 1 finding in "+k+"\n" {
+		t.Errorf("-fix: exit %d, stderr %q", code, errs)
+	}
+	if got := dirNames(t, dir); !slices.Equal(got, []string{name}) {
+		t.Errorf("%s holds %q", dir, got)
 	}
 }
