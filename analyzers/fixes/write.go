@@ -33,10 +33,31 @@ const keptMode = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 // On any error before the rename the temporary file is removed and the
 // original is untouched. Errors name the file as given.
 //
+// ReplaceFile is ReplaceFileVia with the temporary files of os.CreateTemp.
+//
 // Like every rename-based writer (sed -i, editors' safe save), ReplaceFile
 // gives the target a new inode: other hard links to it keep the old
 // contents, and extended attributes and ACLs are not carried over.
 func ReplaceFile(name string, old, new []byte) error {
+	return ReplaceFileVia(name, old, new, nil)
+}
+
+// TempFiles makes the temporary files that ReplaceFileVia writes through,
+// and hears when each is gone. The ascvet driver names them after its
+// process, so that it can remove them when a signal interrupts it and tell
+// those a killed run left.
+type TempFiles interface {
+	// Create creates a new, empty file in dir, open for writing and
+	// readable by its owner only, to be renamed over the file base in dir.
+	Create(dir, base string) (*os.File, error)
+	// Gone is told that the file named name, which Create made, no longer
+	// exists under that name: it was renamed over its target, or removed.
+	Gone(name string)
+}
+
+// ReplaceFileVia is ReplaceFile writing through a temporary file that temps
+// creates; nil temps makes it with os.CreateTemp.
+func ReplaceFileVia(name string, old, new []byte, temps TempFiles) error {
 	target, err := filepath.EvalSymlinks(name)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, unwrapPath(err))
@@ -65,7 +86,12 @@ func ReplaceFile(name string, old, new []byte) error {
 	}
 
 	dir, base := filepath.Dir(target), filepath.Base(target)
-	tmp, err := os.CreateTemp(dir, "."+base+".ascvet-*")
+	var tmp *os.File
+	if temps == nil {
+		tmp, err = os.CreateTemp(dir, "."+base+".ascvet-*")
+	} else {
+		tmp, err = temps.Create(dir, base)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: cannot create a temporary file beside it: %w", name, unwrapPath(err))
 	}
@@ -75,6 +101,9 @@ func ReplaceFile(name string, old, new []byte) error {
 		if !renamed {
 			tmp.Close()
 			os.Remove(tmp.Name())
+		}
+		if temps != nil {
+			temps.Gone(tmp.Name())
 		}
 	}()
 	if _, err := tmp.Write(new); err != nil {

@@ -206,3 +206,48 @@ func TestReplaceFileFailsBeforeRename(t *testing.T) {
 	expect(t, p, "old", 0o600)
 	noLeftovers(t, dir, "k.cpp")
 }
+
+// countingTemps creates temporary files named "tmp-N" and records which it
+// was told are gone.
+type countingTemps struct {
+	created, gone []string
+}
+
+func (c *countingTemps) Create(dir, base string) (*os.File, error) {
+	name := filepath.Join(dir, "tmp-"+base+"-"+string(rune('0'+len(c.created))))
+	c.created = append(c.created, name)
+	return os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+}
+
+func (c *countingTemps) Gone(name string) { c.gone = append(c.gone, name) }
+
+// TestReplaceFileVia checks that ReplaceFileVia writes through the temporary
+// file its TempFiles makes, gives it the original's mode, and says when it
+// is gone: renamed, or removed after a failure.
+func TestReplaceFileVia(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "k.cpp", "old", 0o640)
+	var temps countingTemps
+	var seen string
+	defer func(saved func(string) error) { beforeRename = saved }(beforeRename)
+	beforeRename = func(name string) error { seen = name; return nil }
+	if err := ReplaceFileVia(p, []byte("old"), []byte("new"), &temps); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, p, "new", 0o640)
+	noLeftovers(t, dir, "k.cpp")
+	want := filepath.Join(dir, "tmp-k.cpp-0")
+	if seen != want || strings.Join(temps.created, " ") != want || strings.Join(temps.gone, " ") != want {
+		t.Errorf("renamed %q; created %v, gone %v; want %s for each", seen, temps.created, temps.gone, want)
+	}
+
+	beforeRename = func(string) error { return errors.New("stop") }
+	if err := ReplaceFileVia(p, []byte("new"), []byte("newer"), &temps); err == nil {
+		t.Error("ReplaceFileVia did not fail")
+	}
+	expect(t, p, "new", 0o640)
+	noLeftovers(t, dir, "k.cpp")
+	if len(temps.gone) != 2 || temps.gone[1] != temps.created[1] {
+		t.Errorf("created %v, gone %v; want the second gone after the failure", temps.created, temps.gone)
+	}
+}

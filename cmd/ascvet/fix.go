@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
+	"time"
+
+	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/ascvet/ascvet/analyzers/fixes"
 	"github.com/ascvet/ascvet/analyzers/runner"
@@ -154,9 +158,9 @@ func reportSkipped(stderr io.Writer, files []runner.File, skipped map[string]int
 		switch n := skipped[f.Name]; n {
 		case 0:
 		case 1:
-			fmt.Fprintf(stderr, "ascvet: %s: 1 fix not applied: it overlaps another fix\n", f.Name)
+			fmt.Fprintf(stderr, "ascvet: %s: 1 fix not applied: it overlaps another fix\n", displayName(f.Name))
 		default:
-			fmt.Fprintf(stderr, "ascvet: %s: %d fixes not applied: they overlap other fixes\n", f.Name, n)
+			fmt.Fprintf(stderr, "ascvet: %s: %d fixes not applied: they overlap other fixes\n", displayName(f.Name), n)
 		}
 	}
 }
@@ -164,16 +168,31 @@ func reportSkipped(stderr io.Writer, files []runner.File, skipped map[string]int
 // writeFixes writes each fixed file atomically and reports it on stderr. A
 // file that cannot be written is named on stderr and keeps its findings from
 // before fixing, which are returned in the result; failed counts them.
+// First it removes the temporary files that killed runs left in the
+// directories it writes in (removeStaleTemps).
 func writeFixes(stderr io.Writer, out *fixOutcome, before *runner.Result) (res *runner.Result, written []fixedFile, failed int) {
 	res = out.res
+	now := time.Now()
+	swept := map[string]bool{}
+	for _, f := range out.files {
+		// The temporary file is made beside the file a link points to.
+		target, err := filepath.EvalSymlinks(f.name)
+		if err != nil {
+			continue // ReplaceFileVia says why
+		}
+		if dir := filepath.Dir(target); !swept[dir] {
+			swept[dir] = true
+			removeStaleTemps(stderr, dir, now)
+		}
+	}
 	var restore []string
 	for _, f := range out.files {
-		if err := fixes.ReplaceFile(f.name, f.old, f.new); err != nil {
+		if err := fixes.ReplaceFileVia(f.name, f.old, f.new, temps); err != nil {
 			fmt.Fprintf(stderr, "ascvet: %v\n", err)
 			restore = append(restore, f.name)
 			continue
 		}
-		fmt.Fprintf(stderr, "ascvet: fixed %s in %s\n", plural(f.fixed, "finding"), f.name)
+		fmt.Fprintf(stderr, "ascvet: fixed %s in %s\n", plural(f.fixed, "finding"), displayName(f.name))
 		written = append(written, f)
 	}
 	if len(restore) > 0 {
@@ -202,10 +221,14 @@ func only(r *runner.Result, names []string) *runner.Result {
 	return out
 }
 
-// writeDiffs prints a unified diff of every fixed file to w.
+// writeDiffs prints a unified diff of every fixed file to w, with three
+// lines of context and the headers "--- a/NAME" and "+++ b/NAME" written as
+// git diff writes them (diffLabel: an odd name is quoted), for git apply and
+// patch -p1. Line endings are kept: a CRLF line shows with its CR.
 func writeDiffs(w io.Writer, out *fixOutcome) error {
 	for _, f := range out.files {
-		if _, err := io.WriteString(w, fixes.Diff(f.name, f.old, f.new)); err != nil {
+		name := diffName(f.name)
+		if _, err := io.WriteString(w, udiff.Unified(diffLabel("a/", name), diffLabel("b/", name), string(f.old), string(f.new))); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -19,11 +20,27 @@ import (
 // arguments after "--".
 const helperEnv = "ASCVET_TEST_HELPER"
 
+// pauseEnv, set to a duration, makes the helper ascvet announce each
+// temporary file it creates on stderr ("ascvet-test: created PATH") and
+// then pause that long, which holds its write phase open for the signal
+// test.
+const pauseEnv = "ASCVET_TEST_WRITE_PAUSE"
+
 // TestHelperAscvet is ascvet itself when the test binary is started with
 // helperEnv set; otherwise it does nothing.
 func TestHelperAscvet(t *testing.T) {
 	if os.Getenv(helperEnv) == "" {
 		return
+	}
+	if v := os.Getenv(pauseEnv); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			t.Fatalf("%s=%s: %v", pauseEnv, v, err)
+		}
+		tempCreated = func(path string) {
+			fmt.Fprintf(os.Stderr, "ascvet-test: created %s\n", path)
+			time.Sleep(d)
+		}
 	}
 	args := os.Args
 	for len(args) > 0 && args[0] != "--" {

@@ -59,7 +59,7 @@ func writeCheckstyle(w io.Writer, r *report) error {
 		slices.SortStableFunc(list, func(a, b *issue) int {
 			return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Column, b.Pos.Column))
 		})
-		f := checkstyleFile{Name: xmlText(name)}
+		f := checkstyleFile{Name: checkstyleName(name)}
 		for _, is := range list {
 			msg := is.Message
 			if msg == "" {
@@ -87,6 +87,18 @@ func writeCheckstyle(w io.Writer, r *report) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// checkstyleName is a file name as the report gives it: the name itself,
+// which the XML escaping carries whole (a tab or a newline becomes &#x9; or
+// &#xA;), unless it holds a character XML 1.0 cannot carry (another control
+// character, bytes that are not UTF-8): then quoted as git quotes it, in
+// ASCII, rather than silently made into another file's name.
+func checkstyleName(name string) string {
+	if xmlText(name) == name {
+		return name
+	}
+	return cQuote(name, true)
 }
 
 func checkstyleSeverity(s ruleset.Severity) string {

@@ -15,6 +15,9 @@ package main
 //
 // Escaping follows @actions/core (packages/core/src/command.ts): the
 // message escapes "%", "\r" and "\n"; property values also ":" and ",".
+// So the file property carries any file name whole, a newline included,
+// and GitHub finds the file by it; the step summary, which people read,
+// quotes an odd name as the text output does (displayName).
 
 import (
 	"bufio"
@@ -211,7 +214,7 @@ func writeStepSummary(w io.Writer, r *report) error {
 		}
 		// The location as the annotations give it: columns in characters
 		// (UTF-16 code units), none when unknown.
-		where := fmt.Sprintf("%s:%d", annotationPath(is.Pos.Filename, r.WorkDir), is.Pos.Line)
+		where := fmt.Sprintf("%s:%d", displayName(annotationPath(is.Pos.Filename, r.WorkDir)), is.Pos.Line)
 		if is.Pos.Column >= 1 {
 			where += fmt.Sprintf(":%d", utf16Col(is.Line, is.Pos.Column))
 		}

@@ -34,7 +34,9 @@
 //	   or -fix could not write a file (the rest was still checked and reported)
 //	3  internal error: an analyzer failed on a file (reported with the file name)
 //
-// When several apply, the highest code wins.
+// When several apply, the highest code wins. A signal (SIGHUP, SIGINT,
+// SIGQUIT, SIGTERM) that arrives once ascvet has begun writing a file makes
+// it remove its temporary files and exit 128+signal (see tempfiles.go).
 //
 // "ascvet stats" prints one JSON object that tells what ascvet understood of
 // the files: VF regions, parse errors, loops, instructions, and the calls it

@@ -104,10 +104,11 @@ func writeOutputs(outs []output, stdout io.Writer, r *report, read int) error {
 	return nil
 }
 
-// writeFileAtomic writes data to a temporary file beside name and renames
-// it over name, so a reader sees the old file or the whole new one.
+// writeFileAtomic writes data to a temporary file beside name (see
+// tempfiles.go) and renames it over name, so a reader sees the old file or
+// the whole new one.
 func writeFileAtomic(name string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".ascvet-*")
+	f, err := temps.Create(filepath.Dir(name), filepath.Base(name))
 	if err != nil {
 		return err
 	}
@@ -116,6 +117,7 @@ func writeFileAtomic(name string, data []byte) (err error) {
 			f.Close()
 			os.Remove(f.Name())
 		}
+		temps.Gone(f.Name())
 	}()
 	if _, err = f.Write(data); err != nil {
 		return err
@@ -190,7 +192,9 @@ func (f *failPolicy) fails(is *issue) bool {
 }
 
 // writeText prints the issues gcc style, then a summary line. Suppressed
-// issues (listed with -show-ignored) are marked and not counted.
+// issues (listed with -show-ignored) are marked and not counted. A file name
+// holding a control character or a double quote is quoted (displayName), so
+// that each finding stays one line.
 func writeText(w io.Writer, issues []issue, files int) error {
 	var count [ruleset.Error + 1]int
 	ignored, total := 0, 0
@@ -198,12 +202,12 @@ func writeText(w io.Writer, issues []issue, files int) error {
 		is := &issues[i]
 		if len(is.Suppressed) > 0 {
 			ignored++
-			fmt.Fprintf(w, "%s:%d:%d: ignored: %s [%s] (%s)\n", is.Pos.Filename, is.Pos.Line, is.Pos.Column, is.Message, is.RuleID(), is.Suppressed[0].Justification)
+			fmt.Fprintf(w, "%s:%d:%d: ignored: %s [%s] (%s)\n", displayName(is.Pos.Filename), is.Pos.Line, is.Pos.Column, is.Message, is.RuleID(), is.Suppressed[0].Justification)
 			continue
 		}
 		total++
 		count[is.Level]++
-		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", is.Pos.Filename, is.Pos.Line, is.Pos.Column, is.Level, is.Message, is.RuleID())
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", displayName(is.Pos.Filename), is.Pos.Line, is.Pos.Column, is.Level, is.Message, is.RuleID())
 	}
 	var parts []string
 	for s := ruleset.Error; s >= ruleset.Info; s-- {

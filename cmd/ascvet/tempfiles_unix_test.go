@@ -1,0 +1,205 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// deadPid returns the id of a process that has exited and been reaped.
+func deadPid(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	if processAlive(pid) {
+		t.Skipf("process %d exited, yet kill(%d, 0) finds a process (its id was reused)", pid, pid)
+	}
+	return pid
+}
+
+// TestRemoveStaleTempsDeadPid checks the rule for ascvet's temporary files:
+// removed when their process is gone and their file is beside them; kept
+// while it lives, and kept when not a regular file or when their file is
+// not there.
+func TestRemoveStaleTempsDeadPid(t *testing.T) {
+	dir := t.TempDir()
+	dead := deadPid(t)
+	put(t, dir, "k.asc", "kernel")
+	put(t, dir, "tab\there.asc", "kernel")
+	stale := put(t, dir, tempName("k.asc", dead, 0xdeadbeef), "half")
+	staleOdd := put(t, dir, tempName("tab\there.asc", dead, 1), "half")
+	mine := put(t, dir, tempName("k.asc", os.Getpid(), 2), "ours, being written")
+	parent := put(t, dir, tempName("k.asc", os.Getppid(), 3), "the go command's, say")
+	orphan := put(t, dir, tempName("gone.asc", dead, 4), "whose file is gone")
+	user := put(t, dir, ".foo.ascvet-notes", "a user's file")
+	if err := os.Mkdir(filepath.Join(dir, tempName("k.asc", dead, 5)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("k.asc", filepath.Join(dir, tempName("k.asc", dead, 6))); err != nil {
+		t.Fatal(err)
+	}
+	before := dirNames(t, dir)
+
+	var stderr bytes.Buffer
+	removeStaleTemps(&stderr, dir, time.Now())
+	want := slices.DeleteFunc(slices.Clone(before), func(n string) bool {
+		return n == filepath.Base(stale) || n == filepath.Base(staleOdd)
+	})
+	if got := dirNames(t, dir); !slices.Equal(got, want) {
+		t.Errorf("after removing stale files %s holds\n%q\nwant\n%q", dir, got, want)
+	}
+	for _, kept := range []string{mine, parent, orphan, user} {
+		if _, err := os.Lstat(kept); err != nil {
+			t.Errorf("%s was removed", kept)
+		}
+	}
+	msg := fmt.Sprintf(", a temporary file left by ascvet process %d, which is gone\n", dead)
+	if got := stderr.String(); strings.Count(got, msg) != 2 || !strings.Contains(got, "ascvet: removed "+stale+msg) {
+		t.Errorf("stderr %q; want the two removals named", got)
+	}
+}
+
+// TestFixSignals interrupts ascvet -fix during its write phase, many times:
+// with SIGKILL in half the rounds, with a signal it catches (SIGTERM,
+// SIGINT, SIGHUP, SIGQUIT in turn) in the others, at a random moment after
+// it created its first temporary file. The helper pauses after creating
+// each one (pauseEnv) so that the signal lands among the writes. After each
+// round every file must be wholly its original or wholly its fixed self; a
+// caught signal must leave no temporary file and exit 128+signal; and the
+// next ordinary -fix must remove what SIGKILL left, and finish the job.
+func TestFixSignals(t *testing.T) {
+	const (
+		nFiles = 6
+		pause  = 3 * time.Millisecond
+	)
+	base := t.TempDir()
+	orig := filepath.Join(base, "orig")
+	k := copyKernel(t)
+	for i := range nFiles {
+		// Lengths differ, so a mix of two files could not pass for one.
+		put(t, orig, fmt.Sprintf("k%d.asc", i), k+strings.Repeat("// pad\n", i))
+	}
+	old := readTree(t, orig)
+	want := filepath.Join(base, "want")
+	writeTree(t, want, old)
+	if code, _, errs := ascvet(t, "-fix", want); code != exitOK || strings.Count(errs, "ascvet: fixed") != nFiles {
+		t.Fatalf("-fix: exit %d\n%s", code, errs)
+	}
+	fixed := readTree(t, want)
+
+	rounds := 30
+	if testing.Short() || raceEnabled {
+		rounds = 10
+	}
+	caught := []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT}
+	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 15))
+	interrupted := map[syscall.Signal]int{}
+	leftByKill := 0
+	for round := range rounds {
+		sig := syscall.SIGKILL
+		if round%2 == 1 {
+			sig = caught[round/2%len(caught)]
+		}
+		dir := filepath.Join(base, "run", fmt.Sprint(round))
+		writeTree(t, dir, old)
+		cmd := ascvetProcess("-fix", dir)
+		cmd.Env = append(cmd.Env, pauseEnv+"="+pause.String())
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := bufio.NewReader(stderr)
+		var first string
+		for !strings.HasPrefix(first, "ascvet-test: created ") {
+			if first, err = lines.ReadString('\n'); err != nil {
+				t.Fatalf("round %d: the helper created no temporary file: %v", round, err)
+			}
+		}
+		time.Sleep(time.Duration(r.Int64N(int64((nFiles - 1) * pause))))
+		_ = cmd.Process.Signal(sig)
+		rest, _ := io.ReadAll(lines)
+		err = cmd.Wait()
+		what := fmt.Sprintf("round %d (%v)", round, sig)
+
+		// The exit: 128+signal for a caught one, death for SIGKILL; or
+		// the run finished before the signal came.
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+		case !errors.As(err, &ee):
+			t.Fatalf("%s: %v", what, err)
+		case sig == syscall.SIGKILL && ee.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL,
+			sig != syscall.SIGKILL && ee.ExitCode() == 128+int(sig):
+			interrupted[sig]++
+		default:
+			t.Errorf("%s: %v; want exit status %d\n%s%s", what, err, 128+int(sig), first, rest)
+		}
+
+		nOld, nNew := 0, 0
+		var temps []string
+		for rel, data := range readTree(t, dir) {
+			switch {
+			case tempPattern.MatchString(rel):
+				if !strings.Contains(rel, fmt.Sprintf("-tmp-%d-", cmd.Process.Pid)) {
+					t.Errorf("%s: temporary file %s is not named after the process %d", what, rel, cmd.Process.Pid)
+				}
+				temps = append(temps, rel)
+			case bytes.Equal(data, old[rel]):
+				nOld++
+			case bytes.Equal(data, fixed[rel]):
+				nNew++
+			default:
+				t.Errorf("%s: %s is neither its original nor its fixed self (%d bytes)", what, rel, len(data))
+			}
+		}
+		if nOld+nNew != nFiles {
+			t.Errorf("%s: %d of %d files found", what, nOld+nNew, nFiles)
+		}
+		if sig != syscall.SIGKILL && len(temps) > 0 {
+			t.Errorf("%s: temporary files left: %q", what, temps)
+		}
+		leftByKill += len(temps)
+
+		// The next -fix removes what SIGKILL left and finishes the job.
+		code, _, errs := ascvet(t, "-fix", dir)
+		if code != exitOK || strings.Count(errs, "ascvet: removed ") != len(temps) {
+			t.Errorf("%s: -fix after the signal: exit %d, %d temporary files to remove\n%s", what, code, len(temps), errs)
+		}
+		got := readTree(t, dir)
+		for rel, data := range got {
+			if w, ok := fixed[rel]; !ok {
+				t.Errorf("%s: %s left after a second -fix", what, rel)
+			} else if !bytes.Equal(data, w) {
+				t.Errorf("%s: after a second -fix, %s differs from an uninterrupted run", what, rel)
+			}
+		}
+	}
+	for _, sig := range append([]syscall.Signal{syscall.SIGKILL}, caught...) {
+		if interrupted[sig] == 0 {
+			t.Errorf("no run was interrupted by %v: the pause no longer holds the writes open", sig)
+		}
+	}
+	if leftByKill == 0 {
+		t.Error("no SIGKILL left a temporary file: their removal went untested")
+	}
+	t.Logf("%d rounds: interrupted %v; SIGKILL left %d temporary files, all removed by the next -fix", rounds, interrupted, leftByKill)
+}
