@@ -118,7 +118,7 @@ type Result struct {
 // Analyzer computes the pressure of the regions of one file, following
 // calls into same-file helpers (memoised, cycle-safe).
 type Analyzer struct {
-	file    *ir.File
+	funcs   *ir.FuncIndex         // the file's regions by name
 	summary map[*ir.Func]*summary // a helper's peak, parameters included, and which parameters are live there
 	active  map[*ir.Func]bool
 }
@@ -134,7 +134,7 @@ type summary struct {
 
 // New returns an Analyzer for the regions of f.
 func New(f *ir.File) *Analyzer {
-	return &Analyzer{file: f, summary: map[*ir.Func]*summary{}, active: map[*ir.Func]bool{}}
+	return &Analyzer{funcs: ir.NewFuncIndex(f), summary: map[*ir.Func]*summary{}, active: map[*ir.Func]bool{}}
 }
 
 // Analyze returns the pressure of fn.
@@ -163,12 +163,12 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 		}
 	}
 	opaque := func(in *ir.Instr) bool {
-		return in.Op == ir.OpUnknown || in.Op == ir.OpCall && a.file.Func(in.Name) == nil
+		return in.Op == ir.OpUnknown || in.Op == ir.OpCall && a.funcs.Func(in.Name) == nil
 	}
 	sums := map[*ir.Instr]*summary{}
 	for _, in := range fn.Instrs {
 		if in.Op == ir.OpCall {
-			if h := a.file.Func(in.Name); h != nil && h != fn {
+			if h := a.funcs.Func(in.Name); h != nil && h != fn {
 				if s := a.helperPeak(h); s != nil {
 					sums[in] = s
 				}
