@@ -256,7 +256,7 @@ func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective
 			}
 			is.Related = append(is.Related, related{Pos: r.Pos, End: r.End, Message: msg, Line: lineOf(r.Pos.Line)})
 		}
-		is.Fingerprint = baseline.Fingerprint(is.RuleID(), f.Name, baseline.Snippet(f.Src, is.Pos.Line, is.End.Line))
+		is.Fingerprint = baseline.Fingerprint(is.RuleID(), f.Name, baseline.SnippetLines(lines, is.Pos.Line, is.End.Line))
 	}
 }
 
