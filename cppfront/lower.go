@@ -402,14 +402,17 @@ func initDeclarator(fl *flat, d int32) (string, int32) {
 	return fl.text(nd), val
 }
 
+// blankAt returns the index of the first blank that starts at or after
+// off (the blanks are in source order).
+func (lw *lowerer) blankAt(off uint32) int {
+	return sort.Search(len(lw.blanks), func(i int) bool { return uint32(lw.blanks[i].start) >= off })
+}
+
 // regionKind decides whether a function is a VF region, and which kind.
 func (lw *lowerer) regionKind(fd funcDef) (ir.RegionKind, bool) {
 	var simd, simt, aicore bool
 	var kind ir.RegionKind
-	for _, b := range lw.blanks {
-		if uint32(b.start) < fd.start {
-			continue
-		}
+	for _, b := range lw.blanks[lw.blankAt(fd.start):] {
 		if uint32(b.start) >= fd.body {
 			break
 		}
@@ -443,8 +446,11 @@ func (lw *lowerer) regionKind(fd funcDef) (ir.RegionKind, bool) {
 		return 0, false
 	}
 	// Blanked __VEC_SCOPE__ no longer shows in src: check the blanks.
-	for _, b := range lw.blanks {
-		if uint32(b.start) >= fd.body && uint32(b.start) < fd.end && b.text == "__VEC_SCOPE__" {
+	for _, b := range lw.blanks[lw.blankAt(fd.body):] {
+		if uint32(b.start) >= fd.end {
+			break
+		}
+		if b.text == "__VEC_SCOPE__" {
 			return 0, false
 		}
 	}
