@@ -452,6 +452,47 @@ func (fn *Func) Within(l, id LoopID) bool {
 	return false
 }
 
+// InstrsIn returns the instructions of loop l, those of its inner loops
+// included: a run of Instrs, since the body holds instructions in ID order.
+// A scan of a loop's instructions costs the loop, not the region.
+func (fn *Func) InstrsIn(l *Loop) []*Instr {
+	first, last := edgeInstr(l.Body, false), edgeInstr(l.Body, true)
+	if first == nil {
+		return nil
+	}
+	return fn.Instrs[first.ID : last.ID+1]
+}
+
+// edgeInstr returns the first (or the last) instruction of b in program
+// order, nil when it has none.
+func edgeInstr(b *Block, last bool) *Instr {
+	if b == nil {
+		return nil
+	}
+	for k := range b.Nodes {
+		if last {
+			k = len(b.Nodes) - 1 - k
+		}
+		var in *Instr
+		switch n := b.Nodes[k].(type) {
+		case *Instr:
+			in = n
+		case *Loop:
+			in = edgeInstr(n.Body, last)
+		case *If:
+			if last {
+				in = cmp.Or(edgeInstr(n.Else, last), edgeInstr(n.Then, last))
+			} else {
+				in = cmp.Or(edgeInstr(n.Then, last), edgeInstr(n.Else, last))
+			}
+		}
+		if in != nil {
+			return in
+		}
+	}
+	return nil
+}
+
 // SharedLoop reports whether loops a and b (innermost loops, or NoLoop)
 // have an enclosing loop in common.
 func (fn *Func) SharedLoop(a, b LoopID) bool {

@@ -418,7 +418,7 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 		return nil, ""
 	}
 	addr := pre.Args[pk]
-	for _, in := range fn.Instrs {
+	for _, in := range fn.InstrsIn(lp) {
 		if in.ID >= pre.ID || !fn.Within(in.Loop, lp.ID) {
 			continue
 		}
@@ -502,7 +502,7 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 		return nil, ""
 	}
 	// Nothing in the loop after the Post may touch its register or pointer.
-	for _, in := range fn.Instrs {
+	for _, in := range fn.InstrsIn(lp) {
 		if in.ID <= post.ID || !fn.Within(in.Loop, lp.ID) {
 			continue
 		}
