@@ -176,6 +176,12 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 		}
 	}
 	wo := func(in *ir.Instr, k int) bool { s := sums[in]; return s != nil && s.writeOnly[k] }
+	type peak struct {
+		seen bool       // Peak was reached at some instruction
+		set  set        // the registers live at the highest peak so far
+		add  []ir.RegID // the constant masks made again there
+	}
+	var peaks [NumClasses]peak
 	lv := newLivenessCalls(fn, wo, opaque)
 	lv.solve()
 	for _, in := range fn.Instrs {
@@ -251,11 +257,20 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 			p := &res.Classes[c]
 			if n > p.Peak {
 				p.Peak, p.At, p.Helper = n, in, helper
-				p.Live, p.Weight = lv.members(set, c)
-				for _, r := range add {
-					p.Live = append(p.Live, r)
-					p.Weight = append(p.Weight, 1)
-				}
+				peaks[c] = peak{true, set.clone(), add}
+			}
+		}
+	}
+	// The registers live at each peak, listed once the peak is known: a
+	// region whose pressure rises at every instruction would list them
+	// again at each.
+	for c := Class(0); c < NumClasses; c++ {
+		if pk := peaks[c]; pk.seen {
+			p := &res.Classes[c]
+			p.Live, p.Weight = lv.members(pk.set, c)
+			for _, r := range pk.add {
+				p.Live = append(p.Live, r)
+				p.Weight = append(p.Weight, 1)
 			}
 		}
 	}
