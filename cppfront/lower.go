@@ -37,6 +37,7 @@ type lowerer struct {
 	selfDefs  [][2]string                    // the file\'s object-like #defines: name, value
 	includes  []string                       // the file\'s "..." includes, as written
 	mac       *macroMap                      // same-file macro expansion (macro.go); nil when src is the file's own text
+	classes   map[uint]string                // the class of the first definition starting at each offset (classAt), made on first use
 }
 
 // funcDef is a function definition found by the declaration-level walk.
@@ -661,12 +662,15 @@ func (lw *lowerer) constFn(fd funcDef) (constFn, bool) {
 
 // classAt returns the class of the function definition that starts at off.
 func (lw *lowerer) classAt(off uint) string {
-	for _, fd := range lw.funcs {
-		if fd.node.StartByte() == off {
-			return classOf(fd)
+	if lw.classes == nil {
+		lw.classes = make(map[uint]string, len(lw.funcs))
+		for _, fd := range lw.funcs {
+			if _, ok := lw.classes[fd.node.StartByte()]; !ok {
+				lw.classes[fd.node.StartByte()] = classOf(fd)
+			}
 		}
 	}
-	return ""
+	return lw.classes[off]
 }
 
 // region is a function region lowered from a definition.

@@ -875,14 +875,15 @@ func usesDefine(b []byte, spans [][2]int) bool {
 
 // markedDefs marks unusable the macros whose body holds a region marker.
 func markedDefs(defs map[string]*macroDef, blanks []blank) {
+	var marks []int // marker starts, in order as the blanks are
 	for _, b := range blanks {
-		if _, ok := markerKinds[b.text]; !ok {
-			continue
+		if _, ok := markerKinds[b.text]; ok {
+			marks = append(marks, b.start)
 		}
-		for _, d := range defs {
-			if b.start >= d.from && b.start < d.at {
-				d.bad = true
-			}
+	}
+	for _, d := range defs {
+		if i := sort.SearchInts(marks, d.from); i < len(marks) && marks[i] < d.at {
+			d.bad = true
 		}
 	}
 }
