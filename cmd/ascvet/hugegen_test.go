@@ -312,8 +312,9 @@ func TestHugeGen(t *testing.T) {
 	}
 }
 
-// BenchmarkHugeFile runs ascvet, on one core, over one generated VF file
-// (genHugeVF) of each size, with the size and time limits lifted:
+// BenchmarkHugeFile runs ascvet with its default -j (the CPUs, which a file
+// alone gives to its analyzers) over one generated VF file (genHugeVF) of
+// each size, with the size and time limits lifted:
 //
 //	go test ./cmd/ascvet -run XXX -bench HugeFile -benchtime 1x
 //
@@ -331,7 +332,7 @@ func BenchmarkHugeFile(b *testing.B) {
 			runtime.GC()
 			peak := sampleHeap()
 			for b.Loop() {
-				if code := run([]string{"-j", "1", "-f", "json", "-max-file-size", "0", "-file-timeout", "0", path}, io.Discard, io.Discard); code != exitOK && code != exitFindings {
+				if code := run([]string{"-f", "json", "-max-file-size", "0", "-file-timeout", "0", path}, io.Discard, io.Discard); code != exitOK && code != exitFindings {
 					b.Fatalf("exit %d", code)
 				}
 			}
