@@ -19,7 +19,7 @@ import (
 //
 // Small seeds keep the runs fast and the fuzzer's minimisation of every
 // input that finds new coverage short (it tries n^2/2 removals; see
-// fuzzMinimizeRuns): seeded with whole fixtures of up to 19 KB, a worker
+// fuzzopt.MinimizeRuns): seeded with whole fixtures of up to 19 KB, a worker
 // managed a few hundred runs a second, and none while it minimised.
 func addSeeds(f *testing.F) {
 	for _, p := range seedFiles(f) {

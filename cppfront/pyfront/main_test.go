@@ -1,29 +1,10 @@
 package pyfront
 
 import (
-	"flag"
-	"os"
 	"testing"
+
+	"github.com/ascvet/ascvet/cppfront/internal/fuzzopt"
 )
 
-// fuzzMinimizeRuns is the default of -test.fuzzminimizetime for this
-// package's fuzz targets, when the command line does not set it: at most
-// this many runs to minimise an input. The fuzzer minimises every input
-// that finds new coverage by trying the removal of every run of its bytes
-// (n^2/2 runs); with the default of a minute, a worker that found a 1 KB
-// input spent the minute on it (0 execs/s in the fuzzer's log). A short
-// minimisation only leaves a longer input in the corpus; crashers are
-// still written out, minimised as far as the budget went.
-const fuzzMinimizeRuns = "2000x"
-
-func TestMain(m *testing.M) {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.fuzzminimizetime" })
-	if !set {
-		if err := flag.Set("test.fuzzminimizetime", fuzzMinimizeRuns); err != nil {
-			panic("internal error: " + err.Error())
-		}
-	}
-	os.Exit(m.Run())
-}
+// TestMain bounds the fuzzer's minimisation (fuzzopt.MinimizeRuns).
+func TestMain(m *testing.M) { fuzzopt.Main(m) }
