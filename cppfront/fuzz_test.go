@@ -5,22 +5,31 @@ import (
 	"errors"
 	"go/token"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
-// addSeeds adds every fixture of the repository (see seedFiles) and a few
-// hostile shapes to the corpus of f. Without -fuzz, go test runs just these
-// (and testdata/fuzz/<Target>, the regressions the fuzzer found).
+// addSeeds adds every fixture of the repository (see seedFiles), cut into
+// pieces (seedPieces), and a few hostile shapes to the corpus of f. Without
+// -fuzz, go test runs just these (and testdata/fuzz/<Target>, the
+// regressions the fuzzer found).
+//
+// Small seeds keep the runs fast and the fuzzer's minimisation of every
+// input that finds new coverage short (it tries n^2/2 removals; see
+// fuzzopt.MinimizeRuns): seeded with whole fixtures of up to 19 KB, a worker
+// managed a few hundred runs a second, and none while it minimised.
 func addSeeds(f *testing.F) {
 	for _, p := range seedFiles(f) {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(src)
+		for _, piece := range seedPieces(src) {
+			f.Add(piece)
+		}
 	}
 	for _, s := range []string{
 		"__simd_vf__ void f() { for (;;) { Reg::LoadAlign(x, y); } }",
@@ -39,11 +48,86 @@ func addSeeds(f *testing.F) {
 	}
 }
 
+// maxSeed is the size seedPieces packs a fixture's paragraphs up to, and
+// maxFuzzInput the largest input FuzzParseFile runs (a big file is the
+// business of the limit tests and of BenchmarkHugeFile).
+const (
+	maxSeed      = 2 << 10
+	maxFuzzInput = 16 << 10
+)
+
+// seedPieces cuts a fixture into pieces of about maxSeed bytes at its
+// top-level paragraphs (a blank line, then a line that starts at column 0
+// and does not close a brace), each after the file's opening paragraphs
+// that hold no brace (includes, constants, macros).
+func seedPieces(src []byte) [][]byte {
+	var paras [][]byte
+	for rest := src; len(rest) > 0; {
+		cut := len(rest)
+		for i := 0; i+2 < len(rest); i++ {
+			if rest[i] == '\n' && rest[i+1] == '\n' && !strings.ContainsRune(" \t\n}", rune(rest[i+2])) {
+				cut = i + 2
+				break
+			}
+		}
+		paras = append(paras, rest[:cut])
+		rest = rest[cut:]
+	}
+	var header []byte
+	for len(paras) > 0 && !bytes.ContainsRune(paras[0], '{') {
+		header = append(header, paras[0]...)
+		paras = paras[1:]
+	}
+	var out [][]byte
+	cur := bytes.Clone(header)
+	for _, p := range paras {
+		if len(cur) > len(header) && len(cur)+len(p) > maxSeed {
+			out = append(out, cur)
+			cur = bytes.Clone(header)
+		}
+		cur = append(cur, p...)
+	}
+	if len(cur) > len(header) || len(out) == 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// TestSeedPieces: the pieces of every fixture hold all its lines and fit
+// maxFuzzInput, and the fixtures do split.
+func TestSeedPieces(t *testing.T) {
+	pieces, files := 0, seedFiles(t)
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps := seedPieces(src)
+		pieces += len(ps)
+		for _, l := range bytes.Split(src, []byte("\n")) {
+			if !slices.ContainsFunc(ps, func(piece []byte) bool { return bytes.Contains(piece, l) }) {
+				t.Errorf("%s: line %q is in no piece", p, l)
+			}
+		}
+		for _, piece := range ps {
+			if len(piece) > maxFuzzInput {
+				t.Errorf("%s: a piece of %d bytes, over maxFuzzInput", p, len(piece))
+			}
+		}
+	}
+	if pieces < 2*len(files) {
+		t.Errorf("%d fixtures in %d pieces", len(files), pieces)
+	}
+}
+
 // FuzzParseFile: no input panics or hangs the front end, and the IR it
 // produces always verifies.
 func FuzzParseFile(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > maxFuzzInput {
+			return
+		}
 		fset := token.NewFileSet()
 		file, err := ParseFile(fset, "fuzz.asc", src)
 		if err != nil {

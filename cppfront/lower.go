@@ -37,6 +37,7 @@ type lowerer struct {
 	selfDefs  [][2]string                    // the file\'s object-like #defines: name, value
 	includes  []string                       // the file\'s "..." includes, as written
 	mac       *macroMap                      // same-file macro expansion (macro.go); nil when src is the file's own text
+	classes   map[uint]string                // the class of the first definition starting at each offset (classAt), made on first use
 }
 
 // funcDef is a function definition found by the declaration-level walk.
@@ -402,14 +403,17 @@ func initDeclarator(fl *flat, d int32) (string, int32) {
 	return fl.text(nd), val
 }
 
+// blankAt returns the index of the first blank that starts at or after
+// off (the blanks are in source order).
+func (lw *lowerer) blankAt(off uint32) int {
+	return sort.Search(len(lw.blanks), func(i int) bool { return uint32(lw.blanks[i].start) >= off })
+}
+
 // regionKind decides whether a function is a VF region, and which kind.
 func (lw *lowerer) regionKind(fd funcDef) (ir.RegionKind, bool) {
 	var simd, simt, aicore bool
 	var kind ir.RegionKind
-	for _, b := range lw.blanks {
-		if uint32(b.start) < fd.start {
-			continue
-		}
+	for _, b := range lw.blanks[lw.blankAt(fd.start):] {
 		if uint32(b.start) >= fd.body {
 			break
 		}
@@ -443,8 +447,11 @@ func (lw *lowerer) regionKind(fd funcDef) (ir.RegionKind, bool) {
 		return 0, false
 	}
 	// Blanked __VEC_SCOPE__ no longer shows in src: check the blanks.
-	for _, b := range lw.blanks {
-		if uint32(b.start) >= fd.body && uint32(b.start) < fd.end && b.text == "__VEC_SCOPE__" {
+	for _, b := range lw.blanks[lw.blankAt(fd.body):] {
+		if uint32(b.start) >= fd.end {
+			break
+		}
+		if b.text == "__VEC_SCOPE__" {
 			return 0, false
 		}
 	}
@@ -655,12 +662,15 @@ func (lw *lowerer) constFn(fd funcDef) (constFn, bool) {
 
 // classAt returns the class of the function definition that starts at off.
 func (lw *lowerer) classAt(off uint) string {
-	for _, fd := range lw.funcs {
-		if fd.node.StartByte() == off {
-			return classOf(fd)
+	if lw.classes == nil {
+		lw.classes = make(map[uint]string, len(lw.funcs))
+		for _, fd := range lw.funcs {
+			if _, ok := lw.classes[fd.node.StartByte()]; !ok {
+				lw.classes[fd.node.StartByte()] = classOf(fd)
+			}
 		}
 	}
-	return ""
+	return lw.classes[off]
 }
 
 // region is a function region lowered from a definition.

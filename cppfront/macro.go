@@ -52,9 +52,11 @@ import (
 //   - a function-like macro whose arguments the file does not close, or
 //     whose expansion ends in a function-like macro name that would take
 //     its arguments from the text after the invocation, stays unexpanded;
-//   - the expansion is capped (maxExpansion): over the cap, or nested more
-//     than maxMacroDepth deep, or with the expanded file deeper than the
-//     bracket limit, the file is lowered unexpanded.
+//   - the expansion is capped (maxExpansion, four times the file): over
+//     the cap, or nested more than maxMacroDepth deep, or with the expanded
+//     file deeper than the bracket limit, the file is lowered unexpanded.
+//     The cap is relative only, so that a big generated file that uses
+//     macros as a small one does lowers as the small one does.
 //
 // Fixes edit the original text by position: ir.File.Expansions records
 // every invocation so that no fix is offered for what an expansion made.
@@ -63,7 +65,7 @@ import (
 const maxMacroDepth = 64
 
 // maxExpansion is the largest expanded file, given the original length.
-func maxExpansion(n int) int { return min(4*n+1<<16, 16<<20) }
+func maxExpansion(n int) int { return 4*n + 1<<16 }
 
 // macroDef is one #define.
 type macroDef struct {
@@ -873,14 +875,15 @@ func usesDefine(b []byte, spans [][2]int) bool {
 
 // markedDefs marks unusable the macros whose body holds a region marker.
 func markedDefs(defs map[string]*macroDef, blanks []blank) {
+	var marks []int // marker starts, in order as the blanks are
 	for _, b := range blanks {
-		if _, ok := markerKinds[b.text]; !ok {
-			continue
+		if _, ok := markerKinds[b.text]; ok {
+			marks = append(marks, b.start)
 		}
-		for _, d := range defs {
-			if b.start >= d.from && b.start < d.at {
-				d.bad = true
-			}
+	}
+	for _, d := range defs {
+		if i := sort.SearchInts(marks, d.from); i < len(marks) && marks[i] < d.at {
+			d.bad = true
 		}
 	}
 }

@@ -118,7 +118,7 @@ type Result struct {
 // Analyzer computes the pressure of the regions of one file, following
 // calls into same-file helpers (memoised, cycle-safe).
 type Analyzer struct {
-	file    *ir.File
+	funcs   *ir.FuncIndex         // the file's regions by name
 	summary map[*ir.Func]*summary // a helper's peak, parameters included, and which parameters are live there
 	active  map[*ir.Func]bool
 }
@@ -134,7 +134,7 @@ type summary struct {
 
 // New returns an Analyzer for the regions of f.
 func New(f *ir.File) *Analyzer {
-	return &Analyzer{file: f, summary: map[*ir.Func]*summary{}, active: map[*ir.Func]bool{}}
+	return &Analyzer{funcs: ir.NewFuncIndex(f), summary: map[*ir.Func]*summary{}, active: map[*ir.Func]bool{}}
 }
 
 // Analyze returns the pressure of fn.
@@ -163,12 +163,12 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 		}
 	}
 	opaque := func(in *ir.Instr) bool {
-		return in.Op == ir.OpUnknown || in.Op == ir.OpCall && a.file.Func(in.Name) == nil
+		return in.Op == ir.OpUnknown || in.Op == ir.OpCall && a.funcs.Func(in.Name) == nil
 	}
 	sums := map[*ir.Instr]*summary{}
 	for _, in := range fn.Instrs {
 		if in.Op == ir.OpCall {
-			if h := a.file.Func(in.Name); h != nil && h != fn {
+			if h := a.funcs.Func(in.Name); h != nil && h != fn {
 				if s := a.helperPeak(h); s != nil {
 					sums[in] = s
 				}
@@ -176,6 +176,12 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 		}
 	}
 	wo := func(in *ir.Instr, k int) bool { s := sums[in]; return s != nil && s.writeOnly[k] }
+	type peak struct {
+		seen bool       // Peak was reached at some instruction
+		set  set        // the registers live at the highest peak so far
+		add  []ir.RegID // the constant masks made again there
+	}
+	var peaks [NumClasses]peak
 	lv := newLivenessCalls(fn, wo, opaque)
 	lv.solve()
 	for _, in := range fn.Instrs {
@@ -251,11 +257,20 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 			p := &res.Classes[c]
 			if n > p.Peak {
 				p.Peak, p.At, p.Helper = n, in, helper
-				p.Live, p.Weight = lv.members(set, c)
-				for _, r := range add {
-					p.Live = append(p.Live, r)
-					p.Weight = append(p.Weight, 1)
-				}
+				peaks[c] = peak{true, set.clone(), add}
+			}
+		}
+	}
+	// The registers live at each peak, listed once the peak is known: a
+	// region whose pressure rises at every instruction would list them
+	// again at each.
+	for c := Class(0); c < NumClasses; c++ {
+		if pk := peaks[c]; pk.seen {
+			p := &res.Classes[c]
+			p.Live, p.Weight = lv.members(pk.set, c)
+			for _, r := range pk.add {
+				p.Live = append(p.Live, r)
+				p.Weight = append(p.Weight, 1)
 			}
 		}
 	}

@@ -113,7 +113,7 @@ func run(pass *analysis.Pass) (any, error) {
 // flag wait or pipe barrier): a body that round-trips through UB this way
 // is not made faster by interleaving copies.
 func hasBarrier(fn *ir.Func, lp *ir.Loop) bool {
-	for _, in := range fn.Instrs {
+	for _, in := range fn.InstrsIn(lp) {
 		if !fn.Within(in.Loop, lp.ID) {
 			continue
 		}
@@ -138,7 +138,7 @@ func fits(fn *ir.Func, lp *ir.Loop, peak *regalloc.Result, b regalloc.Budget, k 
 	}
 	written := map[ir.RegID]bool{}
 	var vregs, masks int
-	for _, in := range fn.Instrs {
+	for _, in := range fn.InstrsIn(lp) {
 		if !fn.Within(in.Loop, lp.ID) {
 			continue
 		}

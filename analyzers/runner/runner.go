@@ -107,6 +107,12 @@ type Options struct {
 	// Jobs is the number of files analysed at once; runtime.NumCPU() when < 1.
 	Jobs int
 
+	// Parallel is the number of analyzers of one file that run at once,
+	// those that do not require each other; one after the other when < 2.
+	// A driver that analyses fewer files at a time than it has CPUs (one
+	// huge file, say) gives the rest to a file's analyzers.
+	Parallel int
+
 	// Visit, when set, is called once per file after its analyzers ran, with
 	// the result of every analyzer that succeeded. It is called from several
 	// goroutines at once and must not keep results it does not need: they
@@ -147,7 +153,7 @@ func Run(analyzers []*analysis.Analyzer, files []File, opts Options) (*Result, e
 	for range min(jobs, max(len(files), 1)) {
 		wg.Go(func() {
 			for i := range next {
-				findings, errs, results := runFile(order, files[i])
+				findings, errs, results := runFile(order, files[i], opts.Parallel)
 				outs[i] = out{findings, errs}
 				if opts.Visit != nil {
 					opts.Visit(files[i], results)
@@ -218,41 +224,49 @@ func compareFindings(a, b Finding) int {
 // sizes is what TypesSizes reports; no analyzer of ours asks.
 var sizes = types.SizesFor("gc", "amd64")
 
-// runFile runs every analyzer of order (dependencies first) on one file.
-func runFile(order []*analysis.Analyzer, f File) ([]Finding, []InternalError, map[*analysis.Analyzer]any) {
+// runFile runs every analyzer of order (dependencies first) on one file,
+// up to parallel of them at once (1 or less: one after the other). An
+// analyzer starts once those it requires are done; findings and errors are
+// kept in the order of order whatever the schedule.
+func runFile(order []*analysis.Analyzer, f File, parallel int) ([]Finding, []InternalError, map[*analysis.Analyzer]any) {
 	fset := token.NewFileSet()
 	pkg := types.NewPackage(f.Name, "vf")
-	results := map[*analysis.Analyzer]any{}
-	failed := map[*analysis.Analyzer]bool{}
 	readFile := func(name string) ([]byte, error) {
 		if name != f.Name {
 			return nil, fmt.Errorf("%s is not a file of this pass", name)
 		}
 		return f.Src, nil
 	}
-	var findings []Finding
-	var errs []InternalError
-	for _, a := range order {
+	type outcome struct {
+		res      any
+		failed   bool
+		findings []Finding
+		err      *InternalError
+	}
+	outs := make([]outcome, len(order))
+	index := make(map[*analysis.Analyzer]int, len(order))
+	for i, a := range order {
+		index[a] = i
+	}
+	// run runs order[i], whose prerequisites are done.
+	run := func(i int) {
+		a, out := order[i], &outs[i]
 		resultOf := make(map[*analysis.Analyzer]any, len(a.Requires))
-		skip := false
 		for _, req := range a.Requires {
-			if failed[req] {
-				skip = true // the prerequisite's failure is already reported
+			if outs[index[req]].failed {
+				out.failed = true // the prerequisite's failure is already reported
+				return
 			}
-			resultOf[req] = results[req]
-		}
-		if skip {
-			failed[a] = true
-			continue
+			resultOf[req] = outs[index[req]].res
 		}
 		if res, ok := f.Provided[a]; ok {
 			if a.ResultType != nil && reflect.TypeOf(res) != a.ResultType {
-				errs = append(errs, InternalError{File: f.Name, Analyzer: a.Name, Err: fmt.Errorf("provided result of type %T, want %v", res, a.ResultType)})
-				failed[a] = true
-				continue
+				out.err = &InternalError{File: f.Name, Analyzer: a.Name, Err: fmt.Errorf("provided result of type %T, want %v", res, a.ResultType)}
+				out.failed = true
+				return
 			}
-			results[a] = res
-			continue
+			out.res = res
+			return
 		}
 		var diags []analysis.Diagnostic
 		pass := &analysis.Pass{
@@ -277,17 +291,53 @@ func runFile(order []*analysis.Analyzer, f File) ([]Finding, []InternalError, ma
 			ierr = &InternalError{Err: fmt.Errorf("result of type %T, want %v", res, a.ResultType)}
 		}
 		if ierr == nil {
-			var fs []Finding
-			fs, ierr = resolve(fset, a, diags)
-			findings = append(findings, fs...)
+			out.findings, ierr = resolve(fset, a, diags)
 		}
 		if ierr != nil {
 			ierr.File, ierr.Analyzer = f.Name, a.Name
-			errs = append(errs, *ierr)
-			failed[a] = true
-			continue
+			out.err, out.failed, out.findings = ierr, true, nil
+			return
 		}
-		results[a] = res
+		out.res = res
+	}
+	if parallel <= 1 {
+		for i := range order {
+			run(i)
+		}
+	} else {
+		// One goroutine per analyzer, each waiting for its prerequisites;
+		// the semaphore bounds how many run. A done channel is closed
+		// after its outcome is written, so a dependent reads it safely.
+		done := make([]chan struct{}, len(order))
+		for i := range done {
+			done[i] = make(chan struct{})
+		}
+		sem := make(chan struct{}, parallel)
+		var wg sync.WaitGroup
+		for i, a := range order {
+			wg.Go(func() {
+				defer close(done[i])
+				for _, req := range a.Requires {
+					<-done[index[req]]
+				}
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				run(i)
+			})
+		}
+		wg.Wait()
+	}
+	var findings []Finding
+	var errs []InternalError
+	results := map[*analysis.Analyzer]any{}
+	for i, a := range order {
+		findings = append(findings, outs[i].findings...)
+		if outs[i].err != nil {
+			errs = append(errs, *outs[i].err)
+		}
+		if !outs[i].failed {
+			results[a] = outs[i].res
+		}
 	}
 	return findings, errs, results
 }

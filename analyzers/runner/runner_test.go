@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -201,5 +202,87 @@ func TestProvided(t *testing.T) {
 	res, err = Run([]*analysis.Analyzer{user}, []File{{Name: "c.asc", Provided: map[*analysis.Analyzer]any{prov: 42}}}, Options{Jobs: 1})
 	if err != nil || len(res.Errors) != 1 || !strings.Contains(res.Errors[0].Err.Error(), "provided result of type int") {
 		t.Errorf("wrong provided type: %v %v", err, res.Errors)
+	}
+}
+
+// TestParallel: with Parallel, analyzers that do not require each other
+// run at the same time (two of them wait for each other here, which
+// would deadlock one after the other), none starts before what it
+// requires is done, and findings and errors are those of a sequential run.
+func TestParallel(t *testing.T) {
+	meet := make(chan struct{})
+	var mu sync.Mutex
+	doneAt := map[string]int{}
+	var clock int
+	step := func(name string, requires ...*analysis.Analyzer) *analysis.Analyzer {
+		return &analysis.Analyzer{Name: name, Doc: name, Requires: append([]*analysis.Analyzer{load}, requires...), Run: func(pass *analysis.Pass) (any, error) {
+			mu.Lock()
+			for _, r := range pass.Analyzer.Requires {
+				if _, ok := doneAt[r.Name]; !ok && r != load {
+					t.Errorf("%s started before %s was done", name, r.Name)
+				}
+			}
+			mu.Unlock()
+			tf := pass.ResultOf[load].(*token.File)
+			pass.Report(analysis.Diagnostic{Pos: tf.Pos(0), Message: name})
+			mu.Lock()
+			clock++
+			doneAt[name] = clock
+			mu.Unlock()
+			return nil, nil
+		}}
+	}
+	// a and b each wait until the other has started: only a parallel run gets past.
+	var once sync.Once
+	started := make(chan struct{}, 2)
+	meeting := func(name string) *analysis.Analyzer {
+		a := step(name)
+		run := a.Run
+		a.Run = func(pass *analysis.Pass) (any, error) {
+			started <- struct{}{}
+			once.Do(func() {
+				for range 2 {
+					select {
+					case <-started:
+					case <-time.After(10 * time.Second):
+						t.Error("a and b did not run at the same time")
+					}
+				}
+				close(meet)
+			})
+			<-meet
+			return run(pass)
+		}
+		return a
+	}
+	a, b := meeting("a"), meeting("b")
+	c := step("c", a, b)
+	d := step("d", c)
+	files := []File{{Name: "k.cpp", Src: []byte("BAD\n")}, {Name: "p.cpp", Src: []byte("PANIC\n")}}
+	res, err := Run([]*analysis.Analyzer{d, words}, files[:1], Options{Parallel: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, f.Diagnostic.Message)
+	}
+	if want := []string{"a", "b", "c", "d", "bad word"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("findings %v, want %v", got, want)
+	}
+	if doneAt["c"] < doneAt["a"] || doneAt["c"] < doneAt["b"] || doneAt["d"] < doneAt["c"] {
+		t.Errorf("completion order %v", doneAt)
+	}
+	// Failures: the same errors as one after the other.
+	seq, err := Run([]*analysis.Analyzer{words}, files[1:], Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	par, err := Run([]*analysis.Analyzer{words}, files[1:], Options{Parallel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(par.Errors) != 1 || len(seq.Errors) != 1 || par.Errors[0].Error() != seq.Errors[0].Error() || len(par.Findings) != len(seq.Findings) {
+		t.Errorf("parallel: %v %v; sequential: %v %v", par.Errors, par.Findings, seq.Errors, seq.Findings)
 	}
 }

@@ -38,14 +38,11 @@ func (md *Model) Stats(fn *ir.Func, lp *ir.Loop) LoopStats {
 }
 
 // Innermost reports whether lp holds no other loop: the scheduling rules
-// look at innermost loops, where unrolling and splitting apply.
+// look at innermost loops, where unrolling and splitting apply. Loops are
+// in pre-order, so a loop that holds one is followed by its first child.
 func Innermost(fn *ir.Func, lp *ir.Loop) bool {
-	for _, l := range fn.Loops {
-		if l.Parent == lp.ID {
-			return false
-		}
-	}
-	return true
+	next := int(lp.ID) + 1
+	return next >= len(fn.Loops) || fn.Loops[next].Parent != lp.ID
 }
 
 func (md *Model) stats1(fn *ir.Func, lp *ir.Loop) LoopStats {

@@ -26,7 +26,7 @@ func mkfifo(t *testing.T, path string) {
 func TestHostileInputs(t *testing.T) {
 	dir := t.TempDir()
 	k := copyKernel(t)
-	big := strings.Repeat("int host_table[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};\n", 10<<20/64) // 10 MiB
+	big := strings.Repeat("int host_table[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};\n", (defaultMaxFileSize+2<<20)/64) // 2 MiB over the limit
 	put(t, dir, "big_vf.asc", big+k)
 	put(t, dir, "big_host.h", big) // no VF marker: scanned in chunks, not refused
 	put(t, dir, "deep.asc", "__simd_vf__ void F() "+strings.Repeat("{", 10000)+strings.Repeat("}", 10000)+"\n")
@@ -83,7 +83,7 @@ func TestHostileInputs(t *testing.T) {
 	wantErr := []string{
 		missing + ": no such file or directory",
 		filepath.Join(dir, "empty") + ": no source files (.asc .cpp .cc .cxx .h .hh .hpp .hxx .py) here",
-		filepath.Join(dir, "big_vf.asc") + ": 10.0MiB, over the -max-file-size limit of 8MiB; skipped",
+		filepath.Join(dir, "big_vf.asc") + ": 34.0MiB, over the -max-file-size limit of 32MiB; skipped",
 		filepath.Join(dir, "blob.cpp") + ": binary file (NUL byte at offset 12); skipped",
 		filepath.Join(dir, "deep.asc") + ": brackets nested 10000 levels deep, deeper than the limit of 1000; skipped (raise -max-depth to check it)",
 		filepath.Join(dir, "fifo.cpp") + ": not a regular file; skipped",

@@ -17,12 +17,16 @@ import (
 // skipped). They are flags of ascvet and of ascvet stats.
 const (
 	// defaultMaxFileSize: the largest VF file of the public CANN operator
-	// repositories is 176 KB; the front end handles about 1.3 MB/s, and
-	// checking a 10 MB file of kernels took 30 s and 0.6 GB.
-	defaultMaxFileSize = 8 << 20
-	// defaultFileTimeout: real kernels parse in milliseconds; this only
-	// stops pathological input (a huge generated function, say).
-	defaultFileTimeout = 10 * time.Second
+	// repositories is 176 KB, but generated kernels are bigger. Checking
+	// is linear in the size: a generated 10 MiB VF file (genHugeVF) takes
+	// about 10 s and 1 GB, a 40 MiB one about 45 s and 3.8 GB (tree-sitter's
+	// tree alone is half of that); the limit keeps the memory of one file
+	// within what a CI runner has.
+	defaultMaxFileSize = 32 << 20
+	// defaultFileTimeout: real kernels parse in milliseconds; parsing and
+	// lowering a generated 32 MiB file takes about 20 s here. This only
+	// stops pathological input, with room for a slower machine.
+	defaultFileTimeout = 60 * time.Second
 )
 
 // limits are the input limits of a run.

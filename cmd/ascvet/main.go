@@ -264,7 +264,7 @@ not write, 3 internal error. The exit code is the same in every format.
 	if *exitZero {
 		policy.none = true
 	}
-	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, override: func(s *settings.Settings) {
+	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, parallel: *jobs, override: func(s *settings.Settings) {
 		if set["chip"] {
 			s.Chip, s.Machine = *chipName, ""
 		}

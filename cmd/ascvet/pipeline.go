@@ -47,6 +47,7 @@ type pipeline struct {
 	checks   []string                 // -checks, applied over the config's list; nil when not given
 	override func(*settings.Settings) // the settings given on the command line, applied over the config's
 	lang     string                   // output language
+	parallel int                      // analyzers of one file run at once (runner.Options.Parallel): -j, so that a file alone uses the CPUs
 }
 
 // analysed is the outcome of the pipeline on one file.
@@ -119,7 +120,7 @@ func (p *pipeline) run(name string, src []byte) analysed {
 		return analysed{cfgErr: fmt.Sprintf("%s: %v", sourcesOf(eff), err)}
 	}
 	f := runner.File{Name: name, Src: bytes.Clone(src), Provided: map[*analysis.Analyzer]any{settings.Analyzer: &st}}
-	res, err := runner.Run(p.as, []runner.File{f}, runner.Options{Jobs: 1})
+	res, err := runner.Run(p.as, []runner.File{f}, runner.Options{Jobs: 1, Parallel: p.parallel})
 	if err != nil {
 		panic("internal error: analyzers validated, then not: " + err.Error())
 	}
@@ -256,7 +257,7 @@ func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective
 			}
 			is.Related = append(is.Related, related{Pos: r.Pos, End: r.End, Message: msg, Line: lineOf(r.Pos.Line)})
 		}
-		is.Fingerprint = baseline.Fingerprint(is.RuleID(), f.Name, baseline.Snippet(f.Src, is.Pos.Line, is.End.Line))
+		is.Fingerprint = baseline.Fingerprint(is.RuleID(), f.Name, baseline.SnippetLines(lines, is.Pos.Line, is.End.Line))
 	}
 }
 

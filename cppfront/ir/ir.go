@@ -14,7 +14,9 @@
 package ir
 
 import (
+	"cmp"
 	"go/token"
+	"slices"
 	"strings"
 )
 
@@ -38,7 +40,7 @@ type File struct {
 	Usings  []string          // namespaces named by using-directives, in source order
 	Defined []string          // names of every function and function-like macro defined in the file, sorted
 
-	Expansions []Expansion // same-file macro invocations expanded before parsing, in source order
+	Expansions []Expansion // same-file macro invocations expanded before parsing, in source order, disjoint
 }
 
 // Expansion is a macro invocation that the front end expanded before
@@ -51,14 +53,10 @@ type Expansion struct {
 }
 
 // InExpansion reports whether pos lies inside (or at the start of) a macro
-// invocation the front end expanded.
+// invocation the front end expanded. It searches the sorted Expansions.
 func (f *File) InExpansion(pos token.Pos) bool {
-	for _, x := range f.Expansions {
-		if pos >= x.Pos && pos < x.End {
-			return true
-		}
-	}
-	return false
+	i, _ := slices.BinarySearchFunc(f.Expansions, pos, func(x Expansion, p token.Pos) int { return cmp.Compare(x.End, p+1) })
+	return i < len(f.Expansions) && f.Expansions[i].Pos <= pos
 }
 
 // Lang is the language a File was written in. Rules are the same for both;
@@ -79,7 +77,9 @@ func (l Lang) String() string {
 
 // Func returns the region defined in f under name (or, when name is not
 // qualified, under any qualified name ending in ::name): how an analysis
-// follows an OpCall into a same-file helper. It returns nil when there is none.
+// follows an OpCall into a same-file helper. It returns nil when there is
+// none. It scans the regions; an analysis that follows every call of a
+// file looks them up in a FuncIndex instead.
 func (f *File) Func(name string) *Func {
 	for _, fn := range f.Funcs {
 		if fn.Name == name {
@@ -92,6 +92,41 @@ func (f *File) Func(name string) *Func {
 				return fn
 			}
 		}
+	}
+	return nil
+}
+
+// FuncIndex finds the regions of a file by name as File.Func does, in
+// constant time. It is a snapshot: regions added to the file later are not
+// in it.
+type FuncIndex struct {
+	exact map[string]*Func // the first region of each name
+	last  map[string]*Func // the first qualified region of each last component ("B" for "A::B")
+}
+
+// NewFuncIndex indexes the regions of f.
+func NewFuncIndex(f *File) *FuncIndex {
+	x := &FuncIndex{exact: make(map[string]*Func, len(f.Funcs)), last: map[string]*Func{}}
+	for _, fn := range f.Funcs {
+		if _, ok := x.exact[fn.Name]; !ok {
+			x.exact[fn.Name] = fn
+		}
+		if i := strings.LastIndex(fn.Name, "::"); i >= 0 {
+			if _, ok := x.last[fn.Name[i+2:]]; !ok {
+				x.last[fn.Name[i+2:]] = fn
+			}
+		}
+	}
+	return x
+}
+
+// Func is File.Func.
+func (x *FuncIndex) Func(name string) *Func {
+	if fn := x.exact[name]; fn != nil {
+		return fn
+	}
+	if !strings.Contains(name, "::") {
+		return x.last[name]
 	}
 	return nil
 }
@@ -457,6 +492,47 @@ func (fn *Func) Within(l, id LoopID) bool {
 		}
 	}
 	return false
+}
+
+// InstrsIn returns the instructions of loop l, those of its inner loops
+// included: a run of Instrs, since the body holds instructions in ID order.
+// A scan of a loop's instructions costs the loop, not the region.
+func (fn *Func) InstrsIn(l *Loop) []*Instr {
+	first, last := edgeInstr(l.Body, false), edgeInstr(l.Body, true)
+	if first == nil {
+		return nil
+	}
+	return fn.Instrs[first.ID : last.ID+1]
+}
+
+// edgeInstr returns the first (or the last) instruction of b in program
+// order, nil when it has none.
+func edgeInstr(b *Block, last bool) *Instr {
+	if b == nil {
+		return nil
+	}
+	for k := range b.Nodes {
+		if last {
+			k = len(b.Nodes) - 1 - k
+		}
+		var in *Instr
+		switch n := b.Nodes[k].(type) {
+		case *Instr:
+			in = n
+		case *Loop:
+			in = edgeInstr(n.Body, last)
+		case *If:
+			if last {
+				in = cmp.Or(edgeInstr(n.Else, last), edgeInstr(n.Then, last))
+			} else {
+				in = cmp.Or(edgeInstr(n.Then, last), edgeInstr(n.Else, last))
+			}
+		}
+		if in != nil {
+			return in
+		}
+	}
+	return nil
 }
 
 // SharedLoop reports whether loops a and b (innermost loops, or NoLoop)

@@ -18,11 +18,17 @@ import (
 //   - every register reference (operand, def, use, param) is in range;
 //   - every position lies in the file, Pos <= End, and inside the region;
 //   - an instruction of a known op has a role for every argument, and a
-//     written or read register argument appears in Defs or Uses.
+//     written or read register argument appears in Defs or Uses;
+//   - the file's Expansions are sorted and disjoint (InExpansion searches them).
 func Verify(f *File) []error {
 	var errs []error
 	bad := func(fn *Func, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s: %s", f.Name, fn.Name, fmt.Sprintf(format, args...)))
+	}
+	for i, x := range f.Expansions {
+		if x.Pos > x.End || i > 0 && x.Pos < f.Expansions[i-1].End {
+			errs = append(errs, fmt.Errorf("%s: expansion %d (%s) out of order or overlapping", f.Name, i, x.Name))
+		}
 	}
 	inFile := func(p token.Pos) bool {
 		if f.Tok == nil {

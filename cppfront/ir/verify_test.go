@@ -45,6 +45,9 @@ func TestVerifyRejects(t *testing.T) {
 		{"span outside", func(f *File) { f.Funcs[0].Instrs[0].End = f.Funcs[0].End + 50 }, "outside"},
 		{"missing role", func(f *File) { f.Funcs[0].Instrs[0].Args[1].Role = ArgNone }, "no role"},
 		{"simt body", func(f *File) { f.Funcs[0].Kind = RegionSimtVF }, "SIMT region has instructions"},
+		{"expansions out of order", func(f *File) {
+			f.Expansions = []Expansion{{Pos: f.Tok.Pos(100), End: f.Tok.Pos(120)}, {Pos: f.Tok.Pos(110), End: f.Tok.Pos(130)}}
+		}, "out of order or overlapping"},
 	}
 	for _, c := range cases {
 		f := goodFile()

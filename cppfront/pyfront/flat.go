@@ -7,7 +7,7 @@ import (
 )
 
 // Walking tree-sitter through cgo costs a call per question, so the tree is
-// copied once into a flat Go slice (one cursor pass) and lowered from there.
+// copied once into a flat Go slice (one cgo call) and lowered from there.
 
 // fnode is one flattened syntax node.
 type fnode struct {
@@ -32,58 +32,24 @@ var kinds = tsutil.NewKinds(language)
 
 func kindOf(id uint16) (string, bool) { return kinds.Of(id) }
 
-// flatten copies the tree under root. checkMissing enables the per-node
-// cgo call that finds MISSING nodes (only needed when the tree has an
+// flatten copies the tree under root, in one cgo call (tsutil.Flatten).
+// checkMissing looks for MISSING nodes (only needed when the tree has an
 // error). Nodes deeper than b.cut are not copied; their parent at the cut
 // is marked bad.
 func flatten(root *sitter.Node, src []byte, checkMissing bool, b *budget) *flat {
-	f := &flat{src: src, n: make([]fnode, 0, root.DescendantCount())}
-	c := root.Walk()
-	defer c.Close()
-	stack := make([]int32, 0, 64)
-	lastChild := make([]int32, 0, 64)
-	for {
-		b.tick()
-		n := c.Node()
-		kind, named := kindOf(n.KindId())
-		fid := c.FieldId()
-		fn := fnode{kind: kind, named: named, start: uint32(n.StartByte()), end: uint32(n.EndByte()), first: -1, next: -1, parent: -1}
-		fn.field = kinds.Field(fid)
-		if kind == "ERROR" {
-			fn.bad = true
-		} else if checkMissing && n.IsMissing() {
-			fn.bad, fn.missing = true, true
-		}
-		idx := int32(len(f.n))
-		if len(stack) > 0 {
-			p := stack[len(stack)-1]
-			fn.parent = p
-			if lc := lastChild[len(lastChild)-1]; lc >= 0 {
-				f.n[lc].next = idx
-			} else {
-				f.n[p].first = idx
-			}
-			lastChild[len(lastChild)-1] = idx
-		}
-		f.n = append(f.n, fn)
-		if len(stack) >= b.cut && n.ChildCount() > 0 {
-			f.n[idx].bad = true
-		} else if c.GotoFirstChild() {
-			stack = append(stack, idx)
-			lastChild = append(lastChild, -1)
-			continue
-		}
-		for !c.GotoNextSibling() {
-			if len(stack) == 0 || !c.GotoParent() {
-				return f
-			}
-			stack = stack[:len(stack)-1]
-			lastChild = lastChild[:len(lastChild)-1]
-			if len(stack) == 0 {
-				return f
-			}
+	raw := tsutil.Flatten(root, b.cut, checkMissing, nil)
+	f := &flat{src: src, n: make([]fnode, len(raw))}
+	for i, r := range raw {
+		kind, named := kindOf(r.Sym)
+		f.n[i] = fnode{
+			kind: kind, field: kinds.Field(r.Field), named: named,
+			start: r.Start, end: r.End, first: r.First, next: r.Next, parent: r.Parent,
+			bad: kind == "ERROR" || r.Flags != 0, missing: r.Flags&tsutil.RawMissing != 0,
 		}
 	}
+	b.ticks += uint(len(raw))
+	b.check()
+	return f
 }
 
 func (f *flat) text(i int32) string {

@@ -1,9 +1,11 @@
 package pyfront
 
 import (
+	"bytes"
 	"errors"
 	"go/token"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,14 +15,24 @@ import (
 )
 
 // FuzzParseFile: no input panics or hangs the front end, and the IR it
-// produces always verifies. The fixtures and a few hostile shapes seed it.
+// produces always verifies. Each top-level definition of the fixtures (with
+// the imports before it) and a few hostile shapes seed it.
+//
+// The seeds are small, and inputs over maxFuzzInput are skipped, because
+// the fuzzer minimises every input that finds new coverage, trying the
+// removal of every run of bytes: n^2/2 runs of the target, for up to
+// -fuzzminimizetime (a minute) per input. Seeded with whole fixtures
+// (2.5-5.4 KB, a few ms a run), a worker spent its first minute minimising
+// one input: 20 runs in a minute.
 func FuzzParseFile(f *testing.F) {
 	for _, p := range fixtures(f) {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(src)
+		for _, piece := range definitions(src) {
+			f.Add(piece)
+		}
 	}
 	for _, s := range []string{
 		"@pl.vector_function\ndef k(a):\n    for i in pl.range(",
@@ -38,6 +50,9 @@ func FuzzParseFile(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > maxFuzzInput {
+			return
+		}
 		fset := token.NewFileSet()
 		file, err := ParseFile(fset, "fuzz.py", src)
 		if err != nil {
@@ -51,6 +66,75 @@ func FuzzParseFile(f *testing.F) {
 			t.Fatalf("Verify: %v", e)
 		}
 	})
+}
+
+// maxFuzzInput is the largest input FuzzParseFile runs: a few vector
+// functions. Bigger files are TestLimits' and the golden tests' business.
+const maxFuzzInput = 4 << 10
+
+// definitions splits a Python file into its top-level definitions (a def
+// or class with its decorators), each after the file's lines before the
+// first of them (imports, constants).
+func definitions(src []byte) [][]byte {
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	starts := func(l []byte) bool {
+		return bytes.HasPrefix(l, []byte("@")) || bytes.HasPrefix(l, []byte("def ")) || bytes.HasPrefix(l, []byte("class "))
+	}
+	var header []byte
+	var out [][]byte
+	var cur []byte
+	for i, l := range lines {
+		if starts(l) && (i == 0 || !bytes.HasPrefix(lines[i-1], []byte("@"))) {
+			if cur != nil {
+				out = append(out, cur)
+			}
+			cur = slices.Clone(header)
+		}
+		if cur == nil {
+			header = append(header, l...)
+		} else {
+			cur = append(cur, l...)
+		}
+	}
+	if cur != nil {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// TestDefinitions: the fixtures split into seeds that fit maxFuzzInput,
+// each a definition after the header, and all together hold every line.
+func TestDefinitions(t *testing.T) {
+	n := 0
+	for _, p := range fixtures(t) {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defs := definitions(src)
+		if len(defs) < 2 {
+			t.Errorf("%s: %d definitions", p, len(defs))
+		}
+		for _, d := range defs {
+			n++
+			if len(d) > maxFuzzInput {
+				t.Errorf("%s: a definition of %d bytes, over maxFuzzInput", p, len(d))
+			}
+			for _, l := range bytes.SplitAfter(d, []byte("\n")) {
+				if !bytes.Contains(src, l) {
+					t.Errorf("%s: seed line %q is not in the file", p, l)
+				}
+			}
+		}
+		for _, l := range bytes.Split(src, []byte("\n")) {
+			if !slices.ContainsFunc(defs, func(d []byte) bool { return bytes.Contains(d, l) }) {
+				t.Errorf("%s: line %q is in no seed", p, l)
+			}
+		}
+	}
+	if n < 15 {
+		t.Errorf("%d seeds from the fixtures", n)
+	}
 }
 
 // TestLimits checks that a file nested deeper than MaxDepth, or one that

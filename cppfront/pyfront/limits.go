@@ -37,6 +37,13 @@ type budget struct {
 
 type overTime struct{}
 
+// check panics with overTime once the deadline has passed.
+func (b *budget) check() {
+	if !b.deadline.IsZero() && time.Now().After(b.deadline) {
+		panic(overTime{})
+	}
+}
+
 func (b *budget) tick() {
 	b.ticks++
 	if b.ticks&255 == 0 && !b.deadline.IsZero() && time.Now().After(b.deadline) {

@@ -63,19 +63,17 @@ const MaxSnippetLines = 3
 // Snippet returns the text of lines [line, endLine] of src (1-based,
 // inclusive, at most MaxSnippetLines of them), clamped to the file.
 func Snippet(src []byte, line, endLine int) string {
-	endLine = min(max(endLine, line), line+MaxSnippetLines-1)
+	return SnippetLines(bytes.Split(src, []byte("\n")), line, endLine)
+}
+
+// SnippetLines is Snippet over the lines of a file (bytes.Split on "\n"):
+// a file's lines split once serve all its findings.
+func SnippetLines(lines [][]byte, line, endLine int) string {
+	endLine = min(max(endLine, line), line+MaxSnippetLines-1, len(lines))
 	var b strings.Builder
-	n := 1
-	for s := 0; s <= len(src) && n <= endLine; n++ {
-		e := bytes.IndexByte(src[s:], '\n')
-		if e < 0 {
-			e = len(src) - s
-		}
-		if n >= line {
-			b.Write(src[s : s+e])
-			b.WriteByte('\n')
-		}
-		s += e + 1
+	for n := max(line, 1); n <= endLine; n++ {
+		b.Write(lines[n-1])
+		b.WriteByte('\n')
 	}
 	return b.String()
 }

@@ -126,16 +126,25 @@ func TestFingerprint(t *testing.T) {
 }
 
 func TestSnippet(t *testing.T) {
-	src := []byte("one\ntwo\nthree\nfour\nfive")
 	for _, tc := range []struct {
+		src       string
 		line, end int
 		want      string
 	}{
-		{2, 2, "two\n"}, {2, 0, "two\n"}, {2, 3, "two\nthree\n"}, {1, 9, "one\ntwo\nthree\n"},
-		{5, 5, "five\n"}, {6, 6, ""}, {4, 8, "four\nfive\n"},
+		{"one\ntwo\nthree\nfour\nfive", 2, 2, "two\n"},
+		{"one\ntwo\nthree\nfour\nfive", 2, 0, "two\n"},
+		{"one\ntwo\nthree\nfour\nfive", 2, 3, "two\nthree\n"},
+		{"one\ntwo\nthree\nfour\nfive", 1, 9, "one\ntwo\nthree\n"},
+		{"one\ntwo\nthree\nfour\nfive", 5, 5, "five\n"},
+		{"one\ntwo\nthree\nfour\nfive", 6, 6, ""},
+		{"one\ntwo\nthree\nfour\nfive", 4, 8, "four\nfive\n"},
+		{"one\ntwo\nthree\nfour\nfive", 0, 2, "one\ntwo\n"},
+		{"one\ntwo\nthree\nfour\nfive", -1, 0, ""},
+		{"one\r\ntwo\r\n", 2, 3, "two\r\n\n"},
+		{"", 1, 1, "\n"},
 	} {
-		if got := Snippet(src, tc.line, tc.end); got != tc.want {
-			t.Errorf("Snippet(%d, %d) = %q; want %q", tc.line, tc.end, got, tc.want)
+		if got := Snippet([]byte(tc.src), tc.line, tc.end); got != tc.want {
+			t.Errorf("Snippet(%q, %d, %d) = %q; want %q", tc.src, tc.line, tc.end, got, tc.want)
 		}
 	}
 }

@@ -853,7 +853,7 @@ func (p *prover) bindings() error {
 			changes[n] = true
 		}
 	}
-	for _, in := range p.fn.Instrs {
+	for _, in := range p.fn.InstrsIn(p.lp) {
 		if inLoop(p.fn, in.Loop, p.lp) {
 			for _, n := range in.PtrDefs {
 				if n != p.root {

@@ -666,10 +666,22 @@ func (p *prover) replay(m *Machine, b binding, fixed bool) outcome {
 	return o
 }
 
+// machines are machines over ubImage, reused from one proof to the next:
+// a new one costs its UB and a copy of the image, and a file has a proof
+// per stream site. A machine goes back Reset, as new (check never calls
+// Set, which Reset would not undo).
+var machines = sync.Pool{New: func() any { return NewMachine(ubImage()) }}
+
 // check replays every case and returns "" when the rewrite is proven, or
 // why not.
 func (p *prover) check() string {
-	ma, mb := NewMachine(ubImage()), NewMachine(ubImage())
+	ma, mb := machines.Get().(*Machine), machines.Get().(*Machine)
+	defer func() {
+		ma.Reset()
+		mb.Reset()
+		machines.Put(ma)
+		machines.Put(mb)
+	}()
 	ran := 0
 	var firstFault error
 	for _, b := range p.cases() {

@@ -541,7 +541,7 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 		return nil, "the Pre has no address operand"
 	}
 	addr := pre.Args[pk]
-	for _, in := range fn.Instrs {
+	for _, in := range fn.InstrsIn(lp) {
 		if in.ID >= pre.ID || !fn.Within(in.Loop, lp.ID) {
 			continue
 		}
@@ -631,7 +631,7 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 		return nil, "the call uses the loop variable " + lp.Var
 	}
 	// Nothing in the loop after the Post may touch its register or pointer.
-	for _, in := range fn.Instrs {
+	for _, in := range fn.InstrsIn(lp) {
 		if in.ID <= post.ID || !fn.Within(in.Loop, lp.ID) {
 			continue
 		}

@@ -52,7 +52,7 @@ func storesOver(fn *ir.Func, lp *ir.Loop, loads []*ir.Instr, ap linear.Form, con
 	if !ok {
 		elem = size // 0 when unknown: every store to the base overlaps
 	}
-	for _, in := range fn.Instrs {
+	for _, in := range fn.InstrsIn(lp) {
 		if !fn.Within(in.Loop, lp.ID) || !in.Op.Info().Cat.IsStore() {
 			continue
 		}

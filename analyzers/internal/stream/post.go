@@ -144,7 +144,7 @@ func postVerdict(fn *ir.Func, lp *ir.Loop, post *ir.Instr, u ir.RegID) (Verdict,
 	}
 	// The stream: every use of the register compiled with the Post.
 	var stores, posts []*ir.Instr
-	for _, in := range fn.Instrs {
+	for _, in := range fn.InstrsIn(lp) {
 		if !fn.Within(in.Loop, lp.ID) || !(hasReg(in.Uses, u) || hasReg(in.Defs, u)) || in == post {
 			continue
 		}
@@ -216,7 +216,7 @@ func postVerdict(fn *ir.Func, lp *ir.Loop, post *ir.Instr, u ir.RegID) (Verdict,
 	// A loop that reads back through the stream's pointer needs the bytes
 	// flushed every iteration, unless it reads only at or after where the
 	// stream stands (the pending bytes lie before it).
-	for _, in := range fn.Instrs {
+	for _, in := range fn.InstrsIn(lp) {
 		if !fn.Within(in.Loop, lp.ID) || !ws[in.ID].compiled(wp) {
 			continue
 		}
@@ -233,7 +233,7 @@ func postVerdict(fn *ir.Func, lp *ir.Loop, post *ir.Instr, u ir.RegID) (Verdict,
 			}
 		}
 	}
-	for _, in := range fn.Instrs {
+	for _, in := range fn.InstrsIn(lp) {
 		if fn.Within(in.Loop, lp.ID) && ws[in.ID].compiled(wp) && contains(in.PtrDefs, p) && !containsInstr(stores, in) && !containsInstr(posts, in) && in != post {
 			return NotContiguous, "the pointer is advanced by other instructions too", stores
 		}

@@ -127,7 +127,7 @@ func ptrName(in *ir.Instr) string {
 // or false when one of them is not a direct statement of lp's own body.
 func collect(fn *ir.Func, lp *ir.Loop, u ir.RegID, ps []place) ([]*ir.Instr, bool) {
 	var out []*ir.Instr
-	for _, in := range fn.Instrs {
+	for _, in := range fn.InstrsIn(lp) {
 		if !fn.Within(in.Loop, lp.ID) || !(hasReg(in.Uses, u) || hasReg(in.Defs, u)) {
 			continue
 		}
@@ -224,7 +224,7 @@ func storesTo(fn *ir.Func, lp *ir.Loop, root string) bool {
 	if root == "" {
 		return false
 	}
-	for _, in := range fn.Instrs {
+	for _, in := range fn.InstrsIn(lp) {
 		if !fn.Within(in.Loop, lp.ID) || !in.Op.Info().Cat.IsStore() {
 			continue
 		}
@@ -325,7 +325,7 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 		} else if contains(lp.Assigns, p) || contains(lp.Decls, p) {
 			return NotContiguous, "the pointer is reset in the loop", loads
 		}
-		for _, in := range fn.Instrs {
+		for _, in := range fn.InstrsIn(lp) {
 			if fn.Within(in.Loop, lp.ID) && contains(in.PtrDefs, p) && !containsInstr(loads, in) {
 				return NotContiguous, "the pointer is advanced by other instructions too", loads
 			}
@@ -471,7 +471,7 @@ func changedIn(fn *ir.Func, lp *ir.Loop, l linear.Form) string {
 		if contains(lp.Assigns, k) {
 			return k
 		}
-		for _, in := range fn.Instrs {
+		for _, in := range fn.InstrsIn(lp) {
 			if fn.Within(in.Loop, lp.ID) && contains(in.PtrDefs, k) {
 				return k
 			}

@@ -2,6 +2,7 @@ package ureg
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -360,22 +361,7 @@ func (f *formula) eval(v *assignment) bool {
 		}
 		return v.bools[f.atom]
 	case 'c':
-		x := v.ints[f.atom]
-		switch f.cmp {
-		case "<":
-			return x < f.val
-		case "<=":
-			return x <= f.val
-		case ">":
-			return x > f.val
-		case ">=":
-			return x >= f.val
-		case "==":
-			return x == f.val
-		case "!=":
-			return x != f.val
-		}
-		return true
+		return f.compare(v.ints[f.atom])
 	case '&':
 		return f.x.eval(v) && f.y.eval(v)
 	case '|':
@@ -386,12 +372,39 @@ func (f *formula) eval(v *assignment) bool {
 	return true
 }
 
+// compare evaluates comparison f with its expression at x.
+func (f *formula) compare(x int64) bool {
+	switch f.cmp {
+	case "<":
+		return x < f.val
+	case "<=":
+		return x <= f.val
+	case ">":
+		return x > f.val
+	case ">=":
+		return x >= f.val
+	case "==":
+		return x == f.val
+	case "!=":
+		return x != f.val
+	}
+	return true
+}
+
 // maxValuations bounds the search of satisfiable; beyond it a formula is
 // assumed satisfiable (the fact is kept).
 const maxValuations = 1 << 12
 
 // satisfiable reports whether some valuation of the variables makes f true.
 func satisfiable(f *formula) bool {
+	if ok, decided := satisfiableLiterals(f); decided {
+		return ok
+	}
+	return enumerate(f)
+}
+
+// enumerate decides satisfiable by trying every valuation.
+func enumerate(f *formula) bool {
 	bools := map[string]bool{}
 	ints := map[string]map[int64]bool{}
 	f.vars(bools, ints)
@@ -442,4 +455,109 @@ func satisfiable(f *formula) bool {
 		return false
 	}
 	return try(0)
+}
+
+// literal is a conjunct of a formula that is a leaf or a negated leaf.
+type literal struct {
+	neg bool
+	f   *formula // op 'a', 'c', 't' or 'f'
+}
+
+// name is the variable the literal reads ("" for a constant).
+func (l literal) name() string {
+	if l.f.op == 'a' || l.f.op == 'c' {
+		return l.f.atom
+	}
+	return ""
+}
+
+// holds evaluates the literal with its variable at x (an atom: x != 0, as
+// eval reads an atom that is also compared).
+func (l literal) holds(x int64) bool {
+	if l.f.op == 'a' {
+		return (x != 0) != l.neg
+	}
+	return l.f.compare(x) != l.neg
+}
+
+// satisfiableLiterals decides satisfiable for a conjunction of literals,
+// the formulas feasible builds from tags, without enumerating valuations:
+// each variable occurs in literals of its own, so the conjunction holds
+// for some valuation exactly when, for every variable, some value of its
+// domain satisfies its literals. Domains and the maxValuations bound are
+// satisfiable's. decided is false for any other formula.
+func satisfiableLiterals(f *formula) (ok, decided bool) {
+	var lits []literal
+	var collect func(f *formula) bool
+	collect = func(f *formula) bool {
+		switch f.op {
+		case '&':
+			return collect(f.x) && collect(f.y)
+		case '!':
+			if x := f.x; x.op == 'a' || x.op == 'c' || x.op == 't' || x.op == 'f' {
+				lits = append(lits, literal{neg: true, f: x})
+				return true
+			}
+			return false
+		case 'a', 'c', 't', 'f':
+			lits = append(lits, literal{f: f})
+			return true
+		}
+		return false
+	}
+	if !collect(f) {
+		return false, false
+	}
+	sort.SliceStable(lits, func(i, j int) bool { return lits[i].name() < lits[j].name() })
+	n, sat := 1, true
+	for i := 0; i < len(lits); {
+		j := i
+		for j < len(lits) && lits[j].name() == lits[i].name() {
+			j++
+		}
+		group := lits[i:j]
+		i = j
+		if group[0].name() == "" { // true and false
+			for _, l := range group {
+				sat = sat && (l.f.op == 't') != l.neg
+			}
+			continue
+		}
+		// The domain, as vars and satisfiable make it.
+		var dom []int64
+		compared, atom := false, false
+		for _, l := range group {
+			if l.f.op == 'a' {
+				atom = true
+				continue
+			}
+			compared = true
+			if strings.HasPrefix(l.f.atom, "sizeof(") && !strings.Contains(l.f.atom, " ") {
+				dom = append(dom, 1, 2, 4, 8)
+			} else {
+				dom = append(dom, l.f.val-1, l.f.val, l.f.val+1)
+			}
+		}
+		if !compared {
+			dom = []int64{0, 1}
+		} else if atom {
+			dom = append(dom, 0)
+		}
+		slices.Sort(dom)
+		dom = slices.Compact(dom)
+		if n *= len(dom); n > maxValuations {
+			return true, true
+		}
+		if !slices.ContainsFunc(dom, func(x int64) bool {
+			for _, l := range group {
+				if !l.holds(x) {
+					return false
+				}
+			}
+			return true
+		}) {
+			sat = false
+		}
+	}
+	return sat, true
 }

@@ -1,6 +1,8 @@
 package ureg
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -66,5 +68,56 @@ func TestContainsWord(t *testing.T) {
 		if got := containsWord(tt.text, tt.w); got != tt.want {
 			t.Errorf("containsWord(%q, %q) = %v, want %v", tt.text, tt.w, got, tt.want)
 		}
+	}
+}
+
+// TestSatisfiableLiterals: on conjunctions of literals the direct decision
+// agrees with the enumeration of valuations, over random conjunctions of
+// atoms, comparisons (on one variable, on sizeof, on a name that is also an
+// atom), their negations and constants, the maxValuations bound included.
+func TestSatisfiableLiterals(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	leaf := func() *formula {
+		switch rng.IntN(6) {
+		case 0:
+			return atom([]string{"x", "y", "n"}[rng.IntN(3)])
+		case 1:
+			return []*formula{fTrue, fFalse}[rng.IntN(2)]
+		case 2:
+			return &formula{op: 'c', atom: "sizeof(T)", cmp: []string{"==", "!=", ">", "<="}[rng.IntN(4)], val: int64(1 << rng.IntN(4))}
+		}
+		return &formula{op: 'c', atom: []string{"K", "n"}[rng.IntN(2)], cmp: []string{"<", "<=", ">", ">=", "==", "!="}[rng.IntN(6)], val: int64(rng.IntN(7) - 1)}
+	}
+	for range 20000 {
+		f := leaf()
+		if rng.IntN(2) == 0 {
+			f = not(f)
+		}
+		for range rng.IntN(12) {
+			g := leaf()
+			if rng.IntN(2) == 0 {
+				g = not(g)
+			}
+			f = and(f, g)
+		}
+		got, ok := satisfiableLiterals(f)
+		if !ok {
+			t.Fatalf("%v: a conjunction of literals not decided", f)
+		}
+		if want := enumerate(f); got != want {
+			t.Errorf("satisfiableLiterals = %v, enumerate = %v", got, want)
+		}
+	}
+	if _, ok := satisfiableLiterals(&formula{op: '|', x: atom("x"), y: atom("y")}); ok {
+		t.Error("a disjunction decided as a conjunction of literals")
+	}
+	// Over the bound: assumed satisfiable, as enumerate assumes it.
+	f := atom("a0")
+	for i := 1; i <= 13; i++ {
+		f = and(f, atom(fmt.Sprintf("a%d", i)))
+	}
+	f = and(f, not(atom("a0")))
+	if got, _ := satisfiableLiterals(f); !got || !enumerate(f) {
+		t.Errorf("a formula over 2^14 valuations: %v, enumerate %v; want both true", got, enumerate(f))
 	}
 }

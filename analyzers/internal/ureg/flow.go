@@ -156,18 +156,25 @@ type Options struct {
 
 // Run propagates entry through fn's body and returns the state at its end.
 func Run(fn *ir.Func, entry *State, tr Transfer, opts Options) *State {
-	w := &walker{tr: tr, opts: opts, forms: map[string]*formula{}, sat: map[string]bool{}, headless: map[string]bool{}}
+	return run(fn, entry, tr, opts, false)
+}
+
+// run is Run; keepImplied tags facts with conditions their tags already
+// imply (see enter), for the test that shows this changes no fact.
+func run(fn *ir.Func, entry *State, tr Transfer, opts Options, keepImplied bool) *State {
+	w := &walker{tr: tr, opts: opts, forms: map[string]*formula{}, sat: map[string]bool{}, headless: map[string]bool{}, keepImplied: keepImplied}
 	return w.block(fn.Body, entry.clone())
 }
 
 type walker struct {
-	tr       Transfer
-	opts     Options
-	conds    []string            // conditions of the enclosing branches and loop bodies
-	loops    []*ir.Loop          // enclosing loops, outermost first
-	forms    map[string]*formula // tag (without '!') -> its condition
-	sat      map[string]bool     // cache of feasible: tags + "\x00" + branch tag -> result
-	headless map[string]bool     // iteration tags of loops whose header was not understood
+	tr          Transfer
+	opts        Options
+	keepImplied bool                // tag facts with conditions their tags imply (a test's reference)
+	conds       []string            // conditions of the enclosing branches and loop bodies
+	loops       []*ir.Loop          // enclosing loops, outermost first
+	forms       map[string]*formula // tag (without '!') -> its condition
+	sat         map[string]bool     // cache of feasible: tags + "\x00" + branch tag -> result
+	headless    map[string]bool     // iteration tags of loops whose header was not understood
 }
 
 func (w *walker) block(b *ir.Block, s *State) *State {
@@ -351,6 +358,15 @@ func negTag(tag string) string {
 }
 
 // enter returns the facts of s that can take a branch under tag, tagged.
+// A fact whose tags already imply tag (they contradict its negation) is
+// not tagged again. The tag would change no later test: a fact's tags are
+// satisfiable (it passed feasible), so they imply no iteration tag that
+// they do not hold (those are atoms of their own), and every other tag
+// only ever meets them in a conjunction. Without this, in a chain of
+// branches on one value (if constexpr (K == 0) {...} if constexpr (K == 1)
+// {...} ...) each fact would carry every condition it passed, and each
+// test would be as long as the chain: the walk of n such branches cost
+// n^4.
 func (w *walker) enter(s *State, tag string) *State {
 	if tag == "" {
 		return s.clone()
@@ -365,7 +381,9 @@ func (w *walker) enter(s *State, tag string) *State {
 				continue // a headless loop's iteration test may be its first iteration's
 			}
 		}
-		f.tags = joinTags(append(splitTags(f.tags), tag))
+		if w.keepImplied || w.feasible(f.tags, negTag(tag)) {
+			f.tags = joinTags(append(splitTags(f.tags), tag))
+		}
 		c.facts[f] = true
 	}
 	return c
