@@ -62,10 +62,7 @@ func (p *prover) findAliases() {
 	for _, r := range fn.Regs {
 		regs[r.Name] = true
 	}
-	for _, in := range fn.Instrs {
-		if !inLoop(fn, in.Loop, p.lp) {
-			continue
-		}
+	for _, in := range fn.InstrsIn(p.lp) {
 		p.touches(in, func(name string) bool {
 			if name == p.root || regs[name] || p.aliases[name] != nil || scalar(name) {
 				return false
