@@ -486,7 +486,7 @@ func (p *prover) decodeBlock(nodes []ir.Node, top bool) ([]step, error) {
 		case *ir.Instr:
 			if !top {
 				st := opaqueStep(n)
-				if err := p.inner(n, &st); err != nil {
+				if err := p.inner(n); err != nil {
 					return nil, err
 				}
 				out = append(out, st)
@@ -572,17 +572,25 @@ func (p *prover) branchPoint(what string) int {
 // a return or goto, or a break or continue of the loop itself.
 func (p *prover) escapes(n ir.Node) bool {
 	found := false
+	inside(n, func(x ir.Node) {
+		if j, ok := x.(*ir.Jump); ok && (j.Loop == ir.NoLoop || j.Loop == p.lp.ID) {
+			found = true
+		}
+	})
+	return found
+}
+
+// inside calls f for every node inside the loop or if n (not n itself), in
+// program order.
+func inside(n ir.Node, f func(ir.Node)) {
 	var walk func(b *ir.Block)
 	walk = func(b *ir.Block) {
 		if b == nil {
 			return
 		}
 		for _, x := range b.Nodes {
+			f(x)
 			switch x := x.(type) {
-			case *ir.Jump:
-				if x.Loop == ir.NoLoop || x.Loop == p.lp.ID {
-					found = true
-				}
 			case *ir.Loop:
 				walk(x.Body)
 			case *ir.If:
@@ -598,7 +606,6 @@ func (p *prover) escapes(n ir.Node) bool {
 		walk(x.Then)
 		walk(x.Else)
 	}
-	return found
 }
 
 // index numbers the steps, nested ones included, in program order.
@@ -776,59 +783,38 @@ func opaqueStep(in *ir.Instr) step {
 func (p *prover) nested(n ir.Node) (step, error) {
 	st := step{kind: stNested}
 	var err error
-	var walk func(b *ir.Block)
-	visit := func(in *ir.Instr) {
+	inside(n, func(x ir.Node) {
 		if err != nil {
 			return
 		}
-		if err = p.inner(in, nil); err != nil {
-			return
-		}
-		for _, r := range in.Defs {
-			if k := (regKey{r, -1}); !slices.Contains(st.defs, k) {
-				st.defs = append(st.defs, k)
+		switch x := x.(type) {
+		case *ir.Jump:
+			if x.Kind == ir.JumpGoto {
+				err = refuse("a goto in the loop leaves its structure, which the replay does not follow")
 			}
-		}
-		for _, r := range in.Uses {
-			if k := (regKey{r, -1}); !slices.Contains(st.uses, k) {
-				st.uses = append(st.uses, k)
+		case *ir.Instr:
+			if err = p.inner(x); err != nil {
+				return
 			}
-		}
-	}
-	walk = func(b *ir.Block) {
-		if b == nil {
-			return
-		}
-		for _, x := range b.Nodes {
-			switch x := x.(type) {
-			case *ir.Jump:
-				if x.Kind == ir.JumpGoto && err == nil {
-					err = refuse("a goto in the loop leaves its structure, which the replay does not follow")
+			for _, r := range x.Defs {
+				if k := (regKey{r, -1}); !slices.Contains(st.defs, k) {
+					st.defs = append(st.defs, k)
 				}
-			case *ir.Instr:
-				visit(x)
-			case *ir.Loop:
-				walk(x.Body)
-			case *ir.If:
-				walk(x.Then)
-				walk(x.Else)
+			}
+			for _, r := range x.Uses {
+				if k := (regKey{r, -1}); !slices.Contains(st.uses, k) {
+					st.uses = append(st.uses, k)
+				}
 			}
 		}
-	}
-	switch x := n.(type) {
-	case *ir.Loop:
-		walk(x.Body)
-	case *ir.If:
-		walk(x.Then)
-		walk(x.Else)
-	}
+	})
 	return st, err
 }
 
 // inner checks an instruction under an if or in an inner loop: it must not
 // touch the stream's register, nor write (for a sink: nor read) the
 // stream's buffer or a buffer that may be it.
-func (p *prover) inner(in *ir.Instr, _ *step) error {
+func (p *prover) inner(in *ir.Instr) error {
 	if touchesReg(in, p.ureg.reg) {
 		return refuse("the stream's register is used under an if or in an inner loop")
 	}
