@@ -36,6 +36,7 @@ type funcBuilder struct {
 	viewed   map[ir.RegID]bool     // registers vf.bit_cast reads as another type (inferElems)
 
 	loopNames map[loopName]bool // the names in every loop's Decls and Assigns
+	stmtAt    uint32            // start of the statement being lowered, for NameDefs
 }
 
 // loopName is a name in a loop's Decls (assign false) or Assigns (true).
@@ -94,6 +95,55 @@ func (fb *funcBuilder) countBindings(i int32) {
 }
 
 func (fb *funcBuilder) pos(off uint32) token.Pos { return fb.lw.pos(off) }
+
+// modules are the module names kernels call through.
+var modules = map[string]bool{"vf": true, "pl": true, "np": true, "math": true, "Vf": true}
+
+// variables returns the names an expression reads, sorted: identifiers
+// outside called functions, attribute names and keyword names.
+func (fb *funcBuilder) variables(i int32) []string {
+	fl := fb.fl
+	var out []string
+	var walk func(j int32, depth int)
+	walk = func(j int32, depth int) {
+		if depth > 64 {
+			return
+		}
+		switch fl.n[j].kind {
+		case "identifier":
+			if t := fl.text(j); !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+			return
+		case "attribute":
+			if o := fl.child(j, "object"); o >= 0 {
+				walk(o, depth+1)
+			}
+			return
+		case "call":
+			if f := fl.child(j, "function"); f >= 0 && fl.n[f].kind == "attribute" {
+				if o := fl.child(f, "object"); o >= 0 && !(fl.n[o].kind == "identifier" && modules[fl.text(o)]) {
+					walk(o, depth+1) // t.get_addr(): t, but not the module of vf.load_align
+				}
+			}
+			if a := fl.child(j, "arguments"); a >= 0 {
+				walk(a, depth+1)
+			}
+			return
+		case "keyword_argument":
+			if v := fl.child(j, "value"); v >= 0 {
+				walk(v, depth+1)
+			}
+			return
+		}
+		for c := fl.n[j].first; c >= 0; c = fl.n[c].next {
+			walk(c, depth+1)
+		}
+	}
+	walk(i, 0)
+	slices.Sort(out)
+	return out
+}
 
 // jump records a break, continue, return or raise statement.
 func (fb *funcBuilder) jump(i int32, kind ir.JumpKind, loop ir.LoopID, cond bool, out *[]ir.Node) {
@@ -220,11 +270,20 @@ func (fb *funcBuilder) bindScalar(name string, val int32, loop ir.LoopID) {
 	if name == "" {
 		return
 	}
-	if _, ok := fb.names[name]; ok {
+	_, bound := fb.names[name]
+	if bound {
 		fb.assigned(name, loop)
 	} else {
 		fb.declared(name, loop)
 	}
+	// The write for the replay's provenance: Python declares a name by
+	// its first binding.
+	nd := ir.NameDef{Name: name, Decl: !bound, Pos: fb.pos(fb.stmtAt)}
+	if val >= 0 {
+		nd.Op, nd.Init, nd.From = "=", fb.env.expr(val), fb.variables(val)
+		nd.Pos = fb.pos(fb.fl.n[val].start)
+	}
+	fb.fn.Names = append(fb.fn.Names, nd)
 	b := &binding{reg: ir.NoReg}
 	if val >= 0 {
 		b.bool01 = fb.zeroOne(val)
@@ -363,6 +422,7 @@ func (fb *funcBuilder) stmts(i int32, loop ir.LoopID, cond bool, out *[]ir.Node)
 func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) {
 	fb.lw.budget.tick()
 	fl := fb.fl
+	fb.stmtAt = fl.n[i].start
 	switch fl.n[i].kind {
 	case "expression_statement":
 		for _, c := range fl.named(i) {
