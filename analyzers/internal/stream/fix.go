@@ -190,16 +190,6 @@ func (s source) statementBoundaryBefore(off int) bool {
 	return true
 }
 
-// mentionsAny reports whether text names one of names as a whole word.
-func mentionsAny(text string, names []string) bool {
-	for _, n := range names {
-		if n != "" && linear.MentionsWord(text, n) {
-			return true
-		}
-	}
-	return false
-}
-
 // declLine returns the line of a register declared inside the loop when
 // that line declares nothing else and initialises nothing ("    Reg::UnalignRegForStore u;"),
 // so that it can move out of the loop with the Pre or the Post; otherwise
@@ -545,7 +535,7 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 		if in.ID >= pre.ID || !fn.Within(in.Loop, lp.ID) {
 			continue
 		}
-		if hasReg(in.Uses, s.Reg) || hasReg(in.Defs, s.Reg) || mentionsAny(addr.Text, in.PtrDefs) {
+		if hasReg(in.Uses, s.Reg) || hasReg(in.Defs, s.Reg) || mentioned(addr.Text, in.PtrDefs) != "" {
 			return nil, in.Name + " before the Pre in the loop touches its register or pointer"
 		}
 	}
@@ -635,7 +625,7 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 		if in.ID <= post.ID || !fn.Within(in.Loop, lp.ID) {
 			continue
 		}
-		if hasReg(in.Uses, s.Reg) || hasReg(in.Defs, s.Reg) || mentionsAny(text, in.PtrDefs) {
+		if hasReg(in.Uses, s.Reg) || hasReg(in.Defs, s.Reg) || mentioned(text, in.PtrDefs) != "" {
 			return nil, in.Name + " after the Post in the loop touches its register or pointer"
 		}
 	}
