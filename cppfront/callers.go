@@ -131,7 +131,7 @@ func (lw *lowerer) callSites(fd funcDef, flats map[uint]*flat) ([]callSite, bool
 
 // callSite evaluates the call of name at off in its caller.
 func (lw *lowerer) callSite(off int, name string, flats map[uint]*flat) (callSite, bool) {
-	path := tsutil.Path(lw.tree.RootNode(), uint(off), uint(off+len(name)))
+	path := tsutil.Path(lw.rootAt(off), uint(off), uint(off+len(name)))
 	var call, def *sitter.Node
 	for k := len(path) - 1; k >= 0; k-- {
 		n := &path[k]

@@ -6,6 +6,10 @@
 // byte offsets of every Ascend marker, so only the functions that contain one
 // (or that mention a register type) are walked; the rest of the tree is never
 // visited from Go.
+//
+// A big file (over 1 MiB, a generated kernel) is cut between declarations
+// by a lexical scan and its parts are parsed and lowered in parallel
+// (segments.go); the IR is the one a whole parse gives.
 package cppfront
 
 import (
@@ -95,17 +99,14 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 		clean, blanks = mac.clean, mac.blanks
 		defer func() { f.Src = src }() // lowering reads the expanded text through f.Src
 	}
-	p := getParser()
-	defer putParser(p)
-	tree := p.ParseWithOptions(tsutil.Chunks(clean), nil, popts)
-	if tree == nil {
-		p.Reset()
+	trees, segs := parseTrees(clean, popts)
+	if trees == nil {
 		if popts != nil && time.Now().After(b.deadline) {
 			return noRegions(f), timeoutError(opts.Timeout)
 		}
 		return f, errParse
 	}
-	defer tree.Close()
+	defer closeTrees(trees)
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(overTime); !ok {
@@ -114,12 +115,35 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 			f, err = noRegions(f), timeoutError(opts.Timeout)
 		}
 	}()
-	lw := newLowerer(f, clean, blanks, tree, b)
+	lw := newLowerer(f, clean, blanks, trees, segs, b)
 	lw.index = opts.Index
 	lw.mac = mac
 	lw.run()
 	snapExpansions(f)
 	return f, nil
+}
+
+// parseTrees parses the pre-passed text: whole, or in segments when it is big
+// (segments.go). It returns nil trees when the parser stopped.
+func parseTrees(clean []byte, popts *sitter.ParseOptions) ([]*sitter.Tree, []segment) {
+	if len(clean) >= segmentMin {
+		if segs := splitSegments(clean, segmentSize); segs != nil {
+			if trees := parseSegments(clean, segs, popts); trees != nil {
+				return trees, segs
+			}
+			if popts != nil && popts.ProgressCallback(sitter.ParseState{}) {
+				return nil, nil // out of time: a whole parse would be too
+			}
+		}
+	}
+	p := getParser()
+	defer putParser(p)
+	tree := p.ParseWithOptions(tsutil.Chunks(clean), nil, popts)
+	if tree == nil {
+		p.Reset()
+		return nil, nil
+	}
+	return []*sitter.Tree{tree}, nil
 }
 
 // noRegions drops what lowering found in a file it could not finish.

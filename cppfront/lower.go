@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"go/token"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -20,7 +22,8 @@ type lowerer struct {
 	f      *ir.File
 	src    []byte // blanked source
 	blanks []blank
-	tree   *sitter.Tree
+	trees  []*sitter.Tree // the whole file's tree, or one per segment (segments.go)
+	segs   []segment      // the segments, nil for a whole tree
 
 	funcs     []funcDef                      // every function definition found at declaration level
 	defined   map[string]bool                // names of functions defined in the file (last component and qualified)
@@ -38,6 +41,7 @@ type lowerer struct {
 	includes  []string                       // the file\'s "..." includes, as written
 	mac       *macroMap                      // same-file macro expansion (macro.go); nil when src is the file's own text
 	classes   map[uint]string                // the class of the first definition starting at each offset (classAt), made on first use
+	membersMu *sync.Mutex                    // guards members (lowerParallel)
 }
 
 // funcDef is a function definition found by the declaration-level walk.
@@ -53,9 +57,30 @@ type funcDef struct {
 	tparams  map[string]bool // template parameters in scope (function and class)
 }
 
-func newLowerer(f *ir.File, src []byte, blanks []blank, tree *sitter.Tree, b *budget) *lowerer {
-	return &lowerer{f: f, src: src, blanks: blanks, tree: tree, defined: map[string]bool{}, tyAlias: map[string]string{}, knownNS: map[string]bool{}, symConsts: map[string]*ir.Expr{}, budget: b,
-		fields: map[string]map[string]bool{}, members: map[string]map[string]*ir.Expr{}}
+func newLowerer(f *ir.File, src []byte, blanks []blank, trees []*sitter.Tree, segs []segment, b *budget) *lowerer {
+	return &lowerer{f: f, src: src, blanks: blanks, trees: trees, segs: segs, defined: map[string]bool{}, tyAlias: map[string]string{}, knownNS: map[string]bool{}, symConsts: map[string]*ir.Expr{}, budget: b,
+		fields: map[string]map[string]bool{}, members: map[string]map[string]*ir.Expr{}, membersMu: &sync.Mutex{}}
+}
+
+// rootAt returns the root of the tree that holds the bytes at off: the
+// whole file's, or its segment's.
+func (lw *lowerer) rootAt(off int) *sitter.Node {
+	k := 0
+	if len(lw.segs) > 0 {
+		k = sort.Search(len(lw.segs), func(k int) bool { return lw.segs[k].end > off })
+		k = min(k, len(lw.segs)-1)
+	}
+	return lw.trees[k].RootNode()
+}
+
+// hasError reports whether a tree of the file has an error.
+func (lw *lowerer) hasError() bool {
+	for _, t := range lw.trees {
+		if t.RootNode().HasError() {
+			return true
+		}
+	}
+	return false
 }
 
 func (lw *lowerer) pos(off uint32) token.Pos {
@@ -66,8 +91,9 @@ func (lw *lowerer) pos(off uint32) token.Pos {
 }
 
 func (lw *lowerer) run() {
-	root := lw.tree.RootNode()
-	lw.walkDecls(root, false, "", nil, 0)
+	for _, t := range lw.trees {
+		lw.walkDecls(t.RootNode(), false, "", nil, 0)
+	}
 	// Region discovery.
 	scopeBlanks := map[int]bool{} // blanks that are __VEC_SCOPE__ markers
 	for i, b := range lw.blanks {
@@ -81,8 +107,14 @@ func (lw *lowerer) run() {
 		if !ok {
 			continue
 		}
-		regions = append(regions, region{fd: fd, kind: kind, at: len(lw.f.Funcs)})
-		lw.f.Funcs = append(lw.f.Funcs, lw.lowerFunc(fd, kind, nil))
+		regions = append(regions, region{fd: fd, kind: kind, at: len(lw.f.Funcs) + len(regions)})
+	}
+	if len(lw.segs) > 1 {
+		lw.f.Funcs = append(lw.f.Funcs, lw.lowerParallel(regions)...)
+	} else {
+		for _, r := range regions {
+			lw.f.Funcs = append(lw.f.Funcs, lw.lowerFunc(r.fd, r.kind, nil))
+		}
 	}
 	lw.callSiteFacts(regions)
 	if len(scopeBlanks) > 0 {
@@ -94,6 +126,59 @@ func (lw *lowerer) run() {
 		lw.f.Defined = append(lw.f.Defined, name)
 	}
 	sort.Strings(lw.f.Defined)
+}
+
+// lowerParallel lowers the regions of a big file (one parsed in segments)
+// on GOMAXPROCS goroutines, and returns their functions in order. Each
+// goroutine lowers with its own copy of the lowerer and of its clock;
+// what lowering fills in on first use is made before (the project scope)
+// or locked (class members). A panic in one (the clock's too) is raised
+// again here, after the others stopped.
+func (lw *lowerer) lowerParallel(regions []region) []*ir.Func {
+	if lw.index != nil {
+		lw.scope()
+	}
+	out := make([]*ir.Func, len(regions))
+	next := make(chan int, len(regions))
+	for k := range regions {
+		next <- k
+	}
+	close(next)
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		stopped any
+	)
+	for range min(runtime.GOMAXPROCS(0), len(regions)) {
+		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					mu.Lock()
+					if stopped == nil {
+						stopped = r
+					}
+					mu.Unlock()
+				}
+			}()
+			w := *lw
+			clock := *lw.budget
+			w.budget = &clock
+			for k := range next {
+				mu.Lock()
+				stop := stopped != nil
+				mu.Unlock()
+				if stop {
+					return
+				}
+				out[k] = w.lowerFunc(regions[k].fd, regions[k].kind, nil)
+			}
+		})
+	}
+	wg.Wait()
+	if stopped != nil {
+		panic(stopped)
+	}
+	return out
 }
 
 // containers are node kinds the declaration-level walk descends into.
@@ -517,7 +602,6 @@ func hasRegType(b []byte) bool {
 
 // lowerVecScopes lowers each __VEC_SCOPE__ { ... } block as a region.
 func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
-	root := lw.tree.RootNode()
 	idx := make([]int, 0, len(scopeBlanks))
 	for i := range scopeBlanks {
 		idx = append(idx, i)
@@ -535,7 +619,7 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 		if k >= len(lw.src) || lw.src[k] != '{' {
 			continue
 		}
-		path := tsutil.Path(root, uint(k), uint(k+1))
+		path := tsutil.Path(lw.rootAt(k), uint(k), uint(k+1))
 		j := len(path) - 1
 		for ; j >= 0; j-- {
 			if kind, _ := kindOf(path[j].KindId()); kind == "compound_statement" && int(path[j].StartByte()) == k {
@@ -593,7 +677,7 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 // ancestors returns the ancestors of n strictly inside stop, outermost
 // first, from one descent (tsutil.Path) rather than a walk up by Parent.
 func (lw *lowerer) ancestors(n, stop *sitter.Node) []*sitter.Node {
-	path := tsutil.Path(lw.tree.RootNode(), n.StartByte(), n.EndByte())
+	path := tsutil.Path(lw.rootAt(int(n.StartByte())), n.StartByte(), n.EndByte())
 	var out []*sitter.Node
 	inside := false
 	for k := range path {

@@ -184,7 +184,7 @@ func expandMacros(src, clean []byte, blanks []blank) *macroMap {
 	if len(regions) == 0 || !usesDefine(clean, regions) {
 		return nil
 	}
-	toks, dirs := lexFile(clean)
+	toks, dirs := lexFile(clean, regions)
 	defs := readDefines(clean, toks, dirs)
 	if len(defs) == 0 {
 		return nil
@@ -193,7 +193,7 @@ func expandMacros(src, clean []byte, blanks []blank) *macroMap {
 	r := 0 // the region at or after the current token
 	x := &expander{defs: defs, budget: maxExpansion(len(src)) - len(src), toks: maxExpansion(len(src))}
 	m := &macroMap{orig: src}
-	var cl, ex []byte
+	cl, ex := make([]byte, 0, len(clean)+len(clean)/8), make([]byte, 0, len(src)+len(src)/8) // the expanded texts, most of them copied
 	last, shift := 0, 0
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -217,11 +217,11 @@ func expandMacros(src, clean []byte, blanks []blank) *macroMap {
 		end := t.end
 		j := i
 		if d.fn {
-			if i+1 >= len(toks) || toks[i+1].dir || string(clean[toks[i+1].start:toks[i+1].end]) != "(" {
+			if i+1 >= len(toks) || toks[i+1].dir || toks[i+1].start >= regions[r][1] || string(clean[toks[i+1].start:toks[i+1].end]) != "(" {
 				continue
 			}
 			depth := 0
-			for j = i + 1; j < len(toks) && !toks[j].dir; j++ {
+			for j = i + 1; j < len(toks) && !toks[j].dir && toks[j].start < regions[r][1]; j++ {
 				s := string(clean[toks[j].start:toks[j].end])
 				in = append(in, xtok{text: s, space: toks[j].space})
 				if s == "(" {
@@ -233,8 +233,8 @@ func expandMacros(src, clean []byte, blanks []blank) *macroMap {
 					}
 				}
 			}
-			if j >= len(toks) || toks[j].dir {
-				continue // not closed before a directive or the end
+			if j >= len(toks) || toks[j].dir || toks[j].start >= regions[r][1] {
+				continue // not closed before a directive or the end of the region
 			}
 			end = toks[j].end
 		}
@@ -513,11 +513,20 @@ type ftok struct {
 }
 
 // lexFile splits b into preprocessing tokens; dirs are the [start, end)
-// spans of the directives (from '#' to the end of the logical line).
-func lexFile(b []byte) (toks []ftok, dirs [][2]int) {
+// spans of the directives (from '#' to the end of the logical line). It
+// keeps the tokens of the directives and those in the keep spans (sorted,
+// disjoint) only: expansion looks at no others, and a big generated file
+// has millions.
+func lexFile(b []byte, keep [][2]int) (toks []ftok, dirs [][2]int) {
 	n := len(b)
 	lineStart, inDir, space := true, false, false
 	dirStart := 0
+	kept := 0
+	for _, k := range keep {
+		kept += k[1] - k[0]
+	}
+	toks = make([]ftok, 0, kept/4+64) // kernel code has a token per 4 to 6 bytes; growing a big slice by appends cost more than the lexing
+	r := 0                            // the keep span at or after the current token
 	for i := 0; i < n; {
 		c := b[i]
 		switch {
@@ -587,7 +596,12 @@ func lexFile(b []byte) (toks []ftok, dirs [][2]int) {
 		default:
 			t.kind, t.end = 'p', i+punctLen(b[i:])
 		}
-		toks = append(toks, t)
+		for r < len(keep) && keep[r][1] <= t.start {
+			r++
+		}
+		if t.dir || r < len(keep) && t.start >= keep[r][0] {
+			toks = append(toks, t)
+		}
 		i = t.end
 	}
 	if inDir {

@@ -24,6 +24,8 @@ import (
 // memberValues finds the data members of class set once (see above), on
 // the first question about the class.
 func (lw *lowerer) memberValues(class string) map[string]*ir.Expr {
+	lw.membersMu.Lock()
+	defer lw.membersMu.Unlock()
 	if m, ok := lw.members[class]; ok {
 		return m
 	}

@@ -27,8 +27,7 @@ var markerKinds = map[string]ir.RegionKind{
 
 // lowerOrphans adds a region for each marker lost in an ERROR node.
 func (lw *lowerer) lowerOrphans() {
-	root := lw.tree.RootNode()
-	if !root.HasError() {
+	if !lw.hasError() {
 		return
 	}
 	for _, b := range lw.blanks {
@@ -44,7 +43,7 @@ func (lw *lowerer) lowerOrphans() {
 		if k >= len(lw.src) {
 			continue
 		}
-		n := root.DescendantForByteRange(uint(k), uint(k+1))
+		n := lw.rootAt(k).DescendantForByteRange(uint(k), uint(k+1))
 		for n != nil && !n.IsError() {
 			n = n.Parent()
 		}

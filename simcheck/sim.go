@@ -2,6 +2,7 @@ package simcheck
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
@@ -86,6 +87,27 @@ type dep struct {
 	latency int
 }
 
+// scratch holds the buffers of one Run, reused by the next: a file's
+// loops are simulated three times each, and allocating them anew was a
+// quarter of the memory a big file's check allocates.
+type scratch struct {
+	insts []*instance
+	slab  []instance
+	deps  []dep
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// grow makes room for n instances. A buffer kept from a run holds
+// pointers into that run's body; they are overwritten before use.
+func (sc *scratch) grow(n int) {
+	if cap(sc.slab) < n {
+		sc.slab = make([]instance, n)
+		sc.insts = make([]*instance, 0, n)
+		sc.deps = make([]dep, 0, 2*n)
+	}
+}
+
 // MaxInstances caps the instruction instances of one run: iterations are
 // reduced so that iterations * len(body) stays below it.
 const MaxInstances = 1 << 17
@@ -101,8 +123,10 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 	if n == 0 || iterations <= 0 {
 		return res
 	}
-	insts := make([]*instance, 0, n*iterations)
-	slab := make([]instance, n*iterations)
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.grow(n * iterations)
+	insts, slab, depBuf := sc.insts[:0], sc.slab[:n*iterations], sc.deps[:0]
 	timings := make([]instance, n) // the timing of each body instruction, looked up once
 	for i := range body.Insts {
 		timings[i].t, timings[i].timed = m.Timing(body.Insts[i].Op, body.Insts[i].Elem)
@@ -115,18 +139,19 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			k := len(insts)
 			in := &slab[k]
 			*in = instance{Inst: &body.Insts[i], iter: it, idx: i, t: timings[i].t, timed: timings[i].timed}
+			first := len(depBuf) // the instance's deps are depBuf[first:], taken at the end
 			for _, r := range in.Uses {
 				if p, ok := lastDef[r]; ok {
 					lat := insts[p].t.Dep
 					if body.Regs != nil && int(r) < len(body.Regs) && body.Regs[r].Class.IsUnalign() {
 						lat = insts[p].t.UregDep
 					}
-					in.deps = append(in.deps, dep{p, lat})
+					depBuf = append(depBuf, dep{p, lat})
 				}
 			}
 			for _, ptr := range in.Ptrs {
 				if p, ok := lastPtr[ptr]; ok {
-					in.deps = append(in.deps, dep{p, m.PointerDep})
+					depBuf = append(depBuf, dep{p, m.PointerDep})
 				}
 			}
 			addr := in.Addr
@@ -135,9 +160,10 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			}
 			if in.t.Load && addr != "" {
 				if s, ok := lastStore[addr]; ok {
-					in.deps = append(in.deps, dep{s, insts[s].t.Latency}) // a load of what a store wrote: the same address
+					depBuf = append(depBuf, dep{s, insts[s].t.Latency}) // a load of what a store wrote: the same address
 				}
 			}
+			in.deps = depBuf[first:len(depBuf):len(depBuf)]
 			for _, r := range in.Defs {
 				lastDef[r] = k
 			}
@@ -150,6 +176,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			insts = append(insts, in)
 		}
 	}
+	sc.deps = depBuf[:0] // keep what appends grew
 	events := make([]Event, len(insts))
 	for i, in := range insts {
 		events[i] = Event{Iter: in.iter, Index: in.idx, Dispatch: -1, Issue: -1, Ready: -1, Done: -1, Retire: -1, Producer: -1}

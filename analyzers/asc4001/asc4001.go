@@ -67,6 +67,7 @@ var Analyzer = Rule.Analyzer
 func run(pass *analysis.Pass) (any, error) {
 	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
 	md := pass.ResultOf[simcost.Analyzer].(*simcost.Model)
+	md.Prefetch(pkg)
 	for _, f := range pkg.Files {
 		for _, fn := range f.Funcs {
 			if !fn.Kind.Analysed() {

@@ -71,6 +71,7 @@ const lowIPC = 1.4
 func run(pass *analysis.Pass) (any, error) {
 	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
 	md := pass.ResultOf[simcost.Analyzer].(*simcost.Model)
+	md.Prefetch(pkg)
 	pressure := pass.ResultOf[regpressure.Analyzer].(*regpressure.Result)
 	for _, f := range pkg.Files {
 		for _, fn := range f.Funcs {

@@ -1,6 +1,9 @@
 package simcost
 
 import (
+	"runtime"
+	"sync"
+
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/simcheck"
 )
@@ -25,16 +28,74 @@ const MinChain = 16
 // not simulated (Cycles stays 0).
 func (md *Model) Stats(fn *ir.Func, lp *ir.Loop) LoopStats {
 	md.mu.Lock()
-	defer md.mu.Unlock()
-	if st, ok := md.stats[lp]; ok {
-		return st
-	}
-	st := md.stats1(fn, lp)
 	if md.stats == nil {
-		md.stats = map[*ir.Loop]LoopStats{}
+		md.stats = map[*ir.Loop]*statsEntry{}
 	}
-	md.stats[lp] = st
-	return st
+	e := md.stats[lp]
+	if e == nil {
+		e = &statsEntry{}
+		md.stats[lp] = e
+	}
+	md.mu.Unlock()
+	e.once.Do(func() { e.st = md.stats1(fn, lp) })
+	return e.st
+}
+
+// Prefetch computes, on GOMAXPROCS goroutines, the Stats of every loop the
+// scheduling rules ask about in pkg: the innermost loops that may run more
+// than once. A rule calls it first, so that in a big file the simulations
+// use every CPU even when the rule runs alone. A panic in one is raised
+// again in the caller, after the others stopped.
+func (md *Model) Prefetch(pkg *ir.Package) {
+	type job struct {
+		fn *ir.Func
+		lp *ir.Loop
+	}
+	var jobs []job
+	for _, f := range pkg.Files {
+		for _, fn := range f.Funcs {
+			if !fn.Kind.Analysed() {
+				continue
+			}
+			for _, lp := range fn.Loops {
+				if !lp.AtMostOnce && Innermost(fn, lp) {
+					jobs = append(jobs, job{fn, lp})
+				}
+			}
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(jobs))
+	if workers < 2 {
+		return
+	}
+	next := make(chan job, len(jobs))
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		stopped any
+	)
+	for range workers {
+		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					mu.Lock()
+					stopped = r
+					mu.Unlock()
+				}
+			}()
+			for j := range next {
+				md.Stats(j.fn, j.lp)
+			}
+		})
+	}
+	wg.Wait()
+	if stopped != nil {
+		panic(stopped)
+	}
 }
 
 // Innermost reports whether lp holds no other loop: the scheduling rules

@@ -37,7 +37,14 @@ type Model struct {
 	Iterations int
 
 	mu    sync.Mutex
-	stats map[*ir.Loop]LoopStats
+	stats map[*ir.Loop]*statsEntry
+}
+
+// statsEntry is one loop's LoopStats, computed once: rules asking about
+// other loops meanwhile do not wait for it.
+type statsEntry struct {
+	once sync.Once
+	st   LoopStats
 }
 
 // Load returns the machine model the flags name. Models are parsed once per

@@ -38,6 +38,31 @@ const (
 // them (\r\n, \r or \n), so a file ending in a line ending has one more,
 // empty, line; an empty file has one line.
 func lineHashes(src []byte) []string {
+	t := lineHashTable(src)
+	out := make([]string, len(t.raw))
+	for i := range out {
+		out[i] = t.at(i + 1)
+	}
+	return out
+}
+
+// hashTable is lineHashes before formatting: a big file has a million
+// lines and a few findings.
+type hashTable struct {
+	raw []uint64 // the hash of each line
+	n   []int32  // its occurrence, from 1
+}
+
+// at returns line's primaryLocationLineHash ("" beyond the file).
+func (t hashTable) at(line int) string {
+	if line < 1 || line > len(t.raw) || t.n[line-1] == 0 {
+		return ""
+	}
+	return strconv.FormatUint(t.raw[line-1], 16) + ":" + strconv.Itoa(int(t.n[line-1]))
+}
+
+// lineHashTable computes the hashes of every line of src.
+func lineHashTable(src []byte) hashTable {
 	var h lineHasher
 	h.init()
 	for len(src) > 0 {
@@ -60,7 +85,7 @@ func lineHashes(src []byte) []string {
 		}
 		h.update(0)
 	}
-	return h.hashes
+	return h.table
 }
 
 // lineHash returns a primaryLocationLineHash computed from one line alone:
@@ -84,8 +109,8 @@ type lineHasher struct {
 	line      int              // line number of the character being read
 	lineStart bool             // the next character starts a line
 	prevCR    bool             // the previous character was \r
-	counts    map[uint64]int   // how often each hash value was output
-	hashes    []string         // by line number - 1
+	counts    map[uint64]int32 // how often each hash value was output
+	table     hashTable        // by line number - 1
 }
 
 func (h *lineHasher) init() {
@@ -97,7 +122,7 @@ func (h *lineHasher) init() {
 		h.firstMod *= hashMod
 	}
 	h.lineStart = true
-	h.counts = map[uint64]int{}
+	h.counts = map[uint64]int32{}
 }
 
 func (h *lineHasher) char(c int64) {
@@ -133,9 +158,10 @@ func (h *lineHasher) update(c int64) {
 func (h *lineHasher) output() {
 	h.counts[h.raw]++
 	line := h.lines[h.index]
-	for len(h.hashes) < line {
-		h.hashes = append(h.hashes, "")
+	for len(h.table.raw) < line {
+		h.table.raw = append(h.table.raw, 0)
+		h.table.n = append(h.table.n, 0)
 	}
-	h.hashes[line-1] = strconv.FormatUint(h.raw, 16) + ":" + strconv.Itoa(h.counts[h.raw])
+	h.table.raw[line-1], h.table.n[line-1] = h.raw, h.counts[h.raw]
 	h.lines[h.index] = -1
 }

@@ -120,6 +120,7 @@ func (p *pipeline) run(name string, src []byte) analysed {
 		return analysed{cfgErr: fmt.Sprintf("%s: %v", sourcesOf(eff), err)}
 	}
 	f := runner.File{Name: name, Src: bytes.Clone(src), Provided: map[*analysis.Analyzer]any{settings.Analyzer: &st}}
+	sc := scanAhead(f)
 	res, err := runner.Run(p.as, []runner.File{f}, runner.Options{Jobs: 1, Parallel: p.parallel})
 	if err != nil {
 		panic("internal error: analyzers validated, then not: " + err.Error())
@@ -134,8 +135,8 @@ func (p *pipeline) run(name string, src []byte) analysed {
 			findings = append(findings, fd)
 		}
 	}
-	issues := p.suppress(f, findings, enabled)
-	p.describe(f, issues, eff)
+	issues := p.suppress(f, findings, enabled, sc)
+	p.describe(f, issues, eff, sc)
 	return analysed{issues: issues, errs: errs}
 }
 
@@ -149,8 +150,8 @@ func sourcesOf(eff *config.Effective) string {
 // suppress applies the file's directives to its findings, and adds the
 // directives' own findings (ASC0002, ASC0003) when those rules are enabled;
 // directives can suppress those too.
-func (p *pipeline) suppress(f runner.File, findings []runner.Finding, enabled map[string]bool) []issue {
-	dirs, problems := suppress.Parse(f.Src, suppress.SyntaxFor(f.Name))
+func (p *pipeline) suppress(f runner.File, findings []runner.Finding, enabled map[string]bool, sc *scans) []issue {
+	dirs, problems := sc.directives()
 	var all []runner.Finding
 	all = append(all, findings...)
 	if enabled[suppress.InvalidDirective.ID] {
@@ -207,6 +208,61 @@ func compareIssues(a, b *issue) int {
 	return 0
 }
 
+// scans are the passes over a file's text that the driver makes besides
+// the analyzers: its suppression directives, lines and line hashes. For a
+// big file they run while the analyzers do (a second each on a 40 MB
+// file); for the others on first use, and the hashes only when a finding
+// needs them.
+type scans struct {
+	src      runner.File
+	ahead    chan struct{} // closed when the scans made ahead are done; nil when none were
+	dirs     []suppress.Directive
+	problems []suppress.Problem
+	split    [][]byte
+	table    hashTable
+}
+
+// scanAheadMin is the size from which scanAhead scans while the analyzers run.
+const scanAheadMin = 1 << 20
+
+func scanAhead(f runner.File) *scans {
+	sc := &scans{src: f}
+	if len(f.Src) >= scanAheadMin {
+		sc.ahead = make(chan struct{})
+		go func() {
+			defer close(sc.ahead)
+			sc.dirs, sc.problems = suppress.Parse(f.Src, suppress.SyntaxFor(f.Name))
+			sc.split = bytes.Split(f.Src, []byte("\n"))
+			sc.table = lineHashTable(f.Src)
+		}()
+	}
+	return sc
+}
+
+func (sc *scans) directives() ([]suppress.Directive, []suppress.Problem) {
+	if sc.ahead != nil {
+		<-sc.ahead
+		return sc.dirs, sc.problems
+	}
+	return suppress.Parse(sc.src.Src, suppress.SyntaxFor(sc.src.Name))
+}
+
+func (sc *scans) lines() [][]byte {
+	if sc.ahead != nil {
+		<-sc.ahead
+		return sc.split
+	}
+	return bytes.Split(sc.src.Src, []byte("\n"))
+}
+
+func (sc *scans) hashes() hashTable {
+	if sc.ahead != nil {
+		<-sc.ahead
+		return sc.table
+	}
+	return lineHashTable(sc.src.Src)
+}
+
 // driverFinding is a finding the driver reports itself, for a rule no
 // analyzer implements.
 func driverFinding(file string, r *ruleset.Rule, line, col, endCol int, msg string) runner.Finding {
@@ -220,9 +276,11 @@ func driverFinding(file string, r *ruleset.Rule, line, col, endCol int, msg stri
 
 // describe fills in what the formats need: severity, message in the
 // output language, source line, fingerprints and cost.
-func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective) {
-	lines := bytes.Split(f.Src, []byte("\n"))
-	hashes := lineHashes(f.Src)
+func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective, sc *scans) {
+	if len(issues) == 0 {
+		return
+	}
+	lines, hashes := sc.lines(), sc.hashes()
 	py := cppir.IsPython(f.Name)
 	lineOf := func(l int) string {
 		if l >= 1 && l <= len(lines) {
@@ -244,9 +302,7 @@ func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective
 			is.Cost = &c
 		}
 		is.Line = lineOf(is.Pos.Line)
-		if l := is.Pos.Line; l >= 1 && l <= len(hashes) {
-			is.LineHash = hashes[l-1]
-		}
+		is.LineHash = hashes.at(is.Pos.Line)
 		for _, r := range is.Finding.Related {
 			if strings.HasPrefix(r.Message, simcost.RelatedPrefix) {
 				continue

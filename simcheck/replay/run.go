@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
+	"hash/maphash"
 	"slices"
 	"sort"
 	"strings"
@@ -266,6 +266,7 @@ type state struct {
 	b     binding
 	m     *Machine
 	vals  map[regKey][]byte
+	parts map[ir.RegID][]int // the parts of each register with a value in vals
 	lregs map[regKey]*LoadReg
 	sregs map[regKey]*StoreReg
 	ptr   int64 // byte address the stream's pointer holds
@@ -350,26 +351,38 @@ func (s *state) get(k regKey) []byte {
 }
 
 func (s *state) set(k regKey, v []byte) {
-	if k.part < 0 {
-		for x := range s.vals {
-			if x.reg == k.reg {
-				delete(s.vals, x)
-			}
+	switch {
+	case k.part >= 0:
+		if s.parts == nil {
+			s.parts = map[ir.RegID][]int{}
 		}
+		if _, ok := s.vals[k]; !ok {
+			s.parts[k.reg] = append(s.parts[k.reg], k.part)
+		}
+	case len(s.parts[k.reg]) > 0:
+		// a whole register written: its parts' values are gone
+		for _, p := range s.parts[k.reg] {
+			delete(s.vals, regKey{k.reg, p})
+		}
+		delete(s.parts, k.reg)
 	}
 	s.vals[k] = v
 }
 
+// hashOf hashes data and xs. Its values are only compared within one run
+// (the original loop's against the fixed one's), so the seed is the
+// process's own.
 func hashOf(data []byte, xs ...uint64) uint64 {
-	h := fnv.New64a()
-	var w [8]byte
+	var h maphash.Hash
+	h.SetSeed(hashSeed)
 	for _, x := range xs {
-		binary.LittleEndian.PutUint64(w[:], x)
-		h.Write(w[:])
+		maphash.WriteComparable(&h, x)
 	}
 	h.Write(data)
 	return h.Sum64()
 }
+
+var hashSeed = maphash.MakeSeed()
 
 // opaqueBytes expands a hash into a register value.
 func (s *state) opaqueBytes(k regKey, h uint64) []byte {
@@ -496,15 +509,14 @@ func (s *state) exec(st *step) {
 	}
 	switch st.kind {
 	case stOpaque, stNested:
-		var uses []byte
-		for _, u := range st.uses {
-			uses = append(uses, s.get(u)...)
-		}
 		id := uint64(st.id)
 		if st.in != nil {
 			id = uint64(st.in.ID)
 		}
-		h := hashOf(uses, 0x09a0, id, uint64(s.k+1))
+		h := hashOf(nil, 0x09a0, id, uint64(s.k+1))
+		for _, u := range st.uses {
+			h = hashOf(s.get(u), h)
+		}
 		for j, d := range st.defs {
 			s.set(d, s.opaqueBytes(d, h+uint64(j)))
 		}

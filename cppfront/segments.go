@@ -1,0 +1,384 @@
+package cppfront
+
+import (
+	"runtime"
+	"sort"
+	"sync"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/ascvet/ascvet/cppfront/internal/tsutil"
+)
+
+// A big file is parsed in segments, in parallel: tree-sitter parses one
+// file on one thread at about 2 MB/s, which made a generated 40 MB kernel
+// take half a minute in the parser alone.
+//
+// A cheap lexical scan (splitSegments) cuts the file between two
+// declarations at namespace level: where every open brace is a namespace's
+// or an extern "C" block's, and every open #if is a guard without #else.
+// Each segment is parsed with tree-sitter's included ranges: the segment's
+// own bytes, plus the openers (`namespace N {`, `#ifndef G`) of the blocks
+// open at its start and the closers (`}`, `#endif`) of the blocks open at
+// its end. So every tree holds its functions inside the same namespaces as
+// the whole file's tree would, with node offsets of the whole file.
+//
+// Where the scan is unsure (an unbalanced brace, an #else around the
+// cut, a brace that might close an initializer) it does not cut. A file
+// below segmentMin bytes is parsed whole.
+
+// segmentMin is the size from which a file is parsed in segments, and
+// segmentSize the size a segment grows to before it may be cut; variables
+// so that tests can cut small files.
+var (
+	segmentMin  = 1 << 20
+	segmentSize = 256 << 10
+)
+
+// segment is one part of a file: the bytes [start, end) it owns, and the
+// ranges its tree is parsed from (the owned bytes and the enclosing
+// blocks' openers and closers), in file order.
+type segment struct {
+	start, end int
+	ranges     [][2]int
+}
+
+// frame is an open block of the scan.
+type frame struct {
+	kind       byte   // 'n' namespace or extern block, '#' conditional, 'o' any other brace
+	open       [2]int // the opener's bytes: `namespace N {` or the #if line
+	close      [2]int // the closer's bytes, once seen; close[1] == 0 until then
+	elsePart   bool   // a conditional with #else or #elif
+	afterParen bool   // an 'o' brace right after ')': a function body, or a lambda's
+}
+
+// cut is a candidate segment boundary and the blocks open there.
+type cut struct {
+	at    int
+	stack []*frame
+}
+
+// splitSegments cuts src (the pre-passed text) into segments of about
+// size bytes. It returns nil when the file stays whole.
+func splitSegments(src []byte, size int) []segment {
+	n := len(src)
+	var (
+		stack     []*frame
+		cuts      []cut
+		last      = 0     // the last accepted cut
+		parens    = 0     // ( and [ depth
+		lineStart = true  // only blanks since the line began
+		nsAt      = -1    // start of a `namespace` or `extern "C"` being read, else -1
+		prev      byte    // the previous significant byte
+		pending   = -1    // a cut after a function body's }, kept until the next token shows it ends a declaration
+		bad       = false // the scan lost track: do not split
+		clean     = true  // the last token ended a declaration at namespace level
+	)
+	atLevel := func() bool {
+		if parens != 0 {
+			return false
+		}
+		for _, f := range stack {
+			if f.kind == 'o' {
+				return false
+			}
+		}
+		return true
+	}
+	offer := func(at int) {
+		if at < n && at-last >= size && n-at >= size/2 {
+			cuts = append(cuts, cut{at: at, stack: append([]*frame(nil), stack...)})
+			last = at
+		}
+	}
+	for i := 0; i < n && !bad; {
+		c := src[i]
+		switch {
+		case c == '\n':
+			lineStart = true
+			i++
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\\' && i+1 < n && src[i+1] == '\n':
+			i++
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			for i < n && src[i] != '\n' {
+				i++
+			}
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			i += 2
+			for i+1 < n && !(src[i] == '*' && src[i+1] == '/') {
+				i++
+			}
+			i += 2
+			continue
+		}
+		if pending >= 0 {
+			// A function body's } ended a declaration when a new one
+			// starts: a name, a directive or an attribute.
+			if isIdentStart(c) || c == '#' || c == '[' {
+				offer(pending)
+				clean = true
+			}
+			pending = -1
+		}
+		if c == '#' && lineStart {
+			j := lineEnd(src, i)
+			switch directive(src[i+1 : j]) {
+			case "if", "ifdef", "ifndef":
+				stack = append(stack, &frame{kind: '#', open: [2]int{i, min(j+1, n)}})
+			case "else", "elif", "elifdef", "elifndef":
+				if k := len(stack) - 1; k >= 0 && stack[k].kind == '#' {
+					stack[k].elsePart = true
+				} else {
+					bad = true
+				}
+			case "endif":
+				k := len(stack) - 1
+				if k < 0 || stack[k].kind != '#' {
+					bad = true
+					break
+				}
+				stack[k].close = [2]int{i, min(j+1, n)}
+				stack = stack[:k]
+			}
+			i, lineStart = j, false
+			if clean && atLevel() {
+				offer(min(j+1, n))
+			}
+			continue
+		}
+		lineStart, clean = false, false
+		switch {
+		case isIdentStart(c):
+			j := i + 1
+			for j < n && isIdentChar(src[j]) {
+				j++
+			}
+			if j < n && src[j] == '"' && src[j-1] == 'R' {
+				j = skipRawString(src, j)
+				prev, nsAt, i = '"', -1, j
+				continue
+			}
+			switch w := string(src[i:j]); {
+			case w == "namespace" || w == "extern":
+				if nsAt < 0 {
+					nsAt = i
+				}
+			case w == "inline" || nsAt >= 0 && prev != '"' && (src[nsAt] == 'n' || w == "namespace"):
+				// inline namespace, or a namespace's (qualified) name
+			default:
+				nsAt = -1
+			}
+			prev, i = 'a', j
+			continue
+		case c == '"' || c == '\'':
+			j := skipQuoted(src, i, c)
+			if !(c == '"' && nsAt >= 0 && src[nsAt] == 'e') {
+				nsAt = -1
+			}
+			prev, i = '"', j
+			continue
+		case c >= '0' && c <= '9':
+			for i < n && (isIdentChar(src[i]) || src[i] == '.' || src[i] == '\'') {
+				i++
+			}
+			prev, nsAt = '0', -1
+			continue
+		}
+		switch c {
+		case ':':
+			// a qualified namespace name keeps nsAt
+		case '{':
+			f := &frame{kind: 'o', afterParen: prev == ')'}
+			if nsAt >= 0 && parens == 0 && atLevel() {
+				f.kind, f.open, clean = 'n', [2]int{nsAt, i + 1}, true
+			}
+			stack = append(stack, f)
+			nsAt = -1
+		case '}':
+			k := len(stack) - 1
+			if k < 0 || stack[k].kind == '#' {
+				bad = true
+				break
+			}
+			f := stack[k]
+			stack = stack[:k]
+			f.close = [2]int{i, i + 1}
+			switch {
+			case f.kind == 'n':
+				if atLevel() {
+					offer(i + 1)
+				}
+				clean = true
+			case f.afterParen && atLevel():
+				pending = i + 1
+			}
+			nsAt = -1
+		case '(', '[':
+			parens++
+			nsAt = -1
+		case ')', ']':
+			if parens--; parens < 0 {
+				bad = true
+			}
+			nsAt = -1
+		case ';':
+			if atLevel() {
+				offer(i + 1)
+				clean = true
+			}
+			nsAt = -1
+		default:
+			nsAt = -1
+		}
+		prev = c
+		i++
+	}
+	if bad || len(stack) > 0 || parens != 0 {
+		return nil
+	}
+	// A cut is good when every block open there closed, and no
+	// conditional around it has an #else.
+	good := cuts[:0]
+	for _, ct := range cuts {
+		ok := true
+		for _, f := range ct.stack {
+			if f.close[1] == 0 || f.elsePart {
+				ok = false
+			}
+		}
+		if ok {
+			good = append(good, ct)
+		}
+	}
+	if len(good) == 0 {
+		return nil
+	}
+	segs := make([]segment, 0, len(good)+1)
+	from := cut{at: 0}
+	for k := 0; k <= len(good); k++ {
+		to := cut{at: n}
+		if k < len(good) {
+			to = good[k]
+		}
+		s := segment{start: from.at, end: to.at}
+		for _, f := range from.stack {
+			s.ranges = append(s.ranges, f.open)
+		}
+		s.ranges = append(s.ranges, [2]int{from.at, to.at})
+		for j := len(to.stack) - 1; j >= 0; j-- {
+			s.ranges = append(s.ranges, to.stack[j].close)
+		}
+		segs = append(segs, s)
+		from = to
+	}
+	return segs
+}
+
+// lineEnd returns the offset of the newline that ends the (possibly
+// continued) line through i, or len(b).
+func lineEnd(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		switch {
+		case b[i] == '\\' && i+1 < len(b) && b[i+1] == '\n':
+			i++
+		case b[i] == '\\' && i+2 < len(b) && b[i+1] == '\r' && b[i+2] == '\n':
+			i += 2
+		case b[i] == '\n':
+			return i
+		}
+	}
+	return len(b)
+}
+
+// directive returns the name of the directive whose text (after #) is d.
+func directive(d []byte) string {
+	i := 0
+	for i < len(d) && (d[i] == ' ' || d[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(d) && isIdentChar(d[j]) {
+		j++
+	}
+	return string(d[i:j])
+}
+
+// parseSegments parses src in segs, at most GOMAXPROCS at a time, and
+// returns their trees in order; nil when a parse stops (time limit, or a
+// parser that would not take the ranges), after closing the trees made.
+func parseSegments(src []byte, segs []segment, popts *sitter.ParseOptions) []*sitter.Tree {
+	starts := tsutil.LineStarts(src)
+	point := func(off int) sitter.Point {
+		row := sort.SearchInts(starts, off+1) - 1
+		return sitter.Point{Row: uint(row), Column: uint(off - starts[row])}
+	}
+	trees := make([]*sitter.Tree, len(segs))
+	next := make(chan int, len(segs))
+	for k := range segs {
+		next <- k
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(segs)) {
+		wg.Go(func() {
+			p := getParser()
+			defer func() {
+				_ = p.SetIncludedRanges(nil)
+				p.Reset()
+				putParser(p)
+			}()
+			for k := range next {
+				rs := make([]sitter.Range, 0, len(segs[k].ranges))
+				for _, r := range segs[k].ranges {
+					rs = append(rs, sitter.Range{StartByte: uint(r[0]), EndByte: uint(r[1]), StartPoint: point(r[0]), EndPoint: point(r[1])})
+				}
+				if p.SetIncludedRanges(rs) != nil {
+					return
+				}
+				trees[k] = p.ParseWithOptions(tsutil.Chunks(src), nil, popts)
+				if trees[k] == nil {
+					p.Reset()
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, t := range trees {
+		if t == nil {
+			for _, t := range trees {
+				if t != nil {
+					t.Close()
+				}
+			}
+			return nil
+		}
+	}
+	return trees
+}
+
+// closeTrees frees the trees, a big file's on GOMAXPROCS goroutines:
+// freeing a 40 MB file's trees takes a second on one.
+func closeTrees(trees []*sitter.Tree) {
+	if len(trees) == 1 {
+		trees[0].Close()
+		return
+	}
+	next := make(chan *sitter.Tree, len(trees))
+	for _, t := range trees {
+		next <- t
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(trees)) {
+		wg.Go(func() {
+			for t := range next {
+				t.Close()
+			}
+		})
+	}
+	wg.Wait()
+}
