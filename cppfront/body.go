@@ -1,6 +1,7 @@
 package cppfront
 
 import (
+	"bytes"
 	"go/token"
 	"slices"
 	"sort"
@@ -993,7 +994,7 @@ func (fb *funcBuilder) retClass(val int32) ir.RegClass {
 func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node) {
 	fl := fb.fl
 	id := ir.LoopID(len(fb.fn.Loops))
-	l := &ir.Loop{ID: id, Parent: parent, Depth: 1, Cond: cond, Pos: fb.pos(fl.n[i].start), End: fb.pos(fl.n[i].end)}
+	l := &ir.Loop{ID: id, Parent: parent, Depth: 1, Cond: cond, Pos: fb.pos(fl.n[i].start), End: fb.pos(fl.n[i].end), Unroll: pragmaUnroll(fb.lw.src, int(fl.n[i].start))}
 	if parent != ir.NoLoop {
 		l.Depth = fb.fn.Loops[parent].Depth + 1
 	}
@@ -2248,4 +2249,35 @@ func parseInt(s string) (int64, bool) {
 		return 0, false
 	}
 	return int64(v), true
+}
+
+// pragmaUnroll returns N of a "#pragma unroll N" on the line before the
+// statement at start (-1 for a bare "#pragma unroll"), 0 when there is none.
+func pragmaUnroll(src []byte, start int) int {
+	i := start
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+		i--
+	}
+	if i == 0 || src[i-1] != '\n' {
+		return 0 // something else before the loop on its line
+	}
+	end := i - 1
+	begin := bytes.LastIndexByte(src[:end], '\n') + 1
+	f := strings.Fields(string(src[begin:end]))
+	switch {
+	case len(f) >= 2 && f[0] == "#pragma" && f[1] == "unroll":
+		f = f[2:]
+	case len(f) >= 3 && f[0] == "#" && f[1] == "pragma" && f[2] == "unroll":
+		f = f[3:]
+	default:
+		return 0
+	}
+	if len(f) == 0 {
+		return -1
+	}
+	n, err := strconv.Atoi(strings.Trim(f[0], "()"))
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
 }

@@ -1,6 +1,8 @@
 package simcheck
 
 import (
+	"strconv"
+
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
@@ -27,7 +29,7 @@ const MaxBodyInsts = 8192
 func BodyOf(fn *ir.Func, lp *ir.Loop, skip func(*ir.Instr) bool) Body {
 	b := &builder{fn: fn, skip: skip, regs: append([]*ir.Reg(nil), fn.Regs...), loopVar: lp.Var}
 	b.block(lp.Body)
-	return Body{Insts: b.insts, Regs: b.regs, Truncated: b.truncated}
+	return Body{Insts: b.insts, Regs: b.regs, Truncated: b.truncated, Capped: b.capped}
 }
 
 // RegionBody returns a whole region as one straight-line body, loops
@@ -51,9 +53,18 @@ type builder struct {
 	skip      func(*ir.Instr) bool
 	regs      []*ir.Reg
 	insts     []Inst
-	outer     int    // for RegionBody: the cap of every loop's repetition
-	loopVar   string // the simulated loop's variable
-	truncated bool   // inner-loop repetitions were cut at MaxBodyInsts
+	outer     int       // for RegionBody: the cap of every loop's repetition
+	loopVar   string    // the simulated loop's variable
+	truncated bool      // inner-loop repetitions were cut at MaxBodyInsts
+	capped    bool      // an inner loop was repeated maxInner times, fewer than its trip count
+	reps      []loopRep // the repeated loops around the current instruction, outermost first
+}
+
+// loopRep is a loop the builder repeats and the repetition being built:
+// an address that names its variable is another address in each.
+type loopRep struct {
+	v   string
+	rep int
 }
 
 func (b *builder) block(bl *ir.Block) {
@@ -72,13 +83,19 @@ func (b *builder) block(bl *ir.Block) {
 			if b.outer > 0 {
 				limit = b.outer
 			}
-			reps := min(Trip(n, DefaultIterations), limit)
+			trip := Trip(n, DefaultIterations)
+			reps := min(trip, limit)
+			if reps < trip {
+				b.capped = true
+			}
 			for r := 0; r < reps; r++ {
 				if r > 0 && len(b.insts) >= MaxBodyInsts {
 					b.truncated = true
 					break
 				}
+				b.reps = append(b.reps, loopRep{n.Var, r})
 				b.block(n.Body)
+				b.reps = b.reps[:len(b.reps)-1]
 			}
 		}
 	}
@@ -107,6 +124,11 @@ func (b *builder) instr(in *ir.Instr) {
 		if a.Role == ir.ArgPtr && a.Expr != nil && a.Expr.Kind != ir.ExprUnknown && !hasAddrArg(in) {
 			base.Addr = a.Expr.String()
 			base.Iter = b.loopVar != "" && a.Expr.Mentions(b.loopVar)
+			for _, r := range b.reps {
+				if r.v != "" && a.Expr.Mentions(r.v) {
+					base.Addr += "#" + r.v + "=" + strconv.Itoa(r.rep) // another repetition, other bytes
+				}
+			}
 		}
 	}
 	switch in.Op {

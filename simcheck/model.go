@@ -24,7 +24,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 
@@ -47,8 +49,11 @@ type Class struct {
 	Dep        int      `toml:"dep"`         // issue to the earliest dependent issue
 	DepB16     int      `toml:"dep_b16"`     // for 16-bit floats (0: as Dep)
 	UregDep    int      `toml:"ureg_dep"`    // issue to the next use of its unaligned register (0: as Dep)
+	Pipe       string   `toml:"pipe"`        // the pipeline of its unit it occupies for occ cycles; "" for the whole unit
 
 	portIDs []int // Ports as indexes into Machine.portNames
+	pipeID  int   // Pipe as an index into Machine.pipes, -1 for the whole unit
+	id      int   // index into Machine.Classes
 }
 
 // Machine is a chip's model.
@@ -70,10 +75,13 @@ type Machine struct {
 	Registers     map[string]int `toml:"registers"`
 	Ports         map[string]int `toml:"ports"`
 	Classes       []Class        `toml:"class"`
+	Forward       map[string]int `toml:"forward"` // "producer>consumer" class names: issue to the dependent's earliest issue, instead of the producer's dep
 
 	byOp      map[string]*Class
 	portNames []string // sorted
 	portIDs   map[string]int
+	pipes     []string  // the pipes classes name, in order of appearance
+	forward   [][]int16 // [producer class][consumer class]: the dep, -1 for the producer's own
 }
 
 // Chips returns the names of the embedded machine models.
@@ -146,6 +154,14 @@ func (m *Machine) check() error {
 	}
 	for i := range m.Classes {
 		c := &m.Classes[i]
+		c.id, c.pipeID = i, -1
+		if c.Pipe != "" {
+			c.pipeID = slices.Index(m.pipes, c.Pipe)
+			if c.pipeID < 0 {
+				c.pipeID = len(m.pipes)
+				m.pipes = append(m.pipes, c.Pipe)
+			}
+		}
 		if len(c.Ports) == 0 || c.Occ <= 0 || c.Latency <= 0 || c.Dep < 0 {
 			return fmt.Errorf("class %s: needs ports, occ > 0, latency > 0, dep >= 0", c.Name)
 		}
@@ -166,7 +182,39 @@ func (m *Machine) check() error {
 			m.byOp[op] = c
 		}
 	}
+	byName := map[string]int{}
+	for i, c := range m.Classes {
+		byName[c.Name] = i
+	}
+	m.forward = make([][]int16, len(m.Classes))
+	for i := range m.forward {
+		m.forward[i] = make([]int16, len(m.Classes))
+		for j := range m.forward[i] {
+			m.forward[i][j] = -1
+		}
+	}
+	for key, v := range m.Forward {
+		p, c, ok := strings.Cut(key, ">")
+		pi, okp := byName[strings.TrimSpace(p)]
+		ci, okc := byName[strings.TrimSpace(c)]
+		if !ok || !okp || !okc || v < 0 {
+			return fmt.Errorf("forward %q: want \"producer>consumer\" class names and a value >= 0", key)
+		}
+		m.forward[pi][ci] = int16(v)
+	}
 	return nil
+}
+
+// DepOf returns the cycles from the issue of producer to the earliest
+// issue of a consumer of its result: the forwarding table's entry for the
+// two classes, else the producer's dep.
+func (m *Machine) DepOf(producer, consumer Timing) int {
+	if producer.Class != nil && consumer.Class != nil {
+		if v := m.forward[producer.Class.id][consumer.Class.id]; v >= 0 {
+			return int(v)
+		}
+	}
+	return producer.Dep
 }
 
 // Timing is what the simulator needs of one instruction.
@@ -179,6 +227,7 @@ type Timing struct {
 	Compute bool // occupies an issue slot of the compute units
 	Load    bool // a UB read
 	Store   bool // a UB write
+	Barrier bool // orders UB accesses (LocalMemBar): waits for the stores before it, and the accesses after it wait for it
 }
 
 // ClassOf returns the class of op, or nil when the model has none (the op
@@ -190,7 +239,7 @@ func (m *Machine) ClassOf(op ir.Op) *Class { return m.byOp[op.String()] }
 func (m *Machine) Timing(op ir.Op, elem string) (Timing, bool) {
 	c := m.byOp[op.String()]
 	if c == nil {
-		return Timing{}, false
+		return Timing{Barrier: op.Info().Cat == ir.CatBarrier}, false
 	}
 	t := Timing{Class: c, Occ: c.Occ, Latency: c.Latency, Dep: c.Dep, UregDep: c.UregDep}
 	if t.UregDep == 0 {

@@ -133,8 +133,8 @@ func TestSeedUnroll(t *testing.T) {
 	r4 := m.Run(BodyOf(f4, l4, nil), Trip(l4, 16))
 	gain := 100 * (r1.Cycles - r4.Cycles) / r1.Cycles
 	t.Logf("long chain: %d cycles (IPC %.2f, window %d); unrolled 4x: %d cycles (IPC %.2f): %d%% fewer", r1.Cycles, r1.IPC(), r1.MaxWindow, r4.Cycles, r4.IPC(), gain)
-	if r1.MaxWindow != m.Window || r1.IPC() > 1.1 {
-		t.Errorf("the long chain should fill the window (%d of %d) at IPC ~1 (%.2f)", r1.MaxWindow, m.Window, r1.IPC())
+	if r1.IPC() > 1.1 {
+		t.Errorf("the long chain should run at IPC ~1 or less (%.2f)", r1.IPC())
 	}
 	if gain < 30 {
 		t.Errorf("4x unroll gains %d%%, want at least 30%%", gain)
@@ -142,10 +142,10 @@ func TestSeedUnroll(t *testing.T) {
 }
 
 // TestSeedSplit: splitting a VF loop (intermediates through UB) pays off
-// when an iteration's dependency chain is too long for the window to hold
-// several iterations; with the seed's six Adds the loop is limited by issue
-// bandwidth in this model, and the split, which adds a store and a load per
-// element, does not gain. Both are measured and shown.
+// when an iteration's dependency chain keeps the window and the renaming
+// pool from holding several iterations: each half's shorter chains
+// overlap. Hardware shows the split of gelu_eltwise gaining 22%
+// (docs/fidelity.md); seed 002 documents the split of its Add chain.
 func TestSeedSplit(t *testing.T) {
 	m := chip(t)
 	run := func(adds int) (before, after int) {
@@ -161,7 +161,7 @@ func TestSeedSplit(t *testing.T) {
 	if a64 >= b64*85/100 {
 		t.Errorf("splitting a 64-Add chain: %d -> %d cycles, want at least 15%% fewer", b64, a64)
 	}
-	if a6 < b6 {
-		t.Errorf("the seed's six-Add loop is issue-bound here: a split (%d) should not beat it (%d); if the model changed, update the test and the closing note", a6, b6)
+	if a6 >= b6 {
+		t.Errorf("splitting the seed's six-Add loop: %d -> %d cycles, want a gain", b6, a6)
 	}
 }

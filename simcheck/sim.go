@@ -25,6 +25,7 @@ type Body struct {
 	Insts     []Inst
 	Regs      []*ir.Reg // the region's registers, by ID
 	Truncated bool      // inner loops were repeated fewer times than their trip count (MaxBodyInsts)
+	Capped    bool      // an inner loop was repeated maxInner times, fewer than its trip count
 }
 
 // Event is what happened to one instruction instance.
@@ -77,6 +78,7 @@ type instance struct {
 	iter    int
 	idx     int
 	deps    []dep
+	vdefs   int // RegTensor results: physical registers it holds from dispatch to retire
 	ev      *Event
 	issued  bool
 	retired bool
@@ -134,6 +136,8 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 	lastDef := map[ir.RegID]int{} // register -> instance that last wrote it
 	lastPtr := map[string]int{}   // pointer -> instance that last advanced it
 	lastStore := map[string]int{} // pointer base -> last store through it
+	var storesSince []int         // stores since the last barrier
+	lastBarrier := -1             // the last LocalMemBar
 	for it := 0; it < iterations; it++ {
 		for i := range body.Insts {
 			k := len(insts)
@@ -142,7 +146,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			first := len(depBuf) // the instance's deps are depBuf[first:], taken at the end
 			for _, r := range in.Uses {
 				if p, ok := lastDef[r]; ok {
-					lat := insts[p].t.Dep
+					lat := m.DepOf(insts[p].t, in.t)
 					if body.Regs != nil && int(r) < len(body.Regs) && body.Regs[r].Class.IsUnalign() {
 						lat = insts[p].t.UregDep
 					}
@@ -161,6 +165,26 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			if in.t.Load && addr != "" {
 				if s, ok := lastStore[addr]; ok {
 					depBuf = append(depBuf, dep{s, insts[s].t.Latency}) // a load of what a store wrote: the same address
+				}
+			}
+			switch {
+			case in.t.Barrier:
+				// A LocalMemBar waits until the stores before it are done.
+				for _, s := range storesSince {
+					depBuf = append(depBuf, dep{s, insts[s].t.Latency})
+				}
+				storesSince, lastBarrier = storesSince[:0], k
+			case (in.t.Load || in.t.Store) && lastBarrier >= 0:
+				depBuf = append(depBuf, dep{lastBarrier, 1})
+			}
+			if in.t.Store {
+				storesSince = append(storesSince, k)
+			}
+			if body.Regs != nil {
+				for _, r := range in.Defs {
+					if int(r) < len(body.Regs) && body.Regs[r].Class == ir.ClassVReg {
+						in.vdefs++
+					}
 				}
 			}
 			in.deps = depBuf[first:len(depBuf):len(depBuf)]
@@ -183,12 +207,21 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		in.ev = &events[i]
 	}
 
-	portFree := make([][]int, len(m.portNames)) // port -> next free cycle of each unit
+	portFree := make([][]int, len(m.portNames)) // port -> next cycle each unit can issue
+	pipeFree := make([][][]int, len(m.portNames)) // port -> unit -> pipe -> next free cycle
 	for i, p := range m.portNames {
 		portFree[i] = make([]int, m.Ports[p])
+		pipeFree[i] = make([][]int, m.Ports[p])
+		for u := range pipeFree[i] {
+			pipeFree[i][u] = make([]int, len(m.pipes))
+		}
 	}
 	nextDispatch, nextRetire := 0, 0
-	window := 0
+	window := 0 // instructions dispatched and not retired (a reorder buffer)
+	pregs := m.Registers["physical_vreg"] - m.Registers["vreg"]
+	if pregs <= 0 {
+		pregs = 1 << 30 // no renaming pool in the model: no limit
+	}
 	var pending []int // dispatched, not issued, in program order
 	for cycle := 0; nextRetire < len(insts); cycle++ {
 		progress := false
@@ -200,6 +233,8 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			}
 			in.ev.Retire, in.retired = cycle, true
 			nextRetire++
+			window--
+			pregs += in.vdefs
 			progress = true
 		}
 		// Issue out of order, oldest first.
@@ -207,11 +242,10 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		kept := pending[:0]
 		for _, k := range pending {
 			in := insts[k]
-			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, &compute, &ub, &ubw) {
+			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, &compute, &ub, &ubw) {
 				kept = append(kept, k)
 				continue
 			}
-			window--
 			progress = true
 			if in.timed {
 				issued++
@@ -221,6 +255,10 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		// Dispatch in order into the window.
 		for d := 0; d < m.DispatchWidth && nextDispatch < len(insts) && window < m.Window; d++ {
 			in := insts[nextDispatch]
+			if in.vdefs > pregs {
+				break // no free physical register for its result until an older writer retires
+			}
+			pregs -= in.vdefs
 			in.ev.Dispatch = cycle
 			pending = append(pending, nextDispatch)
 			window++
@@ -230,7 +268,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		res.MaxWindow = max(res.MaxWindow, window)
 		if !progress {
 			// Nothing moved: jump to the next cycle at which something can.
-			cycle = m.nextEvent(cycle, insts, pending, nextRetire, portFree) - 1
+			cycle = m.nextEvent(cycle, insts, pending, nextRetire, portFree, pipeFree) - 1
 		}
 		if cycle > 1<<24 {
 			panic("internal error: simulation does not converge")
@@ -253,7 +291,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 
 // nextEvent returns the first cycle after cycle at which an instruction can
 // retire, become ready, or find its port free.
-func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRetire int, portFree [][]int) int {
+func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRetire int, portFree [][]int, pipeFree [][][]int) int {
 	next := cycle + 1
 	best := -1
 	consider := func(t int) {
@@ -284,6 +322,13 @@ func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRet
 			consider(t)
 		}
 	}
+	for _, units := range pipeFree {
+		for _, pipes := range units {
+			for _, t := range pipes {
+				consider(t)
+			}
+		}
+	}
 	if best < 0 {
 		return next
 	}
@@ -291,7 +336,7 @@ func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRet
 }
 
 // tryIssue issues in at cycle if its operands are ready and a port is free.
-func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree [][]int, compute, ub, ubw *int) bool {
+func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree [][]int, pipeFree [][][]int, compute, ub, ubw *int) bool {
 	if in.ev.Dispatch >= cycle { // dispatched this cycle: issues from the next
 		return false
 	}
@@ -322,9 +367,13 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 		return false
 	}
 	port, unit := -1, -1
+	pipe := in.t.Class.pipeID
 	for _, p := range in.t.Class.portIDs {
 		for u, free := range portFree[p] {
-			if free <= cycle && (unit < 0 || free < portFree[port][unit]) {
+			if pipe >= 0 {
+				free = max(free, pipeFree[p][u][pipe])
+			}
+			if free <= cycle && unit < 0 {
 				port, unit = p, u
 			}
 		}
@@ -332,7 +381,14 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 	if unit < 0 {
 		return false
 	}
-	portFree[port][unit] = cycle + in.t.Occ
+	if pipe >= 0 {
+		// The unit takes another instruction next cycle; its pipe is busy
+		// for the occupancy (an Exp lets an Add follow, not an Exp).
+		portFree[port][unit] = cycle + 1
+		pipeFree[port][unit][pipe] = cycle + in.t.Occ
+	} else {
+		portFree[port][unit] = cycle + in.t.Occ
+	}
 	if in.t.Compute {
 		*compute++
 	}

@@ -73,8 +73,8 @@ func TestDualIssue(t *testing.T) {
 func TestDependentChain(t *testing.T) {
 	fn, lp := chain(4, ir.OpAdd)
 	res := chip(t).Run(BodyOf(fn, lp, nil), 16)
-	// 64 dependent Adds, dep 2 each: about 128 cycles.
-	if res.Cycles < 120 || res.Cycles > 140 {
+	// 64 dependent Adds, forwarding 3 each (VfSim VADD->VADD): about 192 cycles.
+	if res.Cycles < 185 || res.Cycles > 210 {
 		t.Errorf("64 dependent adds: %d cycles", res.Cycles)
 	}
 	if len(res.Critical) < 60 {

@@ -148,8 +148,8 @@ func (md *Model) At(fn *ir.Func, in *ir.Instr, drop func(*ir.Instr) bool) Cost {
 	if in.Loop != ir.NoLoop {
 		return md.Loop(fn, fn.Loops[in.Loop], drop)
 	}
-	before := md.M.Run(simcheck.RegionBody(fn, md.Iterations, nil), 1)
-	after := md.M.Run(simcheck.RegionBody(fn, md.Iterations, drop), 1)
+	before := md.M.RunRegion(fn, md.Iterations, nil)
+	after := md.M.RunRegion(fn, md.Iterations, drop)
 	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: 1, Region: true}
 }
 

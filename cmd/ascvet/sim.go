@@ -102,25 +102,28 @@ func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int
 		fmt.Fprintf(stderr, "ascvet: %s:%d: no loop or VF function here\n", path, line)
 		return exitUsage
 	}
-	var body simcheck.Body
-	var res *simcheck.Result
 	name := fmt.Sprintf("%s:%d %s", path, line, fn.Name)
-	if lp != nil {
-		n := simcheck.Trip(lp, iterations)
-		body = simcheck.BodyOf(fn, lp, nil)
-		res = m.Run(body, max(n, 1))
-		name = fmt.Sprintf("%s:%d loop in %s", path, fset.Position(lp.Pos).Line, fn.Name)
-	} else {
-		body = simcheck.RegionBody(fn, iterations, nil)
-		res = m.Run(body, 1)
-	}
-	lineOf := func(i int) int {
+	lineOf := func(body simcheck.Body, i int) int {
 		if in := body.Insts[i].Instr; in != nil {
 			return fset.Position(in.Pos).Line
 		}
 		return 0
 	}
-	r := view.Build(name, m, body, res, timeline, lineOf)
+	loopLine := func(lp *ir.Loop) int { return fset.Position(lp.Pos).Line }
+	var r *view.Report
+	if lp != nil {
+		name = fmt.Sprintf("%s:%d loop in %s", path, fset.Position(lp.Pos).Line, fn.Name)
+		p := m.RunLoop(fn, lp, iterations, nil)
+		r = view.Build(name, m, p.Body, p.Res, timeline, func(i int) int { return lineOf(p.Body, i) })
+		r.Cycles, r.Iterations = p.Cycles, p.Iterations
+		if p.Iterations > 0 {
+			r.CyclesPerIter = (p.Cycles + p.Iterations - 1) / p.Iterations
+		}
+		r.Parts = []view.PartUse{{Kind: "loop", Line: loopLine(lp), Iterations: p.Iterations, Unroll: p.Unroll, Cycles: p.Cycles, Extrapolated: p.Extrapolated}}
+		r.Notes = simcheck.LoopNotes(lp, p, iterations)
+	} else {
+		r = view.BuildRegion(name, m, m.RunRegion(fn, iterations, nil), timeline, lineOf, loopLine)
+	}
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -313,6 +313,7 @@ type Loop struct {
 	TripKnown  bool      // whether Trip could be folded
 	Cond       bool      // nested under an if
 	AtMostOnce bool      // provably runs at most once: a folded trip count <= 1, or a 0/1 bound (for (i = 0; i < hasTail; ++i))
+	Unroll     int       // N of a #pragma unroll N just before the loop (-1 for a bare #pragma unroll: unroll fully), 0 when none
 	Decls      []string  // names declared inside the loop (its header included), in order
 	Assigns    []string  // names assigned inside the loop by statements (=, +=, ++); post-updates by instructions are in Instr.PtrDefs
 	Pos, End   token.Pos // whole statement

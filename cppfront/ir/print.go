@@ -122,6 +122,9 @@ func (p *printer) block(fn *Func, b *Block, depth int) {
 			if len(n.Assigns) > 0 {
 				cond += " assigns=" + strings.Join(n.Assigns, ",")
 			}
+			if n.Unroll != 0 {
+				cond += fmt.Sprintf(" unroll=%d", n.Unroll)
+			}
 			p.printf("%sloop L%d %s depth=%d%s trip=%s%s @%s\n", ind, n.ID, n.Kind, n.Depth, hdr, trip, cond, p.span(n.Pos, n.End))
 			p.block(fn, n.Body, depth+1)
 		case *Jump:

@@ -1,0 +1,138 @@
+package simcheck
+
+import (
+	"fmt"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// Part is one loop, or one stretch of code between loops, of a simulated
+// VF function.
+type Part struct {
+	Loop         *ir.Loop // nil for straight-line code
+	Iterations   int      // simulated iterations of the loop (its trip count when known)
+	Unroll       int      // the #pragma unroll factor applied, 1 for none
+	Cycles       int      // its cycles, the loop's entry included
+	Extrapolated bool     // too many instances to run: a prefix was run and its steady state extended
+	Body         Body
+	Res          *Result // the run (of the prefix when Extrapolated)
+}
+
+// RegionResult is a VF function's simulation: the VF start, each top-level
+// loop and stretch of straight-line code on its own in program order, and
+// the drain. Cycles is their sum, so a function's cycles are its loops'
+// plus what surrounds them.
+type RegionResult struct {
+	Cycles int
+	Parts  []Part
+	Notes  []string // every cap that shaped the result
+}
+
+// RunLoop simulates loop lp of fn for its trip count (iterations when it
+// does not fold), with its #pragma unroll applied as the compiler does:
+// copies interleaved, registers renamed, the remainder run plainly. skip
+// drops instructions, as in BodyOf.
+func (m *Machine) RunLoop(fn *ir.Func, lp *ir.Loop, iterations int, skip func(*ir.Instr) bool) Part {
+	body := BodyOf(fn, lp, skip)
+	n := Trip(lp, iterations)
+	p := Part{Loop: lp, Iterations: n, Unroll: 1, Body: body}
+	if n <= 0 || len(body.Insts) == 0 {
+		p.Res = &Result{}
+		return p
+	}
+	u := lp.Unroll
+	if u < 0 { // a bare #pragma unroll: fully, within reason
+		u = min(n, 8)
+	}
+	if u > 1 && n >= u {
+		p.Unroll = u
+		p.Body = Unroll(body, u) // Res's events index the unrolled body
+		c, res, ex := m.runSteady(p.Body, n/u)
+		p.Cycles, p.Res, p.Extrapolated = c, res, ex
+		if r := n % u; r > 0 {
+			c, _, ex := m.runSteady(body, r)
+			p.Cycles += c
+			p.Extrapolated = p.Extrapolated || ex
+		}
+	} else {
+		p.Cycles, p.Res, p.Extrapolated = m.runSteady(body, n)
+	}
+	p.Cycles += m.LoopEntry
+	return p
+}
+
+// runSteady runs n iterations of body, or, past MaxInstances, a prefix of
+// them and the prefix's steady rate for the rest.
+func (m *Machine) runSteady(body Body, n int) (int, *Result, bool) {
+	res := m.Run(body, n)
+	if res.Iterations >= n {
+		return res.Cycles, res, false
+	}
+	k := res.Iterations
+	half := m.Run(body, max(k/2, 1))
+	rate := float64(res.Cycles-half.Cycles) / float64(max(k-half.Iterations, 1))
+	return res.Cycles + int(rate*float64(n-k)+0.5), res, true
+}
+
+// RunRegion simulates a VF function (see RegionResult). Loops run for
+// their trip counts, iterations when one does not fold.
+func (m *Machine) RunRegion(fn *ir.Func, iterations int, skip func(*ir.Instr) bool) *RegionResult {
+	rr := &RegionResult{Cycles: m.VFStart + m.VFDrain}
+	var straight []ir.Node
+	flush := func() {
+		if len(straight) == 0 {
+			return
+		}
+		b := &builder{fn: fn, skip: skip, regs: append([]*ir.Reg(nil), fn.Regs...), outer: iterations}
+		b.block(&ir.Block{Nodes: straight})
+		straight = straight[:0]
+		body := Body{Insts: b.insts, Regs: b.regs, Truncated: b.truncated, Capped: b.capped}
+		if len(body.Insts) == 0 {
+			return
+		}
+		res := m.Run(body, 1)
+		rr.Parts = append(rr.Parts, Part{Iterations: 1, Unroll: 1, Cycles: res.Cycles, Body: body, Res: res})
+	}
+	if fn.Body != nil {
+		for _, n := range fn.Body.Nodes {
+			lp, ok := n.(*ir.Loop)
+			if !ok {
+				straight = append(straight, n)
+				continue
+			}
+			flush()
+			p := m.RunLoop(fn, lp, iterations, skip)
+			rr.Parts = append(rr.Parts, p)
+			rr.Notes = append(rr.Notes, LoopNotes(lp, p, iterations)...)
+		}
+	}
+	flush()
+	for _, p := range rr.Parts {
+		if p.Loop == nil && (p.Body.Capped || p.Body.Truncated) {
+			rr.Notes = append(rr.Notes, fmt.Sprintf("a loop outside the top level (in an if) was repeated at most %d times, or its body cut at %d instructions", iterations, MaxBodyInsts))
+		}
+	}
+	for _, p := range rr.Parts {
+		rr.Cycles += p.Cycles
+	}
+	return rr
+}
+
+// LoopNotes says which caps shaped a loop's run p (the loop's line is the
+// caller's to add).
+func LoopNotes(lp *ir.Loop, p Part, iterations int) []string {
+	var out []string
+	if !lp.TripKnown {
+		out = append(out, fmt.Sprintf("the loop's trip count does not fold: simulated for %d iterations (-iterations)", iterations))
+	}
+	if p.Extrapolated {
+		out = append(out, fmt.Sprintf("%d iterations of %d instructions are too many to run: a prefix ran and its steady state was extended", p.Iterations, len(p.Body.Insts)))
+	}
+	if p.Body.Capped {
+		out = append(out, fmt.Sprintf("an inner loop was repeated %d times, fewer than its trip count", maxInner))
+	}
+	if p.Body.Truncated {
+		out = append(out, fmt.Sprintf("the body was cut at %d instructions: inner loops repeated fewer times", MaxBodyInsts))
+	}
+	return out
+}
