@@ -40,9 +40,10 @@ type point struct {
 }
 
 // Error bounds the test holds the model to: the mean absolute error over
-// the points in scope, by source. Lower them as the model improves; never
-// raise them to let a change pass.
-var fidelityBound = map[string]float64{"camodel": 0.60, "950PR": 0.60}
+// the points in scope, by source, as measured when they were set (10.7%
+// and 17.7%). The targets are 8% and 12%: lower the bounds as the model
+// improves; never raise them to let a change pass.
+var fidelityBound = map[string]float64{"camodel": 0.12, "950PR": 0.19}
 
 func loadPoints(t *testing.T) []*point {
 	t.Helper()
@@ -107,6 +108,9 @@ func heldOut(k int) bool { return k%3 == 2 }
 // fidelityBound, and keeps docs/fidelity.md in step (-update rewrites it).
 func TestFidelity(t *testing.T) {
 	m, err := simcheck.Chip("ascend950")
+	if f := os.Getenv("ASCVET_FIDELITY_MACHINE"); f != "" {
+		m, err = simcheck.Load(f) // to try a model change: the table is printed, docs/fidelity.md is left alone
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +124,13 @@ func TestFidelity(t *testing.T) {
 	b.WriteString("`simcheck/testdata/fidelity`: kernels of our own with the ops, types, dependencies and trip\n")
 	b.WriteString("counts of each public measurement. Cycles are per VF call, at function level (`ascvet sim\n")
 	b.WriteString("FILE:LINE` on the function: VF start, each loop, drain). Error is (predicted - measured) / measured.\n")
-	b.WriteString("Every third point of each source (in id order) is held out: it was not looked at while fitting.\n\n")
+	b.WriteString("Every third point of each source (in id order) is reported apart as held out. No constant was fitted\n")
+	b.WriteString("to these points: latencies, forwarding, initiation intervals and queue sizes come from VfSim's\n")
+	b.WriteString("configuration (simcheck/machines/ascend950.toml names each source). Two structural choices were\n")
+	b.WriteString("made looking at all camodel points, held-out ones included: the window is VfSim's 58-entry shared\n")
+	b.WriteString("queue freed at issue (a reorder buffer freed at retire was worse), and the 68-register renaming pool\n")
+	b.WriteString("does not limit dispatch (VfSim frees a register after its last read; freeing at the next writer's\n")
+	b.WriteString("retire made every loop 30-90% slow).\n\n")
 	type agg struct{ fit, held, all []float64 }
 	sums := map[string]*agg{}
 	idx := map[string]int{}
@@ -178,6 +188,10 @@ func TestFidelity(t *testing.T) {
 	}
 	b.WriteString(directionTable(t, m, pts))
 	path := filepath.Join("..", "docs", "fidelity.md")
+	if os.Getenv("ASCVET_FIDELITY_MACHINE") != "" {
+		t.Log("\n" + b.String())
+		return
+	}
 	if *updateFidelity {
 		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)

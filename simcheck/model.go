@@ -7,14 +7,24 @@
 // The simulator core (sim.go) runs stages cycle by cycle:
 //
 //	dispatch  in program order, dispatch_width a cycle, into a window of
-//	          `window` entries (the "execution queue depth 64" of seed 002)
+//	          `window` entries (VfSim's 58-entry shared queue; seed 002's
+//	          "execution queue depth 64"), freed at issue or, with
+//	          window_frees = "retire", at retire; a RegTensor result also
+//	          needs a free physical register when the model sets a pool
 //	issue     out of order: the oldest instructions whose operands are ready
 //	          and whose port is free; at most issue_width in all, of them
 //	          at most compute_issue compute instructions, ub_accesses loads
-//	          and stores (ub_writes stores)
-//	execute   the port stays busy for the class's occupancy; the result is
-//	          ready to dependents `dep` cycles after issue
+//	          and stores (ub_writes stores). A LocalMemBar waits until the
+//	          stores before it are done; loads and stores after it wait
+//	          for it
+//	execute   the port (with `pipe`, that pipeline of the unit) stays busy
+//	          for the class's occupancy; the result is ready to dependents
+//	          `dep` cycles after issue, or [forward]'s value for the
+//	          consumer's class
 //	retire    in program order, retire_width a cycle, once done
+//
+// A VF function (RunRegion) is its start, each top-level loop run on its own
+// for its trip count (with #pragma unroll applied), and its drain.
 //
 // Cycles are integers and there is no wall clock: output is deterministic.
 package simcheck
@@ -63,6 +73,7 @@ type Machine struct {
 	RetireWidth   int            `toml:"retire_width"`
 	IssueWidth    int            `toml:"issue_width"`
 	Window        int            `toml:"window"`
+	WindowFrees   string         `toml:"window_frees"` // "retire" (a reorder buffer) or "issue" (an issue queue; the default)
 	ComputeIssue  int            `toml:"compute_issue"`
 	UBAccesses    int            `toml:"ub_accesses"`
 	UBWrites      int            `toml:"ub_writes"`

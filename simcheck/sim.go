@@ -34,7 +34,8 @@ type Event struct {
 	Dispatch, Issue, Ready, Done int // cycles
 	Retire                       int
 	Port                         string
-	Producer                     int // index into Events of the instance that gated its issue, -1 if none
+	Producer                     int  // index into Events of the instance that gated its issue, -1 if none
+	Compute                      bool // issued to a compute unit (EXU0/EXU1)
 }
 
 // Result is the outcome of one simulation.
@@ -48,15 +49,16 @@ type Result struct {
 	MaxWindow  int   // most instructions waiting in the window at once
 }
 
-// IPC is vector instructions (those that take a port) issued per cycle;
-// scalar code and unknown calls take no issue slot and do not count.
+// IPC is compute instructions (those issued to EXU0/EXU1) per cycle, the
+// figure the vendor's dual-issue guide speaks of: at most 2. Loads, stores,
+// scalar code and unknown calls do not count.
 func (r *Result) IPC() float64 {
 	if r.Cycles == 0 {
 		return 0
 	}
 	n := 0
 	for i := range r.Events {
-		if r.Events[i].Port != "" {
+		if r.Events[i].Compute {
 			n++
 		}
 	}
@@ -207,7 +209,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		in.ev = &events[i]
 	}
 
-	portFree := make([][]int, len(m.portNames)) // port -> next cycle each unit can issue
+	portFree := make([][]int, len(m.portNames))   // port -> next cycle each unit can issue
 	pipeFree := make([][][]int, len(m.portNames)) // port -> unit -> pipe -> next free cycle
 	for i, p := range m.portNames {
 		portFree[i] = make([]int, m.Ports[p])
@@ -233,7 +235,9 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			}
 			in.ev.Retire, in.retired = cycle, true
 			nextRetire++
-			window--
+			if m.WindowFrees == "retire" {
+				window--
+			}
 			pregs += in.vdefs
 			progress = true
 		}
@@ -245,6 +249,9 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, &compute, &ub, &ubw) {
 				kept = append(kept, k)
 				continue
+			}
+			if m.WindowFrees != "retire" {
+				window--
 			}
 			progress = true
 			if in.timed {
@@ -399,6 +406,7 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 		*ubw++
 	}
 	in.ev.Issue, in.ev.Ready, in.ev.Done, in.ev.Port, in.ev.Producer, in.issued = cycle, ready, cycle+in.t.Latency, m.portNames[port], gate, true
+	in.ev.Compute = in.t.Compute
 	return true
 }
 

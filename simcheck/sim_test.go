@@ -18,7 +18,7 @@ func chip(t *testing.T) *Machine {
 
 func TestModelLoads(t *testing.T) {
 	m := chip(t)
-	if m.Window != 64 || m.ComputeIssue != 2 || m.Ports["LD"] != 2 || m.Ports["ST"] != 1 {
+	if m.Window != 58 || m.ComputeIssue != 2 || m.Ports["LD"] != 2 || m.Ports["ST"] != 1 {
 		t.Errorf("model: %+v", m)
 	}
 	tm, ok := m.Timing(ir.OpExp, "half")

@@ -222,6 +222,9 @@ func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cos
 			for _, r := range victims {
 				spilled.Insts = append(spilled.Insts, spill(r, true))
 			}
+			// The synchronisation the compiler adds: the reloads wait until
+			// the spill stores are done.
+			spilled.Insts = append(spilled.Insts, simcheck.Inst{Op: ir.OpLocalMemBar, Text: "spill barrier"})
 		}
 	}
 	for _, r := range reloadAt[len(body.Insts)] {
