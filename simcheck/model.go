@@ -81,18 +81,21 @@ type Machine struct {
 	VFStart       int            `toml:"vf_start"`
 	VFDrain       int            `toml:"vf_drain"`
 	LoopEntry     int            `toml:"loop_entry"`
+	UnitInflight  int            `toml:"unit_inflight"` // compute instructions a unit holds between issue and done at most (0: no limit)
 	PointerDep    int            `toml:"pointer_dep"`
 	SpillCost     int            `toml:"spill_cost"`
 	Registers     map[string]int `toml:"registers"`
 	Ports         map[string]int `toml:"ports"`
 	Classes       []Class        `toml:"class"`
 	Forward       map[string]int `toml:"forward"` // "producer>consumer" class names: issue to the dependent's earliest issue, instead of the producer's dep
+	II            map[string]int `toml:"ii"`      // "previous>next" class names: cycles between their issues on one unit, when more than 1
 
 	byOp      map[string]*Class
 	portNames []string // sorted
 	portIDs   map[string]int
 	pipes     []string  // the pipes classes name, in order of appearance
 	forward   [][]int16 // [producer class][consumer class]: the dep, -1 for the producer's own
+	ii        [][]int16 // [previous class][next class] on one unit: cycles between issues (0: 1)
 }
 
 // Chips returns the names of the embedded machine models.
@@ -205,15 +208,32 @@ func (m *Machine) check() error {
 		}
 	}
 	for key, v := range m.Forward {
-		p, c, ok := strings.Cut(key, ">")
-		pi, okp := byName[strings.TrimSpace(p)]
-		ci, okc := byName[strings.TrimSpace(c)]
-		if !ok || !okp || !okc || v < 0 {
+		pi, ci, ok := classPair(byName, key)
+		if !ok || v < 0 {
 			return fmt.Errorf("forward %q: want \"producer>consumer\" class names and a value >= 0", key)
 		}
 		m.forward[pi][ci] = int16(v)
 	}
+	m.ii = make([][]int16, len(m.Classes))
+	for i := range m.ii {
+		m.ii[i] = make([]int16, len(m.Classes))
+	}
+	for key, v := range m.II {
+		pi, ci, ok := classPair(byName, key)
+		if !ok || v < 1 {
+			return fmt.Errorf("ii %q: want \"previous>next\" class names and a value >= 1", key)
+		}
+		m.ii[pi][ci] = int16(v)
+	}
 	return nil
+}
+
+// classPair reads "a>b" as two class indexes.
+func classPair(byName map[string]int, key string) (int, int, bool) {
+	a, b, ok := strings.Cut(key, ">")
+	ai, oka := byName[strings.TrimSpace(a)]
+	bi, okb := byName[strings.TrimSpace(b)]
+	return ai, bi, ok && oka && okb
 }
 
 // DepOf returns the cycles from the issue of producer to the earliest

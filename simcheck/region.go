@@ -50,9 +50,10 @@ func (m *Machine) RunLoop(fn *ir.Func, lp *ir.Loop, iterations int, skip func(*i
 		c, res, ex := m.runSteady(p.Body, n/u)
 		p.Cycles, p.Res, p.Extrapolated = c, res, ex
 		if r := n % u; r > 0 {
-			c, _, ex := m.runSteady(body, r)
-			p.Cycles += c
-			p.Extrapolated = p.Extrapolated || ex
+			// The remainder iterations follow in the same stream: they add
+			// the rolled loop's steady cost per iteration, not a second
+			// pipeline fill and drain.
+			p.Cycles += int(m.steadyRate(body)*float64(r) + 0.5)
 		}
 	} else {
 		p.Cycles, p.Res, p.Extrapolated = m.runSteady(body, n)
@@ -72,6 +73,13 @@ func (m *Machine) runSteady(body Body, n int) (int, *Result, bool) {
 	half := m.Run(body, max(k/2, 1))
 	rate := float64(res.Cycles-half.Cycles) / float64(max(k-half.Iterations, 1))
 	return res.Cycles + int(rate*float64(n-k)+0.5), res, true
+}
+
+// steadyRate is body's cost per iteration once the pipeline is full.
+func (m *Machine) steadyRate(body Body) float64 {
+	k := max(min(16, MaxInstances/max(len(body.Insts), 1)), 2)
+	a, b := m.Run(body, k), m.Run(body, k/2)
+	return float64(a.Cycles-b.Cycles) / float64(max(a.Iterations-b.Iterations, 1))
 }
 
 // RunRegion simulates a VF function (see RegionResult). Loops run for

@@ -1,6 +1,7 @@
 package simcheck
 
 import (
+	"slices"
 	"strconv"
 	"sync"
 
@@ -84,6 +85,13 @@ type instance struct {
 	ev      *Event
 	issued  bool
 	retired bool
+}
+
+// lastIssue is what a unit issued last, for the initiation intervals
+// between classes (Machine.II).
+type lastIssue struct {
+	class, cycle int
+	done         []int // done cycles of its compute instructions still in flight (Machine.UnitInflight)
 }
 
 type dep struct {
@@ -211,9 +219,14 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 
 	portFree := make([][]int, len(m.portNames))   // port -> next cycle each unit can issue
 	pipeFree := make([][][]int, len(m.portNames)) // port -> unit -> pipe -> next free cycle
+	lastOn := make([][]lastIssue, len(m.portNames)) // port -> unit -> its last issue
 	for i, p := range m.portNames {
 		portFree[i] = make([]int, m.Ports[p])
 		pipeFree[i] = make([][]int, m.Ports[p])
+		lastOn[i] = make([]lastIssue, m.Ports[p])
+		for u := range lastOn[i] {
+			lastOn[i][u].class = -1
+		}
 		for u := range pipeFree[i] {
 			pipeFree[i][u] = make([]int, len(m.pipes))
 		}
@@ -246,7 +259,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		kept := pending[:0]
 		for _, k := range pending {
 			in := insts[k]
-			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, &compute, &ub, &ubw) {
+			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, lastOn, &compute, &ub, &ubw) {
 				kept = append(kept, k)
 				continue
 			}
@@ -275,7 +288,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		res.MaxWindow = max(res.MaxWindow, window)
 		if !progress {
 			// Nothing moved: jump to the next cycle at which something can.
-			cycle = m.nextEvent(cycle, insts, pending, nextRetire, portFree, pipeFree) - 1
+			cycle = m.nextEvent(cycle, insts, pending, nextRetire, portFree, pipeFree, lastOn) - 1
 		}
 		if cycle > 1<<24 {
 			panic("internal error: simulation does not converge")
@@ -289,7 +302,11 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 	res.Events = events
 	for _, in := range insts {
 		if in.ev.Port != "" {
-			res.PortBusy[in.ev.Port] += in.t.Occ
+			if in.t.Class.pipeID >= 0 {
+				res.PortBusy[in.ev.Port]++ // its issue slot; its pipe is busy longer, alongside the unit's other pipe
+			} else {
+				res.PortBusy[in.ev.Port] += in.t.Occ
+			}
 		}
 	}
 	res.Critical = critical(events)
@@ -298,7 +315,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 
 // nextEvent returns the first cycle after cycle at which an instruction can
 // retire, become ready, or find its port free.
-func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRetire int, portFree [][]int, pipeFree [][][]int) int {
+func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRetire int, portFree [][]int, pipeFree [][][]int, lastOn [][]lastIssue) int {
 	next := cycle + 1
 	best := -1
 	consider := func(t int) {
@@ -336,6 +353,18 @@ func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRet
 			}
 		}
 	}
+	for _, units := range lastOn {
+		for _, l := range units {
+			if l.class >= 0 {
+				for _, ii := range m.ii[l.class] {
+					consider(l.cycle + int(ii))
+				}
+			}
+			for _, d := range l.done {
+				consider(d)
+			}
+		}
+	}
 	if best < 0 {
 		return next
 	}
@@ -343,7 +372,7 @@ func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRet
 }
 
 // tryIssue issues in at cycle if its operands are ready and a port is free.
-func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree [][]int, pipeFree [][][]int, compute, ub, ubw *int) bool {
+func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree [][]int, pipeFree [][][]int, lastOn [][]lastIssue, compute, ub, ubw *int) bool {
 	if in.ev.Dispatch >= cycle { // dispatched this cycle: issues from the next
 		return false
 	}
@@ -380,6 +409,17 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 			if pipe >= 0 {
 				free = max(free, pipeFree[p][u][pipe])
 			}
+			if l := &lastOn[p][u]; l.class >= 0 {
+				if ii := int(m.ii[l.class][in.t.Class.id]); ii > 1 {
+					free = max(free, l.cycle+ii)
+				}
+				if m.UnitInflight > 0 && in.t.Compute {
+					l.done = slices.DeleteFunc(l.done, func(d int) bool { return d <= cycle })
+					if len(l.done) >= m.UnitInflight {
+						free = max(free, slices.Min(l.done))
+					}
+				}
+			}
 			if free <= cycle && unit < 0 {
 				port, unit = p, u
 			}
@@ -387,6 +427,10 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 	}
 	if unit < 0 {
 		return false
+	}
+	lastOn[port][unit].class, lastOn[port][unit].cycle = in.t.Class.id, cycle
+	if m.UnitInflight > 0 && in.t.Compute {
+		lastOn[port][unit].done = append(lastOn[port][unit].done, cycle+in.t.Latency)
 	}
 	if pipe >= 0 {
 		// The unit takes another instruction next cycle; its pipe is busy
