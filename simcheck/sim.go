@@ -217,8 +217,8 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		in.ev = &events[i]
 	}
 
-	portFree := make([][]int, len(m.portNames))   // port -> next cycle each unit can issue
-	pipeFree := make([][][]int, len(m.portNames)) // port -> unit -> pipe -> next free cycle
+	portFree := make([][]int, len(m.portNames))     // port -> next cycle each unit can issue
+	pipeFree := make([][][]int, len(m.portNames))   // port -> unit -> pipe -> next free cycle
 	lastOn := make([][]lastIssue, len(m.portNames)) // port -> unit -> its last issue
 	for i, p := range m.portNames {
 		portFree[i] = make([]int, m.Ports[p])
