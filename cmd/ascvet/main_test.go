@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/ruleset"
+	"github.com/ascvet/ascvet/simcheck"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -493,5 +495,79 @@ func TestSim(t *testing.T) {
 	}
 	if code, _, _ := ascvet(t, "sim", "-chip", "nope", k+":16"); code != exitUsage {
 		t.Errorf("unknown chip: exit %d", code)
+	}
+}
+
+// TestSimLevels: a VF function's cycles are its loops' plus the VF start
+// and drain; each loop's part equals the loop simulated alone; a trip count
+// that does not fold takes -iterations (raising it too); every cap and
+// #pragma unroll shows in the report.
+func TestSimLevels(t *testing.T) {
+	k := "testdata/sim_levels.asc"
+	type part struct {
+		Line, Iterations, Unroll, Cycles int
+		Kind                             string
+	}
+	type report struct {
+		Iterations int      `json:"iterations"`
+		Cycles     int      `json:"cycles"`
+		Parts      []part   `json:"parts"`
+		Notes      []string `json:"notes"`
+	}
+	sim := func(args ...string) report {
+		t.Helper()
+		code, out, errs := ascvet(t, append([]string{"sim", "-f", "json"}, args...)...)
+		var r report
+		if err := json.Unmarshal([]byte(out), &r); err != nil || code != exitOK {
+			t.Fatalf("sim %v: exit %d, %v, stderr %s\n%s", args, code, err, errs, out)
+		}
+		return r
+	}
+	m, err := simcheck.Chip("ascend950")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := sim(k + ":9")
+	sum := m.VFStart + m.VFDrain
+	loops := 0
+	for _, p := range fn.Parts {
+		sum += p.Cycles
+		if p.Kind != "loop" {
+			continue
+		}
+		loops++
+		lp := sim(k + ":" + strconv.Itoa(p.Line))
+		if lp.Cycles != p.Cycles || lp.Iterations != p.Iterations {
+			t.Errorf("loop on line %d: %d cycles, %d iterations alone; %d, %d in the function", p.Line, lp.Cycles, lp.Iterations, p.Cycles, p.Iterations)
+		}
+	}
+	if loops != 3 || fn.Cycles != sum {
+		t.Errorf("function: %d cycles over %d loops; start + parts + drain = %d\n%+v", fn.Cycles, loops, sum, fn.Parts)
+	}
+	want := map[int]part{12: {Iterations: 16, Unroll: 1}, 17: {Iterations: 4, Unroll: 1}, 25: {Iterations: 64, Unroll: 4}}
+	for _, p := range fn.Parts {
+		if w, ok := want[p.Line]; ok && (p.Iterations != w.Iterations || p.Unroll != w.Unroll) {
+			t.Errorf("loop on line %d: %d iterations, unroll %d; want %d, %d", p.Line, p.Iterations, p.Unroll, w.Iterations, w.Unroll)
+		}
+	}
+	notes := strings.Join(fn.Notes, "\n")
+	if !strings.Contains(notes, "does not fold: simulated for 16 iterations") || !strings.Contains(notes, "inner loop was repeated 64 times") {
+		t.Errorf("notes:\n%s", notes)
+	}
+	more := sim("-iterations", "100", k+":9")
+	for _, p := range more.Parts {
+		if p.Line == 12 && p.Iterations != 100 {
+			t.Errorf("-iterations 100: the loop with no folded trip count ran %d iterations", p.Iterations)
+		}
+	}
+	if more.Cycles <= fn.Cycles {
+		t.Errorf("-iterations 100 (%d cycles) should cost more than 16 (%d)", more.Cycles, fn.Cycles)
+	}
+	if lp := sim(k + ":25"); len(lp.Parts) != 1 || lp.Parts[0].Unroll != 4 {
+		t.Errorf("the #pragma unroll 4 loop alone: %+v", lp.Parts)
+	}
+	code, out, _ := ascvet(t, "sim", k+":9")
+	if code != exitOK || !strings.Contains(out, "Note: ") || !strings.Contains(out, "unroll 4") {
+		t.Errorf("text report: exit %d\n%s", code, out)
 	}
 }
