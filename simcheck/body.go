@@ -88,6 +88,10 @@ func (b *builder) block(bl *ir.Block) {
 			if reps < trip {
 				b.capped = true
 			}
+			if b.outer == 0 && len(b.reps) == 0 && reps > 0 {
+				// A hardware loop nested in the simulated one starts a run.
+				b.insts = append(b.insts, Inst{Op: ir.OpUnknown, Gate: true, Text: "(inner loop start)"})
+			}
 			for r := 0; r < reps; r++ {
 				if r > 0 && len(b.insts) >= MaxBodyInsts {
 					b.truncated = true

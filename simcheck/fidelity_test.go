@@ -40,11 +40,10 @@ type point struct {
 }
 
 // Error bounds the test holds the model to: the mean absolute error over
-// the points in scope, by source, a point above the figures measured when
-// they were set (6.0% and 15.0%). The issue's targets are 8% and 12%: the
-// camodel one is met, the hardware one not yet. Lower the bounds as the
-// model improves; never raise them to let a change pass.
-var fidelityBound = map[string]float64{"camodel": 0.07, "950PR": 0.16}
+// the points in scope, by source (measured 6.0% and 10.8% when they were
+// set; the targets were 8% and 12%). Lower them as the model improves;
+// never raise them to let a change pass.
+var fidelityBound = map[string]float64{"camodel": 0.07, "950PR": 0.12}
 
 func loadPoints(t *testing.T) []*point {
 	t.Helper()
@@ -132,8 +131,9 @@ func TestFidelity(t *testing.T) {
 	b.WriteString("58-entry shared queue freed at issue (a reorder buffer freed at retire was worse); the 68-register\n")
 	b.WriteString("renaming pool does not limit dispatch (VfSim frees a register after its last read; freeing at the\n")
 	b.WriteString("next writer's retire made every loop 30-90% slow); initiation intervals between classes on one unit;\n")
-	b.WriteString("at most 7 compute instructions in flight on a unit. Each moved the camodel error down (10.7%, 9.3%,\n")
-	b.WriteString("6.0%), the held-out third with it.\n\n")
+	b.WriteString("at most 7 compute instructions in flight on a unit; a nested hardware loop's next run starts at least\n")
+	b.WriteString("7 cycles after its last. Each moved the error down (camodel 10.7%, 9.3%, 6.0%; hardware 17.7%,\n")
+	b.WriteString("15.0%, 10.8%), the held-out third with it.\n\n")
 	type agg struct{ fit, held, all []float64 }
 	sums := map[string]*agg{}
 	idx := map[string]int{}

@@ -81,6 +81,7 @@ type Machine struct {
 	VFStart       int            `toml:"vf_start"`
 	VFDrain       int            `toml:"vf_drain"`
 	LoopEntry     int            `toml:"loop_entry"`
+	NestedGap     int            `toml:"nested_gap"`    // cycles between the starts of two runs of inner loops (hardware loops nested in the simulated one)
 	UnitInflight  int            `toml:"unit_inflight"` // compute instructions a unit holds between issue and done at most (0: no limit)
 	PointerDep    int            `toml:"pointer_dep"`
 	SpillCost     int            `toml:"spill_cost"`

@@ -19,6 +19,7 @@ type Inst struct {
 	Addr  string   // its UB address as written (an aligned access through an unmodified pointer), "" when not comparable
 	Iter  bool     // Addr depends on the loop variable: equal only within one iteration
 	Text  string   // for reports
+	Gate  bool     // the start of an inner loop's run: dispatch waits Machine.NestedGap after the previous one
 }
 
 // Body is a loop body to simulate.
@@ -232,6 +233,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		}
 	}
 	nextDispatch, nextRetire := 0, 0
+	lastGate := -1 // dispatch cycle of the last inner loop run's start
 	window := 0 // instructions dispatched and not retired (a reorder buffer)
 	pregs := m.Registers["physical_vreg"] - m.Registers["vreg"]
 	if pregs <= 0 {
@@ -278,6 +280,12 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			if in.vdefs > pregs {
 				break // no free physical register for its result until an older writer retires
 			}
+			if in.Gate {
+				if lastGate >= 0 && cycle < lastGate+m.NestedGap {
+					break // the hardware loop of the next inner run is not started yet
+				}
+				lastGate = cycle
+			}
 			pregs -= in.vdefs
 			in.ev.Dispatch = cycle
 			pending = append(pending, nextDispatch)
@@ -288,7 +296,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		res.MaxWindow = max(res.MaxWindow, window)
 		if !progress {
 			// Nothing moved: jump to the next cycle at which something can.
-			cycle = m.nextEvent(cycle, insts, pending, nextRetire, portFree, pipeFree, lastOn) - 1
+			cycle = m.nextEvent(cycle, insts, pending, nextRetire, portFree, pipeFree, lastOn, lastGate+m.NestedGap) - 1
 		}
 		if cycle > 1<<24 {
 			panic("internal error: simulation does not converge")
@@ -315,7 +323,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 
 // nextEvent returns the first cycle after cycle at which an instruction can
 // retire, become ready, or find its port free.
-func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRetire int, portFree [][]int, pipeFree [][][]int, lastOn [][]lastIssue) int {
+func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRetire int, portFree [][]int, pipeFree [][][]int, lastOn [][]lastIssue, gateOpen int) int {
 	next := cycle + 1
 	best := -1
 	consider := func(t int) {
@@ -326,6 +334,7 @@ func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRet
 	if nextRetire < len(insts) && insts[nextRetire].issued {
 		consider(insts[nextRetire].ev.Done)
 	}
+	consider(gateOpen)
 	for _, k := range pending {
 		in := insts[k]
 		ready, ok := in.ev.Dispatch+1, true

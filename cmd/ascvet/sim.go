@@ -16,10 +16,6 @@ import (
 	"github.com/ascvet/ascvet/simcheck/view"
 )
 
-// maxSummaryIterations caps the iterations of each loop in the summary
-// mode (a loop's steady state comes long before).
-const maxSummaryIterations = 64
-
 // simLoop is one loop of the summary mode.
 type simLoop struct {
 	File       string  `json:"file"`
@@ -177,12 +173,10 @@ func simAll(paths []string, m *simcheck.Machine, iterations int, asJSON bool, st
 				continue
 			}
 			for _, lp := range fn.Loops {
-				n := min(max(simcheck.Trip(lp, iterations), 1), maxSummaryIterations)
-				body := simcheck.BodyOf(fn, lp, nil)
-				res := m.Run(body, n)
-				out = append(out, simLoop{File: file.Name, Line: fset.Position(lp.Pos).Line, Region: fn.Name, Iterations: n,
-					TripKnown: lp.TripKnown, PerIter: len(body.Insts), Cycles: res.Cycles, IPC: float64(int(res.IPC()*100+0.5)) / 100,
-					Chain: simcheck.LongestChain(body)})
+				p := m.RunLoop(fn, lp, iterations, nil)
+				out = append(out, simLoop{File: file.Name, Line: fset.Position(lp.Pos).Line, Region: fn.Name, Iterations: p.Iterations,
+					TripKnown: lp.TripKnown, PerIter: len(p.Body.Insts) / p.Unroll, Cycles: p.Cycles, IPC: float64(int(p.Res.IPC()*100+0.5)) / 100,
+					Chain: simcheck.LongestChain(simcheck.BodyOf(fn, lp, nil))})
 			}
 		}
 	}
