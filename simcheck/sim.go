@@ -234,7 +234,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 	}
 	nextDispatch, nextRetire := 0, 0
 	lastGate := -1 // dispatch cycle of the last inner loop run's start
-	window := 0 // instructions dispatched and not retired (a reorder buffer)
+	window := 0    // instructions dispatched and not retired (a reorder buffer)
 	pregs := m.Registers["physical_vreg"] - m.Registers["vreg"]
 	if pregs <= 0 {
 		pregs = 1 << 30 // no renaming pool in the model: no limit
