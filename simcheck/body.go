@@ -1,7 +1,9 @@
 package simcheck
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
@@ -12,7 +14,7 @@ const DefaultIterations = 16
 
 // maxInner caps how many times an inner loop's body is repeated inside one
 // iteration of the loop being simulated.
-const maxInner = 64
+const maxInner = 4096
 
 // MaxBodyInsts caps the instructions of one simulated body: nested loops
 // repeat their bodies, which grows as the product of their trip counts, so
@@ -135,6 +137,7 @@ func (b *builder) instr(in *ir.Instr) {
 			}
 		}
 	}
+	base.Banks = blockBanks(in)
 	switch in.Op {
 	case ir.OpLoad:
 		u := b.hidden(ir.ClassUnalignLoad)
@@ -167,4 +170,59 @@ func hasAddrArg(in *ir.Instr) bool {
 		}
 	}
 	return false
+}
+
+// UB on the 950: 16 banks of 32-byte blocks in 8 groups of 2, addresses
+// interleaved {row, bank[0], group[2:0], byte[4:0]}. Per cycle a bank
+// serves one access, a group two reads or one write (the 3510 bank
+// conflict guide).
+const (
+	ubGroups     = 8
+	ubBanks      = 16
+	blocksPerReg = 8 // 32-byte blocks in a 256-byte register
+)
+
+// blockBanks returns the port cycles of a DataBlock-mode LoadAlign or
+// StoreAlign (DataCopyMode::DATA_BLOCK_COPY, a block stride in blocks):
+// its eight blocks go to the banks the stride sends them to, so a stride
+// that puts several in one bank (a multiple of 16 blocks: all eight) or
+// one group (a multiple of 8) serialises them. 0 for any other access. The
+// count does not depend on where the buffer starts.
+func blockBanks(in *ir.Instr) int {
+	if in.Op != ir.OpLoadAlign && in.Op != ir.OpStoreAlign {
+		return 0
+	}
+	block := false
+	for _, t := range in.TArgs {
+		if strings.Contains(t, "DATA_BLOCK_COPY") {
+			block = true
+		}
+	}
+	if !block {
+		return 0
+	}
+	var stride int64 = -1
+	for _, a := range in.Args {
+		if a.Role == ir.ArgScalar && a.Expr != nil {
+			if v, ok := a.Expr.Value(); ok {
+				stride = v
+			}
+			break
+		}
+	}
+	if stride < 0 {
+		return 0
+	}
+	var perBank [ubBanks]int
+	var perGroup [ubGroups]int
+	for k := range int64(blocksPerReg) {
+		b := k * stride
+		perGroup[b%ubGroups]++
+		perBank[(b%ubGroups)+ubGroups*((b/ubGroups)%2)]++
+	}
+	bank, group := slices.Max(perBank[:]), slices.Max(perGroup[:])
+	if in.Op == ir.OpStoreAlign {
+		return group // one write per group a cycle
+	}
+	return max(bank, (group+1)/2) // one read per bank, two per group
 }

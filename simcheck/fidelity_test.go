@@ -40,7 +40,7 @@ type point struct {
 }
 
 // Error bounds the test holds the model to: the mean absolute error over
-// the points in scope, by source (measured 6.0% and 10.8% when they were
+// the points in scope, by source (measured 6.0% and 11.6% when they were
 // set; the targets were 8% and 12%). Lower them as the model improves;
 // never raise them to let a change pass.
 var fidelityBound = map[string]float64{"camodel": 0.07, "950PR": 0.12}
@@ -132,8 +132,10 @@ func TestFidelity(t *testing.T) {
 	b.WriteString("renaming pool does not limit dispatch (VfSim frees a register after its last read; freeing at the\n")
 	b.WriteString("next writer's retire made every loop 30-90% slow); initiation intervals between classes on one unit;\n")
 	b.WriteString("at most 7 compute instructions in flight on a unit; a nested hardware loop's next run starts at least\n")
-	b.WriteString("7 cycles after its last. Each moved the error down (camodel 10.7%, 9.3%, 6.0%; hardware 17.7%,\n")
-	b.WriteString("15.0%, 10.8%), the held-out third with it.\n\n")
+	b.WriteString("7 cycles after its last; a block-strided (DataBlock) access takes a cycle per block sharing a bank\n")
+	b.WriteString("(reads) or a bank group (writes). Each moved the error down (camodel 10.7%, 9.3%, 6.0%; hardware\n")
+	b.WriteString("17.7%, 15.0%, 10.8%; 11.6% once the two nd2nz points came into scope with the bank rule), the\n")
+	b.WriteString("held-out third with it.\n\n")
 	type agg struct{ fit, held, all []float64 }
 	sums := map[string]*agg{}
 	idx := map[string]int{}

@@ -20,6 +20,7 @@ type Inst struct {
 	Iter  bool     // Addr depends on the loop variable: equal only within one iteration
 	Text  string   // for reports
 	Gate  bool     // the start of an inner loop's run: dispatch waits Machine.NestedGap after the previous one
+	Banks int      // a block-strided access whose 32-byte blocks share UB banks: the cycles its port needs (0: 1)
 }
 
 // Body is a loop body to simulate.
@@ -154,6 +155,9 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			k := len(insts)
 			in := &slab[k]
 			*in = instance{Inst: &body.Insts[i], iter: it, idx: i, t: timings[i].t, timed: timings[i].timed}
+			if in.Banks > 1 {
+				in.t.Occ *= in.Banks
+			}
 			first := len(depBuf) // the instance's deps are depBuf[first:], taken at the end
 			for _, r := range in.Uses {
 				if p, ok := lastDef[r]; ok {

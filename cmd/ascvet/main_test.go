@@ -551,7 +551,7 @@ func TestSimLevels(t *testing.T) {
 		}
 	}
 	notes := strings.Join(fn.Notes, "\n")
-	if !strings.Contains(notes, "does not fold: simulated for 16 iterations") || !strings.Contains(notes, "inner loop was repeated 64 times") {
+	if !strings.Contains(notes, "does not fold: simulated for 16 iterations") || !strings.Contains(notes, "the body was cut at 8192 instructions") {
 		t.Errorf("notes:\n%s", notes)
 	}
 	more := sim("-iterations", "100", k+":9")
