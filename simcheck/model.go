@@ -77,7 +77,7 @@ type Machine struct {
 	ComputeIssue  int            `toml:"compute_issue"`
 	UBAccesses    int            `toml:"ub_accesses"`
 	UBWrites      int            `toml:"ub_writes"`
-	RegWrites     int            `toml:"reg_writes"`
+	RegWrites     int            `toml:"reg_writes"` // RegTensor results issued a cycle at most (0: no limit)
 	VFStart       int            `toml:"vf_start"`
 	VFDrain       int            `toml:"vf_drain"`
 	LoopEntry     int            `toml:"loop_entry"`

@@ -261,11 +261,11 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			progress = true
 		}
 		// Issue out of order, oldest first.
-		issued, compute, ub, ubw := 0, 0, 0, 0
+		issued, compute, ub, ubw, writes := 0, 0, 0, 0, 0
 		kept := pending[:0]
 		for _, k := range pending {
 			in := insts[k]
-			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, lastOn, &compute, &ub, &ubw) {
+			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, lastOn, &compute, &ub, &ubw, &writes) {
 				kept = append(kept, k)
 				continue
 			}
@@ -385,7 +385,7 @@ func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRet
 }
 
 // tryIssue issues in at cycle if its operands are ready and a port is free.
-func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree [][]int, pipeFree [][][]int, lastOn [][]lastIssue, compute, ub, ubw *int) bool {
+func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree [][]int, pipeFree [][][]int, lastOn [][]lastIssue, compute, ub, ubw, writes *int) bool {
 	if in.ev.Dispatch >= cycle { // dispatched this cycle: issues from the next
 		return false
 	}
@@ -414,6 +414,9 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 	}
 	if in.t.Store && *ubw >= m.UBWrites {
 		return false
+	}
+	if m.RegWrites > 0 && in.vdefs > 0 && *writes+in.vdefs > m.RegWrites {
+		return false // the register file takes reg_writes results a cycle
 	}
 	port, unit := -1, -1
 	pipe := in.t.Class.pipeID
@@ -462,6 +465,7 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 	if in.t.Store {
 		*ubw++
 	}
+	*writes += in.vdefs
 	in.ev.Issue, in.ev.Ready, in.ev.Done, in.ev.Port, in.ev.Producer, in.issued = cycle, ready, cycle+in.t.Latency, m.portNames[port], gate, true
 	in.ev.Compute = in.t.Compute
 	return true
