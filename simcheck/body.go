@@ -138,6 +138,7 @@ func (b *builder) instr(in *ir.Instr) {
 		}
 	}
 	base.Banks = blockBanks(in)
+	base.UB = b.ubAddr(in)
 	switch in.Op {
 	case ir.OpLoad:
 		u := b.hidden(ir.ClassUnalignLoad)
@@ -225,4 +226,76 @@ func blockBanks(in *ir.Instr) int {
 		return group // one write per group a cycle
 	}
 	return max(bank, (group+1)/2) // one read per bank, two per group
+}
+
+// ubAddr returns where an aligned load or store falls in its buffer, when
+// its address is a pointer plus an offset that folds once the loop
+// variables are known.
+func (b *builder) ubAddr(in *ir.Instr) *UBAddr {
+	if in.Op != ir.OpLoadAlign && in.Op != ir.OpStoreAlign || hasAddrArg(in) {
+		return nil
+	}
+	size, ok := ir.ElemSize(in.Elem)
+	if !ok {
+		return nil
+	}
+	var addr *ir.Expr
+	for _, a := range in.Args {
+		if a.Role == ir.ArgPtr && a.Expr != nil && a.Expr.Kind != ir.ExprUnknown {
+			addr = a.Expr
+		}
+	}
+	if addr == nil {
+		return nil
+	}
+	// The repeated loops' variables are fixed in this copy of the body.
+	off := addr.Subst(func(_ ir.ExprKind, name string) *ir.Expr {
+		for i := len(b.reps) - 1; i >= 0; i-- {
+			if b.reps[i].v == name {
+				return ir.Const(int64(b.reps[i].rep))
+			}
+		}
+		return nil
+	})
+	base := ""
+	multi := false
+	off.Subst(func(kind ir.ExprKind, name string) *ir.Expr {
+		if kind == ir.ExprSym && name != b.loopVar {
+			if base != "" && base != name {
+				multi = true
+			}
+			base = name
+		}
+		return nil
+	})
+	if base == "" || multi {
+		return nil
+	}
+	off = off.Subst(func(_ ir.ExprKind, name string) *ir.Expr {
+		if name == base {
+			return ir.Const(0)
+		}
+		return nil
+	})
+	stride := int64(1)
+	if blockBanks(in) > 0 || isBlockMode(in) {
+		for _, a := range in.Args {
+			if a.Role == ir.ArgScalar && a.Expr != nil {
+				if v, ok := a.Expr.Value(); ok {
+					stride = v
+				}
+				break
+			}
+		}
+	}
+	return &UBAddr{Base: base, Off: off, Var: b.loopVar, Elem: size, Stride: stride, Write: in.Op == ir.OpStoreAlign}
+}
+
+func isBlockMode(in *ir.Instr) bool {
+	for _, t := range in.TArgs {
+		if strings.Contains(t, "DATA_BLOCK_COPY") {
+			return true
+		}
+	}
+	return false
 }

@@ -21,6 +21,19 @@ type Inst struct {
 	Text  string   // for reports
 	Gate  bool     // the start of an inner loop's run: dispatch waits Machine.NestedGap after the previous one
 	Banks int      // a block-strided access whose 32-byte blocks share UB banks: the cycles its port needs (0: 1)
+	UB    *UBAddr  // an aligned access's place in UB relative to its buffer, when it folds
+}
+
+// UBAddr is where an aligned load or store falls in UB: a byte offset from
+// the start of its buffer (a pointer parameter), so that two accesses of
+// one buffer can be checked for bank conflicts.
+type UBAddr struct {
+	Base   string   // the buffer's pointer
+	Off    *ir.Expr // offset in elements; it may name the simulated loop's variable
+	Var    string   // that variable ("" for none)
+	Elem   int64    // element size in bytes
+	Stride int64    // distance of its eight 32-byte blocks, in blocks (1: contiguous)
+	Write  bool
 }
 
 // Body is a loop body to simulate.
@@ -83,7 +96,9 @@ type instance struct {
 	iter    int
 	idx     int
 	deps    []dep
-	vdefs   int // RegTensor results: physical registers it holds from dispatch to retire
+	vdefs   int                 // RegTensor results: physical registers it holds from dispatch to retire
+	banks   [blocksPerReg]uint8 // UB bank of each of its blocks, when ubKnown
+	ubKnown bool
 	ev      *Event
 	issued  bool
 	retired bool
@@ -157,6 +172,25 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			*in = instance{Inst: &body.Insts[i], iter: it, idx: i, t: timings[i].t, timed: timings[i].timed}
 			if in.Banks > 1 {
 				in.t.Occ *= in.Banks
+			}
+			if u := in.UB; u != nil {
+				off := u.Off
+				if u.Var != "" {
+					off = off.Subst(func(_ ir.ExprKind, name string) *ir.Expr {
+						if name == u.Var {
+							return ir.Const(int64(it))
+						}
+						return nil
+					})
+				}
+				if v, ok := off.Value(); ok && v*u.Elem%32 == 0 {
+					first := v * u.Elem / 32
+					for k := range int64(blocksPerReg) {
+						b := first + k*u.Stride
+						in.banks[k] = uint8(((b%ubGroups)+ubGroups)%ubGroups + ubGroups*(((b/ubGroups)%2+2)%2))
+					}
+					in.ubKnown = true
+				}
 			}
 			first := len(depBuf) // the instance's deps are depBuf[first:], taken at the end
 			for _, r := range in.Uses {
@@ -236,6 +270,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 			pipeFree[i][u] = make([]int, len(m.pipes))
 		}
 	}
+	var ubNow []*instance // UB accesses issued this cycle with known banks
 	nextDispatch, nextRetire := 0, 0
 	lastGate := -1 // dispatch cycle of the last inner loop run's start
 	window := 0    // instructions dispatched and not retired (a reorder buffer)
@@ -262,10 +297,11 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		}
 		// Issue out of order, oldest first.
 		issued, compute, ub, ubw, writes := 0, 0, 0, 0, 0
+		ubNow = ubNow[:0]
 		kept := pending[:0]
 		for _, k := range pending {
 			in := insts[k]
-			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, lastOn, &compute, &ub, &ubw, &writes) {
+			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, lastOn, &compute, &ub, &ubw, &writes, &ubNow) {
 				kept = append(kept, k)
 				continue
 			}
@@ -385,7 +421,7 @@ func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRet
 }
 
 // tryIssue issues in at cycle if its operands are ready and a port is free.
-func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree [][]int, pipeFree [][][]int, lastOn [][]lastIssue, compute, ub, ubw, writes *int) bool {
+func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree [][]int, pipeFree [][][]int, lastOn [][]lastIssue, compute, ub, ubw, writes *int, ubNow *[]*instance) bool {
 	if in.ev.Dispatch >= cycle { // dispatched this cycle: issues from the next
 		return false
 	}
@@ -417,6 +453,9 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 	}
 	if m.RegWrites > 0 && in.vdefs > 0 && *writes+in.vdefs > m.RegWrites {
 		return false // the register file takes reg_writes results a cycle
+	}
+	if in.ubKnown && bankConflict(in, *ubNow) {
+		return false
 	}
 	port, unit := -1, -1
 	pipe := in.t.Class.pipeID
@@ -466,6 +505,9 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 		*ubw++
 	}
 	*writes += in.vdefs
+	if in.ubKnown {
+		*ubNow = append(*ubNow, in)
+	}
 	in.ev.Issue, in.ev.Ready, in.ev.Done, in.ev.Port, in.ev.Producer, in.issued = cycle, ready, cycle+in.t.Latency, m.portNames[port], gate, true
 	in.ev.Compute = in.t.Compute
 	return true
@@ -491,4 +533,40 @@ func critical(ev []Event) []int {
 		chain[l], chain[r] = chain[r], chain[l]
 	}
 	return chain
+}
+
+// bankConflict reports whether in, issued now, would meet a UB bank
+// conflict with the accesses of the same buffer already issued this cycle
+// (the 3510 rules): a bank serves one access a cycle; a bank group two
+// reads, or one read and one write, and on the 950 never two reads and a
+// write. Accesses of different buffers are not compared: where buffers
+// lie relative to each other is not known.
+func bankConflict(in *instance, now []*instance) bool {
+	var reads, writes [ubGroups]int
+	var used [ubBanks]bool
+	for _, o := range now {
+		if o.UB.Base != in.UB.Base {
+			continue
+		}
+		for _, b := range o.banks {
+			used[b] = true
+			if o.UB.Write {
+				writes[b%ubGroups]++
+			} else {
+				reads[b%ubGroups]++
+			}
+		}
+	}
+	for _, b := range in.banks {
+		g := b % ubGroups
+		switch {
+		case used[b]:
+			return true
+		case in.UB.Write && (writes[g] > 0 || reads[g] >= 2):
+			return true
+		case !in.UB.Write && (reads[g] >= 2 || reads[g] >= 1 && writes[g] > 0):
+			return true
+		}
+	}
+	return false
 }
