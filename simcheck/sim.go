@@ -99,6 +99,8 @@ type instance struct {
 	vdefs   int                 // RegTensor results: physical registers it holds from dispatch to retire
 	banks   [blocksPerReg]uint8 // UB bank of each of its blocks, when ubKnown
 	ubKnown bool
+	readyAt int // the cycle its operands are ready, once all its producers issued (0: not yet known)
+	gate    int // the producer that sets readyAt
 	ev      *Event
 	issued  bool
 	retired bool
@@ -425,16 +427,22 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 	if in.ev.Dispatch >= cycle { // dispatched this cycle: issues from the next
 		return false
 	}
-	ready, gate := in.ev.Dispatch+1, -1
-	for _, d := range in.deps {
-		p := insts[d.from]
-		if !p.issued {
-			return false
+	if in.readyAt == 0 {
+		// Known once every producer has issued; kept, as the window is
+		// scanned every cycle.
+		ready, gate := in.ev.Dispatch+1, -1
+		for _, d := range in.deps {
+			p := insts[d.from]
+			if !p.issued {
+				return false
+			}
+			if t := p.ev.Issue + max(d.latency, 1); t > ready {
+				ready, gate = t, d.from
+			}
 		}
-		if t := p.ev.Issue + max(d.latency, 1); t > ready {
-			ready, gate = t, d.from
-		}
+		in.readyAt, in.gate = ready, gate
 	}
+	ready, gate := in.readyAt, in.gate
 	if ready > cycle {
 		return false
 	}

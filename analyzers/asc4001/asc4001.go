@@ -80,7 +80,7 @@ func run(pass *analysis.Pass) (any, error) {
 				st := md.Stats(fn, lp)
 				// A chain longer than the window matters when it starves the
 				// issue slots; interleaved copies of one (a hand unroll) do not.
-				if st.Chain <= md.M.Window || st.Cycles == 0 || st.IPC >= 1.4 {
+				if st.Chain <= md.M.Window || st.Cycles == 0 || st.IPC >= simcost.LowIPC {
 					continue
 				}
 				msg := fmt.Sprintf("loop body holds a chain of %d dependent instructions, more than the %d-instruction issue window: iterations cannot overlap (simulated IPC %.2f); split the VF loop (intermediates through UB) or unroll it by hand",

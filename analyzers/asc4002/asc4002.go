@@ -63,10 +63,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 // Analyzer is the analyzer of Rule.
 var Analyzer = Rule.Analyzer
 
-// lowIPC is the IPC below which a loop counts as low in parallelism: the
-// machine can reach 2, and the published guidance calls 1.4-1.5 good
-// ("1.4–1.5 取得较优性能", vf-api §5.1, S10).
-const lowIPC = 1.4
+// lowIPC is simcost.LowIPC: the IPC below which a loop counts as low in
+// parallelism.
+const lowIPC = simcost.LowIPC
 
 func run(pass *analysis.Pass) (any, error) {
 	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
