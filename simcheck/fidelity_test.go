@@ -40,10 +40,10 @@ type point struct {
 }
 
 // Error bounds the test holds the model to: the mean absolute error over
-// the points in scope, by source (measured 6.1% and 9.9% when they were
+// the points in scope, by source (measured 5.9% and 9.3% when they were
 // set; the targets were 8% and 12%). Lower them as the model improves;
 // never raise them to let a change pass.
-var fidelityBound = map[string]float64{"camodel": 0.07, "950PR": 0.11}
+var fidelityBound = map[string]float64{"camodel": 0.07, "950PR": 0.10}
 
 func loadPoints(t *testing.T) []*point {
 	t.Helper()
@@ -134,9 +134,10 @@ func TestFidelity(t *testing.T) {
 	b.WriteString("at most 7 compute instructions in flight on a unit; a nested hardware loop's next run starts at least\n")
 	b.WriteString("7 cycles after its last; a block-strided (DataBlock) access takes a cycle per block sharing a bank\n")
 	b.WriteString("(reads) or a bank group (writes); two accesses of one buffer in one cycle obey the bank rules of the\n")
-	b.WriteString("3510 guide. Each moved the error down (camodel 10.7%, 9.3%, 6.0%, 6.1%; hardware 17.7%, 15.0%,\n")
-	b.WriteString("10.8%, 11.6% once the two nd2nz points came into scope with the bank rule, 9.9%), the held-out\n")
-	b.WriteString("third with it.\n\n")
+	b.WriteString("3510 guide; a top-level loop starts once the previous one is dispatched, so only the last drains\n")
+	b.WriteString("(unless a LocalMemBar stands between them). Each moved the error down (camodel 10.7%, 9.3%, 6.0%,\n")
+	b.WriteString("6.1%, 5.9%; hardware 17.7%, 15.0%, 10.8%, 11.6% once the two nd2nz points came into scope with\n")
+	b.WriteString("the bank rule, 9.9%, 9.3%), the held-out third with it.\n\n")
 	type agg struct{ fit, held, all []float64 }
 	sums := map[string]*agg{}
 	idx := map[string]int{}

@@ -14,6 +14,7 @@ type Part struct {
 	Unroll       int      // the #pragma unroll factor applied, 1 for none
 	Cycles       int      // its cycles, the loop's entry included
 	Extrapolated bool     // too many instances to run: a prefix was run and its steady state extended
+	Overlap      int      // in a function: cycles of its drain the next part overlaps (left out of Cycles)
 	Body         Body
 	Res          *Result // the run (of the prefix when Extrapolated)
 }
@@ -120,10 +121,46 @@ func (m *Machine) RunRegion(fn *ir.Func, iterations int, skip func(*ir.Instr) bo
 			rr.Notes = append(rr.Notes, fmt.Sprintf("a loop outside the top level (in an if) was repeated at most %d times, or its body cut at %d instructions", iterations, MaxBodyInsts))
 		}
 	}
+	// The next part starts when this one's last instruction has been
+	// dispatched (VfSim: a top-level loop's VLOOP starts once the previous
+	// one's instructions are all in the core), so only the last part pays
+	// its drain, unless a LocalMemBar between them makes the next wait.
+	for i := range rr.Parts {
+		if i == len(rr.Parts)-1 || hasBarrier(rr.Parts[i+1].Body) && rr.Parts[i+1].Loop == nil {
+			continue
+		}
+		p := &rr.Parts[i]
+		if tail := drainOf(p.Res); tail > 0 && tail < p.Cycles {
+			p.Cycles -= tail
+			p.Overlap = tail
+		}
+	}
 	for _, p := range rr.Parts {
 		rr.Cycles += p.Cycles
 	}
 	return rr
+}
+
+// drainOf is the part of a run after its last dispatch: the cycles the
+// next part overlaps.
+func drainOf(r *Result) int {
+	if r == nil || len(r.Events) == 0 {
+		return 0
+	}
+	first, last := r.Events[0].Dispatch, 0
+	for i := range r.Events {
+		last = max(last, r.Events[i].Dispatch)
+	}
+	return r.Cycles - (last - first + 1)
+}
+
+func hasBarrier(b Body) bool {
+	for _, in := range b.Insts {
+		if in.Op.Info().Cat == ir.CatBarrier {
+			return true
+		}
+	}
+	return false
 }
 
 // LoopNotes says which caps shaped a loop's run p (the loop's line is the

@@ -40,6 +40,7 @@ type PartUse struct {
 	Unroll       int    `json:"unroll"`
 	Cycles       int    `json:"cycles"`
 	Extrapolated bool   `json:"extrapolated,omitempty"`
+	Overlap      int    `json:"overlap,omitempty"` // cycles of its drain the next part overlaps, left out of Cycles
 }
 
 // BuildRegion assembles the report of a VF function: the summary is the
@@ -62,7 +63,7 @@ func BuildRegion(name string, m *simcheck.Machine, rr *simcheck.RegionResult, ti
 	r.Cycles, r.Iterations, r.Total, r.CyclesPerIter = rr.Cycles, 1, 0, rr.Cycles
 	n := 0
 	for _, p := range rr.Parts {
-		u := PartUse{Kind: "straight", Iterations: p.Iterations, Unroll: p.Unroll, Cycles: p.Cycles, Extrapolated: p.Extrapolated}
+		u := PartUse{Kind: "straight", Iterations: p.Iterations, Unroll: p.Unroll, Cycles: p.Cycles, Extrapolated: p.Extrapolated, Overlap: p.Overlap}
 		if p.Loop != nil {
 			u.Kind, u.Line = "loop", loopLine(p.Loop)
 		}
@@ -161,6 +162,9 @@ func Write(w io.Writer, r *Report) error {
 			ex := ""
 			if p.Extrapolated {
 				ex = " (steady state extended)"
+			}
+			if p.Overlap > 0 {
+				ex += fmt.Sprintf(" (its last %d overlap the next part)", p.Overlap)
 			}
 			fmt.Fprintf(tw, "  %s\tline %s\t%d iterations\tunroll %d\t%d cycles%s\n", p.Kind, line(p.Line), p.Iterations, p.Unroll, p.Cycles, ex)
 		}
