@@ -164,7 +164,7 @@ func Write(w io.Writer, r *Report) error {
 				ex = " (steady state extended)"
 			}
 			if p.Overlap > 0 {
-				ex += fmt.Sprintf(" (its last %d overlap the next part)", p.Overlap)
+				ex += fmt.Sprintf(" (and %d cycles of drain under the next part)", p.Overlap)
 			}
 			fmt.Fprintf(tw, "  %s\tline %s\t%d iterations\tunroll %d\t%d cycles%s\n", p.Kind, line(p.Line), p.Iterations, p.Unroll, p.Cycles, ex)
 		}
