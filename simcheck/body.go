@@ -271,12 +271,25 @@ func (b *builder) ubAddr(in *ir.Instr) *UBAddr {
 	if base == "" || multi {
 		return nil
 	}
-	off = off.Subst(func(_ ir.ExprKind, name string) *ir.Expr {
-		if name == base {
-			return ir.Const(0)
-		}
+	// The offset must be affine in the loop variable: fold it at 0, 1 and
+	// 2 iterations.
+	at := func(iter int64) (int64, bool) {
+		return off.Subst(func(_ ir.ExprKind, name string) *ir.Expr {
+			switch name {
+			case base:
+				return ir.Const(0)
+			case b.loopVar:
+				return ir.Const(iter)
+			}
+			return nil
+		}).Value()
+	}
+	v0, ok0 := at(0)
+	v1, ok1 := at(1)
+	v2, ok2 := at(2)
+	if !ok0 || !ok1 || !ok2 || v2-v1 != v1-v0 {
 		return nil
-	})
+	}
 	stride := int64(1)
 	if blockBanks(in) > 0 || isBlockMode(in) {
 		for _, a := range in.Args {
@@ -288,7 +301,7 @@ func (b *builder) ubAddr(in *ir.Instr) *UBAddr {
 			}
 		}
 	}
-	return &UBAddr{Base: base, Off: off, Var: b.loopVar, Elem: size, Stride: stride, Write: in.Op == ir.OpStoreAlign}
+	return &UBAddr{Base: base, Off: v0, Step: v1 - v0, Elem: size, Stride: stride, Write: in.Op == ir.OpStoreAlign}
 }
 
 func isBlockMode(in *ir.Instr) bool {

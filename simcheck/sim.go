@@ -28,11 +28,11 @@ type Inst struct {
 // the start of its buffer (a pointer parameter), so that two accesses of
 // one buffer can be checked for bank conflicts.
 type UBAddr struct {
-	Base   string   // the buffer's pointer
-	Off    *ir.Expr // offset in elements; it may name the simulated loop's variable
-	Var    string   // that variable ("" for none)
-	Elem   int64    // element size in bytes
-	Stride int64    // distance of its eight 32-byte blocks, in blocks (1: contiguous)
+	Base   string // the buffer's pointer
+	Off    int64  // offset in elements in the loop's first iteration
+	Step   int64  // what each iteration of the simulated loop adds to it
+	Elem   int64  // element size in bytes
+	Stride int64  // distance of its eight 32-byte blocks, in blocks (1: contiguous)
 	Write  bool
 }
 
@@ -63,6 +63,8 @@ type Result struct {
 	PortBusy   map[string]int
 	Critical   []int // indexes into Events: the dependency chain that ends last
 	MaxWindow  int   // most instructions waiting in the window at once
+
+	computed int // instances issued to a compute unit
 }
 
 // IPC is compute instructions (those issued to EXU0/EXU1) per cycle, the
@@ -72,13 +74,7 @@ func (r *Result) IPC() float64 {
 	if r.Cycles == 0 {
 		return 0
 	}
-	n := 0
-	for i := range r.Events {
-		if r.Events[i].Compute {
-			n++
-		}
-	}
-	return float64(n) / float64(r.Cycles)
+	return float64(r.computed) / float64(r.Cycles)
 }
 
 // CyclesPerIter is the average cost of one iteration, rounded up.
@@ -122,9 +118,10 @@ type dep struct {
 // loops are simulated three times each, and allocating them anew was a
 // quarter of the memory a big file's check allocates.
 type scratch struct {
-	insts []*instance
-	slab  []instance
-	deps  []dep
+	insts  []*instance
+	slab   []instance
+	deps   []dep
+	events []Event // RunCycles's
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -146,6 +143,17 @@ const MaxInstances = 1 << 17
 // Run simulates iterations of body on m (fewer when the run would exceed
 // MaxInstances instances; Result.Iterations says how many ran).
 func (m *Machine) Run(body Body, iterations int) *Result {
+	return m.run(body, iterations, true)
+}
+
+// RunCycles is Run for a caller that needs only Cycles, Iterations,
+// PerIter and IPC: it keeps no Events, Critical or PortBusy, and reuses
+// its buffers (the rules simulate every loop of a file up to three times).
+func (m *Machine) RunCycles(body Body, iterations int) *Result {
+	return m.run(body, iterations, false)
+}
+
+func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 	n := len(body.Insts)
 	if n > 0 && n*iterations > MaxInstances {
 		iterations = max(MaxInstances/n, 1)
@@ -176,16 +184,7 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 				in.t.Occ *= in.Banks
 			}
 			if u := in.UB; u != nil {
-				off := u.Off
-				if u.Var != "" {
-					off = off.Subst(func(_ ir.ExprKind, name string) *ir.Expr {
-						if name == u.Var {
-							return ir.Const(int64(it))
-						}
-						return nil
-					})
-				}
-				if v, ok := off.Value(); ok && v*u.Elem%32 == 0 {
+				if v := u.Off + u.Step*int64(it); v*u.Elem%32 == 0 {
 					first := v * u.Elem / 32
 					for k := range int64(blocksPerReg) {
 						b := first + k*u.Stride
@@ -252,7 +251,15 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		}
 	}
 	sc.deps = depBuf[:0] // keep what appends grew
-	events := make([]Event, len(insts))
+	var events []Event
+	if keep {
+		events = make([]Event, len(insts))
+	} else {
+		if cap(sc.events) < len(insts) {
+			sc.events = make([]Event, len(insts))
+		}
+		events = sc.events[:len(insts)]
+	}
 	for i, in := range insts {
 		events[i] = Event{Iter: in.iter, Index: in.idx, Dispatch: -1, Issue: -1, Ready: -1, Done: -1, Retire: -1, Producer: -1}
 		in.ev = &events[i]
@@ -349,6 +356,14 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 		last = max(last, in.ev.Retire)
 	}
 	res.Cycles = last - first + 1
+	for i := range events {
+		if events[i].Compute {
+			res.computed++
+		}
+	}
+	if !keep {
+		return res
+	}
 	res.Events = events
 	for _, in := range insts {
 		if in.ev.Port != "" {

@@ -122,14 +122,14 @@ func (md *Model) stats1(fn *ir.Func, lp *ir.Loop) LoopStats {
 	if n <= 0 || len(body.Insts) == 0 || st.Chain < MinChain {
 		return st
 	}
-	r := md.M.Run(body, n)
+	r := md.M.RunCycles(body, n)
 	st.Cycles, st.IPC = r.Cycles, r.IPC()
 	if st.IPC >= LowIPC {
 		return st // no rule offers an unroll here: spare the two runs
 	}
 	for _, k := range []int{2, 4} {
 		if n >= k && n%k == 0 {
-			st.Unrolled[k] = md.M.Run(simcheck.Unroll(body, k), n/k).Cycles
+			st.Unrolled[k] = md.M.RunCycles(simcheck.Unroll(body, k), n/k).Cycles
 		}
 	}
 	return st

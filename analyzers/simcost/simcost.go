@@ -126,7 +126,7 @@ func (c Cost) Phrase() string {
 
 // MaxIterations caps the iterations simulated for a cost: a loop reaches
 // its steady state long before, and per-iteration savings do not change.
-const MaxIterations = 64
+const MaxIterations = 32
 
 // iters returns how many iterations of lp to simulate.
 func (md *Model) iters(lp *ir.Loop) int {
@@ -137,8 +137,8 @@ func (md *Model) iters(lp *ir.Loop) int {
 // drop removes (the fix).
 func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost {
 	n := md.iters(lp)
-	before := md.M.Run(simcheck.BodyOf(fn, lp, nil), n)
-	after := md.M.Run(simcheck.BodyOf(fn, lp, drop), before.Iterations)
+	before := md.M.RunCycles(simcheck.BodyOf(fn, lp, nil), n)
+	after := md.M.RunCycles(simcheck.BodyOf(fn, lp, drop), before.Iterations)
 	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations}
 }
 
@@ -174,7 +174,7 @@ func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cos
 	} else {
 		body, region = simcheck.RegionBody(fn, md.Iterations, nil), true
 	}
-	after := md.M.Run(body, iters)
+	after := md.M.RunCycles(body, iters)
 	pos := -1
 	for i := range body.Insts {
 		if body.Insts[i].Instr == at {
@@ -230,7 +230,7 @@ func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cos
 	for _, r := range reloadAt[len(body.Insts)] {
 		spilled.Insts = append(spilled.Insts, spill(r, false))
 	}
-	before := md.M.Run(spilled, after.Iterations)
+	before := md.M.RunCycles(spilled, after.Iterations)
 	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: after.Iterations, Region: region}, true
 }
 
