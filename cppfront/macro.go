@@ -572,13 +572,7 @@ func lexFile(b []byte, keep [][2]int) (toks []ftok, dirs [][2]int) {
 		lineStart, space = false, false
 		switch {
 		case isIdentStart(c):
-			j := i + 1
-			for j < n && isIdentChar(b[j]) {
-				j++
-			}
-			if j < n && b[j] == '"' && b[j-1] == 'R' {
-				j = skipRawString(b, j)
-			}
+			j, _ := identEnd(b, i)
 			t.kind, t.end = 'i', j
 		case c >= '0' && c <= '9' || c == '.' && i+1 < n && b[i+1] >= '0' && b[i+1] <= '9':
 			j := i + 1
@@ -972,4 +966,17 @@ func snapExpansions(f *ir.File) {
 			block(fn.Body)
 		}
 	}
+}
+
+// identEnd returns the end of the identifier that starts at i, or of the
+// raw string literal it prefixes (R"(...)", u8R"...": raw is true).
+func identEnd(b []byte, i int) (end int, raw bool) {
+	j := i + 1
+	for j < len(b) && isIdentChar(b[j]) {
+		j++
+	}
+	if j < len(b) && b[j] == '"' && b[j-1] == 'R' {
+		return skipRawString(b, j), true
+	}
+	return j, false
 }

@@ -152,12 +152,8 @@ func splitSegments(src []byte, size int) []segment {
 		lineStart, clean = false, false
 		switch {
 		case isIdentStart(c):
-			j := i + 1
-			for j < n && isIdentChar(src[j]) {
-				j++
-			}
-			if j < n && src[j] == '"' && src[j-1] == 'R' {
-				j = skipRawString(src, j)
+			j, raw := identEnd(src, i)
+			if raw {
 				prev, nsAt, i = '"', -1, j
 				continue
 			}
