@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"go/token"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -139,42 +138,33 @@ func (lw *lowerer) lowerParallel(regions []region) []*ir.Func {
 		lw.scope()
 	}
 	out := make([]*ir.Func, len(regions))
-	next := make(chan int, len(regions))
-	for k := range regions {
-		next <- k
-	}
-	close(next)
 	var (
-		wg      sync.WaitGroup
 		mu      sync.Mutex
 		stopped any
 	)
-	for range min(runtime.GOMAXPROCS(0), len(regions)) {
-		wg.Go(func() {
-			defer func() {
-				if r := recover(); r != nil {
-					mu.Lock()
-					if stopped == nil {
-						stopped = r
-					}
-					mu.Unlock()
-				}
-			}()
-			w := *lw
-			clock := *lw.budget
-			w.budget = &clock
-			for k := range next {
+	inParallel(len(regions), func(next <-chan int) {
+		defer func() {
+			if r := recover(); r != nil {
 				mu.Lock()
-				stop := stopped != nil
-				mu.Unlock()
-				if stop {
-					return
+				if stopped == nil {
+					stopped = r
 				}
-				out[k] = w.lowerFunc(regions[k].fd, regions[k].kind, nil)
+				mu.Unlock()
 			}
-		})
-	}
-	wg.Wait()
+		}()
+		w := *lw
+		clock := *lw.budget
+		w.budget = &clock
+		for k := range next {
+			mu.Lock()
+			stop := stopped != nil
+			mu.Unlock()
+			if stop {
+				return
+			}
+			out[k] = w.lowerFunc(regions[k].fd, regions[k].kind, nil)
+		}
+	})
 	if stopped != nil {
 		panic(stopped)
 	}

@@ -312,37 +312,28 @@ func parseSegments(src []byte, segs []segment, popts *sitter.ParseOptions) []*si
 		return sitter.Point{Row: uint(row), Column: uint(off - starts[row])}
 	}
 	trees := make([]*sitter.Tree, len(segs))
-	next := make(chan int, len(segs))
-	for k := range segs {
-		next <- k
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(segs)) {
-		wg.Go(func() {
-			p := getParser()
-			defer func() {
-				_ = p.SetIncludedRanges(nil)
-				p.Reset()
-				putParser(p)
-			}()
-			for k := range next {
-				rs := make([]sitter.Range, 0, len(segs[k].ranges))
-				for _, r := range segs[k].ranges {
-					rs = append(rs, sitter.Range{StartByte: uint(r[0]), EndByte: uint(r[1]), StartPoint: point(r[0]), EndPoint: point(r[1])})
-				}
-				if p.SetIncludedRanges(rs) != nil {
-					return
-				}
-				trees[k] = p.ParseWithOptions(tsutil.Chunks(src), nil, popts)
-				if trees[k] == nil {
-					p.Reset()
-					return
-				}
+	inParallel(len(segs), func(next <-chan int) {
+		p := getParser()
+		defer func() {
+			_ = p.SetIncludedRanges(nil)
+			p.Reset()
+			putParser(p)
+		}()
+		for k := range next {
+			rs := make([]sitter.Range, 0, len(segs[k].ranges))
+			for _, r := range segs[k].ranges {
+				rs = append(rs, sitter.Range{StartByte: uint(r[0]), EndByte: uint(r[1]), StartPoint: point(r[0]), EndPoint: point(r[1])})
 			}
-		})
-	}
-	wg.Wait()
+			if p.SetIncludedRanges(rs) != nil {
+				return
+			}
+			trees[k] = p.ParseWithOptions(tsutil.Chunks(src), nil, popts)
+			if trees[k] == nil {
+				p.Reset()
+				return
+			}
+		}
+	})
 	for _, t := range trees {
 		if t == nil {
 			for _, t := range trees {
@@ -363,18 +354,26 @@ func closeTrees(trees []*sitter.Tree) {
 		trees[0].Close()
 		return
 	}
-	next := make(chan *sitter.Tree, len(trees))
-	for _, t := range trees {
-		next <- t
+	inParallel(len(trees), func(next <-chan int) {
+		for k := range next {
+			trees[k].Close()
+		}
+	})
+}
+
+// inParallel runs worker on GOMAXPROCS goroutines (at most n), each taking
+// the indexes 0..n-1 from next until it is empty, and waits for them. A
+// worker keeps its own state (a parser, a lowerer) across the indexes it
+// takes.
+func inParallel(n int, worker func(next <-chan int)) {
+	next := make(chan int, n)
+	for k := range n {
+		next <- k
 	}
 	close(next)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(trees)) {
-		wg.Go(func() {
-			for t := range next {
-				t.Close()
-			}
-		})
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() { worker(next) })
 	}
 	wg.Wait()
 }
