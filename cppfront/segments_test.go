@@ -385,3 +385,56 @@ func TestSegmentsBigFile(t *testing.T) {
 		t.Errorf("the IR differs when parsed in segments:\n%s", firstDiff(whole, segd))
 	}
 }
+
+// FuzzSplitSegments: on any input the segment scan never panics; when it
+// cuts, the segments own the file end to end, each one's ranges are in
+// order, apart, inside the file and hold its own bytes; and every segment
+// parses. The IR of a file cut at every place the scan allows verifies.
+func FuzzSplitSegments(f *testing.F) {
+	addSeeds(f)
+	f.Add([]byte(trickySrc))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > maxFuzzInput {
+			return
+		}
+		clean, _ := prepass(src)
+		segs := splitSegments(clean, 1)
+		if segs == nil {
+			return
+		}
+		at := 0
+		for k, s := range segs {
+			if s.start != at || s.end < s.start {
+				t.Fatalf("segment %d owns [%d,%d), want a start at %d", k, s.start, s.end, at)
+			}
+			at = s.end
+			prev, own := -1, false
+			for _, r := range s.ranges {
+				if r[0] < prev || r[1] < r[0] || r[1] > len(clean) {
+					t.Fatalf("segment %d: range %v out of order or outside the file (%d bytes)", k, r, len(clean))
+				}
+				prev = r[1]
+				own = own || r == [2]int{s.start, s.end}
+			}
+			if !own {
+				t.Fatalf("segment %d: its own bytes [%d,%d) are not among its ranges %v", k, s.start, s.end, s.ranges)
+			}
+		}
+		if at != len(clean) {
+			t.Fatalf("the segments end at %d of %d bytes", at, len(clean))
+		}
+		trees := parseSegments(clean, segs, nil)
+		if trees == nil {
+			t.Fatal("a segment did not parse")
+		}
+		closeTrees(trees)
+		withSegments(func() {
+			file, err := ParseFile(token.NewFileSet(), "fuzz.asc", src)
+			if err == nil {
+				for _, e := range ir.Verify(file) {
+					t.Fatalf("Verify: %v", e)
+				}
+			}
+		})
+	})
+}
