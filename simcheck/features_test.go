@@ -1,0 +1,118 @@
+package simcheck_test
+
+import (
+	"go/token"
+	"strconv"
+	"testing"
+
+	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/simcheck"
+)
+
+// loopCycles simulates the first top-level loop of the one VF function in
+// src, as ascvet sim FILE:LOOPLINE does.
+func loopCycles(t *testing.T, src string) int {
+	t.Helper()
+	m, err := simcheck.Chip("ascend950")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(src))
+	if err != nil || len(f.Funcs) != 1 || len(f.Funcs[0].Loops) == 0 {
+		t.Fatalf("parse: %v, %d functions", err, len(f.Funcs))
+	}
+	fn := f.Funcs[0]
+	var lp *ir.Loop
+	for _, l := range fn.Loops {
+		if l.Depth == 1 {
+			lp = l
+			break
+		}
+	}
+	return m.RunLoop(fn, lp, simcheck.DefaultIterations, nil).Cycles
+}
+
+const featureHead = `__simd_vf__ inline void K(__ubuf__ float* ub)
+{
+    AscendC::Reg::RegTensor<float> a, b, c;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+`
+
+// TestBlockStrideBanks: a DataBlock load and store whose eight blocks a
+// 256-byte stride puts in one bank group cost more than the same copy with
+// contiguous blocks (the 3510 guide's column-wise case against row-wise).
+func TestBlockStrideBanks(t *testing.T) {
+	copyWith := func(stride int) string {
+		return featureHead + `    for (uint16_t i = 0; i < 64; ++i) {
+        AscendC::Reg::LoadAlign<float, AscendC::Reg::DataCopyMode::DATA_BLOCK_COPY>(a, ub + i * 8, ` + strconv.Itoa(stride) + `, m);
+        AscendC::Reg::Adds(b, a, 0.0f, m);
+        AscendC::Reg::StoreAlign<float, AscendC::Reg::DataCopyMode::DATA_BLOCK_COPY>(ub + 16384 + i * 8, b, ` + strconv.Itoa(stride) + `, m);
+    }
+}
+`
+	}
+	row, col, far := loopCycles(t, copyWith(1)), loopCycles(t, copyWith(8)), loopCycles(t, copyWith(145))
+	if col < row+64*4 {
+		t.Errorf("stride 8 (blocks in one group): %d cycles; stride 1: %d; want at least 4 more a repeat", col, row)
+	}
+	if far != row {
+		t.Errorf("stride 145 (one block a group, as stride 1): %d cycles, stride 1 %d", far, row)
+	}
+}
+
+// TestSameBankReads: two loads of one buffer that fall in the same banks in
+// one cycle conflict; 256 bytes further they do not.
+func TestSameBankReads(t *testing.T) {
+	twoLoads := func(second int) string {
+		return featureHead + `    for (uint16_t i = 0; i < 64; ++i) {
+        AscendC::Reg::LoadAlign(a, ub + i * 128);
+        AscendC::Reg::LoadAlign(b, ub + ` + strconv.Itoa(second) + ` + i * 128);
+        AscendC::Reg::Add(c, a, b, m);
+        AscendC::Reg::StoreAlign(ub + 32768 + i * 64, c, m);
+    }
+}
+`
+	}
+	same, apart := loopCycles(t, twoLoads(4096)), loopCycles(t, twoLoads(4096+64))
+	if same <= apart {
+		t.Errorf("loads in the same banks: %d cycles; in other banks: %d; want a conflict", same, apart)
+	}
+}
+
+// TestMemBarWaits: a load after a LocalMemBar waits for the store before
+// it, so the loop costs more with the barrier.
+func TestMemBarWaits(t *testing.T) {
+	body := func(bar string) string {
+		return featureHead + `    for (uint16_t i = 0; i < 32; ++i) {
+        AscendC::Reg::LoadAlign(a, ub + i * 64);
+        AscendC::Reg::Adds(b, a, 1.0f, m);
+        AscendC::Reg::StoreAlign(ub + 8192 + i * 64, b, m);
+` + bar + `        AscendC::Reg::LoadAlign(c, ub + 16384 + i * 64);
+        AscendC::Reg::StoreAlign(ub + 24576 + i * 64, c, m);
+    }
+}
+`
+	}
+	with := loopCycles(t, body("        AscendC::Reg::LocalMemBar<AscendC::Reg::MemType::VEC_STORE, AscendC::Reg::MemType::VEC_LOAD>();\n"))
+	without := loopCycles(t, body(""))
+	if with < without+32*5 {
+		t.Errorf("with LocalMemBar: %d cycles, without: %d; want the store's latency on every iteration", with, without)
+	}
+}
+
+// TestNestedLoopGap: runs of an inner hardware loop start at least
+// nested_gap cycles apart, however short the inner loop.
+func TestNestedLoopGap(t *testing.T) {
+	m, _ := simcheck.Chip("ascend950")
+	src := featureHead + `    for (uint16_t i = 0; i < 64; ++i) {
+        for (uint16_t j = 0; j < 1; ++j) {
+            AscendC::Reg::Adds(a, b, 1.0f, m);
+        }
+    }
+}
+`
+	if got := loopCycles(t, src); got < 64*m.NestedGap {
+		t.Errorf("64 runs of a one-instruction inner loop: %d cycles, want at least %d", got, 64*m.NestedGap)
+	}
+}
