@@ -15,7 +15,8 @@ type LoopStats struct {
 	Chain      int     // longest dependency chain in one iteration, in instructions
 	Cycles     int     // simulated cycles of all iterations
 	IPC        float64 // simulated
-	Unrolled   [5]int  // Unrolled[k]: cycles with a k-times interleaved unroll (k = 2, 4), 0 when not simulated (IPC at or above LowIPC, or too few iterations)
+	Unrolled   [5]int  // Unrolled[k]: cycles with a k-times interleaved unroll (k = 2, 4), 0 when not simulated (IPC at or above LowIPC, a #pragma unroll, or too few iterations)
+	Pragma     bool    // the loop carries a #pragma unroll: simulated as the compiler unrolls it
 }
 
 // LowIPC is the compute IPC below which a loop counts as low in
@@ -122,9 +123,20 @@ func (md *Model) stats1(fn *ir.Func, lp *ir.Loop) LoopStats {
 	if n <= 0 || len(body.Insts) == 0 || st.Chain < MinChain {
 		return st
 	}
+	if u := lp.Unroll; u > 1 && n >= u && n%u == 0 {
+		// The compiler unrolls it already (#pragma unroll): simulate what
+		// it makes of the loop, and offer no unroll on top.
+		st.Pragma = true
+		r := md.M.RunCycles(simcheck.Unroll(body, u), n/u)
+		st.Cycles, st.IPC = r.Cycles, r.IPC()
+		return st
+	}
+	if lp.Unroll != 0 {
+		st.Pragma = true
+	}
 	r := md.M.RunCycles(body, n)
 	st.Cycles, st.IPC = r.Cycles, r.IPC()
-	if st.IPC >= LowIPC {
+	if st.IPC >= LowIPC || st.Pragma {
 		return st // no rule offers an unroll here: spare the two runs
 	}
 	for _, k := range []int{2, 4} {
