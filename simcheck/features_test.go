@@ -2,6 +2,9 @@ package simcheck_test
 
 import (
 	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -115,4 +118,60 @@ func TestNestedLoopGap(t *testing.T) {
 	if got := loopCycles(t, src); got < 64*m.NestedGap {
 		t.Errorf("64 runs of a one-instruction inner loop: %d cycles, want at least %d", got, 64*m.NestedGap)
 	}
+}
+
+// TestRegionsCorpus simulates every VF function of a tree of real kernels
+// at function level, when ASCVET_CORPUS names one (the public CANN
+// repositories): none panics, and each costs at least the VF start and drain.
+//
+//	ASCVET_CORPUS=/work/corpus go test ./simcheck -run RegionsCorpus
+func TestRegionsCorpus(t *testing.T) {
+	dir := os.Getenv("ASCVET_CORPUS")
+	if dir == "" {
+		t.Skip("ASCVET_CORPUS is not set")
+	}
+	m, err := simcheck.Chip("ascend950")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch filepath.Ext(p) {
+		case ".asc", ".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".hxx":
+		default:
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil || !cppfront.HasVFMarker(src) {
+			return err
+		}
+		f, err := cppfront.ParseFile(token.NewFileSet(), p, src)
+		if err != nil {
+			return nil // a limit: not this test's business
+		}
+		for _, fn := range f.Funcs {
+			if !fn.Kind.Analysed() {
+				continue
+			}
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s: %s: panic %v", p, fn.Name, r)
+					}
+				}()
+				if rr := m.RunRegion(fn, simcheck.DefaultIterations, nil); rr.Cycles < m.VFStart+m.VFDrain {
+					t.Errorf("%s: %s: %d cycles, below the VF start and drain", p, fn.Name, rr.Cycles)
+				}
+				n++
+			}()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d VF functions simulated", n)
 }
