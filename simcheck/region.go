@@ -71,7 +71,7 @@ func (m *Machine) runSteady(body Body, n int) (int, *Result, bool) {
 		return res.Cycles, res, false
 	}
 	k := res.Iterations
-	half := m.Run(body, max(k/2, 1))
+	half := m.RunCycles(body, max(k/2, 1))
 	rate := float64(res.Cycles-half.Cycles) / float64(max(k-half.Iterations, 1))
 	return res.Cycles + int(rate*float64(n-k)+0.5), res, true
 }
@@ -79,7 +79,7 @@ func (m *Machine) runSteady(body Body, n int) (int, *Result, bool) {
 // steadyRate is body's cost per iteration once the pipeline is full.
 func (m *Machine) steadyRate(body Body) float64 {
 	k := max(min(16, MaxInstances/max(len(body.Insts), 1)), 2)
-	a, b := m.Run(body, k), m.Run(body, k/2)
+	a, b := m.RunCycles(body, k), m.RunCycles(body, k/2)
 	return float64(a.Cycles-b.Cycles) / float64(max(a.Iterations-b.Iterations, 1))
 }
 
