@@ -135,9 +135,9 @@ func TestFidelity(t *testing.T) {
 	b.WriteString("7 cycles after its last; a block-strided (DataBlock) access takes a cycle per block sharing a bank\n")
 	b.WriteString("(reads) or a bank group (writes); two accesses of one buffer in one cycle obey the bank rules of the\n")
 	b.WriteString("3510 guide; a top-level loop starts once the previous one is dispatched, so only the last drains\n")
-	b.WriteString("(unless a LocalMemBar stands between them). Each moved the error down (camodel 10.7%, 9.3%, 6.0%,\n")
+	b.WriteString("(unless a LocalMemBar stands between them). The errors after each step: camodel 10.7%, 9.3%, 6.0%,\n")
 	b.WriteString("6.1%, 5.9%; hardware 17.7%, 15.0%, 10.8%, 11.6% once the two nd2nz points came into scope with\n")
-	b.WriteString("the bank rule, 9.9%, 9.3%), the held-out third with it.\n\n")
+	b.WriteString("the bank rule, 9.9%, 9.3%; the held-out third moved with the rest.\n\n")
 	type agg struct{ fit, held, all []float64 }
 	sums := map[string]*agg{}
 	idx := map[string]int{}
