@@ -190,28 +190,8 @@ const (
 // one group (a multiple of 8) serialises them. 0 for any other access. The
 // count does not depend on where the buffer starts.
 func blockBanks(in *ir.Instr) int {
-	if in.Op != ir.OpLoadAlign && in.Op != ir.OpStoreAlign {
-		return 0
-	}
-	block := false
-	for _, t := range in.TArgs {
-		if strings.Contains(t, "DATA_BLOCK_COPY") {
-			block = true
-		}
-	}
-	if !block {
-		return 0
-	}
-	var stride int64 = -1
-	for _, a := range in.Args {
-		if a.Role == ir.ArgScalar && a.Expr != nil {
-			if v, ok := a.Expr.Value(); ok {
-				stride = v
-			}
-			break
-		}
-	}
-	if stride < 0 {
+	stride, ok := blockStride(in)
+	if !ok {
 		return 0
 	}
 	var perBank [ubBanks]int
@@ -291,24 +271,35 @@ func (b *builder) ubAddr(in *ir.Instr) *UBAddr {
 		return nil
 	}
 	stride := int64(1)
-	if blockBanks(in) > 0 || isBlockMode(in) {
-		for _, a := range in.Args {
-			if a.Role == ir.ArgScalar && a.Expr != nil {
-				if v, ok := a.Expr.Value(); ok {
-					stride = v
-				}
-				break
-			}
+	if blockCopy(in) {
+		var ok bool
+		if stride, ok = blockStride(in); !ok {
+			return nil // block-strided by a stride that does not fold: its banks are not known
 		}
 	}
 	return &UBAddr{Base: base, Off: v0, Step: v1 - v0, Elem: size, Stride: stride, Write: in.Op == ir.OpStoreAlign}
 }
 
-func isBlockMode(in *ir.Instr) bool {
-	for _, t := range in.TArgs {
-		if strings.Contains(t, "DATA_BLOCK_COPY") {
-			return true
+// blockCopy reports a DataCopyMode::DATA_BLOCK_COPY access.
+func blockCopy(in *ir.Instr) bool {
+	return slices.ContainsFunc(in.TArgs, func(t string) bool { return strings.Contains(t, "DATA_BLOCK_COPY") })
+}
+
+// blockStride returns the block stride (in 32-byte blocks) of a
+// DataBlock-mode LoadAlign or StoreAlign (DataCopyMode::DATA_BLOCK_COPY);
+// ok is false for any other access, or a stride that does not fold.
+func blockStride(in *ir.Instr) (stride int64, ok bool) {
+	if in.Op != ir.OpLoadAlign && in.Op != ir.OpStoreAlign {
+		return 0, false
+	}
+	if !blockCopy(in) {
+		return 0, false
+	}
+	for _, a := range in.Args {
+		if a.Role == ir.ArgScalar && a.Expr != nil {
+			v, ok := a.Expr.Value()
+			return v, ok && v >= 0
 		}
 	}
-	return false
+	return 0, false
 }

@@ -71,16 +71,20 @@ func (m *Machine) runSteady(body Body, n int) (int, *Result, bool) {
 		return res.Cycles, res, false
 	}
 	k := res.Iterations
-	half := m.RunCycles(body, max(k/2, 1))
-	rate := float64(res.Cycles-half.Cycles) / float64(max(k-half.Iterations, 1))
+	rate := rateBetween(res, m.RunCycles(body, max(k/2, 1)))
 	return res.Cycles + int(rate*float64(n-k)+0.5), res, true
+}
+
+// rateBetween is the cost of one more iteration: the cycles two runs of a
+// body differ by, over the iterations they differ by.
+func rateBetween(long, short *Result) float64 {
+	return float64(long.Cycles-short.Cycles) / float64(max(long.Iterations-short.Iterations, 1))
 }
 
 // steadyRate is body's cost per iteration once the pipeline is full.
 func (m *Machine) steadyRate(body Body) float64 {
 	k := max(min(16, MaxInstances/max(len(body.Insts), 1)), 2)
-	a, b := m.RunCycles(body, k), m.RunCycles(body, k/2)
-	return float64(a.Cycles-b.Cycles) / float64(max(a.Iterations-b.Iterations, 1))
+	return rateBetween(m.RunCycles(body, k), m.RunCycles(body, k/2))
 }
 
 // RunRegion simulates a VF function (see RegionResult). Loops run for
