@@ -11,8 +11,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/census"
@@ -66,22 +68,105 @@ func TestJSON(t *testing.T) {
 	}
 	golden(t, "walk.json.golden", out)
 
-	var findings []map[string]any
-	if err := json.Unmarshal([]byte(out), &findings); err != nil {
-		t.Fatal(err)
+	validateFindingsJSON(t, out)
+	_, out, _ = ascvet(t, "-f", "json", "testdata/walk/plain.cpp")
+	if got := validateFindingsJSON(t, out); len(got) != 0 {
+		t.Errorf("no findings printed %q, want an empty list", out)
 	}
-	if len(findings) == 0 {
-		t.Fatal("no findings")
-	}
-	for _, key := range []string{"rule", "name", "severity", "message", "file", "line", "column", "end_line", "end_column"} {
-		if _, ok := findings[0][key]; !ok {
-			t.Errorf("finding has no %q field: %v", key, findings[0])
+}
+
+// TestJSONEveryField checks, over the example kernels (performance findings
+// with cycles, suppressed ones with -show-ignored, fixable ones), that every
+// finding has every field docs/ascvet-findings.schema.json requires, null
+// or empty where it does not apply, and that the output validates.
+func TestJSONEveryField(t *testing.T) {
+	_, out, _ := ascvet(t, "-f", "json", "-show-ignored", "../../testdata/kernels")
+	findings := validateFindingsJSON(t, out)
+	var cycles, noCycles, suppressed, fixable, notFixable int
+	for _, f := range findings {
+		for _, key := range []string{"rule", "name", "severity", "message", "file", "line", "column", "end_line", "end_column", "cycles_before", "cycles_after", "fingerprint", "fixable", "suppressed"} {
+			if _, ok := f[key]; !ok {
+				t.Errorf("finding has no %q field: %v", key, f)
+			}
+		}
+		if f["cycles_before"] != nil {
+			cycles++
+		} else {
+			noCycles++
+		}
+		if l, _ := f["suppressed"].([]any); len(l) > 0 {
+			suppressed++
+		}
+		if f["fixable"] == true {
+			fixable++
+		} else {
+			notFixable++
 		}
 	}
+	if cycles == 0 || noCycles == 0 || suppressed == 0 || fixable == 0 || notFixable == 0 {
+		t.Errorf("the examples should give findings of every kind: %d with cycles, %d without, %d suppressed, %d fixable, %d not", cycles, noCycles, suppressed, fixable, notFixable)
+	}
+}
 
-	_, out, _ = ascvet(t, "-f", "json", "testdata/walk/plain.cpp")
-	if strings.TrimSpace(out) != "[]" {
-		t.Errorf("no findings printed %q, want []", out)
+// findingsSchema compiles docs/ascvet-findings.schema.json once.
+var findingsSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	return c.Compile(filepath.Join("..", "..", "docs", "ascvet-findings.schema.json"))
+})
+
+// validateFindingsJSON checks -f json output against the documented schema
+// and returns its findings.
+func validateFindingsJSON(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	sch, err := findingsSchema()
+	if err != nil {
+		t.Fatalf("compiling docs/ascvet-findings.schema.json: %v", err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+	if err != nil {
+		t.Fatalf("-f json output is not JSON: %v\n%s", err, out)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("-f json output does not validate against docs/ascvet-findings.schema.json:\n%v", err)
+	}
+	var r struct {
+		Version  int              `json:"version"`
+		Findings []map[string]any `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Version != jsonVersion {
+		t.Errorf("version %d, want %d", r.Version, jsonVersion)
+	}
+	return r.Findings
+}
+
+// The schema must reject what it forbids, or validating against it proves
+// nothing: a finding without fixable, the old bare array, another version.
+func TestFindingsSchemaRejects(t *testing.T) {
+	sch, err := findingsSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ok = `{"rule":"ASC1001","name":"n","severity":"warning","message":"m","file":"f","line":1,"column":1,"end_line":1,"end_column":2,"cycles_before":null,"cycles_after":null,"fingerprint":"x","fixable":false,"suppressed":[]}`
+	for _, tc := range []struct {
+		doc   string
+		valid bool
+	}{
+		{`{"version":1,"tool":"ascvet","findings":[` + ok + `]}`, true},
+		{`{"version":1,"tool":"ascvet","findings":[` + strings.Replace(ok, `,"fixable":false`, "", 1) + `]}`, false},
+		{`[` + ok + `]`, false},
+		{`{"version":2,"tool":"ascvet","findings":[]}`, false},
+		{`{"version":1,"tool":"ascvet","findings":[` + strings.Replace(ok, `"severity":"warning"`, `"severity":"fatal"`, 1) + `]}`, false},
+	} {
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(tc.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sch.Validate(inst) == nil; got != tc.valid {
+			t.Errorf("schema says valid=%v for %s, want %v", got, tc.doc, tc.valid)
+		}
 	}
 }
 

@@ -230,8 +230,21 @@ func writeText(w io.Writer, issues []issue, files int) error {
 	return err
 }
 
+// jsonVersion is the version of the -f json shape, in its "version"
+// field. Adding a field keeps it; removing, renaming or retyping one bumps
+// it. docs/ascvet-findings.schema.json describes the shape.
+const jsonVersion = 1
+
+// jsonReport is the -f json output: one object.
+type jsonReport struct {
+	Version  int           `json:"version"`  // jsonVersion
+	Tool     string        `json:"tool"`     // "ascvet"
+	Findings []jsonFinding `json:"findings"` // in report order (file, line, column, rule)
+}
+
 // jsonFinding is one finding in -f json output. Lines and columns are 1-based;
-// columns count bytes.
+// columns count bytes. Every field is always present: a finding that is not a
+// performance finding has null cycles, an unsuppressed one an empty list.
 type jsonFinding struct {
 	Rule      string           `json:"rule"`       // rule ID, "ASC0001"
 	Name      string           `json:"name"`       // rule name, "vf-parse-error"
@@ -242,17 +255,19 @@ type jsonFinding struct {
 	Column    int              `json:"column"`     // start column
 	EndLine   int              `json:"end_line"`   // end line
 	EndColumn int              `json:"end_column"` // end column (exclusive)
-	// For performance findings: the loop simulated before and after the fix.
-	CyclesBefore *int   `json:"cycles_before,omitempty"`
-	CyclesAfter  *int   `json:"cycles_after,omitempty"`
-	Fingerprint  string `json:"fingerprint,omitempty"` // line-independent (the baseline's key)
-	Fixable      bool   `json:"fixable,omitempty"`     // -fix can fix it
-	// Why the finding is suppressed (listed with -show-ignored only).
-	Suppressed []suppression `json:"suppressed,omitempty"`
+	// For performance findings: the loop simulated before and after the fix;
+	// null for the others.
+	CyclesBefore *int   `json:"cycles_before"`
+	CyclesAfter  *int   `json:"cycles_after"`
+	Fingerprint  string `json:"fingerprint"` // line-independent (the baseline's key)
+	Fixable      bool   `json:"fixable"`     // -fix can fix it
+	// Why the finding is suppressed (suppressed findings are listed with
+	// -show-ignored only); empty when it is not.
+	Suppressed []suppression `json:"suppressed"`
 }
 
 func writeJSON(w io.Writer, issues []issue) error {
-	out := make([]jsonFinding, 0, len(issues))
+	out := jsonReport{Version: jsonVersion, Tool: "ascvet", Findings: make([]jsonFinding, 0, len(issues))}
 	for i := range issues {
 		is := &issues[i]
 		name := is.RuleID()
@@ -264,10 +279,13 @@ func writeJSON(w io.Writer, issues []issue) error {
 			File: is.Pos.Filename, Line: is.Pos.Line, Column: is.Pos.Column, EndLine: is.End.Line, EndColumn: is.End.Column,
 			Fingerprint: is.Fingerprint, Fixable: len(is.Fixes) > 0, Suppressed: is.Suppressed,
 		}
+		if jf.Suppressed == nil {
+			jf.Suppressed = []suppression{}
+		}
 		if is.Cost != nil {
 			jf.CyclesBefore, jf.CyclesAfter = &is.Cost.Before, &is.Cost.After
 		}
-		out = append(out, jf)
+		out.Findings = append(out.Findings, jf)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -309,16 +309,30 @@ func (p *parser) array(v any, at []string) ([]any, bool) {
 	return a, ok
 }
 
-// list reads a check list, or a fail list when fail is set.
+// list reads a check list, or a fail list when fail is set. A string
+// stands for the list of its comma-separated items, as the -checks and
+// -fail flags take them: fail = "error" is fail = ["error"].
 func (p *parser) list(v any, at []string, fail bool) *list {
-	a, ok := p.array(v, at)
-	if !ok {
-		return nil
+	one, isString := v.(string)
+	var a []any
+	if isString {
+		for _, s := range SplitList(one) {
+			a = append(a, s)
+		}
+	} else {
+		var ok bool
+		if a, ok = v.([]any); !ok {
+			p.errorf(at, "want a string or an array of strings, not %s", typeName(v))
+			return nil
+		}
 	}
 	l := &list{at: p.at(at), items: []item{}}
 	bad := false
 	for i, e := range a {
 		eat := append(slices.Clip(at), index(i))
+		if isString { // the items have no lines of their own
+			eat = at
+		}
 		s, ok := e.(string)
 		if !ok {
 			p.errorf(eat, "want strings, not %s", typeName(e))
