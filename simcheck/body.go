@@ -155,6 +155,10 @@ func (b *builder) instr(in *ir.Instr) {
 		post.Op, post.Uses, post.Defs, post.Text = ir.OpStoreUnAlignPost, []ir.RegID{u}, nil, in.Callee+" (Post)"
 		b.insts = append(b.insts, st, post)
 	default:
+		if b.traitOne64(in) {
+			b.viaTraitTwo(base)
+			return
+		}
 		b.insts = append(b.insts, base)
 		if in.Merging && in.Op != ir.OpMove && in.Op != ir.OpMaskMove && in.Op != ir.OpDuplicate && len(in.Defs) > 0 {
 			// MERGING outside Move/Duplicate is emulated: compute, then a masked move.
@@ -162,6 +166,66 @@ func (b *builder) instr(in *ir.Instr) {
 			b.insts = append(b.insts, mv)
 		}
 	}
+}
+
+// traitOne64 reports whether in is a 64-bit Add, Sub, Mul or Div on
+// RegTraitNumOne registers. The 950 library computes those on the two
+// 32-bit halves: it splits each source into a RegTraitNumTwo pair and
+// joins the result (CalTraitOneByTransToTraitTwo in asc-devkit's
+// impl/basic_api/reg_compute/dav_3510/kernel_reg_compute_vec_binary_impl.h),
+// which a RegTraitNumTwo register, loaded already split, does not pay.
+func (b *builder) traitOne64(in *ir.Instr) bool {
+	switch in.Op {
+	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv:
+	default:
+		return false
+	}
+	if sz, ok := ir.ElemSize(in.Elem); !ok || sz != 8 || strings.HasPrefix(strings.TrimPrefix(in.Elem, "AscendC::"), "complex") {
+		return false
+	}
+	n := 0
+	for _, id := range in.Uses {
+		if r := b.reg(id); r != nil && r.Class == ir.ClassVReg {
+			if r.TwoRegs {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+// viaTraitTwo appends in as the library runs it on RegTraitNumOne
+// registers: a DeInterleave (VDINTLV) of each vector source into a hidden
+// pair, the op on the pairs, an Interleave (VINTLV) back into the
+// destination. The zero register and the packed mask the library also
+// makes are loop-invariant and left out.
+func (b *builder) viaTraitTwo(in Inst) {
+	op := in
+	op.Uses = append([]ir.RegID(nil), in.Uses...)
+	for i, id := range op.Uses {
+		if r := b.reg(id); r == nil || r.Class != ir.ClassVReg {
+			continue
+		}
+		t := b.hidden(ir.ClassVReg)
+		b.insts = append(b.insts, Inst{Instr: in.Instr, Op: ir.OpDeInterleave, Elem: "uint32_t", Defs: []ir.RegID{t}, Uses: []ir.RegID{id}, Text: in.Text + " (split to RegTraitNumTwo)"})
+		op.Uses[i] = t
+	}
+	if len(in.Defs) == 0 {
+		b.insts = append(b.insts, op)
+		return
+	}
+	d := b.hidden(ir.ClassVReg)
+	op.Defs = append([]ir.RegID{d}, in.Defs[1:]...)
+	b.insts = append(b.insts, op,
+		Inst{Instr: in.Instr, Op: ir.OpInterleave, Elem: "uint32_t", Defs: in.Defs[:1], Uses: []ir.RegID{d}, Text: in.Text + " (join to RegTraitNumOne)"})
+}
+
+func (b *builder) reg(id ir.RegID) *ir.Reg {
+	if int(id) < 0 || int(id) >= len(b.regs) {
+		return nil
+	}
+	return b.regs[id]
 }
 
 func hasAddrArg(in *ir.Instr) bool {

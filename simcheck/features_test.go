@@ -175,3 +175,48 @@ func TestRegionsCorpus(t *testing.T) {
 	}
 	t.Logf("%d VF functions simulated", n)
 }
+
+// TestTraitOne64: a 64-bit Div, Add, Sub or Mul on RegTraitNumOne registers
+// runs on split halves (a DeInterleave per source, an Interleave of the
+// result); on RegTraitNumTwo registers, and on 32-bit elements, it does not.
+func TestTraitOne64(t *testing.T) {
+	kernel := func(elem, trait, op string) string {
+		return `__simd_vf__ inline void K(__ubuf__ ` + elem + `* x, __ubuf__ ` + elem + `* z)
+{
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<` + elem + `>();
+    AscendC::Reg::RegTensor<` + elem + trait + `> a, b, c;
+    for (uint16_t i = 0; i < 64; ++i) {
+        AscendC::Reg::LoadAlign(a, x + i * 32);
+        AscendC::Reg::LoadAlign(b, x + 4096 + i * 32);
+        AscendC::Reg::` + op + `(c, a, b, m);
+        AscendC::Reg::StoreAlign(z + i * 32, c, m);
+    }
+}
+`
+	}
+	ops := func(src string) map[ir.Op]int {
+		f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(src))
+		if err != nil || len(f.Funcs) != 1 || len(f.Funcs[0].Loops) != 1 {
+			t.Fatalf("parse: %v", err)
+		}
+		n := map[ir.Op]int{}
+		for _, in := range simcheck.BodyOf(f.Funcs[0], f.Funcs[0].Loops[0], nil).Insts {
+			n[in.Op]++
+		}
+		return n
+	}
+	for _, op := range []string{"Div", "Add", "Sub", "Mul"} {
+		one := ops(kernel("int64_t", "", op))
+		if one[ir.OpDeInterleave] != 2 || one[ir.OpInterleave] != 1 {
+			t.Errorf("%s on RegTensor<int64_t>: %d DeInterleave, %d Interleave; want 2 and 1", op, one[ir.OpDeInterleave], one[ir.OpInterleave])
+		}
+		for _, k := range []string{kernel("int64_t", ", AscendC::Reg::RegTraitNumTwo", op), kernel("int32_t", "", op)} {
+			if n := ops(k); n[ir.OpDeInterleave]+n[ir.OpInterleave] != 0 {
+				t.Errorf("%s: %d conversions; want none in\n%s", op, n[ir.OpDeInterleave]+n[ir.OpInterleave], k)
+			}
+		}
+	}
+	if one, two := loopCycles(t, kernel("int64_t", "", "Div")), loopCycles(t, kernel("int64_t", ", AscendC::Reg::RegTraitNumTwo", "Div")); one <= two {
+		t.Errorf("int64 Div: RegTraitNumOne %d cycles, RegTraitNumTwo %d; want NumOne slower (asc-devkit trait example: 92,549 against 61,827 on 950PR)", one, two)
+	}
+}
