@@ -33,6 +33,9 @@ type point struct {
 	What     string   `json:"what"`
 	Opt      string   `json:"optimisation"`
 	Of       string   `json:"variant_of"`
+	// Why the direction of this optimisation cannot be told from the
+	// source: the test checks that the two twins are then the same code.
+	DirectionOut string `json:"direction_out"`
 
 	dir       string
 	predicted int
@@ -229,7 +232,54 @@ func directionTable(t *testing.T, m *simcheck.Machine, pts []*point) string {
 		mg := (*base.Measured - *p.Measured) / *base.Measured
 		ag := float64(base.predicted-p.predicted) / float64(base.predicted)
 		ok := (mg > 0) == (ag > 0)
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %+.1f%% | %+.1f%% | %v |\n", p.Source, p.Opt, p.Of, p.ID, -100*mg, -100*ag, ok)
+		agrees := fmt.Sprint(ok)
+		pair := p.Source + "/" + p.Of + "->" + p.ID
+		switch {
+		case p.DirectionOut != "":
+			if sourceKey(t, base) != sourceKey(t, p) {
+				t.Errorf("%s: direction_out says the source cannot tell them apart, but the twins differ", pair)
+			}
+			agrees = "n/a: " + p.DirectionOut
+		case !ok && !knownWrong[pair]:
+			t.Errorf("%s (%s): measured %+.1f%%, ascvet %+.1f%%: the model now gets this direction wrong", pair, p.Opt, -100*mg, -100*ag)
+		case ok && knownWrong[pair]:
+			t.Errorf("%s (%s) now agrees: take it off knownWrong", pair, p.Opt)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %+.1f%% | %+.1f%% | %s |\n", p.Source, p.Opt, p.Of, p.ID, -100*mg, -100*ag, esc(agrees))
+	}
+	b.WriteString("\nA row marked false is an open error of the model, listed in the test (knownWrong); any other\n")
+	b.WriteString("disagreement fails it. The two #pragma unroll rows gain 3-4% on hardware where the model, which\n")
+	b.WriteString("already runs the rolled loops at the unrolled rate, sees none; the 2R1W hand unroll and the main-tail\n")
+	b.WriteString("split are in points whose absolute figures are out of scope, the second within measurement noise.\n")
+	return b.String()
+}
+
+// knownWrong lists the documented optimisations whose direction the model
+// still gets wrong (docs/fidelity.md says why). Any other disagreement
+// fails the test, and so does one of these coming right without leaving
+// the list.
+var knownWrong = map[string]bool{
+	"950PR/gelu_c1->gelu_c2":                 true, // #pragma unroll 6: -4.0% measured
+	"950PR/gelu_eltwise_c2->gelu_eltwise_c3": true, // #pragma unroll 6: -2.9% measured
+	"950PR/bank_c06->bank_c07":               true, // hand unroll under 2R1W conflicts: -6.3% measured
+	"950PR/softmax_c2->softmax_c4":           true, // main-tail split: +0.3% measured, within noise
+}
+
+// sourceKey is a twin's code with comments, blank lines and the function's
+// name taken out.
+func sourceKey(t *testing.T, p *point) string {
+	data, err := os.ReadFile(filepath.Join(p.dir, p.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(string(data), "\n") {
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = line[:i]
+		}
+		if line = strings.TrimSpace(line); line != "" {
+			b.WriteString(strings.ReplaceAll(line, p.Func, "F") + "\n")
+		}
 	}
 	return b.String()
 }
