@@ -1,0 +1,241 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ascvet/ascvet/ruleset/baseline"
+)
+
+// needGit skips a test that needs git when there is none.
+func needGit(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found: this test needs a git repository")
+	}
+}
+
+// chdir changes the working directory for the rest of the test (which
+// must not be parallel) and restores it at the end.
+func chdir(t *testing.T, dir string) {
+	t.Helper()
+	old, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := os.Chdir(old); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// inDir runs the driver in dir and returns to the test's directory.
+func inDir(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	old, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := os.Chdir(old); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	return ascvet(t, args...)
+}
+
+// scratchRepo makes parent/sub a git repository holding two kernels with
+// findings, one in a subdirectory, committed, and returns parent and sub.
+func scratchRepo(t *testing.T) (parent, sub string) {
+	t.Helper()
+	needGit(t)
+	parent = t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", parent)
+	sub = filepath.Join(parent, "sub")
+	if err := os.MkdirAll(filepath.Join(sub, "k"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, "../../testdata/kernels/unaligned_copy.asc", filepath.Join(sub, "copy.asc"))
+	copyFile(t, "../../testdata/kernels/masks.asc", filepath.Join(sub, "k", "masks.asc"))
+	scratchGit(t, sub, "init", "-q")
+	scratchGit(t, sub, "add", ".")
+	scratchGit(t, sub, "commit", "-q", "-m", "kernels")
+	return parent, sub
+}
+
+// keys is what must not depend on the working directory: per finding, in
+// order, its rule and fingerprints, and its SARIF location.
+type keys struct {
+	JSON  []string // rule fingerprint
+	SARIF []string // rule uriBaseId uri line ascvet/v1 primaryLocationLineHash
+	Base  string   // originalUriBaseIds[%SRCROOT%]
+}
+
+func runKeys(t *testing.T, dir string, path string) keys {
+	t.Helper()
+	jsonOut := filepath.Join(t.TempDir(), "out.json")
+	code, out, errs := inDir(t, dir, "-f", "json", "-o", jsonOut, "-f", "sarif", path)
+	if code != exitFindings || errs != "" {
+		t.Fatalf("in %s, ascvet %s: exit %d, stderr %q", dir, path, code, errs)
+	}
+	validateSARIF(t, out)
+	var k keys
+	var log struct {
+		Runs []struct {
+			Bases   map[string]struct{ URI string } `json:"originalUriBaseIds"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI       string `json:"uri"`
+							URIBaseID string `json:"uriBaseId"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine int `json:"startLine"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				Partial map[string]string `json:"partialFingerprints"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	k.Base = run.Bases[srcRoot].URI
+	for _, r := range run.Results {
+		loc := r.Locations[0].PhysicalLocation
+		k.SARIF = append(k.SARIF, strings.Join([]string{r.RuleID, loc.ArtifactLocation.URIBaseID, loc.ArtifactLocation.URI,
+			itoa(loc.Region.StartLine), r.Partial["ascvet/v1"], r.Partial["primaryLocationLineHash"]}, " "))
+	}
+	data, err := os.ReadFile(jsonOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var findings []jsonFinding
+	if err := json.Unmarshal(data, &findings); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range findings {
+		k.JSON = append(k.JSON, f.Rule+" "+f.Fingerprint)
+	}
+	return k
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// TestKeysIndependentOfWorkDir: the same findings have the same
+// fingerprints, SARIF URIs and baseline entries whether ascvet runs in the
+// repository on ".", in its parent on "sub", or elsewhere on an absolute
+// path; a baseline written from one place suppresses everything from the
+// others; and a version 1 baseline, keyed on paths from the directory that
+// wrote it, still matches.
+func TestKeysIndependentOfWorkDir(t *testing.T) {
+	parent, sub := scratchRepo(t)
+	elsewhere := t.TempDir()
+	runs := []struct{ dir, path string }{{sub, "."}, {parent, "sub"}, {elsewhere, sub}}
+
+	var first keys
+	for i, r := range runs {
+		k := runKeys(t, r.dir, r.path)
+		if len(k.JSON) == 0 || len(k.SARIF) != len(k.JSON) {
+			t.Fatalf("in %s, %s: %d JSON findings, %d SARIF results", r.dir, r.path, len(k.JSON), len(k.SARIF))
+		}
+		if k.Base != dirURI(sub) {
+			t.Errorf("in %s, %s: %%SRCROOT%% is %q; want the repository root %q", r.dir, r.path, k.Base, dirURI(sub))
+		}
+		for _, s := range k.SARIF {
+			if f := strings.Fields(s); f[1] != srcRoot || strings.Contains(f[2], ":") || strings.HasPrefix(f[2], "sub/") {
+				t.Errorf("in %s, %s: result %q; want a URI relative to %%SRCROOT%%", r.dir, r.path, s)
+			}
+		}
+		if i == 0 {
+			first = k
+			continue
+		}
+		if !slices.Equal(k.JSON, first.JSON) || !slices.Equal(k.SARIF, first.SARIF) {
+			t.Errorf("in %s, %s the keys differ from those in %s, %s:\n%q\n%q\nwant\n%q\n%q",
+				r.dir, r.path, runs[0].dir, runs[0].path, k.JSON, k.SARIF, first.JSON, first.SARIF)
+		}
+	}
+
+	// A baseline written from any of the three places suppresses every
+	// finding from the other two, with no stale entry.
+	for i, w := range runs {
+		base := filepath.Join(elsewhere, "baseline.json")
+		if code, _, errs := inDir(t, w.dir, "-write-baseline", base, w.path); code != exitOK || !strings.Contains(errs, "wrote") {
+			t.Fatalf("in %s, -write-baseline %s: exit %d, stderr %q", w.dir, w.path, code, errs)
+		}
+		for j, r := range runs {
+			if i == j {
+				continue
+			}
+			code, out, errs := inDir(t, r.dir, "-baseline", base, r.path)
+			if code != exitOK || errs != "" || !strings.HasPrefix(out, "no findings") {
+				t.Errorf("baseline written in %s on %s, read in %s on %s: exit %d, stderr %q\n%s", w.dir, w.path, r.dir, r.path, code, errs, out)
+			}
+		}
+	}
+	b, err := baseline.Read(filepath.Join(elsewhere, "baseline.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range b.Entries {
+		if e.Path != "copy.asc" && e.Path != "k/masks.asc" {
+			t.Errorf("baseline entry path %q; want it from the repository root", e.Path)
+		}
+	}
+
+	// A version 1 baseline written from the parent directory on "sub":
+	// its paths ("sub/copy.asc") are relative to the parent, where the
+	// baseline file is, and still match from the repository itself.
+	_, out, _ := inDir(t, parent, "-f", "json", "sub")
+	var findings []jsonFinding
+	if err := json.Unmarshal([]byte(out), &findings); err != nil {
+		t.Fatal(err)
+	}
+	var old []baseline.Entry
+	for _, f := range findings {
+		src, err := os.ReadFile(filepath.Join(parent, f.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		snippet := baseline.Snippet(src, f.Line, f.EndLine)
+		rel, _ := filepath.Rel(sub, filepath.Join(parent, f.File))
+		if baseline.Fingerprint(f.Rule, filepath.ToSlash(rel), snippet) != f.Fingerprint {
+			t.Fatalf("%s:%d: cannot recompute the fingerprint", f.File, f.Line)
+		}
+		old = append(old, baseline.Entry{Rule: f.Rule, Path: filepath.ToSlash(f.File), Fingerprint: baseline.Fingerprint(f.Rule, f.File, snippet), Message: f.Message, Line: f.Line})
+	}
+	data, err := json.MarshalIndent(baseline.Baseline{Version: baseline.LegacyVersion, Tool: baseline.Tool, Entries: old}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy := filepath.Join(parent, "old-baseline.json")
+	if err := os.WriteFile(legacy, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		code, out, errs := inDir(t, r.dir, "-baseline", legacy, r.path)
+		if code != exitOK || errs != "" || !strings.HasPrefix(out, "no findings") {
+			t.Errorf("version 1 baseline, in %s on %s: exit %d, stderr %q\n%s", r.dir, r.path, code, errs, out)
+		}
+	}
+}
