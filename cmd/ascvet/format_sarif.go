@@ -521,11 +521,17 @@ func newSARIFBases(r *report) *sarifBases {
 		return b // nothing to resolve against: relative names stay relative
 	}
 	count := map[string]int{}
+	vote := func(name string, n int) {
+		root := b.rf.rootOf(name)
+		if _, ok := relUnder(root, b.rf.abs(name)); ok {
+			count[root] += n
+		}
+	}
 	for i := range r.Issues {
-		count[b.rf.rootOf(r.Issues[i].Pos.Filename)]++
+		vote(r.Issues[i].Pos.Filename, 1)
 		for _, rel := range issueRelated(&r.Issues[i]) {
 			if rel.Pos.Filename != "" {
-				count[b.rf.rootOf(rel.Pos.Filename)] += 0 // a root, but no vote
+				vote(rel.Pos.Filename, 0) // a root, but not the place of a result
 			}
 		}
 	}

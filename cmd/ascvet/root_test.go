@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/baseline"
 )
 
@@ -236,6 +237,54 @@ func TestKeysIndependentOfWorkDir(t *testing.T) {
 		code, out, errs := inDir(t, r.dir, "-baseline", legacy, r.path)
 		if code != exitOK || errs != "" || !strings.HasPrefix(out, "no findings") {
 			t.Errorf("version 1 baseline, in %s on %s: exit %d, stderr %q\n%s", r.dir, r.path, code, errs, out)
+		}
+	}
+}
+
+// TestSARIFBases: results name their files relative to the repository
+// root of each, one base id per root (%SRCROOT% for the root of most
+// files); only a file outside its root, the working directory, keeps an
+// absolute URI; and the log validates.
+func TestSARIFBases(t *testing.T) {
+	tmp := t.TempDir()
+	wd, a, b, stray := filepath.Join(tmp, "wd"), filepath.Join(tmp, "a"), filepath.Join(tmp, "b"), filepath.Join(tmp, "stray")
+	for _, d := range []string{filepath.Join(wd, ".git"), filepath.Join(a, ".git"), filepath.Join(a, "k"), filepath.Join(b, ".git"), stray} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := lookupRule(t, "ASC1001")
+	mk := func(file string, line int) issue {
+		is := mkIssue(r, at(file, line, 1, 0), at(file, line, 5, 4), "m", "LoadUnAlignPre(u, src);")
+		is.Fingerprint = "fp"
+		return is
+	}
+	rep := &report{
+		Issues: []issue{mk(filepath.Join(a, "k", "x y.asc"), 3), mk("../a/k/z.asc", 4), mk(filepath.Join(b, "q.asc"), 5), mk(filepath.Join(stray, "s.asc"), 6)},
+		Rules:  []*ruleset.Rule{r}, Lang: "en", WorkDir: wd, Exit: exitFindings, roots: newRootFinder(wd),
+	}
+	var buf strings.Builder
+	if err := writeSARIF(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, buf.String())
+	s := parseSARIF(t, buf.String())
+	checkSARIF(t, s)
+	run := s.Runs[0]
+	wantBases := map[string]string{srcRoot: dirURI(a), "%SRCROOT2%": dirURI(b)}
+	if len(run.OriginalURIBaseIDs) != len(wantBases) {
+		t.Errorf("originalUriBaseIds %v; want %v", run.OriginalURIBaseIDs, wantBases)
+	}
+	for id, uri := range wantBases {
+		if got := run.OriginalURIBaseIDs[id].URI; got != uri {
+			t.Errorf("originalUriBaseIds[%s] = %q; want %q", id, got, uri)
+		}
+	}
+	want := []string{srcRoot + " k/x%20y.asc", srcRoot + " k/z.asc", "%SRCROOT2% q.asc", " " + fileURI(filepath.Join(stray, "s.asc"))}
+	for i, res := range run.Results {
+		loc := res.Locations[0].PhysicalLocation.ArtifactLocation
+		if got := loc.URIBaseID + " " + loc.URI; got != want[i] {
+			t.Errorf("result %d: %q; want %q", i, got, want[i])
 		}
 	}
 }
