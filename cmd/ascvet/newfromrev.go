@@ -63,7 +63,9 @@ func (s *lineSet) overlaps(start, end int) bool {
 // work tree that holds dir, by absolute clean path. A file absent from the
 // map has no changed line. The paths are built on dir as given (made
 // absolute, symbolic links kept), so they compare equal to filepath.Abs of
-// the paths the user gave when dir is the current directory.
+// the paths the user gave when dir is the current directory, or the work
+// tree's top as rootFinder.gitTop finds it. When rev is missing from a
+// shallow clone, the error says so and how deep to fetch.
 func changedLines(dir, rev string) (map[string]*lineSet, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, fmt.Errorf("needs git, which was not found: %w", err)
