@@ -288,3 +288,38 @@ func TestSARIFBases(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigStopsAtRepoRoot: an ascvet.toml above a git repository that
+// disables a rule is ignored in the repository (and config print names
+// it); root = false in the repository's topmost ascvet.toml inherits it;
+// root = true below the repository root stops the walk there.
+func TestConfigStopsAtRepoRoot(t *testing.T) {
+	parent, sub := scratchRepo(t)
+	writeFiles(t, parent, map[string]string{"ascvet.toml": "checks = [\"all\", \"-ASC1001\"]\n"})
+	has := func(out, what string) bool { return strings.Contains(out, what) }
+
+	code, out, errs := inDir(t, sub, ".")
+	if code != exitFindings || errs != "" || !has(out, "copy.asc:17:") || !has(out, "[ASC1001]") {
+		t.Errorf("stray ascvet.toml above the repository: exit %d, stderr %q; want ASC1001 reported\n%s", code, errs, out)
+	}
+	_, out, _ = inDir(t, parent, "config", "print", "sub/copy.asc")
+	if !has(out, "configuration files: none") || !has(out, "not read, above sub ") || !has(out, "  ascvet.toml\n") {
+		t.Errorf("config print does not say the stray file was not read:\n%s", out)
+	}
+
+	writeFiles(t, sub, map[string]string{"ascvet.toml": "root = false\n"})
+	if _, out, _ := inDir(t, sub, "."); has(out, "[ASC1001]") {
+		t.Errorf("root = false at the repository root: ASC1001 still reported\n%s", out)
+	}
+	_, out, _ = inDir(t, sub, "config", "print", "copy.asc")
+	if !has(out, filepath.Join(parent, "ascvet.toml")) || has(out, "not read") {
+		t.Errorf("root = false: config print does not list the inherited file:\n%s", out)
+	}
+
+	copyFile(t, "../../testdata/kernels/unaligned_copy.asc", filepath.Join(sub, "k", "copy.asc"))
+	writeFiles(t, sub, map[string]string{"k/ascvet.toml": "root = true\n"})
+	_, out, _ = inDir(t, sub, ".")
+	if !has(out, filepath.Join("k", "copy.asc")+":17:") || !has(out, "[ASC1001]") || has(out, "\ncopy.asc:17:") || strings.HasPrefix(out, "copy.asc:17:") {
+		t.Errorf("root = true in k: want ASC1001 in k/copy.asc only\n%s", out)
+	}
+}
