@@ -21,25 +21,8 @@ func needGit(t *testing.T) {
 	}
 }
 
-// chdir changes the working directory for the rest of the test (which
-// must not be parallel) and restores it at the end.
-func chdir(t *testing.T, dir string) {
-	t.Helper()
-	old, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := os.Chdir(old); err != nil {
-			t.Fatal(err)
-		}
-	})
-}
-
-// inDir runs the driver in dir and returns to the test's directory.
+// inDir runs the driver in dir and returns to the test's directory (so
+// a test that calls it must not be parallel).
 func inDir(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	old, err := os.Getwd()
