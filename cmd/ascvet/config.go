@@ -35,9 +35,11 @@ const configUsage = `usage: ascvet config print [-f text|json] [-config FILE] [-
 
 Prints the configuration in force for PATH (default "."; for a directory,
 for a file directly in it): the ascvet.toml files that apply, root first,
-and the [[overrides]] that match; every rule, enabled or disabled, with its
-severity; what fails the run; and the settings, defaults filled in. Each
-value decided by a configuration file names the FILE:LINE that decided it.
+those above the repository root (or a root = true file) that were not
+read, and the [[overrides]] that match; every rule, enabled or disabled,
+with its severity; what fails the run; and the settings, defaults filled
+in. Each value decided by a configuration file names the FILE:LINE that
+decided it.
 
 Exit codes: 0 printed, 2 usage error or a bad configuration file (each
 problem printed as "ascvet: FILE:LINE: ...").
@@ -161,14 +163,16 @@ func displayPos(p string) string {
 // configReport is what "config print" prints; its JSON form is the -f json
 // output.
 type configReport struct {
-	Path      string            `json:"path"`      // as given
-	Dir       bool              `json:"dir"`       // Path is a directory: the configuration of a file in it
-	Sources   []string          `json:"sources"`   // configuration files applied, root first
-	Overrides []string          `json:"overrides"` // [[overrides]] applied, "FILE:LINE", in order
-	Rules     []configRule      `json:"rules"`     // every rule, by ID
-	Fail      []string          `json:"fail"`      // the fail list in force
-	Settings  configSettings    `json:"settings"`  // defaults filled in
-	Origins   map[string]string `json:"origins"`   // "FILE:LINE" that decided each value not left at its default (see config.Effective.Origins)
+	Path      string            `json:"path"`               // as given
+	Dir       bool              `json:"dir"`                // Path is a directory: the configuration of a file in it
+	Sources   []string          `json:"sources"`            // configuration files applied, root first
+	Boundary  string            `json:"boundary,omitempty"` // where discovery stopped, when it left files unread above it
+	Ignored   []string          `json:"ignored,omitempty"`  // configuration files above Boundary, not read, nearest first
+	Overrides []string          `json:"overrides"`          // [[overrides]] applied, "FILE:LINE", in order
+	Rules     []configRule      `json:"rules"`              // every rule, by ID
+	Fail      []string          `json:"fail"`               // the fail list in force
+	Settings  configSettings    `json:"settings"`           // defaults filled in
+	Origins   map[string]string `json:"origins"`            // "FILE:LINE" that decided each value not left at its default (see config.Effective.Origins)
 }
 
 type configRule struct {
@@ -192,6 +196,12 @@ func newConfigReport(path string, dir bool, eff *config.Effective) *configReport
 	r := &configReport{Path: path, Dir: dir, Sources: []string{}, Overrides: []string{}, Origins: map[string]string{}}
 	for _, s := range eff.Sources {
 		r.Sources = append(r.Sources, displayPath(s))
+	}
+	if len(eff.Ignored) > 0 {
+		r.Boundary = displayPath(eff.Boundary)
+		for _, s := range eff.Ignored {
+			r.Ignored = append(r.Ignored, displayPath(s))
+		}
 	}
 	for _, o := range eff.Overrides {
 		r.Overrides = append(r.Overrides, displayPos(o))
@@ -252,6 +262,13 @@ func (r *configReport) writeText(w io.Writer) error {
 		for _, s := range r.Sources {
 			fmt.Fprintf(tw, "  %s\n", s)
 		}
+	}
+	if len(r.Ignored) > 0 {
+		fmt.Fprintf(tw, "not read, above %s where discovery stops (the repository root, or root = true there):\n", r.Boundary)
+		for _, s := range r.Ignored {
+			fmt.Fprintf(tw, "  %s\n", s)
+		}
+		fmt.Fprintln(tw, "  (root = false in the repository's topmost ascvet.toml inherits them)")
 	}
 	if len(r.Overrides) > 0 {
 		fmt.Fprintln(tw, "overrides applied:")

@@ -384,6 +384,10 @@ func TestSARIFProvenance(t *testing.T) {
 	if !strings.Contains(b.String(), `"repositoryUri": "https://github.com/ascvet/demo.git"`) || !strings.Contains(b.String(), v.Revision) {
 		t.Errorf("no provenance in:\n%s", b.String())
 	}
+	if !strings.Contains(b.String(), `"mappedTo": {
+            "uriBaseId": "%SRCROOT%"`) {
+		t.Errorf("provenance not mapped to %%SRCROOT%%, the repository root:\n%s", b.String())
+	}
 	if gitVCS(t.TempDir()) != nil {
 		t.Error("provenance outside a git checkout")
 	}

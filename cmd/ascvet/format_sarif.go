@@ -245,13 +245,17 @@ func writeSARIF(w io.Writer, r *report) error {
 		index[rule.ID] = i
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleOf(rule, r.Lang))
 	}
-	if r.WorkDir != "" {
-		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{srcRoot: {URI: dirURI(r.WorkDir)}}
+	bases := newSARIFBases(r)
+	run.OriginalURIBaseIDs = bases.originals()
+	if len(run.VersionControl) > 0 && len(bases.roots) > 0 && r.rootFinder().gitTop(bases.roots[0]) == bases.roots[0] {
+		run.VersionControl[0].MappedTo = &struct {
+			URIBaseID string `json:"uriBaseId"`
+		}{srcRoot}
 	}
 
 	keep, dropped := capIssues(r.Issues, maxResults)
 	for _, i := range keep {
-		run.Results = append(run.Results, sarifResultOf(&r.Issues[i], index, r.WorkDir))
+		run.Results = append(run.Results, sarifResultOf(&r.Issues[i], index, bases))
 	}
 
 	inv := sarifInvocation{
@@ -369,8 +373,8 @@ func truncateText(s string, n int) string {
 	return strings.TrimRight(cut, " ") + " …"
 }
 
-func sarifResultOf(is *issue, index map[string]int, workDir string) sarifResult {
-	loc := artifactLocation(is.Pos.Filename, workDir)
+func sarifResultOf(is *issue, index map[string]int, bases *sarifBases) sarifResult {
+	loc := bases.location(is.Pos.Filename)
 	res := sarifResult{
 		RuleID:       is.RuleID(),
 		Level:        sarifLevel(is.Level),
@@ -391,7 +395,7 @@ func sarifResultOf(is *issue, index map[string]int, workDir string) sarifResult 
 		text += fmt.Sprintf("\n[%s](%d)", escapeMessage(rel.Message), id)
 		res.RelatedLocations = append(res.RelatedLocations, sarifLocation{
 			ID:               id,
-			PhysicalLocation: sarifPhysical{ArtifactLocation: artifactLocation(rel.Pos.Filename, workDir), Region: lineRegion(rel.Pos, rel.End, rel.Line)},
+			PhysicalLocation: sarifPhysical{ArtifactLocation: bases.location(rel.Pos.Filename), Region: lineRegion(rel.Pos, rel.End, rel.Line)},
 			Message:          &sarifMessage{Text: rel.Message},
 		})
 	}
@@ -485,29 +489,113 @@ func escapeMessage(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
 }
 
-// artifactLocation returns the SARIF location of a file: a URI relative to
-// workDir with uriBaseId %SRCROOT% (GitHub resolves it against the
-// checkout) when the file is under workDir, else an absolute file:// URI.
-func artifactLocation(name, workDir string) sarifArtifactLoc {
-	abs := name
-	if !filepath.IsAbs(name) {
-		if workDir == "" {
-			rel := filepath.ToSlash(filepath.Clean(name))
-			if rel == ".." || strings.HasPrefix(rel, "../") {
-				return sarifArtifactLoc{URI: escapePath(rel)}
-			}
-			return sarifArtifactLoc{URI: escapePath(rel), URIBaseID: srcRoot}
-		}
-		abs = filepath.Join(workDir, name)
+// sarifBases are the run's originalUriBaseIds: the repository roots (see
+// root.go) of the files of the results, each a base id that the results'
+// URIs are relative to, so that a log holds no absolute path of the
+// machine that ran ascvet but in originalUriBaseIds itself. The root of
+// most files is %SRCROOT%, the id GitHub code scanning knows; when the
+// files come from several repositories, the others are %SRCROOT2%,
+// %SRCROOT3%, ... in order of their number of files, then of path.
+type sarifBases struct {
+	rf    *rootFinder
+	roots []string          // in order of base id
+	ids   map[string]string // base id by root
+}
+
+// rootFinder returns the report's rootFinder, or one that makes WorkDir
+// the root of every file (a report made by hand).
+func (r *report) rootFinder() *rootFinder {
+	if r.roots != nil {
+		return r.roots
 	}
-	if workDir != "" {
-		if rel, err := filepath.Rel(workDir, abs); err == nil {
-			rel = filepath.ToSlash(rel)
-			if rel != ".." && !strings.HasPrefix(rel, "../") {
-				return sarifArtifactLoc{URI: escapePath(rel), URIBaseID: srcRoot}
+	rf := newRootFinder(r.WorkDir)
+	rf.fixed = r.WorkDir
+	return rf
+}
+
+// newSARIFBases finds the roots of the files the results of r name, or,
+// when there are none, the root of the working directory.
+func newSARIFBases(r *report) *sarifBases {
+	b := &sarifBases{rf: r.rootFinder(), ids: map[string]string{}}
+	if r.WorkDir == "" && r.roots == nil {
+		return b // nothing to resolve against: relative names stay relative
+	}
+	count := map[string]int{}
+	vote := func(name string, n int) {
+		root := b.rf.rootOf(name)
+		if _, ok := relUnder(root, b.rf.abs(name)); ok {
+			count[root] += n
+		}
+	}
+	for i := range r.Issues {
+		vote(r.Issues[i].Pos.Filename, 1)
+		for _, rel := range issueRelated(&r.Issues[i]) {
+			if rel.Pos.Filename != "" {
+				vote(rel.Pos.Filename, 0) // a root, but not the place of a result
 			}
 		}
 	}
+	if len(count) == 0 && r.WorkDir != "" {
+		count[b.rf.rootOfDir(filepath.Clean(r.WorkDir))] = 0
+	}
+	for root := range count {
+		b.roots = append(b.roots, root)
+	}
+	slices.SortFunc(b.roots, func(x, y string) int {
+		if c := count[y] - count[x]; c != 0 {
+			return c
+		}
+		return strings.Compare(x, y)
+	})
+	for i, root := range b.roots {
+		id := srcRoot
+		if i > 0 {
+			id = fmt.Sprintf("%%SRCROOT%d%%", i+1)
+		}
+		b.ids[root] = id
+	}
+	return b
+}
+
+// originals is the run's originalUriBaseIds.
+func (b *sarifBases) originals() map[string]sarifArtifactLoc {
+	if len(b.roots) == 0 {
+		return nil
+	}
+	m := make(map[string]sarifArtifactLoc, len(b.roots))
+	for _, root := range b.roots {
+		m[b.ids[root]] = sarifArtifactLoc{URI: dirURI(root)}
+	}
+	return m
+}
+
+// location returns the SARIF location of a file: its path from its root,
+// with the root's base id.
+func (b *sarifBases) location(name string) sarifArtifactLoc {
+	if len(b.ids) == 0 {
+		// No working directory to resolve against (a report made by
+		// hand): a relative name is taken as relative to the root.
+		rel := filepath.ToSlash(filepath.Clean(name))
+		if filepath.IsAbs(name) {
+			return sarifArtifactLoc{URI: fileURI(name)}
+		}
+		if rel == ".." || strings.HasPrefix(rel, "../") {
+			return sarifArtifactLoc{URI: escapePath(rel)}
+		}
+		return sarifArtifactLoc{URI: escapePath(rel), URIBaseID: srcRoot}
+	}
+	abs := b.rf.abs(name)
+	root := b.rf.rootOf(name)
+	if id, ok := b.ids[root]; ok {
+		if rel, ok := relUnder(root, abs); ok {
+			return sarifArtifactLoc{URI: escapePath(rel), URIBaseID: id}
+		}
+	}
+	// Outside its root: only when the root is the working directory (the
+	// file is in no git work tree and under no ascvet.toml) and the file
+	// is not below it, or, in a report made by hand, outside WorkDir.
+	// Such a file keeps its absolute file:// URI, the one place a log
+	// names a path of the machine that ran ascvet.
 	return sarifArtifactLoc{URI: fileURI(abs)}
 }
 

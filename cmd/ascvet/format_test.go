@@ -300,8 +300,10 @@ func checkSARIF(t *testing.T, s *sarifIn) {
 			u, err := url.Parse(l.PhysicalLocation.ArtifactLocation.URI)
 			if err != nil {
 				t.Errorf("result %s: uri %q: %v", res.RuleID, l.PhysicalLocation.ArtifactLocation.URI, err)
-			} else if (u.Scheme == "") != (l.PhysicalLocation.ArtifactLocation.URIBaseID == srcRoot) {
-				t.Errorf("result %s: uri %q with uriBaseId %q", res.RuleID, u, l.PhysicalLocation.ArtifactLocation.URIBaseID)
+			} else if base := l.PhysicalLocation.ArtifactLocation.URIBaseID; (u.Scheme == "") != (base != "") {
+				t.Errorf("result %s: uri %q with uriBaseId %q", res.RuleID, u, base)
+			} else if _, ok := run.OriginalURIBaseIDs[base]; base != "" && run.OriginalURIBaseIDs != nil && !ok {
+				t.Errorf("result %s: uriBaseId %q is not in originalUriBaseIds", res.RuleID, base)
 			}
 		}
 		for _, rel := range res.Related {

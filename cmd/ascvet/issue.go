@@ -16,7 +16,9 @@ type issue struct {
 	Message     string           // the message in the output language (-lang)
 	Line        string           // the source line of Pos, without its line ending ("" when unknown)
 	LineHash    string           // SARIF partialFingerprints.primaryLocationLineHash, "hex:occurrence"
-	Fingerprint string           // line-independent fingerprint: rule, path, normalised snippet (baseline key)
+	Key         string           // the file's path from its repository root, slash-separated (see root.go)
+	Fingerprint string           // line-independent fingerprint: rule, Key, normalised snippet (baseline key)
+	snippet     string           // the source lines the fingerprint hashes (baseline.SnippetLines)
 	Cost        *simcost.Cost    // simulated cycles before/after the fix, for performance findings
 	Related     []related        // related locations (the cost entry left out), messages in the output language
 	Suppressed  []suppression    // why the finding is suppressed; empty when it is reported
@@ -36,11 +38,12 @@ type report struct {
 	Rules    []*ruleset.Rule   // every rule, sorted by ID (SARIF tool.driver.rules)
 	Lang     string            // "en" or "zh"
 	Args     []string          // the command line, without the program name (SARIF invocations)
-	WorkDir  string            // working directory (SARIF invocations, relative URIs)
+	WorkDir  string            // working directory (SARIF invocations)
+	roots    *rootFinder       // the repository roots SARIF URIs are relative to; nil: WorkDir is the root of every file
 	Exit     int               // the exit code of the run, as decided before writing
 	Failing  func(*issue) bool // whether an issue fails the run (-fail); nil: none does
 	Category string            // SARIF automationDetails.id category (-sarif-category); "" for "ascvet/"
-	VCS      *vcsInfo          // the git checkout of the working directory; nil outside one
+	VCS      *vcsInfo          // the git checkout of the files (of the first root in SARIF); nil outside one
 }
 
 // vcsInfo is the git checkout ascvet ran in (SARIF versionControlProvenance).

@@ -264,7 +264,9 @@ not write, 3 internal error. The exit code is the same in every format.
 	if *exitZero {
 		policy.none = true
 	}
-	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, parallel: *jobs, override: func(s *settings.Settings) {
+	wd, _ := os.Getwd()
+	roots := newRootFinder(wd)
+	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, parallel: *jobs, roots: roots, override: func(s *settings.Settings) {
 		if set["chip"] {
 			s.Chip, s.Machine = *chipName, ""
 		}
@@ -304,8 +306,8 @@ not write, 3 internal error. The exit code is the same in every format.
 		issues = reanalyse(pipe, issues, written)
 	}
 	if *newFromRev != "" {
-		if issues, err = onlyChanged(issues, *newFromRev); err != nil {
-			return usageError(stderr, "-new-from-rev: "+err.Error())
+		if issues, err = onlyChanged(roots, paths, issues, *newFromRev); err != nil {
+			return usageError(stderr, "-new-from-rev "+*newFromRev+": "+err.Error())
 		}
 	}
 	if *writeBaseline != "" {
@@ -317,7 +319,7 @@ not write, 3 internal error. The exit code is the same in every format.
 		policy.none = true
 	}
 	if *baselineFile != "" {
-		if issues, err = applyBaseline(stderr, *baselineFile, issues); err != nil {
+		if issues, err = applyBaseline(stderr, roots, *baselineFile, issues); err != nil {
 			return usageError(stderr, "-baseline: "+err.Error())
 		}
 	}
@@ -335,12 +337,13 @@ not write, 3 internal error. The exit code is the same in every format.
 			}
 		}
 	}
-	wd, _ := os.Getwd()
 	rep := &report{Issues: shown, Files: in.read, Rules: ruleset.All(), Lang: outLang, Args: args, WorkDir: wd,
-		Failing: policy.fails, Category: *sarifCategory}
+		Failing: policy.fails, Category: *sarifCategory, roots: roots}
 	for _, o := range outputs {
-		if o.format == "sarif" {
-			rep.VCS = gitVCS(wd)
+		if o.format == "sarif" && rep.VCS == nil {
+			if bases := newSARIFBases(rep); len(bases.roots) > 0 {
+				rep.VCS = gitVCS(bases.roots[0])
+			}
 		}
 	}
 	rep.Exit = finalCode(code, res, in)

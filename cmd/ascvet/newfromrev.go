@@ -63,7 +63,9 @@ func (s *lineSet) overlaps(start, end int) bool {
 // work tree that holds dir, by absolute clean path. A file absent from the
 // map has no changed line. The paths are built on dir as given (made
 // absolute, symbolic links kept), so they compare equal to filepath.Abs of
-// the paths the user gave when dir is the current directory.
+// the paths the user gave when dir is the current directory, or the work
+// tree's top as rootFinder.gitTop finds it. When rev is missing from a
+// shallow clone, the error says so and how deep to fetch.
 func changedLines(dir, rev string) (map[string]*lineSet, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, fmt.Errorf("needs git, which was not found: %w", err)
@@ -97,6 +99,9 @@ func changedLines(dir, rev string) (map[string]*lineSet, error) {
 	}
 	out, err = runGit(top, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	if err != nil {
+		if sh, _ := runGit(top, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(sh)) == "true" {
+			return nil, shallowError(rev, logical)
+		}
 		return nil, fmt.Errorf("%q is not a commit of the repository at %s; give a commit, branch or tag (HEAD~1, main, a hash)", rev, top)
 	}
 	commit := strings.TrimSpace(string(out))
@@ -126,6 +131,49 @@ func changedLines(dir, rev string) (map[string]*lineSet, error) {
 		byPath[filepath.Join(logical, filepath.FromSlash(p))] = s
 	}
 	return byPath, nil
+}
+
+// shallowError says that rev is missing from the shallow clone at top, and
+// how deep a fetch would hold it when rev counts back from HEAD.
+func shallowError(rev, top string) error {
+	const ci = "for example actions/checkout with fetch-depth: 0"
+	if n, ok := ancestry(rev); ok {
+		return fmt.Errorf("%s is not in this shallow clone of %s; fetch with depth >= %d, %s", rev, top, n+1, ci)
+	}
+	return fmt.Errorf("%s is not in this shallow clone of %s; fetch the history that holds it (git fetch --unshallow, or %s)", rev, top, ci)
+}
+
+// ancestry returns how many commits back from HEAD rev is, when rev is
+// HEAD followed by ~N, ~ and ^ steps ("HEAD~2", "HEAD^^", "@~1").
+func ancestry(rev string) (int, bool) {
+	s, ok := strings.CutPrefix(rev, "HEAD")
+	if !ok {
+		if s, ok = strings.CutPrefix(rev, "@"); !ok {
+			return 0, false
+		}
+	}
+	n := 0
+	for s != "" {
+		step := s[0]
+		if step != '~' && step != '^' {
+			return 0, false
+		}
+		s = s[1:]
+		digits := len(s) - len(strings.TrimLeft(s, "0123456789"))
+		k := 1
+		if digits > 0 {
+			v, err := strconv.Atoi(s[:digits])
+			if err != nil {
+				return 0, false
+			}
+			if step == '~' || v == 0 { // ^N is the Nth parent, one step back; ^0 is no step
+				k = v
+			}
+			s = s[digits:]
+		}
+		n += k
+	}
+	return n, true
 }
 
 // runGit runs git in dir and returns its standard output; an error carries

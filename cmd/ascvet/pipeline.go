@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -48,6 +49,7 @@ type pipeline struct {
 	override func(*settings.Settings) // the settings given on the command line, applied over the config's
 	lang     string                   // output language
 	parallel int                      // analyzers of one file run at once (runner.Options.Parallel): -j, so that a file alone uses the CPUs
+	roots    *rootFinder              // the repository roots that fingerprints are keyed on; nil: paths as given
 }
 
 // analysed is the outcome of the pipeline on one file.
@@ -282,6 +284,10 @@ func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective
 	}
 	lines, hashes := sc.lines(), sc.hashes()
 	py := cppir.IsPython(f.Name)
+	key := filepath.ToSlash(f.Name)
+	if p.roots != nil {
+		_, key = p.roots.key(f.Name)
+	}
 	lineOf := func(l int) string {
 		if l >= 1 && l <= len(lines) {
 			return string(bytes.TrimRight(lines[l-1], "\r"))
@@ -313,7 +319,9 @@ func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective
 			}
 			is.Related = append(is.Related, related{Pos: r.Pos, End: r.End, Message: msg, Line: lineOf(r.Pos.Line)})
 		}
-		is.Fingerprint = baseline.Fingerprint(is.RuleID(), f.Name, baseline.SnippetLines(lines, is.Pos.Line, is.End.Line))
+		is.Key = key
+		is.snippet = baseline.SnippetLines(lines, is.Pos.Line, is.End.Line)
+		is.Fingerprint = baseline.Fingerprint(is.RuleID(), key, is.snippet)
 	}
 }
 

@@ -1,7 +1,8 @@
 // Package baseline records the findings a project has accepted, so that a
 // run reports only the findings that are new.
 //
-// A finding is known by a fingerprint of its rule, its file's path and its
+// A finding is known by a fingerprint of its rule, its file's path (from
+// the repository root, see Entry.Path) and its
 // source line(s) normalised (comments dropped, blanks that do not separate
 // two words dropped), never by its line number: code that moves, because
 // lines were added above it, keeps its fingerprint, while editing the
@@ -14,7 +15,15 @@
 // The file is JSON, versioned and written stably (sorted, indented, one
 // trailing newline) and atomically:
 //
-//	{"version": 1, "tool": "ascvet", "entries": [{"rule": ..., "path": ..., "fingerprint": ..., "message": ..., "line": ...}]}
+//	{"version": 2, "tool": "ascvet", "entries": [{"rule": ..., "path": ..., "fingerprint": ..., "message": ..., "line": ...}]}
+//
+// In version 2 an entry's path, and the path its fingerprint hashes, is the
+// file's path from its repository root (the git top-level, else the
+// directory of the nearest ascvet.toml, else the working directory), so a
+// baseline matches from whatever directory ascvet runs. Version 1 kept the
+// path as the finding gave it, relative to the working directory of the
+// run that wrote it; Read still accepts it, and a driver can match its
+// entries through Entry.Aliases (see LegacyVersion).
 package baseline
 
 import (
@@ -33,8 +42,12 @@ import (
 	"strings"
 )
 
-// Version is the version of the file format that this package reads and writes.
-const Version = 1
+// Version is the version of the file format that this package writes.
+const Version = 2
+
+// LegacyVersion is the version whose paths are relative to the working
+// directory of the run that wrote the file, which Read accepts too.
+const LegacyVersion = 1
 
 // Tool is the tool name recorded in the file.
 const Tool = "ascvet"
@@ -42,10 +55,13 @@ const Tool = "ascvet"
 // Entry is one finding.
 type Entry struct {
 	Rule        string `json:"rule"`           // rule ID
-	Path        string `json:"path"`           // slash-separated, as the finding gives it
+	Path        string `json:"path"`           // slash-separated, from the repository root (version 1: as the finding gave it)
 	Fingerprint string `json:"fingerprint"`    // Fingerprint(Rule, Path, snippet)
 	Message     string `json:"message"`        // for the reader; not matched
 	Line        int    `json:"line,omitempty"` // for the reader; not matched
+	// Aliases are other fingerprints of a current finding that Filter
+	// also matches: those of a version 1 entry's path. Never written.
+	Aliases []string `json:"-"`
 }
 
 // Baseline is the contents of a baseline file.
@@ -177,8 +193,7 @@ func Filter(b *Baseline, current []Entry) (added, matched []int, stale []Entry) 
 		}
 	}
 	for i, e := range current {
-		if q := pending[e.Fingerprint]; len(q) > 0 {
-			pending[e.Fingerprint] = q[1:]
+		if match(pending, e.Fingerprint) || slices.ContainsFunc(e.Aliases, func(fp string) bool { return match(pending, fp) }) {
 			matched = append(matched, i)
 			continue
 		}
@@ -189,6 +204,16 @@ func Filter(b *Baseline, current []Entry) (added, matched []int, stale []Entry) 
 	}
 	slices.SortFunc(stale, compareEntries)
 	return added, matched, stale
+}
+
+// match takes an entry of fingerprint fp from pending, if there is one.
+func match(pending map[string][]Entry, fp string) bool {
+	q := pending[fp]
+	if len(q) == 0 {
+		return false
+	}
+	pending[fp] = q[1:]
+	return true
 }
 
 func compareEntries(a, b Entry) int {
@@ -226,8 +251,8 @@ func Read(path string) (*Baseline, error) {
 	switch {
 	case b.Tool != Tool:
 		return nil, fmt.Errorf("baseline file %s was written by %q, not %s", path, b.Tool, Tool)
-	case b.Version != Version:
-		return nil, fmt.Errorf("baseline file %s has version %d; this ascvet reads version %d: write it anew with -write-baseline", path, b.Version, Version)
+	case b.Version != Version && b.Version != LegacyVersion:
+		return nil, fmt.Errorf("baseline file %s has version %d; this ascvet reads versions %d and %d: write it anew with -write-baseline", path, b.Version, LegacyVersion, Version)
 	}
 	for i, e := range b.Entries {
 		if e.Rule == "" || e.Path == "" || e.Fingerprint == "" {

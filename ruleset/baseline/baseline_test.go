@@ -77,6 +77,22 @@ func TestFilterMultiset(t *testing.T) {
 	}
 }
 
+// TestFilterAliases: a current finding also matches the entry of one of
+// its aliases (a version 1 entry, keyed on another path), once.
+func TestFilterAliases(t *testing.T) {
+	old := NewEntry("ASC3001", "../repo/a.cpp", "Mov(r, s);", "m", 3) // written from a sibling directory
+	now := NewEntry("ASC3001", "a.cpp", "Mov(r, s);", "m", 3)
+	base := &Baseline{Version: LegacyVersion, Entries: []Entry{old}}
+	if added, _, stale := Filter(base, []Entry{now}); !slices.Equal(added, []int{0}) || len(stale) != 1 {
+		t.Fatalf("without aliases: added %v, stale %v; want the finding new and the entry stale", added, stale)
+	}
+	now.Aliases = []string{Fingerprint("ASC3001", "../repo/a.cpp", "Mov(r, s);")}
+	added, matched, stale := Filter(base, []Entry{now, now})
+	if !slices.Equal(added, []int{1}) || !slices.Equal(matched, []int{0}) || stale != nil {
+		t.Errorf("with aliases: added %v, matched %v, stale %v; want one matched, one new", added, matched, stale)
+	}
+}
+
 func TestFingerprint(t *testing.T) {
 	fp := Fingerprint("ASC1001", "k/a.cpp", "x = f(a, b);")
 	for _, same := range [][3]string{
@@ -181,7 +197,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	second, _ := os.ReadFile(file)
-	if string(first) != string(second) || !strings.HasPrefix(string(first), "{\n  \"version\": 1,\n  \"tool\": \"ascvet\",\n") || !strings.HasSuffix(string(first), "}\n") {
+	if string(first) != string(second) || !strings.HasPrefix(string(first), "{\n  \"version\": 2,\n  \"tool\": \"ascvet\",\n") || !strings.HasSuffix(string(first), "}\n") {
 		t.Errorf("unstable output:\n%s\n---\n%s", first, second)
 	}
 	if fi, _ := os.Stat(file); fi.Mode().Perm() != 0o600 {
@@ -213,7 +229,7 @@ func TestReadErrors(t *testing.T) {
 		"unknown.json":   {`{"version": 1, "tool": "ascvet", "entries": [], "extra": 1}`, `unknown field "extra"`},
 		"trailing.json":  {`{"version": 1, "tool": "ascvet", "entries": []} {}`, `has data after its JSON object`},
 		"tool.json":      {`{"version": 1, "tool": "golangci-lint", "entries": []}`, `was written by "golangci-lint", not ascvet$`},
-		"version.json":   {`{"version": 2, "tool": "ascvet", "entries": []}`, `has version 2; this ascvet reads version 1`},
+		"version.json":   {`{"version": 3, "tool": "ascvet", "entries": []}`, `has version 3; this ascvet reads versions 1 and 2`},
 		"entry.json":     {`{"version": 1, "tool": "ascvet", "entries": [{"rule": "ASC1001", "path": "a.cpp"}]}`, `entry 1 lacks its rule, path or fingerprint`},
 		"dir.json":       {"dir", `^cannot read baseline file \S+dir.json: is a directory$`},
 	} {

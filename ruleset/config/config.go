@@ -3,16 +3,35 @@
 //
 // # Discovery and merging
 //
-// The configuration of a file is every ascvet.toml from the filesystem root
+// The configuration of a file is every ascvet.toml from the repository root
 // down to the file's directory, applied root first, so that a deeper file
 // overrides what a shallower one says (staticcheck's staticcheck.conf works
-// the same way). After each file its [[overrides]] tables whose paths match
+// the same way). The walk up from the file stops, as .editorconfig's does:
+//
+//   - at a file that says root = true: nothing above its directory is read;
+//   - at the root of a git repository (a directory holding .git, a
+//     directory or a worktree's file), so that a stray ascvet.toml above a
+//     checkout does not change its configuration; unless the repository's
+//     topmost ascvet.toml (the shallowest on the way up) says root = false,
+//     which inherits from the files above the repository root;
+//   - outside any repository, at the filesystem root.
+//
+// So for ~/repo/src/k.asc:
+//
+//	~/ascvet.toml              checks = ["-ASC1*"]   not read
+//	~/repo/.git
+//	~/repo/ascvet.toml         (no root key)         read: the topmost in the repository
+//	~/repo/src/k.asc
+//
+// Effective.Boundary is where the walk stopped, and Effective.Ignored the
+// files above it. After each file its [[overrides]] tables whose paths match
 // the checked file are applied, in file order: a deeper ascvet.toml still
 // wins over a shallower file's overrides. A driver can instead name one file
 // (-config FILE) or none (-no-config); see Options.
 //
 // # The file
 //
+//	root = true               # stop discovery here (false: inherit past the repository root)
 //	checks = ["all", "-ASC3004", "-unalign-pre-in-loop"]  # which rules run (see Select)
 //	fail = ["warning"]        # what fails the run (see FailPolicy)
 //	chip = "ascend950"        # chip whose machine model prices findings
@@ -92,6 +111,13 @@ type Effective struct {
 	Fail     []string                    // the fail list, "inherit" resolved; nil when no configuration sets one
 	Settings Settings                    // the settings configurations set
 	Sources  []string                    // the configuration files applied, root first
+	// Boundary is where discovery stopped: the root of the git repository,
+	// or the directory of a file that says root = true; "" when it went
+	// up to the filesystem root (or with Options.File or NoConfig).
+	Boundary string
+	// Ignored are the configuration files above Boundary, which were not
+	// read, nearest first.
+	Ignored []string
 	// Overrides are the [[overrides]] tables applied, "FILE:LINE", in order.
 	Overrides []string
 	// Origins says where each value was decided, "FILE:LINE", by key:
@@ -154,25 +180,29 @@ type Options struct {
 // Loader finds, parses and merges configuration files. Each file is read
 // and parsed once; a Loader is safe for concurrent use.
 type Loader struct {
-	opts   Options
-	rules  []*ruleset.Rule
-	mu     sync.Mutex
-	dirs   map[string]*dirEntry // by absolute directory
-	fixed  []*file              // with Options.File: that file
-	parsed atomic.Int64         // configuration files parsed (for tests)
+	opts     Options
+	rules    []*ruleset.Rule
+	mu       sync.Mutex
+	dirs     map[string]*dirEntry // by absolute directory
+	aboveDir map[string][]string  // Effective.Ignored, by boundary
+	fixed    []*file              // with Options.File: that file
+	parsed   atomic.Int64         // configuration files parsed (for tests)
 }
 
 // dirEntry is the chain of configuration files that apply in a directory.
 type dirEntry struct {
-	once  sync.Once
-	chain []*file   // root first
-	errs  ErrorList // of every file of the chain
+	once     sync.Once
+	chain    []*file   // root first
+	boundary string    // where discovery stopped: a repository root or a root = true file's directory; "" at the filesystem root
+	pending  bool      // inside a repository, above its first ascvet.toml: the chain above the repository (outer) waits for that file's root key
+	outer    string    // with pending: the directory above the repository root
+	errs     ErrorList // of every file of the chain
 }
 
 // NewLoader returns a Loader. With opts.File it reads that file now and
 // returns its errors.
 func NewLoader(opts Options) (*Loader, error) {
-	l := &Loader{opts: opts, rules: opts.Rules, dirs: map[string]*dirEntry{}}
+	l := &Loader{opts: opts, rules: opts.Rules, dirs: map[string]*dirEntry{}, aboveDir: map[string][]string{}}
 	if l.rules == nil {
 		l.rules = ruleset.All()
 	}
@@ -217,11 +247,27 @@ func (l *Loader) read(path string) (*file, error) {
 // chain returns the configuration files that apply in dir (absolute and
 // clean), root first.
 func (l *Loader) chain(dir string) ([]*file, error) {
-	if l.opts.NoConfig {
+	e := l.entry(dir)
+	if e == nil {
+		if l.fixed != nil {
+			return l.fixed, nil
+		}
 		return nil, nil
 	}
-	if l.fixed != nil {
-		return l.fixed, nil
+	if len(e.errs) > 0 {
+		return nil, e.errs
+	}
+	return e.chain, nil
+}
+
+// entry returns the discovery state of dir (absolute and clean), nil with
+// -config FILE or -no-config. See the package documentation, "Discovery
+// and merging": the walk up from dir stops at a file that says root =
+// true, and at the root of a git repository (a directory holding .git)
+// unless the repository's topmost ascvet.toml above dir says root = false.
+func (l *Loader) entry(dir string) *dirEntry {
+	if l.opts.NoConfig || l.fixed != nil {
+		return nil
 	}
 	l.mu.Lock()
 	e := l.dirs[dir]
@@ -231,25 +277,64 @@ func (l *Loader) chain(dir string) ([]*file, error) {
 	}
 	l.mu.Unlock()
 	e.once.Do(func() {
-		if parent := filepath.Dir(dir); parent != dir {
-			pc, err := l.chain(parent)
-			e.chain = pc
-			if err != nil {
-				e.errs = append(e.errs, asList(err)...)
-			}
+		parent := filepath.Dir(dir)
+		switch {
+		case parent == dir:
+		case isRepoRoot(dir):
+			e.boundary, e.pending, e.outer = dir, true, parent
+		default:
+			p := l.entry(parent)
+			e.chain, e.boundary, e.pending, e.outer = p.chain, p.boundary, p.pending, p.outer
+			e.errs = append(e.errs, p.errs...)
 		}
 		f, err := l.read(filepath.Join(dir, FileName))
 		if err != nil {
 			e.errs = append(e.errs, asList(err)...)
 		}
-		if f != nil {
+		switch {
+		case f == nil:
+		case f.root.set() && f.root.v:
+			e.chain, e.boundary, e.pending = []*file{f}, dir, false
+		case e.pending: // the repository's topmost configuration
+			e.chain, e.pending = []*file{f}, false
+			if f.root.set() && !f.root.v {
+				o := l.entry(e.outer)
+				e.chain = append(o.chain[:len(o.chain):len(o.chain)], f)
+				e.boundary = o.boundary
+				e.errs = append(e.errs, o.errs...)
+			}
+		default:
 			e.chain = append(e.chain[:len(e.chain):len(e.chain)], f)
 		}
 	})
-	if len(e.errs) > 0 {
-		return nil, e.errs
+	return e
+}
+
+// above returns the configuration files above dir, nearest first.
+func (l *Loader) above(dir string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if files, ok := l.aboveDir[dir]; ok {
+		return files
 	}
-	return e.chain, nil
+	var files []string
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(d, FileName)); err == nil && !fi.IsDir() {
+			files = append(files, filepath.Join(d, FileName))
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	l.aboveDir[dir] = files
+	return files
+}
+
+// isRepoRoot reports whether dir is the root of a git work tree: it holds
+// .git, a directory or (in a worktree or submodule) a file.
+func isRepoRoot(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
 }
 
 // asList returns the problems err holds.
@@ -295,6 +380,10 @@ func (l *Loader) effective(dir, target string) (*Effective, error) {
 		return nil, err
 	}
 	m := newMerge(l.rules)
+	if e := l.entry(dir); e != nil && e.boundary != "" {
+		m.e.Boundary = e.boundary
+		m.e.Ignored = l.above(e.boundary)
+	}
 	for _, f := range chain {
 		m.e.Sources = append(m.e.Sources, f.path)
 		m.apply(&f.top, false)

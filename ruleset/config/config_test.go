@@ -622,3 +622,94 @@ z = 4
 		}
 	}
 }
+
+// TestRepoBoundary: discovery stops at the root of a git repository (a
+// directory holding .git), so a stray ascvet.toml above the checkout is
+// ignored, unless the repository's topmost ascvet.toml says root = false;
+// root = true stops it at any depth; outside a repository the walk goes up
+// as far as it can.
+func TestRepoBoundary(t *testing.T) {
+	root := tempRoot(t)
+	stray := "checks = [\"-ASC1001\"]\n"
+	writeTree(t, root, map[string]string{
+		"ascvet.toml":                    stray, // the stray file, say in a home directory
+		"repo/.git/HEAD":                 "ref: refs/heads/main\n",
+		"repo/src/k.cpp":                 "",
+		"wt/.git":                        "gitdir: /elsewhere\n", // a worktree: .git is a file
+		"wt/k.cpp":                       "",
+		"inherit/.git/HEAD":              "",
+		"inherit/ascvet.toml":            "root = false\nchecks = [\"inherit\", \"-ASC1002\"]\n",
+		"inherit/k.cpp":                  "",
+		"deep/.git/HEAD":                 "",
+		"deep/a/ascvet.toml":             "root = false\n", // the topmost in its repository
+		"deep/a/k.cpp":                   "",
+		"deep/b/k.cpp":                   "",
+		"stop/.git/HEAD":                 "",
+		"stop/ascvet.toml":               "root = false\nchecks = [\"inherit\", \"-ASC1002\"]\n",
+		"stop/sub/ascvet.toml":           "root = true\nchecks = [\"inherit\", \"-ASC1003\"]\n",
+		"stop/sub/k.cpp":                 "",
+		"stop/other/k.cpp":               "",
+		"nogit/k.cpp":                    "",
+		"nogit/below/ascvet.toml":        "root = true\n",
+		"nogit/below/k.cpp":              "",
+		"repo2/.git/HEAD":                "",
+		"repo2/ascvet.toml":              "checks = [\"inherit\", \"-ASC1003\"]\n", // root unset: the repository root still stops
+		"repo2/k.cpp":                    "",
+		"inherit/sub/.git":               "gitdir: x\n", // a submodule: its own boundary
+		"inherit/sub/ascvet.toml":        "root = false\n",
+		"inherit/sub/k.cpp":              "",
+		"inherit/sub/nested/ascvet.toml": "root = false\n", // not the topmost: no effect
+		"inherit/sub/nested/k.cpp":       "",
+	})
+	l, err := NewLoader(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
+	for _, tc := range []struct {
+		file     string
+		disabled []string
+		boundary string
+		sources  []string
+	}{
+		{"repo/src/k.cpp", nil, "repo", nil},
+		{"wt/k.cpp", nil, "wt", nil},
+		{"inherit/k.cpp", []string{"ASC1001", "ASC1002"}, "", []string{"ascvet.toml", "inherit/ascvet.toml"}},
+		{"deep/a/k.cpp", []string{"ASC1001"}, "", []string{"ascvet.toml", "deep/a/ascvet.toml"}},
+		{"deep/b/k.cpp", nil, "deep", nil},
+		{"stop/sub/k.cpp", []string{"ASC1003"}, "stop/sub", []string{"stop/sub/ascvet.toml"}},
+		{"stop/other/k.cpp", []string{"ASC1001", "ASC1002"}, "", []string{"ascvet.toml", "stop/ascvet.toml"}},
+		{"nogit/k.cpp", []string{"ASC1001"}, "", []string{"ascvet.toml"}},
+		{"nogit/below/k.cpp", nil, "nogit/below", []string{"nogit/below/ascvet.toml"}},
+		{"repo2/k.cpp", []string{"ASC1003"}, "repo2", []string{"repo2/ascvet.toml"}},
+		{"inherit/sub/k.cpp", []string{"ASC1001", "ASC1002"}, "", []string{"ascvet.toml", "inherit/ascvet.toml", "inherit/sub/ascvet.toml"}},
+		{"inherit/sub/nested/k.cpp", []string{"ASC1001", "ASC1002"}, "", []string{"ascvet.toml", "inherit/ascvet.toml", "inherit/sub/ascvet.toml", "inherit/sub/nested/ascvet.toml"}},
+	} {
+		e, err := l.For(abs(tc.file))
+		if err != nil {
+			t.Errorf("%s: %v", tc.file, err)
+			continue
+		}
+		var sources []string
+		for _, s := range e.Sources {
+			rel, _ := filepath.Rel(root, s)
+			sources = append(sources, filepath.ToSlash(rel))
+		}
+		if got := disabled(e); !slices.Equal(got, tc.disabled) {
+			t.Errorf("%s: disabled %v; want %v", tc.file, got, tc.disabled)
+		}
+		if !slices.Equal(sources, tc.sources) {
+			t.Errorf("%s: sources %v; want %v", tc.file, sources, tc.sources)
+		}
+		wantBoundary, wantIgnored := "", []string(nil)
+		if tc.boundary != "" {
+			wantBoundary, wantIgnored = abs(tc.boundary), []string{abs("ascvet.toml")}
+			if tc.boundary == "stop/sub" {
+				wantIgnored = []string{abs("stop/ascvet.toml"), abs("ascvet.toml")}
+			}
+		}
+		if e.Boundary != wantBoundary || !slices.Equal(e.Ignored, wantIgnored) {
+			t.Errorf("%s: boundary %q, ignored %v; want %q, %v", tc.file, e.Boundary, e.Ignored, wantBoundary, wantIgnored)
+		}
+	}
+}

@@ -18,7 +18,7 @@ import (
 // describe exactly these (a test holds them together).
 var (
 	// topKeys are the keys of the file's top-level table.
-	topKeys = []string{"checks", "fail", "chip", "machine", "iterations", "confidence", "lang", "tests", "severity", "budgets", "overrides"}
+	topKeys = []string{"root", "checks", "fail", "chip", "machine", "iterations", "confidence", "lang", "tests", "severity", "budgets", "overrides"}
 	// overrideKeys are the keys of an [[overrides]] table.
 	overrideKeys = []string{"paths", "checks", "fail", "chip", "machine", "iterations", "confidence", "lang", "tests", "severity", "budgets"}
 )
@@ -36,10 +36,11 @@ var (
 
 // file is one parsed configuration file.
 type file struct {
-	path      string     // absolute
-	dir       string     // its directory: overrides' paths and machine are relative to it
-	top       layer      // the top-level settings
-	overrides []override // in file order
+	path      string        // absolute
+	dir       string        // its directory: overrides' paths and machine are relative to it
+	root      setting[bool] // root = true: discovery stops here; false: it goes on past the repository root
+	top       layer         // the top-level settings
+	overrides []override    // in file order
 }
 
 // layer is the settings of one table: the file's top level or an override.
@@ -108,8 +109,15 @@ func parseFile(path string, src []byte, rules []*ruleset.Rule, opts *Options) (*
 	p := &parser{path: path, dir: filepath.Dir(path), lines: scanKeyLines(string(src)), rules: rules, opts: opts}
 	f := &file{path: path, dir: p.dir}
 	p.table(m, nil, topKeys, &f.top, func(key string, v any, at []string) {
-		if key == "overrides" {
+		switch key {
+		case "overrides":
 			f.overrides = p.overrides(v, at)
+		case "root":
+			if b, ok := v.(bool); ok {
+				f.root = setting[bool]{b, p.at(at)}
+			} else {
+				p.errorf(at, "want a boolean, not %s", typeName(v))
+			}
 		}
 	})
 	if len(p.errs) > 0 {
