@@ -15,5 +15,7 @@ require (
 
 require (
 	github.com/mattn/go-pointer v0.0.1 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/term v0.48.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
 )
