@@ -257,3 +257,88 @@ func TestCompletion(t *testing.T) {
 		t.Errorf("ascvet completion bsh: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestColor: -color always colours the severity word and the rule ID of
+// the text format, even into a buffer and with NO_COLOR set; -color never,
+// and auto into a buffer (no terminal), do not; other formats never are.
+func TestColor(t *testing.T) {
+	const file = "testdata/walk/sub/c.hpp"
+	_, plain, _ := ascvet(t, file)
+	_, always, _ := ascvet(t, file, "-color", "always")
+	want := strings.Replace(plain, ": info: ", ": \x1b[1;36minfo\x1b[0m: ", 1)
+	want = strings.Replace(want, "[ASC0001]", "[\x1b[2mASC0001\x1b[0m]", 1)
+	if always != want || plain == want {
+		t.Errorf("-color always:\n%q\nwant\n%q", always, want)
+	}
+	for _, sev := range []struct{ level, code string }{{"error", "\x1b[1;31m"}, {"warning", "\x1b[1;33m"}} {
+		_, out, _ := ascvet(t, "-color=always", "../../testdata/kernels/unaligned_bugs.asc")
+		if !strings.Contains(out, ": "+sev.code+sev.level+"\x1b[0m: ") {
+			t.Errorf("-color always: no coloured %s in\n%s", sev.level, out)
+		}
+	}
+	t.Setenv("NO_COLOR", "1")
+	if _, out, _ := ascvet(t, file, "--color", "always"); out != always {
+		t.Errorf("NO_COLOR=1 -color always: %q, want it coloured (the flag wins)", out)
+	}
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("TERM", "xterm-256color")
+	for _, args := range [][]string{{"-color", "never"}, {"-color", "auto"}, {}} {
+		if _, out, _ := ascvet(t, append(args, file)...); out != plain {
+			t.Errorf("%v into a buffer: %q, want no colour", args, out)
+		}
+	}
+	for _, f := range []string{"json", "sarif", "github", "checkstyle"} {
+		if _, out, _ := ascvet(t, "-color", "always", "-f", f, file); strings.Contains(out, "\x1b[") {
+			t.Errorf("-color always -f %s has an escape code", f)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out.txt")
+	if _, _, errs := ascvet(t, "-color", "always", "-o", out, file); errs != "" {
+		t.Fatal(errs)
+	}
+	if b, _ := os.ReadFile(out); string(b) != plain {
+		t.Errorf("-color always -o FILE wrote %q, want no colour in a file", b)
+	}
+	if code, _, errs := ascvet(t, "-color", "sometimes", file); code != exitUsage || !strings.HasPrefix(errs, "ascvet: -color sometimes: want auto, always or never\n") {
+		t.Errorf("-color sometimes: exit %d, %q", code, errs)
+	}
+	for _, tc := range []struct {
+		when, noColor, term string
+		want               bool
+	}{
+		{"auto", "", "xterm", false}, // a buffer is no terminal
+		{"auto", "1", "xterm", false},
+		{"always", "1", "dumb", true},
+		{"never", "", "xterm", false},
+	} {
+		env := map[string]string{"NO_COLOR": tc.noColor, "TERM": tc.term}
+		if got, err := useColor(tc.when, io.Discard, func(k string) string { return env[k] }); got != tc.want || err != nil {
+			t.Errorf("useColor(%s, NO_COLOR=%q TERM=%s) = %v, %v", tc.when, tc.noColor, tc.term, got, err)
+		}
+	}
+}
+
+// TestLangZH: with -lang zh the text format's severity words and summary
+// are Chinese; the machine formats keep the English severities.
+func TestLangZH(t *testing.T) {
+	code, out, _ := ascvet(t, "-lang", "zh", "../../testdata/kernels/unaligned_bugs.asc", "testdata/walk/sub/c.hpp")
+	if code != exitFindings {
+		t.Errorf("exit %d", code)
+	}
+	for _, want := range []string{": 错误: LoadUnAlign ", ": 警告: ", ": 提示: ", "\n在 2 个文件中有 5 个检查结果（3 个错误，1 个警告，1 个提示）\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-lang zh: no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, ": error: ") || strings.Contains(out, "findings") {
+		t.Errorf("-lang zh: English left in\n%s", out)
+	}
+	_, out, _ = ascvet(t, "-lang", "zh", "testdata/walk/plain.cpp")
+	if out != "在 1 个文件中没有检查结果\n" {
+		t.Errorf("-lang zh, no findings: %q", out)
+	}
+	_, out, _ = ascvet(t, "-lang", "zh", "-f", "json", "testdata/walk/sub/c.hpp")
+	if !strings.Contains(out, `"severity": "info"`) {
+		t.Errorf("-lang zh -f json changed the severity:\n%s", out)
+	}
+}

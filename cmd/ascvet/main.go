@@ -109,6 +109,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *o.lang != "" && *o.lang != "en" && *o.lang != "zh" {
 		return usageError(stderr, fmt.Sprintf("-lang %s: want en or zh", *o.lang))
 	}
+	color, err := useColor(*o.color, stdout, os.Getenv)
+	if err != nil {
+		return usageError(stderr, err.Error())
+	}
 	if *o.showVersion {
 		return printVersion(stdout, false)
 	}
@@ -275,7 +279,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	wd, _ := os.Getwd()
 	rep := &report{Issues: shown, Files: in.read, Rules: ruleset.All(), Lang: outLang, Args: args, WorkDir: wd,
-		Failing: policy.fails, Category: *o.sarifCategory}
+		Failing: policy.fails, Category: *o.sarifCategory, Color: color}
 	for _, o := range outputs {
 		if o.format == "sarif" {
 			rep.VCS = gitVCS(wd)

@@ -241,7 +241,6 @@ func TestStatsStreams(t *testing.T) {
 	}
 }
 
-
 func TestStats(t *testing.T) {
 	code, out, errs := ascvet(t, "stats", "-j", "2", "testdata/walk")
 	if code != exitOK || errs != "" {
@@ -346,7 +345,7 @@ func TestSummary(t *testing.T) {
 			fs = append(fs, issue{Finding: finding(s), Level: s, Message: "m"})
 		}
 		var b bytes.Buffer
-		if err := writeText(&b, fs, tc.files); err != nil {
+		if err := writeText(&b, fs, tc.files, textStyle{lang: "en"}); err != nil {
 			t.Fatal(err)
 		}
 		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
