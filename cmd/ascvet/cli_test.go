@@ -304,7 +304,7 @@ func TestColor(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		when, noColor, term string
-		want               bool
+		want                bool
 	}{
 		{"auto", "", "xterm", false}, // a buffer is no terminal
 		{"auto", "1", "xterm", false},

@@ -499,8 +499,8 @@ var driver = []pattern{
 
 // listKinds are the lists in messages.
 var listKinds = map[string]listKind{
-	"Counts": {sep: ", ", zhSep: "，", item: "Count"}, // the summary's counts: "9 errors, 11 warnings, 5 info"
-	"Cases": {sep: ", ", zhSep: "，", item: "Case"},     // the replay's case: "4-byte elements, p at offset 4 ..."
-	"Regs":  {sep: " and ", zhSep: "、", item: "Name"},  // register names: "ua and ub"
-	"Or":    {sep: " or ", zhSep: " 或 ", item: "Name"}, // alternatives: "DIST_NORM_B32 or DIST_NORM"
+	"Counts": {sep: ", ", zhSep: "，", item: "Count"},    // the summary's counts: "9 errors, 11 warnings, 5 info"
+	"Cases":  {sep: ", ", zhSep: "，", item: "Case"},     // the replay's case: "4-byte elements, p at offset 4 ..."
+	"Regs":   {sep: " and ", zhSep: "、", item: "Name"},  // register names: "ua and ub"
+	"Or":     {sep: " or ", zhSep: " 或 ", item: "Name"}, // alternatives: "DIST_NORM_B32 or DIST_NORM"
 }

@@ -151,10 +151,10 @@ func TestCatalogWellFormed(t *testing.T) {
 // TestDriver: the summary lines of the text output translate whole.
 func TestDriver(t *testing.T) {
 	for en, zh := range map[string]string{
-		"no findings in 1 file": "在 1 个文件中没有检查结果",
-		"no findings, 2 ignored in 3 files": "在 3 个文件中没有检查结果，另有 2 个已忽略",
+		"no findings in 1 file":                                   "在 1 个文件中没有检查结果",
+		"no findings, 2 ignored in 3 files":                       "在 3 个文件中没有检查结果，另有 2 个已忽略",
 		"25 findings (9 errors, 11 warnings, 5 info) in 22 files": "在 22 个文件中有 25 个检查结果（9 个错误，11 个警告，5 个提示）",
-		"1 finding (1 warning), 4 ignored in 1 file": "在 1 个文件中有 1 个检查结果（1 个警告），另有 4 个已忽略",
+		"1 finding (1 warning), 4 ignored in 1 file":              "在 1 个文件中有 1 个检查结果（1 个警告），另有 4 个已忽略",
 		"ignored": "已忽略",
 	} {
 		if got := Driver("zh", en); got != zh {
