@@ -5,6 +5,11 @@
 //
 //	ascvet [flags] [path ...]
 //	ascvet stats [-j N] [path ...]
+//	ascvet help [COMMAND]
+//	ascvet version [-f json]
+//	ascvet completion bash|zsh|fish
+//
+// Flags may come before or after the paths; "--" ends them (flags.go).
 //
 // Each path is a file or a directory; a directory (also spelled "dir/...") is
 // walked recursively for .asc .cpp .cc .cxx .h .hh .hpp .hxx files, skipping
