@@ -57,33 +57,49 @@ func runConfig(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, configUsage)
 		return exitOK
 	}
-	return usageError(stderr, fmt.Sprintf("config: unknown subcommand %q (want print)", args[0]))
+	msg := fmt.Sprintf("config: unknown subcommand %q", args[0])
+	if s := suggest(args[0], []string{"print"}); s != "" {
+		msg += "; did you mean " + s + "?"
+	}
+	return usageError(stderr, msg+" (want print)")
 }
 
-func runConfigPrint(args []string, stdout, stderr io.Writer) int {
+// configPrintOpts are the flags of ascvet config print.
+type configPrintOpts struct {
+	format     *string
+	configFile *string
+	noConfig   *bool
+}
+
+// configPrintFlags defines the flags of ascvet config print; its usage
+// goes to stderr.
+func configPrintFlags(stderr io.Writer) (*flag.FlagSet, *configPrintOpts) {
 	fs := flag.NewFlagSet("ascvet config print", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("f", "text", "output format: text or json")
-	configFile := fs.String("config", "", "use this config `FILE` only, instead of the ascvet.toml files found above PATH")
-	noConfig := fs.Bool("no-config", false, "ignore every ascvet.toml: print the defaults")
+	o := &configPrintOpts{}
+	o.format = fs.String("f", "text", "output `FORMAT`: text or json")
+	o.configFile = fs.String("config", "", "use this config `FILE` only, instead of the ascvet.toml files found above PATH")
+	o.noConfig = fs.Bool("no-config", false, "ignore every ascvet.toml: print the defaults")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, configUsage+"\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	return fs, o
+}
+
+func runConfigPrint(args []string, stdout, stderr io.Writer) int {
+	fs, o := configPrintFlags(stderr)
+	if code, ok := parseArgs(fs, args, stderr); !ok {
+		return code
 	}
-	if *format != "text" && *format != "json" {
-		return usageError(stderr, fmt.Sprintf("-f %s: want text or json", *format))
+	if *o.format != "text" && *o.format != "json" {
+		return usageError(stderr, fmt.Sprintf("-f %s: want text or json", *o.format))
 	}
-	if *configFile != "" && *noConfig {
+	if *o.configFile != "" && *o.noConfig {
 		return usageError(stderr, "-config and -no-config exclude each other")
 	}
 	if fs.NArg() > 1 {
-		return usageError(stderr, fmt.Sprintf("config print: want at most one path (flags come before it), got %s", strings.Join(fs.Args(), " ")))
+		return usageError(stderr, fmt.Sprintf("config print: want at most one path, got %s", strings.Join(fs.Args(), " ")))
 	}
 	path := "."
 	if fs.NArg() == 1 {
@@ -93,7 +109,7 @@ func runConfigPrint(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
-	loader, err := config.NewLoader(config.Options{File: *configFile, NoConfig: *noConfig, Chips: simcheck.Chips()})
+	loader, err := config.NewLoader(config.Options{File: *o.configFile, NoConfig: *o.noConfig, Chips: simcheck.Chips()})
 	if err != nil {
 		return configError(stderr, err)
 	}
@@ -107,7 +123,7 @@ func runConfigPrint(args []string, stdout, stderr io.Writer) int {
 		return configError(stderr, err)
 	}
 	out := newConfigReport(path, fi.IsDir(), eff)
-	if *format == "json" {
+	if *o.format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(out)

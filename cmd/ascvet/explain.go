@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,21 +11,13 @@ import (
 	"github.com/ascvet/ascvet/ruleset/i18n"
 )
 
-// runExplain is "ascvet explain": the documentation of rules, from the same
-// source as docs/rules.md and the SARIF rule help.
-//
-//	ascvet explain [-lang zh] [-f text|markdown] [RULE...]
-//
-// A RULE is an ID in any case (ASC1001, asc1001) or a name
-// (unalign-pre-in-loop); without one, explain lists the rules. The language
-// is -lang, else the locale (LC_ALL, LC_MESSAGES, LANG), else English.
-// Exit codes: 0, or 2 for a usage error or an unknown rule, which gets the
-// closest rule as a suggestion; the rules that are known are still printed.
-func runExplain(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ascvet explain", flag.ContinueOnError)
+// explainFlags defines the flags of ascvet explain, -lang and -f; its
+// usage goes to stderr.
+func explainFlags(stderr io.Writer) (fs *flag.FlagSet, lang, format *string) {
+	fs = flag.NewFlagSet("ascvet explain", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	langFlag := fs.String("lang", "", "language: en or zh (default: zh when LC_ALL, LC_MESSAGES or LANG starts with zh, else en)")
-	format := fs.String("f", "text", "output format: text (wrapped for a terminal) or markdown")
+	lang = fs.String("lang", "", "language `LANG`: en or zh (default: zh when LC_ALL, LC_MESSAGES or LANG starts with zh, else en)")
+	format = fs.String("f", "text", "output `FORMAT`: text (wrapped for a terminal) or markdown")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: ascvet explain [-lang zh] [-f text|markdown] [RULE...]
 
@@ -40,11 +31,23 @@ Flags:
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, "\nExit codes: 0, 2 usage error or unknown rule.\n")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	return fs, lang, format
+}
+
+// runExplain is "ascvet explain": the documentation of rules, from the same
+// source as docs/rules.md and the SARIF rule help.
+//
+//	ascvet explain [-lang zh] [-f text|markdown] [RULE...]
+//
+// A RULE is an ID in any case (ASC1001, asc1001) or a name
+// (unalign-pre-in-loop); without one, explain lists the rules. The language
+// is -lang, else the locale (LC_ALL, LC_MESSAGES, LANG), else English.
+// Exit codes: 0, or 2 for a usage error or an unknown rule, which gets the
+// closest rule as a suggestion; the rules that are known are still printed.
+func runExplain(args []string, stdout, stderr io.Writer) int {
+	fs, langFlag, format := explainFlags(stderr)
+	if code, ok := parseArgs(fs, args, stderr); !ok {
+		return code
 	}
 	if *langFlag != "" && !i18n.Supported(*langFlag) {
 		return explainUsage(stderr, fmt.Sprintf("-lang %s: want en or zh", *langFlag))

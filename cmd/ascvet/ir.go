@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"go/token"
@@ -12,11 +11,9 @@ import (
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
-// runIR implements "ascvet ir FILE...": it prints the IR of each file's VF
-// regions, so an author can see what ascvet understood of a kernel: region
-// kinds, registers with their classes, loops with folded trip counts, and
-// every call with its canonical op, argument roles, defs and uses.
-func runIR(args []string, stdout, stderr io.Writer) int {
+// irFlags is the flag set of ascvet ir, which has no flag but -h; its
+// usage goes to stderr.
+func irFlags(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("ascvet ir", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -27,11 +24,17 @@ counts) and instructions (canonical op, argument roles, defs, uses), with
 line:column positions.
 `)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	return fs
+}
+
+// runIR implements "ascvet ir FILE...": it prints the IR of each file's VF
+// regions, so an author can see what ascvet understood of a kernel: region
+// kinds, registers with their classes, loops with folded trip counts, and
+// every call with its canonical op, argument roles, defs and uses.
+func runIR(args []string, stdout, stderr io.Writer) int {
+	fs := irFlags(stderr)
+	if code, ok := parseArgs(fs, args, stderr); !ok {
+		return code
 	}
 	if fs.NArg() == 0 {
 		return usageError(stderr, "ir: name at least one file")

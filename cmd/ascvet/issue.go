@@ -44,6 +44,7 @@ type report struct {
 	Failing  func(*issue) bool // whether an issue fails the run (-fail); nil: none does
 	Category string            // SARIF automationDetails.id category (-sarif-category); "" for "ascvet/"
 	VCS      *vcsInfo          // the git checkout of the files (of the first root in SARIF); nil outside one
+	Color    bool              // colour the text format on stdout (-color)
 }
 
 // vcsInfo is the git checkout ascvet ran in (SARIF versionControlProvenance).

@@ -44,9 +44,9 @@ func defaultLimits() limits {
 func addLimitFlags(fs *flag.FlagSet) *limits {
 	lim := defaultLimits()
 	fs.Var((*sizeFlag)(&lim.maxFileSize), "max-file-size",
-		"largest file with VF code that is parsed, in bytes or with a unit (KiB, MiB, GiB, kB, MB, GB); 0 for no limit")
-	fs.IntVar(&lim.maxDepth, "max-depth", lim.maxDepth, "deepest nesting of brackets ( [ { in a file with VF code that is parsed")
-	fs.DurationVar(&lim.fileTimeout, "file-timeout", lim.fileTimeout, "time allowed to parse one file; 0 for no limit")
+		"largest file with VF code that is parsed, `SIZE` in bytes or with a unit (KiB, MiB, GiB, kB, MB, GB); 0 for no limit")
+	fs.IntVar(&lim.maxDepth, "max-depth", lim.maxDepth, "deepest nesting `N` of brackets ( [ { in a file with VF code that is parsed")
+	fs.DurationVar(&lim.fileTimeout, "file-timeout", lim.fileTimeout, "`DURATION` allowed to parse one file (60s, 2m); 0 for no limit")
 	return &lim
 }
 

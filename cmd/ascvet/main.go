@@ -5,6 +5,11 @@
 //
 //	ascvet [flags] [path ...]
 //	ascvet stats [-j N] [path ...]
+//	ascvet help [COMMAND]
+//	ascvet version [-f json]
+//	ascvet completion bash|zsh|fish
+//
+// Flags may come before or after the paths; "--" ends them (flags.go).
 //
 // Each path is a file or a directory; a directory (also spelled "dir/...") is
 // walked recursively for .asc .cpp .cc .cxx .h .hh .hpp .hxx files, skipping
@@ -44,7 +49,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -65,7 +69,9 @@ import (
 	"github.com/ascvet/ascvet/simcheck"
 )
 
-// version is the ascvet release.
+// version is the ascvet release: the SARIF driver's version, and the first
+// word of ascvet version (which adds the module version and the VCS
+// revision the binary was built from, see version.go).
 const version = "0.2.0"
 
 // analyzers returns the analyzers ascvet runs; tests replace it.
@@ -87,112 +93,53 @@ func main() {
 // the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		switch args[0] {
-		case "stats":
-			return runStats(args[1:], stdout, stderr)
-		case "ir":
-			return runIR(args[1:], stdout, stderr)
-		case "regs":
-			return runRegs(args[1:], stdout, stderr)
-		case "sim":
-			return runSim(args[1:], stdout, stderr)
-		case "explain":
-			return runExplain(args[1:], stdout, stderr)
-		case "config":
-			return runConfig(args[1:], stdout, stderr)
+		if c := lookupCommand(args[0]); c != nil {
+			return c.run(args[1:], stdout, stderr)
+		}
+		if code, ok := misspeltCommand(args[0], stderr); ok {
+			return code
 		}
 	}
-	fs := flag.NewFlagSet("ascvet", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var outs outputsFlag
-	fs.Func("f", "output format: "+strings.Join(formats, ", ")+" (repeatable; each -o names the file of the -f before it)", outs.setFormat)
-	fs.Func("o", "write the output of the preceding -f to `FILE` (atomically) instead of stdout", outs.setFile)
-	jobs := fs.Int("j", runtime.NumCPU(), "number of files analysed in parallel")
-	fail := fs.String("fail", "", "what fails the run (exit 1): a severity (that one or higher), `none`, or rules (IDs, names, globs: ASC1*,ASC3001); default: the config's fail, else warning")
-	failOn := fs.String("fail-on", "", "old name of -fail, for a severity")
-	exitZero := fs.Bool("exit-zero", false, "exit 0 whatever the findings (usage and internal errors still fail)")
-	failNoSaving := fs.Bool("fail-no-saving", false, "let performance findings whose simulation measures no saving fail the run too (by default they are reported but do not fail it)")
-	showIgnored := fs.Bool("show-ignored", false, "also list the findings that directives or the baseline suppressed, marked as such")
-	lang := fs.String("lang", "", "language of messages: en or zh (default: the config's lang, else zh when LC_ALL, LC_MESSAGES or LANG starts with zh, else en)")
-	checks := fs.String("checks", "", "rules to run, over the config's: comma-separated IDs, names, globs, all, -RULE (\"all,-ASC3004\")")
-	configFile := fs.String("config", "", "use this config `FILE` only, instead of the ascvet.toml files found above each file")
-	noConfig := fs.Bool("no-config", false, "ignore every ascvet.toml")
-	baselineFile := fs.String("baseline", "", "report only findings that are not in the baseline `FILE` (see -write-baseline); stale entries are reported on stderr")
-	writeBaseline := fs.String("write-baseline", "", "write the findings to the baseline `FILE` and exit 0 (findings are still printed)")
-	newFromRev := fs.String("new-from-rev", "", "report only findings on lines changed since git revision `REV` (working tree included)")
-	sarifCategory := fs.String("sarif-category", "", "SARIF automationDetails.id category, to tell several uploads apart (default ascvet/)")
-	fix := fs.Bool("fix", false, "apply the suggested fixes, writing each changed file atomically, then report the findings that remain")
-	diff := fs.Bool("diff", false, "print the suggested fixes as a unified diff (for git apply or patch -p1) instead of the findings; write nothing")
-	confidence := fs.String("confidence", "high", "high: report what is proven; low: also report what ascvet suspects but cannot prove (streams whose addresses do not fold)")
-	lim := addLimitFlags(fs)
-	chipName := fs.String("chip", "ascend950", "chip whose machine model prices the findings: "+strings.Join(simcheck.Chips(), ", "))
-	machineFile := fs.String("machine", "", "machine model file (TOML, as simcheck/machines/ascend950.toml) to use instead of -chip's")
-	iterations := fs.Int("iterations", simcheck.DefaultIterations, "iterations to simulate for a loop whose trip count does not fold")
-	list := fs.Bool("list", false, "print the rules and exit")
-	showVersion := fs.Bool("version", false, "print the version and exit")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: ascvet [flags] [path ...]
-       ascvet explain [-lang zh] RULE...
-       ascvet config print [PATH]
-       ascvet stats [-j N] [path ...]
-       ascvet ir FILE...
-       ascvet regs [-f json] PATH[:LINE]...
-       ascvet sim [-f json] PATH:LINE | PATH...
-
-Checks Ascend C vector-function kernels. Each path is a file or a directory,
-walked recursively (dir/... works too); the default is the current directory.
-Flags come before paths. Settings come from the ascvet.toml files above each
-file (see 'ascvet config print'); flags given on the command line win.
-
-Flags:
-`)
-		fs.PrintDefaults()
-		fmt.Fprint(stderr, `
-Exit codes: 0 nothing fails (see -fail), 1 findings that fail (after -fix:
-that remain), 2 usage or configuration error, input unreadable or skipped
-(over a -max-* or -file-timeout limit, binary, UTF-16) or a file -fix could
-not write, 3 internal error. The exit code is the same in every format.
-`)
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	fs, o := mainFlags(stderr)
+	if code, ok := parseArgs(fs, args, stderr); !ok {
+		return code
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	outputs, err := outs.outputs()
+	outputs, err := o.outs.outputs()
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
-	outLang := i18n.Lang(*lang, os.Getenv)
-	if *lang != "" && *lang != "en" && *lang != "zh" {
-		return usageError(stderr, fmt.Sprintf("-lang %s: want en or zh", *lang))
+	outLang := i18n.Lang(*o.lang, os.Getenv)
+	if *o.lang != "" && *o.lang != "en" && *o.lang != "zh" {
+		return usageError(stderr, fmt.Sprintf("-lang %s: want en or zh", *o.lang))
 	}
-	if *showVersion {
-		fmt.Fprintf(stdout, "ascvet %s\n", version)
-		return exitOK
+	color, err := useColor(*o.color, stdout, os.Getenv)
+	if err != nil {
+		return usageError(stderr, err.Error())
 	}
-	if *list {
+	if *o.showVersion {
+		return printVersion(stdout, false)
+	}
+	if *o.list {
 		printRules(stdout, outLang)
 		return exitOK
 	}
-	if *jobs < 1 {
-		return usageError(stderr, fmt.Sprintf("-j %d: want at least 1", *jobs))
+	if *o.jobs < 1 {
+		return usageError(stderr, fmt.Sprintf("-j %d: want at least 1", *o.jobs))
 	}
-	if *fix && *diff {
+	if *o.fix && *o.diff {
 		return usageError(stderr, "-fix and -diff exclude each other")
 	}
-	if *diff && len(outs.list) > 0 {
+	if *o.diff && len(o.outs.list) > 0 {
 		return usageError(stderr, "-diff prints a diff; it takes no -f")
 	}
-	if *fail != "" && *failOn != "" {
+	if *o.fail != "" && *o.failOn != "" {
 		return usageError(stderr, "-fail and -fail-on are the same flag; give one")
 	}
-	failSpec := *fail
-	if *failOn != "" { // the old flag took a severity, in any case
-		s, err := ruleset.ParseSeverity(*failOn)
+	failSpec := *o.fail
+	if *o.failOn != "" { // the old flag took a severity, in any case
+		s, err := ruleset.ParseSeverity(*o.failOn)
 		if err != nil {
 			return usageError(stderr, "-fail-on: "+err.Error())
 		}
@@ -204,24 +151,24 @@ not write, 3 internal error. The exit code is the same in every format.
 			return usageError(stderr, "-fail: "+err.Error())
 		}
 	}
-	if _, err := simcost.Load(*chipName, *machineFile); err != nil {
+	if _, err := simcost.Load(*o.chipName, *o.machineFile); err != nil {
 		return usageError(stderr, err.Error())
 	}
-	if *iterations < 1 {
-		return usageError(stderr, fmt.Sprintf("-iterations %d: want at least 1", *iterations))
+	if *o.iterations < 1 {
+		return usageError(stderr, fmt.Sprintf("-iterations %d: want at least 1", *o.iterations))
 	}
-	if *confidence != "high" && *confidence != "low" {
-		return usageError(stderr, fmt.Sprintf("-confidence %s: want high or low", *confidence))
+	if *o.confidence != "high" && *o.confidence != "low" {
+		return usageError(stderr, fmt.Sprintf("-confidence %s: want high or low", *o.confidence))
 	}
-	if msg := lim.validate(); msg != "" {
+	if msg := o.lim.validate(); msg != "" {
 		return usageError(stderr, msg)
 	}
-	if *configFile != "" && *noConfig {
+	if *o.configFile != "" && *o.noConfig {
 		return usageError(stderr, "-config and -no-config exclude each other")
 	}
 	var checkList []string
 	if set["checks"] {
-		checkList = config.SplitList(*checks)
+		checkList = config.SplitList(*o.checks)
 		if _, err := config.Select(checkList, config.AllRules()); err != nil {
 			return usageError(stderr, "-checks: "+err.Error())
 		}
@@ -232,11 +179,11 @@ not write, 3 internal error. The exit code is the same in every format.
 	}
 
 	as := analyzers()
-	if err := lim.apply(as); err != nil {
+	if err := o.lim.apply(as); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
 	}
-	loader, err := config.NewLoader(config.Options{File: *configFile, NoConfig: *noConfig, Chips: simcheck.Chips()})
+	loader, err := config.NewLoader(config.Options{File: *o.configFile, NoConfig: *o.noConfig, Chips: simcheck.Chips()})
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
@@ -247,7 +194,7 @@ not write, 3 internal error. The exit code is the same in every format.
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
-	if *lang == "" && here.Settings.Lang != "" {
+	if *o.lang == "" && here.Settings.Lang != "" {
 		outLang = here.Settings.Lang
 	}
 	if policy == nil {
@@ -260,27 +207,27 @@ not write, 3 internal error. The exit code is the same in every format.
 			return usageError(stderr, fmt.Sprintf("%s: fail: %v", sourcesOf(eff), err))
 		}
 	}
-	policy.noSaving = *failNoSaving
-	if *exitZero {
+	policy.noSaving = *o.failNoSaving
+	if *o.exitZero {
 		policy.none = true
 	}
 	wd, _ := os.Getwd()
 	roots := newRootFinder(wd)
-	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, parallel: *jobs, roots: roots, override: func(s *settings.Settings) {
+	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, parallel: *o.jobs, roots: roots, override: func(s *settings.Settings) {
 		if set["chip"] {
-			s.Chip, s.Machine = *chipName, ""
+			s.Chip, s.Machine = *o.chipName, ""
 		}
 		if set["machine"] {
-			s.Machine = *machineFile
+			s.Machine = *o.machineFile
 		}
 		if set["iterations"] {
-			s.Iterations = *iterations
+			s.Iterations = *o.iterations
 		}
 		if set["confidence"] {
-			s.Confidence = *confidence
+			s.Confidence = *o.confidence
 		}
 	}}
-	in, err := check(paths, as, checkConfig{jobs: *jobs, lim: *lim, keepFixes: *fix || *diff, pipe: pipe}, stderr)
+	in, err := check(paths, as, checkConfig{jobs: *o.jobs, lim: *o.lim, keepFixes: *o.fix || *o.diff, pipe: pipe}, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
@@ -288,14 +235,14 @@ not write, 3 internal error. The exit code is the same in every format.
 	res := in.res
 	issues := in.issues
 	code := exitOK
-	if *fix || *diff {
+	if *o.fix || *o.diff {
 		var written []fixedFile
-		res, written, code, err = fixOrDiff(stdout, stderr, pipe, in.files, res, *fix, *jobs)
+		res, written, code, err = fixOrDiff(stdout, stderr, pipe, in.files, res, *o.fix, *o.jobs)
 		if err != nil {
 			fmt.Fprintf(stderr, "ascvet: %v\n", err)
 			return exitInternal
 		}
-		if *diff { // the diff is the output; the findings as found decide the exit code
+		if *o.diff { // the diff is the output; the findings as found decide the exit code
 			for i := range issues {
 				if policy.fails(&issues[i]) {
 					code = max(code, exitFindings)
@@ -305,21 +252,21 @@ not write, 3 internal error. The exit code is the same in every format.
 		}
 		issues = reanalyse(pipe, issues, written)
 	}
-	if *newFromRev != "" {
-		if issues, err = onlyChanged(roots, paths, issues, *newFromRev); err != nil {
-			return usageError(stderr, "-new-from-rev "+*newFromRev+": "+err.Error())
+	if *o.newFromRev != "" {
+		if issues, err = onlyChanged(roots, paths, issues, *o.newFromRev); err != nil {
+			return usageError(stderr, "-new-from-rev "+*o.newFromRev+": "+err.Error())
 		}
 	}
-	if *writeBaseline != "" {
-		if err := saveBaseline(*writeBaseline, issues); err != nil {
+	if *o.writeBaseline != "" {
+		if err := saveBaseline(*o.writeBaseline, issues); err != nil {
 			fmt.Fprintf(stderr, "ascvet: -write-baseline: %v\n", err)
 			return exitUsage
 		}
-		fmt.Fprintf(stderr, "ascvet: wrote %s to %s\n", plural(countReported(issues), "finding"), *writeBaseline)
+		fmt.Fprintf(stderr, "ascvet: wrote %s to %s\n", plural(countReported(issues), "finding"), *o.writeBaseline)
 		policy.none = true
 	}
-	if *baselineFile != "" {
-		if issues, err = applyBaseline(stderr, roots, *baselineFile, issues); err != nil {
+	if *o.baselineFile != "" {
+		if issues, err = applyBaseline(stderr, roots, *o.baselineFile, issues); err != nil {
 			return usageError(stderr, "-baseline: "+err.Error())
 		}
 	}
@@ -329,7 +276,7 @@ not write, 3 internal error. The exit code is the same in every format.
 		}
 	}
 	shown := issues
-	if !*showIgnored {
+	if !*o.showIgnored {
 		shown = nil
 		for _, is := range issues {
 			if len(is.Suppressed) == 0 {
@@ -338,7 +285,7 @@ not write, 3 internal error. The exit code is the same in every format.
 		}
 	}
 	rep := &report{Issues: shown, Files: in.read, Rules: ruleset.All(), Lang: outLang, Args: args, WorkDir: wd,
-		Failing: policy.fails, Category: *sarifCategory, roots: roots}
+		Failing: policy.fails, Category: *o.sarifCategory, Color: color, roots: roots}
 	for _, o := range outputs {
 		if o.format == "sarif" && rep.VCS == nil {
 			if bases := newSARIFBases(rep); len(bases.roots) > 0 {
@@ -352,6 +299,101 @@ not write, 3 internal error. The exit code is the same in every format.
 		return exitUsage
 	}
 	return finish(stderr, code, res, in)
+}
+
+// mainOpts are the flags of ascvet itself.
+type mainOpts struct {
+	outs          outputsFlag // -f and -o, in order
+	jobs          *int
+	fail          *string
+	failOn        *string
+	exitZero      *bool
+	failNoSaving  *bool
+	showIgnored   *bool
+	lang          *string
+	checks        *string
+	configFile    *string
+	noConfig      *bool
+	baselineFile  *string
+	writeBaseline *string
+	newFromRev    *string
+	sarifCategory *string
+	fix           *bool
+	diff          *bool
+	confidence    *string
+	lim           *limits
+	chipName      *string
+	machineFile   *string
+	iterations    *int
+	color         *string
+	list          *bool
+	showVersion   *bool
+}
+
+// mainUsage is the head of ascvet -h; the flags and the exit codes follow.
+const mainUsage = `usage: ascvet [flags] [path ...]
+       ascvet explain [-lang zh] RULE...
+       ascvet config print [PATH]
+       ascvet stats [-j N] [path ...]
+       ascvet ir FILE...
+       ascvet regs [-f json] PATH[:LINE]...
+       ascvet sim [-f json] PATH:LINE | PATH...
+       ascvet help [COMMAND]
+       ascvet version [-f json]
+       ascvet completion bash|zsh|fish
+
+Checks Ascend C vector-function kernels. Each path is a file or a directory,
+walked recursively (dir/... works too); the default is the current directory.
+Flags may come before or after the paths; -- ends them. Settings come from
+the ascvet.toml files above each file (see 'ascvet config print'); flags
+given on the command line win.
+
+Flags:
+`
+
+// mainFlags defines the flags of ascvet on a new flag set whose usage
+// goes to stderr.
+func mainFlags(stderr io.Writer) (*flag.FlagSet, *mainOpts) {
+	fs := flag.NewFlagSet("ascvet", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := &mainOpts{}
+	fs.Func("f", "output `FORMAT`: "+strings.Join(formats, ", ")+" (repeatable; each -o names the file of the -f before it)", o.outs.setFormat)
+	fs.Func("o", "write the output of the preceding -f to `FILE` (atomically) instead of stdout", o.outs.setFile)
+	o.jobs = fs.Int("j", runtime.NumCPU(), "analyse `N` files in parallel (default: the number of CPUs)")
+	o.fail = fs.String("fail", "", "`WHAT` fails the run (exit 1): a severity (that one or higher), none, or rules (IDs, names, globs: ASC1*,ASC3001); default: the config's fail, else warning")
+	o.failOn = fs.String("fail-on", "", "old name of -fail, for a `SEVERITY`")
+	o.exitZero = fs.Bool("exit-zero", false, "exit 0 whatever the findings (usage and internal errors still fail)")
+	o.failNoSaving = fs.Bool("fail-no-saving", false, "let performance findings whose simulation measures no saving fail the run too (by default they are reported but do not fail it)")
+	o.showIgnored = fs.Bool("show-ignored", false, "also list the findings that directives or the baseline suppressed, marked as such")
+	o.lang = fs.String("lang", "", "language `LANG` of messages: en or zh (default: the config's lang, else zh when LC_ALL, LC_MESSAGES or LANG starts with zh, else en)")
+	o.checks = fs.String("checks", "", "`RULES` to run, over the config's: comma-separated IDs, names, globs, all, -RULE (\"all,-ASC3004\")")
+	o.configFile = fs.String("config", "", "use this config `FILE` only, instead of the ascvet.toml files found above each file")
+	o.noConfig = fs.Bool("no-config", false, "ignore every ascvet.toml")
+	o.baselineFile = fs.String("baseline", "", "report only findings that are not in the baseline `FILE` (see -write-baseline); stale entries are reported on stderr")
+	o.writeBaseline = fs.String("write-baseline", "", "write the findings to the baseline `FILE` and exit 0 (findings are still printed)")
+	o.newFromRev = fs.String("new-from-rev", "", "report only findings on lines changed since git revision `REV` (working tree included)")
+	o.sarifCategory = fs.String("sarif-category", "", "SARIF automationDetails.id category `ID`, to tell several uploads apart (default ascvet/)")
+	o.fix = fs.Bool("fix", false, "apply the suggested fixes, writing each changed file atomically, then report the findings that remain")
+	o.diff = fs.Bool("diff", false, "print the suggested fixes as a unified diff (for git apply or patch -p1) instead of the findings; write nothing")
+	o.confidence = fs.String("confidence", "high", "`LEVEL` of proof: high reports what is proven; low also reports what ascvet suspects but cannot prove (streams whose addresses do not fold)")
+	o.lim = addLimitFlags(fs)
+	o.chipName = fs.String("chip", "ascend950", "`CHIP` whose machine model prices the findings: "+strings.Join(simcheck.Chips(), ", "))
+	o.machineFile = fs.String("machine", "", "machine model `FILE` (TOML, as simcheck/machines/ascend950.toml) to use instead of -chip's")
+	o.iterations = fs.Int("iterations", simcheck.DefaultIterations, "`N` iterations to simulate for a loop whose trip count does not fold")
+	o.color = fs.String("color", "auto", "colour the text output `WHEN`: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never")
+	o.list = fs.Bool("list", false, "print the rules and exit")
+	o.showVersion = fs.Bool("version", false, "print the version and exit (as ascvet version)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, mainUsage)
+		fs.PrintDefaults()
+		fmt.Fprint(stderr, `
+Exit codes: 0 nothing fails (see -fail), 1 findings that fail (after -fix:
+that remain), 2 usage or configuration error, input unreadable or skipped
+(over a -max-* or -file-timeout limit, binary, UTF-16) or a file -fix could
+not write, 3 internal error. The exit code is the same in every format.
+`)
+	}
+	return fs, o
 }
 
 // finalCode is the exit code once skipped inputs and internal errors count.

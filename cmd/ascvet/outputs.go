@@ -11,6 +11,7 @@ import (
 
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/config"
+	"github.com/ascvet/ascvet/ruleset/i18n"
 )
 
 // formats are the output formats, in the order -h lists them.
@@ -92,7 +93,7 @@ func writeOutputs(outs []output, stdout io.Writer, r *report, read int) error {
 		if out.file == "" {
 			w = stdout
 		}
-		if err := writeFormat(w, out.format, r, read); err != nil {
+		if err := writeFormat(w, out.format, r, read, r.Color && out.file == ""); err != nil {
 			return err
 		}
 		if out.file != "" {
@@ -134,7 +135,9 @@ func writeFileAtomic(name string, data []byte) (err error) {
 	return os.Rename(f.Name(), name)
 }
 
-func writeFormat(w io.Writer, format string, r *report, read int) error {
+// writeFormat writes r in format to w; color colours the text format (on
+// stdout only, never in a -o file).
+func writeFormat(w io.Writer, format string, r *report, read int, color bool) error {
 	switch format {
 	case "json":
 		return writeJSON(w, r.Issues)
@@ -154,7 +157,7 @@ func writeFormat(w io.Writer, format string, r *report, read int) error {
 	case "checkstyle":
 		return writeCheckstyle(w, r)
 	}
-	return writeText(w, r.Issues, read)
+	return writeText(w, r.Issues, read, textStyle{lang: r.Lang, color: color})
 }
 
 // failPolicy is -fail: which reported issues fail the run.
@@ -191,23 +194,55 @@ func (f *failPolicy) fails(is *issue) bool {
 	return fails
 }
 
+// textStyle is how the text format prints: its language, and whether it
+// colours the severities and rule IDs (-color).
+type textStyle struct {
+	lang  string // "en" or "zh": the severity words and the summary
+	color bool   // ANSI colours
+}
+
+// The ANSI colours of the text format: the severity word bold in its
+// colour, the rule ID dim.
+const (
+	ansiReset = "\x1b[0m"
+	ansiDim   = "\x1b[2m"
+)
+
+var severityColor = [ruleset.Error + 1]string{
+	ruleset.Info:    "\x1b[1;36m", // cyan
+	ruleset.Warning: "\x1b[1;33m", // yellow
+	ruleset.Error:   "\x1b[1;31m", // red
+}
+
+// paint returns s in the ANSI colour code when st colours, else s.
+func (st textStyle) paint(code, s string) string {
+	if !st.color || code == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
 // writeText prints the issues gcc style, then a summary line. Suppressed
 // issues (listed with -show-ignored) are marked and not counted. A file name
 // holding a control character or a double quote is quoted (displayName), so
-// that each finding stays one line.
-func writeText(w io.Writer, issues []issue, files int) error {
+// that each finding stays one line. The severity words and the summary are
+// in st.lang; with st.color the severity and the rule ID are coloured.
+func writeText(w io.Writer, issues []issue, files int, st textStyle) error {
 	var count [ruleset.Error + 1]int
 	ignored, total := 0, 0
 	for i := range issues {
 		is := &issues[i]
+		rule := st.paint(ansiDim, is.RuleID())
 		if len(is.Suppressed) > 0 {
 			ignored++
-			fmt.Fprintf(w, "%s:%d:%d: ignored: %s [%s] (%s)\n", displayName(is.Pos.Filename), is.Pos.Line, is.Pos.Column, is.Message, is.RuleID(), is.Suppressed[0].Justification)
+			fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s] (%s)\n", displayName(is.Pos.Filename), is.Pos.Line, is.Pos.Column,
+				st.paint(ansiDim, i18n.Driver(st.lang, "ignored")), is.Message, rule, is.Suppressed[0].Justification)
 			continue
 		}
 		total++
 		count[is.Level]++
-		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", displayName(is.Pos.Filename), is.Pos.Line, is.Pos.Column, is.Level, is.Message, is.RuleID())
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", displayName(is.Pos.Filename), is.Pos.Line, is.Pos.Column,
+			st.paint(severityColor[is.Level], ruleset.SeverityName(is.Level, st.lang)), is.Message, rule)
 	}
 	var parts []string
 	for s := ruleset.Error; s >= ruleset.Info; s-- {
@@ -226,7 +261,8 @@ func writeText(w io.Writer, issues []issue, files int) error {
 	if ignored > 0 {
 		summary += fmt.Sprintf(", %d ignored", ignored)
 	}
-	_, err := fmt.Fprintf(w, "%s in %s\n", summary, plural(files, "file"))
+	summary = fmt.Sprintf("%s in %s", summary, plural(files, "file"))
+	_, err := fmt.Fprintln(w, i18n.Driver(st.lang, summary))
 	return err
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"go/token"
@@ -39,12 +38,12 @@ type regsClass struct {
 	Helper   int      `json:"helper,omitempty"` // part of the peak held inside a called helper
 }
 
-// runRegs implements "ascvet regs PATH[:LINE]...": the register pressure
-// report of every VF region (or of the region holding LINE).
-func runRegs(args []string, stdout, stderr io.Writer) int {
+// regsFlags defines the flags of ascvet regs, -f the only one; its usage
+// goes to stderr.
+func regsFlags(stderr io.Writer) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("ascvet regs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("f", "text", "output format: text or json")
+	format := fs.String("f", "text", "output `FORMAT`: text or json")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: ascvet regs [-f text|json] PATH[:LINE]...
 
@@ -57,11 +56,15 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	return fs, format
+}
+
+// runRegs implements "ascvet regs PATH[:LINE]...": the register pressure
+// report of every VF region (or of the region holding LINE).
+func runRegs(args []string, stdout, stderr io.Writer) int {
+	fs, format := regsFlags(stderr)
+	if code, ok := parseArgs(fs, args, stderr); !ok {
+		return code
 	}
 	if *format != "text" && *format != "json" {
 		return usageError(stderr, fmt.Sprintf("-f %s: want text or json", *format))

@@ -2,11 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"go/token"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
@@ -29,16 +29,25 @@ type simLoop struct {
 	Chain      int     `json:"longest_chain"`
 }
 
-// runSim implements "ascvet sim": the llvm-mca-style report of one loop or
-// VF function (PATH:LINE), or a summary line for every loop (PATH).
-func runSim(args []string, stdout, stderr io.Writer) int {
+// simOpts are the flags of ascvet sim.
+type simOpts struct {
+	format      *string
+	chipName    *string
+	machineFile *string
+	iterations  *int
+	timeline    *int
+}
+
+// simFlags defines the flags of ascvet sim; its usage goes to stderr.
+func simFlags(stderr io.Writer) (*flag.FlagSet, *simOpts) {
 	fs := flag.NewFlagSet("ascvet sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("f", "text", "output format: text or json")
-	chipName := fs.String("chip", "ascend950", "chip whose machine model is simulated")
-	machineFile := fs.String("machine", "", "machine model file to use instead of -chip's")
-	iterations := fs.Int("iterations", simcheck.DefaultIterations, "iterations to simulate when a loop's trip count does not fold")
-	timeline := fs.Int("timeline", 2, "iterations shown in the timeline")
+	o := &simOpts{}
+	o.format = fs.String("f", "text", "output `FORMAT`: text or json")
+	o.chipName = fs.String("chip", "ascend950", "`CHIP` whose machine model is simulated: "+strings.Join(simcheck.Chips(), ", "))
+	o.machineFile = fs.String("machine", "", "machine model `FILE` to use instead of -chip's")
+	o.iterations = fs.Int("iterations", simcheck.DefaultIterations, "`N` iterations to simulate when a loop's trip count does not fold")
+	o.timeline = fs.Int("timeline", 2, "`N` iterations shown in the timeline")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: ascvet sim [flags] PATH:LINE
        ascvet sim [flags] PATH...
@@ -53,31 +62,35 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	return fs, o
+}
+
+// runSim implements "ascvet sim": the llvm-mca-style report of one loop or
+// VF function (PATH:LINE), or a summary line for every loop (PATH).
+func runSim(args []string, stdout, stderr io.Writer) int {
+	fs, o := simFlags(stderr)
+	if code, ok := parseArgs(fs, args, stderr); !ok {
+		return code
 	}
-	if *format != "text" && *format != "json" {
-		return usageError(stderr, fmt.Sprintf("-f %s: want text or json", *format))
+	if *o.format != "text" && *o.format != "json" {
+		return usageError(stderr, fmt.Sprintf("-f %s: want text or json", *o.format))
 	}
 	if fs.NArg() == 0 {
 		return usageError(stderr, "sim: name a file:line, or paths")
 	}
-	if *iterations < 1 {
-		return usageError(stderr, fmt.Sprintf("-iterations %d: want at least 1", *iterations))
+	if *o.iterations < 1 {
+		return usageError(stderr, fmt.Sprintf("-iterations %d: want at least 1", *o.iterations))
 	}
-	m, err := simcost.Load(*chipName, *machineFile)
+	m, err := simcost.Load(*o.chipName, *o.machineFile)
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
 	if fs.NArg() == 1 {
 		if p, line := splitLine(fs.Arg(0)); line > 0 {
-			return simOne(p, line, m, *iterations, *timeline, *format == "json", stdout, stderr)
+			return simOne(p, line, m, *o.iterations, *o.timeline, *o.format == "json", stdout, stderr)
 		}
 	}
-	return simAll(fs.Args(), m, *iterations, *format == "json", stdout, stderr)
+	return simAll(fs.Args(), m, *o.iterations, *o.format == "json", stdout, stderr)
 }
 
 func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int, asJSON bool, stdout, stderr io.Writer) int {

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -86,12 +85,21 @@ type nameCount struct {
 	Count int    `json:"count"` // calls of it
 }
 
-func runStats(args []string, stdout, stderr io.Writer) int {
+// statsOpts are the flags of ascvet stats.
+type statsOpts struct {
+	jobs  *int
+	sites *bool
+	lim   *limits
+}
+
+// statsFlags defines the flags of ascvet stats; its usage goes to stderr.
+func statsFlags(stderr io.Writer) (*flag.FlagSet, *statsOpts) {
 	fs := flag.NewFlagSet("ascvet stats", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	jobs := fs.Int("j", runtime.NumCPU(), "number of files parsed in parallel")
-	sites := fs.Bool("sites", false, "also list every LoadUnAlignPre and StoreUnAlignPost in a loop with the stream analysis' verdict and reason")
-	lim := addLimitFlags(fs)
+	o := &statsOpts{}
+	o.jobs = fs.Int("j", runtime.NumCPU(), "parse `N` files in parallel (default: the number of CPUs)")
+	o.sites = fs.Bool("sites", false, "also list every LoadUnAlignPre and StoreUnAlignPost in a loop with the stream analysis' verdict and reason")
+	o.lim = addLimitFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: ascvet stats [-j N] [limit flags] [path ...]
 
@@ -105,16 +113,18 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	return fs, o
+}
+
+func runStats(args []string, stdout, stderr io.Writer) int {
+	fs, o := statsFlags(stderr)
+	if code, ok := parseArgs(fs, args, stderr); !ok {
+		return code
 	}
-	if *jobs < 1 {
-		return usageError(stderr, fmt.Sprintf("-j %d: want at least 1", *jobs))
+	if *o.jobs < 1 {
+		return usageError(stderr, fmt.Sprintf("-j %d: want at least 1", *o.jobs))
 	}
-	if msg := lim.validate(); msg != "" {
+	if msg := o.lim.validate(); msg != "" {
 		return usageError(stderr, msg)
 	}
 	paths := fs.Args()
@@ -124,7 +134,7 @@ Flags:
 
 	start := time.Now()
 	as := []*analysis.Analyzer{cppir.Analyzer}
-	if err := lim.apply(as); err != nil {
+	if err := o.lim.apply(as); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
 	}
@@ -134,8 +144,8 @@ Flags:
 	defined := map[string]bool{}     // every function defined anywhere in the tree
 	var mu sync.Mutex
 	in, err := check(paths, as, checkConfig{
-		jobs: *jobs,
-		lim:  *lim,
+		jobs: *o.jobs,
+		lim:  *o.lim,
 		visit: func(_ runner.File, results map[*analysis.Analyzer]any) {
 			pkg, ok := results[cppir.Analyzer].(*ir.Package)
 			if !ok {
@@ -144,7 +154,7 @@ Flags:
 			mu.Lock()
 			defer mu.Unlock()
 			st.add(pkg, unknown, unknownNames, defined)
-			st.Streams.add(pkg, *sites)
+			st.Streams.add(pkg, *o.sites)
 		},
 	}, stderr)
 	if err != nil {

@@ -198,6 +198,22 @@ var messages = map[string][]pattern{
 
 // fragments holds, per kind, the patterns of a part of a message.
 var fragments = map[string][]pattern{
+	// The fragments of the driver's lines (driver, below).
+	"Files": {
+		{`1 file`, `1 个文件`},
+		{`(?P<n>\d+) files`, `${n} 个文件`},
+	},
+	"Count": {
+		{`1 error`, `1 个错误`},
+		{`(?P<n>\d+) errors`, `${n} 个错误`},
+		{`1 warning`, `1 个警告`},
+		{`(?P<n>\d+) warnings`, `${n} 个警告`},
+		{`(?P<n>\d+) info`, `${n} 个提示`},
+	},
+	"Ignored": {
+		{``, ``},
+		{`, (?P<n>\d+) ignored`, `，另有 ${n} 个已忽略`},
+	},
 	"Tail": {
 		{``, ``},
 		{`: (?P<Cost>[^;]+)`, `：${Cost}`},
@@ -471,9 +487,20 @@ var fragments = map[string][]pattern{
 	},
 }
 
+// driver holds the lines the driver itself prints around the findings:
+// the summary line of the text output (writeText in cmd/ascvet), and the
+// word that marks a suppressed finding listed with -show-ignored.
+var driver = []pattern{
+	{`no findings(?P<Ignored>(?:, \d+ ignored)?) in (?P<Files>\d+ files?)`, `在 ${Files}中没有检查结果${Ignored}`},
+	{`(?P<n>\d+) findings? \((?P<Counts>.+)\)(?P<Ignored>(?:, \d+ ignored)?) in (?P<Files>\d+ files?)`,
+		`在 ${Files}中有 ${n} 个检查结果（${Counts}）${Ignored}`},
+	{`ignored`, `已忽略`},
+}
+
 // listKinds are the lists in messages.
 var listKinds = map[string]listKind{
-	"Cases": {sep: ", ", zhSep: "，", item: "Case"},     // the replay's case: "4-byte elements, p at offset 4 ..."
-	"Regs":  {sep: " and ", zhSep: "、", item: "Name"},  // register names: "ua and ub"
-	"Or":    {sep: " or ", zhSep: " 或 ", item: "Name"}, // alternatives: "DIST_NORM_B32 or DIST_NORM"
+	"Counts": {sep: ", ", zhSep: "，", item: "Count"},    // the summary's counts: "9 errors, 11 warnings, 5 info"
+	"Cases":  {sep: ", ", zhSep: "，", item: "Case"},     // the replay's case: "4-byte elements, p at offset 4 ..."
+	"Regs":   {sep: " and ", zhSep: "、", item: "Name"},  // register names: "ua and ub"
+	"Or":     {sep: " or ", zhSep: " 或 ", item: "Name"}, // alternatives: "DIST_NORM_B32 or DIST_NORM"
 }

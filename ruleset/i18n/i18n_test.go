@@ -117,6 +117,7 @@ func TestCatalogWellFormed(t *testing.T) {
 	for _, ps := range messages {
 		note(ps)
 	}
+	note(driver)
 	for _, ps := range fragments {
 		note(ps)
 	}
@@ -139,6 +140,32 @@ func TestCatalogWellFormed(t *testing.T) {
 				t.Errorf("%s: template %q has no Chinese", id, p.zh)
 			}
 		}
+	}
+	for _, p := range driver {
+		if !strings.ContainsFunc(p.zh, isHan) {
+			t.Errorf("driver: template %q has no Chinese", p.zh)
+		}
+	}
+}
+
+// TestDriver: the summary lines of the text output translate whole.
+func TestDriver(t *testing.T) {
+	for en, zh := range map[string]string{
+		"no findings in 1 file":                                   "在 1 个文件中没有检查结果",
+		"no findings, 2 ignored in 3 files":                       "在 3 个文件中没有检查结果，另有 2 个已忽略",
+		"25 findings (9 errors, 11 warnings, 5 info) in 22 files": "在 22 个文件中有 25 个检查结果（9 个错误，11 个警告，5 个提示）",
+		"1 finding (1 warning), 4 ignored in 1 file":              "在 1 个文件中有 1 个检查结果（1 个警告），另有 4 个已忽略",
+		"ignored": "已忽略",
+	} {
+		if got := Driver("zh", en); got != zh {
+			t.Errorf("Driver(zh, %q) = %q, want %q", en, got, zh)
+		}
+		if got := Driver("en", en); got != en {
+			t.Errorf("Driver(en, %q) = %q", en, got)
+		}
+	}
+	if got := Driver("zh", "something else"); got != "something else" {
+		t.Errorf("an unknown line became %q", got)
 	}
 }
 

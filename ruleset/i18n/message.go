@@ -40,6 +40,7 @@ var (
 	compileOnce sync.Once
 	byRule      map[string][]compiled // rule ID → patterns of its messages
 	byKind      map[string][]compiled // fragment kind → patterns
+	byDriver    []compiled            // the driver's lines
 	lists       map[string]listKind   // list kinds
 )
 
@@ -63,6 +64,7 @@ func compileAll() {
 		for id, ps := range messages {
 			byRule[id] = compile(ps)
 		}
+		byDriver = compile(driver)
 	})
 }
 
@@ -119,6 +121,21 @@ func Message(lang, ruleID, english string) string {
 	}
 	if t, ok := translate(ruleID, english); ok {
 		return t.Text
+	}
+	return english
+}
+
+// Driver translates a line that the driver prints itself (see driver in
+// the catalog: the summary of the text output, "ignored") into lang.
+// English, and a line no pattern matches, return english unchanged.
+func Driver(lang, english string) string {
+	if Normalize(lang) != ZH {
+		return english
+	}
+	compileAll()
+	var t translation
+	if s, ok := apply(byDriver, english, &t, 0); ok {
+		return s
 	}
 	return english
 }

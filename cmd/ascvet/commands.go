@@ -1,0 +1,116 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// A subcommand is a command of ascvet after its name ("ascvet sim ...").
+type subcommand struct {
+	name  string                                            // as typed
+	run   func(args []string, stdout, stderr io.Writer) int // args after the name
+	flags func(stderr io.Writer) *flag.FlagSet              // its flags, usage to stderr; nil for none
+	args  string                                            // what its arguments are, for completion: "paths", "rules", "shells", "commands", "config"
+}
+
+// commands are the subcommands, in the order help and completion list them.
+// They are filled in by init, since help and completion read the table.
+var commands []*subcommand
+
+func init() {
+	commands = []*subcommand{
+		{name: "explain", run: runExplain, args: "rules", flags: func(w io.Writer) *flag.FlagSet { fs, _, _ := explainFlags(w); return fs }},
+		{name: "config", run: runConfig, args: "config", flags: func(w io.Writer) *flag.FlagSet { fs, _ := configPrintFlags(w); return fs }},
+		{name: "stats", run: runStats, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _ := statsFlags(w); return fs }},
+		{name: "ir", run: runIR, args: "paths", flags: irFlags},
+		{name: "regs", run: runRegs, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _ := regsFlags(w); return fs }},
+		{name: "sim", run: runSim, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _ := simFlags(w); return fs }},
+		{name: "help", run: runHelp, args: "commands", flags: helpFlags},
+		{name: "version", run: runVersion, flags: func(w io.Writer) *flag.FlagSet { fs, _ := versionFlags(w); return fs }},
+		{name: "completion", run: runCompletion, args: "shells", flags: completionFlags},
+	}
+}
+
+// lookupCommand returns the subcommand named name, or nil.
+func lookupCommand(name string) *subcommand {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// commandNames are the names of the subcommands.
+func commandNames() []string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return names
+}
+
+// misspeltCommand reports, when arg, the first argument, is no file and
+// looks like a misspelt subcommand ("stat"), that it is unknown, with the
+// closest subcommand; ok is false when arg is to be taken as a path.
+func misspeltCommand(arg string, stderr io.Writer) (code int, ok bool) {
+	if arg == "" || strings.HasPrefix(arg, "-") || strings.ContainsAny(arg, `/\.:`) {
+		return 0, false
+	}
+	if _, err := os.Lstat(arg); err == nil {
+		return 0, false
+	}
+	s := suggest(arg, commandNames())
+	if s == "" || editDistance(arg, s) > 2 {
+		return 0, false
+	}
+	fmt.Fprintf(stderr, "ascvet: unknown command %q; did you mean %s? (ascvet help lists the commands)\n", arg, s)
+	return exitUsage, true
+}
+
+// helpFlags is the flag set of ascvet help, which has no flag but -h.
+func helpFlags(stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("ascvet help", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `usage: ascvet help [COMMAND]
+
+Prints the usage of ascvet, or of COMMAND (`+strings.Join(commandNames(), ", ")+`),
+on stdout.
+`)
+	}
+	return fs
+}
+
+// runHelp implements "ascvet help [COMMAND]": the usage of ascvet or of a
+// subcommand, on stdout (-h prints the same on stderr), exit 0; an unknown
+// command is a one-line error with the closest command.
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	fs := helpFlags(stderr)
+	if code, ok := parseArgs(fs, args, stderr); !ok {
+		return code
+	}
+	switch fs.NArg() {
+	case 0:
+		fs, _ := mainFlags(stdout)
+		fs.Usage()
+		return exitOK
+	case 1:
+		name := fs.Arg(0)
+		c := lookupCommand(name)
+		if c == nil {
+			msg := fmt.Sprintf("ascvet help: unknown command %q", name)
+			if s := suggest(name, commandNames()); s != "" {
+				msg += "; did you mean " + s + "?"
+			}
+			fmt.Fprintf(stderr, "%s (ascvet help lists the commands)\n", msg)
+			return exitUsage
+		}
+		c.flags(stdout).Usage()
+		return exitOK
+	}
+	return usageError(stderr, "help: name at most one command")
+}
