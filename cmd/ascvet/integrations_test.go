@@ -63,6 +63,7 @@ type hook struct {
 	Language      string   `yaml:"language"`
 	Files         string   `yaml:"files"`
 	PassFilenames *bool    `yaml:"pass_filenames"`
+	RequireSerial bool     `yaml:"require_serial"`
 }
 
 func hooks(t *testing.T) map[string]hook {
@@ -391,5 +392,52 @@ func TestReadmeExample(t *testing.T) {
 	shown := strings.ReplaceAll(string(want), "../../testdata/", "testdata/")
 	if !strings.Contains(string(readme), "```\n"+shown+"```\n") {
 		t.Errorf("README.md does not show the current output of its first command; paste testdata/examples.text.golden (paths without ../../):\n%s", shown)
+	}
+}
+
+// TestPreCommitRev: the README's pre-commit snippet pins a rev that can be
+// fetched, a full commit hash of this repository or one of its tags, so
+// that it cannot name a release that was never made; and both hooks run as
+// one process, so that a commit prints one summary.
+func TestPreCommitRev(t *testing.T) {
+	for id, h := range hooks(t) {
+		if !h.RequireSerial {
+			t.Errorf("hook %s: require_serial is false; pre-commit would split the files over several ascvet processes, each printing a summary", id)
+		}
+	}
+	var cfg struct {
+		Repos []struct {
+			Repo string `yaml:"repo"`
+			Rev  string `yaml:"rev"`
+		} `yaml:"repos"`
+	}
+	if err := yaml.Unmarshal([]byte(readmeSnippet(t, "pre-commit")), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Repos) != 1 {
+		t.Fatalf("README pre-commit snippet has %d repos; want 1", len(cfg.Repos))
+	}
+	rev := cfg.Repos[0].Rev
+	if _, err := exec.LookPath("git"); err != nil {
+		if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(rev) {
+			t.Errorf("README pre-commit rev %q is not a full commit hash (git is not installed, so tags cannot be checked)", rev)
+		}
+		return
+	}
+	if slices.Contains(strings.Fields(git(t, ".", "tag")), rev) {
+		return
+	}
+	if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(rev) {
+		t.Fatalf("README pre-commit rev %q is neither a full commit hash nor a tag of this repository (git tag)", rev)
+	}
+	if strings.TrimSpace(git(t, ".", "rev-parse", "--is-shallow-repository")) == "true" {
+		t.Logf("shallow clone: not checking that %s is a commit of this repository", rev)
+		return
+	}
+	if err := exec.Command("git", "cat-file", "-e", rev+"^{commit}").Run(); err != nil {
+		t.Fatalf("README pre-commit rev %s is not a commit of this repository", rev)
+	}
+	if out, err := exec.Command("git", "cat-file", "-e", rev+":.pre-commit-hooks.yaml").CombinedOutput(); err != nil {
+		t.Errorf("README pre-commit rev %s has no .pre-commit-hooks.yaml: %s", rev, out)
 	}
 }
