@@ -15,11 +15,11 @@ import (
 )
 
 // The README's integration snippets are the ones these tests run: each is
-// a fenced block after a "<!-- snippet: NAME -->" line. The pre-commit test
-// runs the hooks exactly as pre-commit would from .pre-commit-hooks.yaml
-// (pre-commit itself comes from PyPI, which this machine cannot reach): the
-// staged files that match the hook's regex, passed to its entry and args
-// in the repository root. The GitHub Actions test runs the action's own
+// a fenced block after a "<!-- snippet: NAME -->" line. TestPreCommit runs
+// the hooks as pre-commit would from .pre-commit-hooks.yaml, without it:
+// the staged files that match the hook's regex, passed to its entry and
+// args in the repository root; TestPreCommitReal (precommit_test.go) runs
+// pre-commit itself, where it is installed. The GitHub Actions test runs the action's own
 // ascvet step; the GitLab CI test runs the job's script.
 
 // readmeSnippet returns the fenced block after <!-- snippet: name --> in README.md.
