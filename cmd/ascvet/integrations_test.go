@@ -210,9 +210,102 @@ func TestPreCommit(t *testing.T) {
 	}
 }
 
+// actionStep is a step of action.yml.
+type actionStep struct {
+	ID               string            `yaml:"id"`
+	Name             string            `yaml:"name"`
+	If               string            `yaml:"if"`
+	Uses             string            `yaml:"uses"`
+	With             map[string]string `yaml:"with"`
+	Run              string            `yaml:"run"`
+	Env              map[string]string `yaml:"env"`
+	WorkingDirectory string            `yaml:"working-directory"`
+}
+
+// actionManifest is action.yml.
+type actionManifest struct {
+	Inputs map[string]struct {
+		Default string `yaml:"default"`
+	} `yaml:"inputs"`
+	Runs struct {
+		Steps []actionStep `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+func readAction(t *testing.T) actionManifest {
+	t.Helper()
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action actionManifest
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	return action
+}
+
+// actionExpr matches a ${{ expression }} of a workflow.
+var actionExpr = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
+
+// actionRun is one run of the action's ascvet step.
+type actionRun struct {
+	out     string            // stdout and stderr
+	outputs map[string]string // GITHUB_OUTPUT
+	summary string            // GITHUB_STEP_SUMMARY
+}
+
+// runActionStep runs step s as the runner would, in workspace, with the
+// ascvet binary of dir bin where the build step puts it; ctx gives the
+// value of every expression in the step's env and working-directory.
+func runActionStep(t *testing.T, s actionStep, bin, workspace string, ctx map[string]string) actionRun {
+	t.Helper()
+	expand := func(v string) string {
+		return actionExpr.ReplaceAllStringFunc(v, func(m string) string {
+			e := actionExpr.FindStringSubmatch(m)[1]
+			val, ok := ctx[e]
+			if !ok {
+				t.Fatalf("step %s: no value for ${{ %s }}", s.ID, e)
+			}
+			return val
+		})
+	}
+	tmp := t.TempDir()
+	copyFile(t, filepath.Join(bin, "ascvet"), filepath.Join(tmp, "ascvet-bin", "ascvet"))
+	if err := os.Chmod(filepath.Join(tmp, "ascvet-bin", "ascvet"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outFile, summary := filepath.Join(tmp, "output"), filepath.Join(tmp, "summary.md")
+	cmd := exec.Command("bash", "-e", "-c", s.Run)
+	cmd.Dir = workspace
+	if s.WorkingDirectory != "" {
+		cmd.Dir = filepath.Join(workspace, expand(s.WorkingDirectory))
+	}
+	cmd.Env = append(os.Environ(), "RUNNER_TEMP="+tmp, "GITHUB_OUTPUT="+outFile, "GITHUB_STEP_SUMMARY="+summary, "GITHUB_WORKSPACE="+workspace)
+	for k, v := range s.Env {
+		cmd.Env = append(cmd.Env, k+"="+expand(v))
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the action's ascvet step failed: %v\n%s", err, out)
+	}
+	r := actionRun{out: string(out), outputs: map[string]string{}}
+	got, _ := os.ReadFile(outFile)
+	for _, line := range strings.Split(strings.TrimSpace(string(got)), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok {
+			r.outputs[k] = v
+		}
+	}
+	sum, _ := os.ReadFile(summary)
+	r.summary = string(sum)
+	return r
+}
+
 // TestGitHubAction: the README's workflow uses the action with inputs it
 // declares, and the action's ascvet step, run as the runner would, writes
-// annotations, a SARIF log and the exit code output.
+// annotations, a SARIF log and the exit code output; with
+// working-directory and only-new-issues on a push, it reports the pushed
+// changes only, with file names relative to the workspace.
 func TestGitHubAction(t *testing.T) {
 	bin := buildAscvet(t)
 	var wf struct {
@@ -226,26 +319,8 @@ func TestGitHubAction(t *testing.T) {
 	if err := yaml.Unmarshal([]byte(readmeSnippet(t, "github-actions")), &wf); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("../../action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var action struct {
-		Inputs map[string]struct {
-			Default string `yaml:"default"`
-		} `yaml:"inputs"`
-		Runs struct {
-			Steps []struct {
-				ID  string            `yaml:"id"`
-				Run string            `yaml:"run"`
-				Env map[string]string `yaml:"env"`
-			} `yaml:"steps"`
-		} `yaml:"runs"`
-	}
-	if err := yaml.Unmarshal(data, &action); err != nil {
-		t.Fatal(err)
-	}
-	with := map[string]string{}
+	action := readAction(t)
+	var with map[string]string
 	for _, j := range wf.Jobs {
 		for _, s := range j.Steps {
 			if strings.HasPrefix(s.Uses, "ascvet/ascvet@") {
@@ -256,60 +331,77 @@ func TestGitHubAction(t *testing.T) {
 	if with == nil {
 		t.Fatal("the README workflow has no step that uses ascvet/ascvet@...")
 	}
-	inputs := map[string]string{}
+	ctx := map[string]string{"github.event_name": "pull_request", "github.event.pull_request.base.sha": "", "github.event.before": ""}
 	for k, v := range action.Inputs {
-		inputs[k] = v.Default
+		ctx["inputs."+k] = v.Default
 	}
 	for k, v := range with {
 		if _, ok := action.Inputs[k]; !ok {
 			t.Errorf("the README workflow passes input %q, which action.yml does not declare", k)
 		}
-		inputs[k] = v
+		ctx["inputs."+k] = v
 	}
+	i := slices.IndexFunc(action.Runs.Steps, func(s actionStep) bool { return s.ID == "ascvet" })
+	if i < 0 {
+		t.Fatal("action.yml has no step with id ascvet")
+	}
+	step := action.Runs.Steps[i]
+
 	work := t.TempDir()
 	for _, k := range []string{"unaligned_copy.asc", "clean.asc"} {
 		copyFile(t, filepath.Join("../../testdata/kernels", k), filepath.Join(work, "kernels", k))
 	}
-	inputs["paths"] = "kernels" // the snippet's paths are the user's tree
-	for _, s := range action.Runs.Steps {
-		if s.ID != "ascvet" {
-			continue
-		}
-		tmp := t.TempDir()
-		copyFile(t, filepath.Join(bin, "ascvet"), filepath.Join(tmp, "ascvet"))
-		if err := os.Chmod(filepath.Join(tmp, "ascvet"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		outFile, summary := filepath.Join(tmp, "output"), filepath.Join(tmp, "summary.md")
-		cmd := exec.Command("bash", "-e", "-c", s.Run)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "RUNNER_TEMP="+tmp, "GITHUB_OUTPUT="+outFile, "GITHUB_STEP_SUMMARY="+summary)
-		for k, v := range s.Env {
-			v = regexp.MustCompile(`\$\{\{\s*inputs\.([a-z-]+)\s*\}\}`).ReplaceAllStringFunc(v, func(m string) string {
-				return inputs[regexp.MustCompile(`inputs\.([a-z-]+)`).FindStringSubmatch(m)[1]]
-			})
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("the action's ascvet step failed: %v\n%s", err, out)
-		}
-		if !strings.Contains(string(out), "::warning file=kernels/unaligned_copy.asc,line=") {
-			t.Errorf("no annotation for the bad kernel:\n%s", out)
-		}
-		got, _ := os.ReadFile(outFile)
-		if strings.TrimSpace(string(got)) != "exit-code=1" {
-			t.Errorf("GITHUB_OUTPUT %q; want exit-code=1", got)
-		}
-		if sum, _ := os.ReadFile(summary); !strings.Contains(string(sum), "ASC1001") {
-			t.Errorf("step summary has no table of findings:\n%s", sum)
-		}
-		if _, err := os.Stat(filepath.Join(work, "ascvet.sarif")); err != nil && inputs["sarif"] == "true" {
-			t.Errorf("no ascvet.sarif: %v", err)
-		}
-		return
+	ctx["inputs.paths"] = "kernels" // the snippet's paths are the user's tree
+	r := runActionStep(t, step, bin, work, ctx)
+	if !strings.Contains(r.out, "::warning file=kernels/unaligned_copy.asc,line=") {
+		t.Errorf("no annotation for the bad kernel:\n%s", r.out)
 	}
-	t.Fatal("action.yml has no step with id ascvet")
+	if r.outputs["exit-code"] != "1" {
+		t.Errorf("GITHUB_OUTPUT %q; want exit-code=1", r.outputs)
+	}
+	if !strings.Contains(r.summary, "ASC1001") {
+		t.Errorf("step summary has no table of findings:\n%s", r.summary)
+	}
+	if _, err := os.Stat(filepath.Join(work, "ascvet.sarif")); err != nil && ctx["inputs.sarif"] == "true" {
+		t.Errorf("no ascvet.sarif: %v", err)
+	}
+
+	// A monorepo: the kernels under sub/, a push that added a bad kernel.
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed: not checking only-new-issues")
+	}
+	mono := t.TempDir()
+	for _, k := range []string{"unaligned_copy.asc", "clean.asc"} {
+		copyFile(t, filepath.Join("../../testdata/kernels", k), filepath.Join(mono, "sub", "kernels", k))
+	}
+	git(t, mono, "init", "-q")
+	git(t, mono, "add", ".")
+	git(t, mono, "commit", "-q", "-m", "old kernels")
+	before := strings.TrimSpace(git(t, mono, "rev-parse", "HEAD"))
+	copyFile(t, "../../testdata/kernels/unaligned_bugs.asc", filepath.Join(mono, "sub", "kernels", "bugs.asc"))
+	git(t, mono, "add", ".")
+	git(t, mono, "commit", "-q", "-m", "a new kernel")
+	ctx["inputs.working-directory"] = "sub"
+	ctx["inputs.only-new-issues"] = "true"
+	ctx["inputs.sarif"] = "true"
+	ctx["github.event_name"], ctx["github.event.before"] = "push", before
+	r = runActionStep(t, step, bin, mono, ctx)
+	if !strings.Contains(r.out, "::error file=sub/kernels/bugs.asc,line=22,") || strings.Contains(r.out, "unaligned_copy.asc") {
+		t.Errorf("working-directory sub, only-new-issues on a push: want annotations on sub/kernels/bugs.asc only\n%s", r.out)
+	}
+	if r.outputs["exit-code"] != "1" || r.outputs["sarif-file"] != "sub/ascvet.sarif" {
+		t.Errorf("GITHUB_OUTPUT %q; want exit-code=1 and sarif-file=sub/ascvet.sarif", r.outputs)
+	}
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Skip("jq not installed: not checking the SARIF file names")
+	}
+	sarif, err := os.ReadFile(filepath.Join(mono, "sub", "ascvet.sarif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(sarif), `"uri": "sub/kernels/bugs.asc"`) || strings.Contains(string(sarif), `"uri": "kernels/bugs.asc"`) {
+		t.Errorf("ascvet.sarif should name sub/kernels/bugs.asc, relative to the workspace:\n%.2000s", sarif)
+	}
 }
 
 // TestGitLabCI: the README's GitLab job script, run in a shell on a copy
