@@ -487,10 +487,11 @@ func TestReadmeExample(t *testing.T) {
 	}
 }
 
-// TestPreCommitRev: the README's pre-commit snippet pins a rev that can be
-// fetched, a full commit hash of this repository or one of its tags, so
-// that it cannot name a release that was never made; and both hooks run as
-// one process, so that a commit prints one summary.
+// TestPreCommitRev: the README's pre-commit snippet (and its GitHub and
+// GitLab ones) pins a rev that can be fetched, a full commit hash of this
+// repository or one of its tags, so that it cannot name a release that was
+// never made; and both hooks run as one process, so that a commit prints
+// one summary.
 func TestPreCommitRev(t *testing.T) {
 	for id, h := range hooks(t) {
 		if !h.RequireSerial {
@@ -509,10 +510,28 @@ func TestPreCommitRev(t *testing.T) {
 	if len(cfg.Repos) != 1 {
 		t.Fatalf("README pre-commit snippet has %d repos; want 1", len(cfg.Repos))
 	}
-	rev := cfg.Repos[0].Rev
+	checkRev(t, "pre-commit rev", cfg.Repos[0].Rev)
+	// The other snippets pin ascvet the same way.
+	if m := regexp.MustCompile(`uses: ascvet/ascvet@(\S+)`).FindStringSubmatch(readmeSnippet(t, "github-actions")); m == nil {
+		t.Error("the README's GitHub Actions snippet does not use ascvet/ascvet@REV")
+	} else {
+		checkRev(t, "GitHub Actions uses", m[1])
+	}
+	if m := regexp.MustCompile(`cmd/ascvet@(\S+)`).FindStringSubmatch(readmeSnippet(t, "gitlab-ci")); m == nil {
+		t.Error("the README's GitLab CI snippet does not go install ascvet@REV")
+	} else {
+		checkRev(t, "GitLab CI go install", m[1])
+	}
+}
+
+// checkRev checks that rev, pinned by the README's snippet what, is a tag
+// of this repository or the full hash of one of its commits that has
+// .pre-commit-hooks.yaml.
+func checkRev(t *testing.T, what, rev string) {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(rev) {
-			t.Errorf("README pre-commit rev %q is not a full commit hash (git is not installed, so tags cannot be checked)", rev)
+			t.Errorf("README %s %q is not a full commit hash (git is not installed, so tags cannot be checked)", what, rev)
 		}
 		return
 	}
@@ -520,16 +539,18 @@ func TestPreCommitRev(t *testing.T) {
 		return
 	}
 	if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(rev) {
-		t.Fatalf("README pre-commit rev %q is neither a full commit hash nor a tag of this repository (git tag)", rev)
+		t.Errorf("README %s %q is neither a full commit hash nor a tag of this repository (git tag)", what, rev)
+		return
 	}
 	if strings.TrimSpace(git(t, ".", "rev-parse", "--is-shallow-repository")) == "true" {
 		t.Logf("shallow clone: not checking that %s is a commit of this repository", rev)
 		return
 	}
 	if err := exec.Command("git", "cat-file", "-e", rev+"^{commit}").Run(); err != nil {
-		t.Fatalf("README pre-commit rev %s is not a commit of this repository", rev)
+		t.Errorf("README %s %s is not a commit of this repository", what, rev)
+		return
 	}
 	if out, err := exec.Command("git", "cat-file", "-e", rev+":.pre-commit-hooks.yaml").CombinedOutput(); err != nil {
-		t.Errorf("README pre-commit rev %s has no .pre-commit-hooks.yaml: %s", rev, out)
+		t.Errorf("README %s %s has no .pre-commit-hooks.yaml: %s", what, rev, out)
 	}
 }
