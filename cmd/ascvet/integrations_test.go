@@ -15,11 +15,11 @@ import (
 )
 
 // The README's integration snippets are the ones these tests run: each is
-// a fenced block after a "<!-- snippet: NAME -->" line. The pre-commit test
-// runs the hooks exactly as pre-commit would from .pre-commit-hooks.yaml
-// (pre-commit itself comes from PyPI, which this machine cannot reach): the
-// staged files that match the hook's regex, passed to its entry and args
-// in the repository root. The GitHub Actions test runs the action's own
+// a fenced block after a "<!-- snippet: NAME -->" line. TestPreCommit runs
+// the hooks as pre-commit would from .pre-commit-hooks.yaml, without it:
+// the staged files that match the hook's regex, passed to its entry and
+// args in the repository root; TestPreCommitReal (precommit_test.go) runs
+// pre-commit itself, where it is installed. The GitHub Actions test runs the action's own
 // ascvet step; the GitLab CI test runs the job's script.
 
 // readmeSnippet returns the fenced block after <!-- snippet: name --> in README.md.
@@ -63,6 +63,7 @@ type hook struct {
 	Language      string   `yaml:"language"`
 	Files         string   `yaml:"files"`
 	PassFilenames *bool    `yaml:"pass_filenames"`
+	RequireSerial bool     `yaml:"require_serial"`
 }
 
 func hooks(t *testing.T) map[string]hook {
@@ -209,9 +210,102 @@ func TestPreCommit(t *testing.T) {
 	}
 }
 
+// actionStep is a step of action.yml.
+type actionStep struct {
+	ID               string            `yaml:"id"`
+	Name             string            `yaml:"name"`
+	If               string            `yaml:"if"`
+	Uses             string            `yaml:"uses"`
+	With             map[string]string `yaml:"with"`
+	Run              string            `yaml:"run"`
+	Env              map[string]string `yaml:"env"`
+	WorkingDirectory string            `yaml:"working-directory"`
+}
+
+// actionManifest is action.yml.
+type actionManifest struct {
+	Inputs map[string]struct {
+		Default string `yaml:"default"`
+	} `yaml:"inputs"`
+	Runs struct {
+		Steps []actionStep `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+func readAction(t *testing.T) actionManifest {
+	t.Helper()
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action actionManifest
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	return action
+}
+
+// actionExpr matches a ${{ expression }} of a workflow.
+var actionExpr = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
+
+// actionRun is one run of the action's ascvet step.
+type actionRun struct {
+	out     string            // stdout and stderr
+	outputs map[string]string // GITHUB_OUTPUT
+	summary string            // GITHUB_STEP_SUMMARY
+}
+
+// runActionStep runs step s as the runner would, in workspace, with the
+// ascvet binary of dir bin where the build step puts it; ctx gives the
+// value of every expression in the step's env and working-directory.
+func runActionStep(t *testing.T, s actionStep, bin, workspace string, ctx map[string]string) actionRun {
+	t.Helper()
+	expand := func(v string) string {
+		return actionExpr.ReplaceAllStringFunc(v, func(m string) string {
+			e := actionExpr.FindStringSubmatch(m)[1]
+			val, ok := ctx[e]
+			if !ok {
+				t.Fatalf("step %s: no value for ${{ %s }}", s.ID, e)
+			}
+			return val
+		})
+	}
+	tmp := t.TempDir()
+	copyFile(t, filepath.Join(bin, "ascvet"), filepath.Join(tmp, "ascvet-bin", "ascvet"))
+	if err := os.Chmod(filepath.Join(tmp, "ascvet-bin", "ascvet"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outFile, summary := filepath.Join(tmp, "output"), filepath.Join(tmp, "summary.md")
+	cmd := exec.Command("bash", "-e", "-c", s.Run)
+	cmd.Dir = workspace
+	if s.WorkingDirectory != "" {
+		cmd.Dir = filepath.Join(workspace, expand(s.WorkingDirectory))
+	}
+	cmd.Env = append(os.Environ(), "RUNNER_TEMP="+tmp, "GITHUB_OUTPUT="+outFile, "GITHUB_STEP_SUMMARY="+summary, "GITHUB_WORKSPACE="+workspace)
+	for k, v := range s.Env {
+		cmd.Env = append(cmd.Env, k+"="+expand(v))
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the action's ascvet step failed: %v\n%s", err, out)
+	}
+	r := actionRun{out: string(out), outputs: map[string]string{}}
+	got, _ := os.ReadFile(outFile)
+	for _, line := range strings.Split(strings.TrimSpace(string(got)), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok {
+			r.outputs[k] = v
+		}
+	}
+	sum, _ := os.ReadFile(summary)
+	r.summary = string(sum)
+	return r
+}
+
 // TestGitHubAction: the README's workflow uses the action with inputs it
 // declares, and the action's ascvet step, run as the runner would, writes
-// annotations, a SARIF log and the exit code output.
+// annotations, a SARIF log and the exit code output; with
+// working-directory and only-new-issues on a push, it reports the pushed
+// changes only, with file names relative to the workspace.
 func TestGitHubAction(t *testing.T) {
 	bin := buildAscvet(t)
 	var wf struct {
@@ -225,26 +319,8 @@ func TestGitHubAction(t *testing.T) {
 	if err := yaml.Unmarshal([]byte(readmeSnippet(t, "github-actions")), &wf); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("../../action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var action struct {
-		Inputs map[string]struct {
-			Default string `yaml:"default"`
-		} `yaml:"inputs"`
-		Runs struct {
-			Steps []struct {
-				ID  string            `yaml:"id"`
-				Run string            `yaml:"run"`
-				Env map[string]string `yaml:"env"`
-			} `yaml:"steps"`
-		} `yaml:"runs"`
-	}
-	if err := yaml.Unmarshal(data, &action); err != nil {
-		t.Fatal(err)
-	}
-	with := map[string]string{}
+	action := readAction(t)
+	var with map[string]string
 	for _, j := range wf.Jobs {
 		for _, s := range j.Steps {
 			if strings.HasPrefix(s.Uses, "ascvet/ascvet@") {
@@ -255,60 +331,77 @@ func TestGitHubAction(t *testing.T) {
 	if with == nil {
 		t.Fatal("the README workflow has no step that uses ascvet/ascvet@...")
 	}
-	inputs := map[string]string{}
+	ctx := map[string]string{"github.event_name": "pull_request", "github.event.pull_request.base.sha": "", "github.event.before": ""}
 	for k, v := range action.Inputs {
-		inputs[k] = v.Default
+		ctx["inputs."+k] = v.Default
 	}
 	for k, v := range with {
 		if _, ok := action.Inputs[k]; !ok {
 			t.Errorf("the README workflow passes input %q, which action.yml does not declare", k)
 		}
-		inputs[k] = v
+		ctx["inputs."+k] = v
 	}
+	i := slices.IndexFunc(action.Runs.Steps, func(s actionStep) bool { return s.ID == "ascvet" })
+	if i < 0 {
+		t.Fatal("action.yml has no step with id ascvet")
+	}
+	step := action.Runs.Steps[i]
+
 	work := t.TempDir()
 	for _, k := range []string{"unaligned_copy.asc", "clean.asc"} {
 		copyFile(t, filepath.Join("../../testdata/kernels", k), filepath.Join(work, "kernels", k))
 	}
-	inputs["paths"] = "kernels" // the snippet's paths are the user's tree
-	for _, s := range action.Runs.Steps {
-		if s.ID != "ascvet" {
-			continue
-		}
-		tmp := t.TempDir()
-		copyFile(t, filepath.Join(bin, "ascvet"), filepath.Join(tmp, "ascvet"))
-		if err := os.Chmod(filepath.Join(tmp, "ascvet"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		outFile, summary := filepath.Join(tmp, "output"), filepath.Join(tmp, "summary.md")
-		cmd := exec.Command("bash", "-e", "-c", s.Run)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "RUNNER_TEMP="+tmp, "GITHUB_OUTPUT="+outFile, "GITHUB_STEP_SUMMARY="+summary)
-		for k, v := range s.Env {
-			v = regexp.MustCompile(`\$\{\{\s*inputs\.([a-z-]+)\s*\}\}`).ReplaceAllStringFunc(v, func(m string) string {
-				return inputs[regexp.MustCompile(`inputs\.([a-z-]+)`).FindStringSubmatch(m)[1]]
-			})
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("the action's ascvet step failed: %v\n%s", err, out)
-		}
-		if !strings.Contains(string(out), "::warning file=kernels/unaligned_copy.asc,line=") {
-			t.Errorf("no annotation for the bad kernel:\n%s", out)
-		}
-		got, _ := os.ReadFile(outFile)
-		if strings.TrimSpace(string(got)) != "exit-code=1" {
-			t.Errorf("GITHUB_OUTPUT %q; want exit-code=1", got)
-		}
-		if sum, _ := os.ReadFile(summary); !strings.Contains(string(sum), "ASC1001") {
-			t.Errorf("step summary has no table of findings:\n%s", sum)
-		}
-		if _, err := os.Stat(filepath.Join(work, "ascvet.sarif")); err != nil && inputs["sarif"] == "true" {
-			t.Errorf("no ascvet.sarif: %v", err)
-		}
-		return
+	ctx["inputs.paths"] = "kernels" // the snippet's paths are the user's tree
+	r := runActionStep(t, step, bin, work, ctx)
+	if !strings.Contains(r.out, "::warning file=kernels/unaligned_copy.asc,line=") {
+		t.Errorf("no annotation for the bad kernel:\n%s", r.out)
 	}
-	t.Fatal("action.yml has no step with id ascvet")
+	if r.outputs["exit-code"] != "1" {
+		t.Errorf("GITHUB_OUTPUT %q; want exit-code=1", r.outputs)
+	}
+	if !strings.Contains(r.summary, "ASC1001") {
+		t.Errorf("step summary has no table of findings:\n%s", r.summary)
+	}
+	if _, err := os.Stat(filepath.Join(work, "ascvet.sarif")); err != nil && ctx["inputs.sarif"] == "true" {
+		t.Errorf("no ascvet.sarif: %v", err)
+	}
+
+	// A monorepo: the kernels under sub/, a push that added a bad kernel.
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed: not checking only-new-issues")
+	}
+	mono := t.TempDir()
+	for _, k := range []string{"unaligned_copy.asc", "clean.asc"} {
+		copyFile(t, filepath.Join("../../testdata/kernels", k), filepath.Join(mono, "sub", "kernels", k))
+	}
+	git(t, mono, "init", "-q")
+	git(t, mono, "add", ".")
+	git(t, mono, "commit", "-q", "-m", "old kernels")
+	before := strings.TrimSpace(git(t, mono, "rev-parse", "HEAD"))
+	copyFile(t, "../../testdata/kernels/unaligned_bugs.asc", filepath.Join(mono, "sub", "kernels", "bugs.asc"))
+	git(t, mono, "add", ".")
+	git(t, mono, "commit", "-q", "-m", "a new kernel")
+	ctx["inputs.working-directory"] = "sub"
+	ctx["inputs.only-new-issues"] = "true"
+	ctx["inputs.sarif"] = "true"
+	ctx["github.event_name"], ctx["github.event.before"] = "push", before
+	r = runActionStep(t, step, bin, mono, ctx)
+	if !strings.Contains(r.out, "::error file=sub/kernels/bugs.asc,line=22,") || strings.Contains(r.out, "unaligned_copy.asc") {
+		t.Errorf("working-directory sub, only-new-issues on a push: want annotations on sub/kernels/bugs.asc only\n%s", r.out)
+	}
+	if r.outputs["exit-code"] != "1" || r.outputs["sarif-file"] != "sub/ascvet.sarif" {
+		t.Errorf("GITHUB_OUTPUT %q; want exit-code=1 and sarif-file=sub/ascvet.sarif", r.outputs)
+	}
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Skip("jq not installed: not checking the SARIF file names")
+	}
+	sarif, err := os.ReadFile(filepath.Join(mono, "sub", "ascvet.sarif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(sarif), `"uri": "sub/kernels/bugs.asc"`) || strings.Contains(string(sarif), `"uri": "kernels/bugs.asc"`) {
+		t.Errorf("ascvet.sarif should name sub/kernels/bugs.asc, relative to the workspace:\n%.2000s", sarif)
+	}
 }
 
 // TestGitLabCI: the README's GitLab job script, run in a shell on a copy
@@ -391,5 +484,73 @@ func TestReadmeExample(t *testing.T) {
 	shown := strings.ReplaceAll(string(want), "../../testdata/", "testdata/")
 	if !strings.Contains(string(readme), "```\n"+shown+"```\n") {
 		t.Errorf("README.md does not show the current output of its first command; paste testdata/examples.text.golden (paths without ../../):\n%s", shown)
+	}
+}
+
+// TestPreCommitRev: the README's pre-commit snippet (and its GitHub and
+// GitLab ones) pins a rev that can be fetched, a full commit hash of this
+// repository or one of its tags, so that it cannot name a release that was
+// never made; and both hooks run as one process, so that a commit prints
+// one summary.
+func TestPreCommitRev(t *testing.T) {
+	for id, h := range hooks(t) {
+		if !h.RequireSerial {
+			t.Errorf("hook %s: require_serial is false; pre-commit would split the files over several ascvet processes, each printing a summary", id)
+		}
+	}
+	var cfg struct {
+		Repos []struct {
+			Repo string `yaml:"repo"`
+			Rev  string `yaml:"rev"`
+		} `yaml:"repos"`
+	}
+	if err := yaml.Unmarshal([]byte(readmeSnippet(t, "pre-commit")), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Repos) != 1 {
+		t.Fatalf("README pre-commit snippet has %d repos; want 1", len(cfg.Repos))
+	}
+	checkRev(t, "pre-commit rev", cfg.Repos[0].Rev)
+	// The other snippets pin ascvet the same way.
+	if m := regexp.MustCompile(`uses: ascvet/ascvet@(\S+)`).FindStringSubmatch(readmeSnippet(t, "github-actions")); m == nil {
+		t.Error("the README's GitHub Actions snippet does not use ascvet/ascvet@REV")
+	} else {
+		checkRev(t, "GitHub Actions uses", m[1])
+	}
+	if m := regexp.MustCompile(`cmd/ascvet@(\S+)`).FindStringSubmatch(readmeSnippet(t, "gitlab-ci")); m == nil {
+		t.Error("the README's GitLab CI snippet does not go install ascvet@REV")
+	} else {
+		checkRev(t, "GitLab CI go install", m[1])
+	}
+}
+
+// checkRev checks that rev, pinned by the README's snippet what, is a tag
+// of this repository or the full hash of one of its commits that has
+// .pre-commit-hooks.yaml.
+func checkRev(t *testing.T, what, rev string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(rev) {
+			t.Errorf("README %s %q is not a full commit hash (git is not installed, so tags cannot be checked)", what, rev)
+		}
+		return
+	}
+	if slices.Contains(strings.Fields(git(t, ".", "tag")), rev) {
+		return
+	}
+	if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(rev) {
+		t.Errorf("README %s %q is neither a full commit hash nor a tag of this repository (git tag)", what, rev)
+		return
+	}
+	if strings.TrimSpace(git(t, ".", "rev-parse", "--is-shallow-repository")) == "true" {
+		t.Logf("shallow clone: not checking that %s is a commit of this repository", rev)
+		return
+	}
+	if err := exec.Command("git", "cat-file", "-e", rev+"^{commit}").Run(); err != nil {
+		t.Errorf("README %s %s is not a commit of this repository", what, rev)
+		return
+	}
+	if out, err := exec.Command("git", "cat-file", "-e", rev+":.pre-commit-hooks.yaml").CombinedOutput(); err != nil {
+		t.Errorf("README %s %s has no .pre-commit-hooks.yaml: %s", what, rev, out)
 	}
 }
