@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -98,6 +99,11 @@ func changedLines(dir, rev string) (map[string]*lineSet, error) {
 		return nil, fmt.Errorf("%q is not a revision; give a commit, branch or tag (HEAD~1, main, a hash)", rev)
 	}
 	out, err = runGit(top, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil && rev == "HEAD" && unborn(top) {
+		// No commit yet (the first commit, as a pre-commit hook sees it):
+		// every line is new, so diff against the empty tree.
+		out, err = runGit(top, "hash-object", "-t", "tree", os.DevNull)
+	}
 	if err != nil {
 		if sh, _ := runGit(top, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(sh)) == "true" {
 			return nil, shallowError(rev, logical)
@@ -131,6 +137,16 @@ func changedLines(dir, rev string) (map[string]*lineSet, error) {
 		byPath[filepath.Join(logical, filepath.FromSlash(p))] = s
 	}
 	return byPath, nil
+}
+
+// unborn reports whether the repository at top has no commit yet: HEAD
+// names a branch that does not exist.
+func unborn(top string) bool {
+	if _, err := runGit(top, "symbolic-ref", "--quiet", "HEAD"); err != nil {
+		return false
+	}
+	_, err := runGit(top, "rev-parse", "--verify", "--quiet", "HEAD")
+	return err != nil
 }
 
 // shallowError says that rev is missing from the shallow clone at top, and

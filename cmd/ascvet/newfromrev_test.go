@@ -321,3 +321,24 @@ func TestAncestry(t *testing.T) {
 		}
 	}
 }
+
+// TestNewFromRevUnborn: in a repository with no commit yet (a first commit
+// under the ascvet-new hook), -new-from-rev HEAD counts every line of every
+// file, staged or untracked, as new; another revision is still an error.
+func TestNewFromRevUnborn(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	dir := t.TempDir()
+	scratchGit(t, dir, "init", "-q")
+	copyFile(t, "../../testdata/kernels/unaligned_bugs.asc", filepath.Join(dir, "staged.asc"))
+	scratchGit(t, dir, "add", "staged.asc")
+	copyFile(t, "../../testdata/kernels/masks.asc", filepath.Join(dir, "untracked.asc"))
+	code, out, errs := inDir(t, dir, "-new-from-rev", "HEAD", ".")
+	if code != exitFindings || errs != "" || !strings.Contains(out, "staged.asc") || !strings.Contains(out, "untracked.asc") {
+		t.Errorf("unborn HEAD: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	if code, _, errs := inDir(t, dir, "-new-from-rev", "HEAD~1", "."); code != exitUsage || !strings.Contains(errs, "is not a commit") {
+		t.Errorf("unborn HEAD~1: exit %d, stderr %q; want 2, not a commit", code, errs)
+	}
+}
