@@ -1,6 +1,7 @@
 package cppfront
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -53,7 +54,8 @@ func (ix *Index) Refresh() {
 
 // header is what one file defines that can give a value.
 type header struct {
-	includes []string           // resolved paths of its "..." includes
+	path     string             // where it was read
+	includes []string           // its "..." includes, as written
 	defs     map[string]string  // object-like #define, const/constexpr: name -> value text
 	funcs    map[string]constFn // constexpr functions with one return: name -> body
 	aliases  map[string]string  // using X = Y; typedef Y X;
@@ -298,7 +300,7 @@ func (ix *Index) load(path string) *header {
 		return nil
 	}
 	h = scan(path, src)
-	h.size, h.mtime, h.gen = st.Size(), st.ModTime().UnixNano(), gen
+	h.path, h.size, h.mtime, h.gen = path, st.Size(), st.ModTime().UnixNano(), gen
 	ix.mu.Lock()
 	ix.headers[path] = h
 	ix.mu.Unlock()
@@ -381,6 +383,32 @@ func (ix *Index) isDir(path string) bool {
 func regular(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular()
+}
+
+// Deps returns the headers that lowering a file named name, with source
+// src, may read through the index: the closure of its "..." includes, by
+// path, nearest first. Every include line counts, even one under #if 0 or
+// in a comment, so the list holds at least what lowering consults (a result
+// cache keys a file's findings on their contents).
+func (ix *Index) Deps(name string, src []byte) []string {
+	var incs []string
+	for line := range bytes.Lines(src) {
+		if t := bytes.TrimLeft(line, " \t"); len(t) == 0 || t[0] != '#' {
+			continue
+		}
+		if m := includeRE.FindSubmatch(line); m != nil {
+			incs = append(incs, string(m[1]))
+		}
+	}
+	if len(incs) == 0 {
+		return nil
+	}
+	hs := ix.closure(filepath.Dir(name), incs)
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.path
+	}
+	return out
 }
 
 // closure returns the headers that includes (written in dir) name,

@@ -70,6 +70,10 @@ var Analyzer = &analysis.Analyzer{
 // process (tests, an editor) never sees stale values.
 var limits = cppfront.Options{Index: cppfront.NewIndex()}
 
+// ProjectIndex returns the project index the analyzer lowers files with,
+// to ask which headers a file's analysis may read (cppfront.Index.Deps).
+func ProjectIndex() *cppfront.Index { return limits.Index }
+
 func init() {
 	Analyzer.Flags.IntVar(&limits.MaxDepth, "max-depth", cppfront.DefaultMaxDepth, "deepest nesting of brackets ( [ { in a file with VF code; a deeper file is not analysed")
 	Analyzer.Flags.DurationVar(&limits.Timeout, "file-timeout", 0, "time to parse one file with VF code (0 for no limit); a slower file is not analysed")

@@ -34,6 +34,8 @@ type checkConfig struct {
 	keepFixes bool                                          // keep the sources of files whose findings offer fixes (-fix, -diff)
 	visit     func(runner.File, map[*analysis.Analyzer]any) // runner.Options.Visit (without pipe)
 	pipe      *pipeline                                     // the per-file pipeline (config, suppressions, issues); nil: analyzers only
+	progress  *progress                                     // shows files done on a terminal; nil: nothing shown
+	memo      *scanMemo                                     // files known free of VF code from an earlier run; nil: none
 }
 
 // fileOutcome is what became of one input file.
@@ -67,10 +69,11 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 		if cfg.pipe == nil {
 			return false
 		}
-		eff, err := cfg.pipe.loader.For(name)
+		eff, err := cfg.pipe.loader.ForFile(name, cfg.pipe.wd)
 		return err == nil && eff.Settings.Tests
 	})
 
+	cfg.progress.setTotal(len(names))
 	outs := make([]fileOutcome, len(names))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -79,10 +82,12 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 			var buf []byte
 			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
 				outs[i] = checkFile(names[i], as, &cfg, &buf)
+				cfg.progress.add(1)
 			}
 		})
 	}
 	wg.Wait()
+	cfg.progress.finish()
 
 	all := &runner.Result{}
 	cfgSeen := map[string]bool{}
@@ -125,12 +130,16 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 
 // checkFile reads and, when it has a VF marker, analyses one file.
 func checkFile(name string, as []*analysis.Analyzer, cfg *checkConfig, buf *[]byte) fileOutcome {
-	src, size, vf, err := readSource(name, &cfg.lim, buf)
+	if size, ok := cfg.memo.unchanged(name); ok {
+		return fileOutcome{read: true, size: size}
+	}
+	src, size, vf, info, err := readSourceStat(name, &cfg.lim, buf)
 	if err != nil {
 		return fileOutcome{msg: describe(name, err)}
 	}
 	o := fileOutcome{read: true, size: size}
 	if !vf {
+		cfg.memo.noVF(name, info)
 		return o
 	}
 	if cfg.pipe != nil {

@@ -82,6 +82,8 @@ func placeholderValues(cmd, p string) []string {
 		return []string{"auto", "always", "never"}
 	case "LEVEL":
 		return []string{"high", "low"}
+	case "SWITCH":
+		return []string{"on", "off"}
 	case "SEVERITY":
 		return severityNames()
 	case "WHAT":

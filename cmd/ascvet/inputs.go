@@ -57,33 +57,40 @@ func (e *skipError) Error() string { return e.msg }
 // empty (a file over the size limit is only scanned). err is why the file
 // is skipped.
 func readSource(name string, lim *limits, buf *[]byte) (src []byte, size int64, vf bool, err error) {
+	src, size, vf, _, err = readSourceStat(name, lim, buf)
+	return src, size, vf, err
+}
+
+// readSourceStat is readSource that also returns the file's status as it
+// was before it was read (nil when it was not read whole).
+func readSourceStat(name string, lim *limits, buf *[]byte) (src []byte, size int64, vf bool, info os.FileInfo, err error) {
 	f, err := openInput(name)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, 0, false, nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
+	info, err = f.Stat()
 	if err != nil {
-		return nil, 0, false, err
+		return nil, 0, false, nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, 0, false, errNotRegular
+		return nil, 0, false, nil, errNotRegular
 	}
 	size = info.Size()
 	if lim.maxFileSize > 0 && size > lim.maxFileSize {
-		return nil, size, false, scanBig(name, f, size, lim)
+		return nil, size, false, info, scanBig(name, f, size, lim)
 	}
 	src, err = readAll(f, size, lim.maxFileSize, buf)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, 0, false, nil, err
 	}
 	if lim.maxFileSize > 0 && int64(len(src)) > lim.maxFileSize { // it grew since Stat
-		return nil, int64(len(src)), false, tooBig(int64(len(src)), lim)
+		return nil, int64(len(src)), false, nil, tooBig(int64(len(src)), lim)
 	}
 	if err := sniff(src); err != nil {
-		return nil, 0, false, err
+		return nil, 0, false, nil, err
 	}
-	return src, int64(len(src)), cppir.HasVFMarker(name, src), nil
+	return src, int64(len(src)), cppir.HasVFMarker(name, src), info, nil
 }
 
 // readAll reads f, of about size bytes, into *buf, stopping after limit+1

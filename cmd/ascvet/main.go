@@ -56,10 +56,12 @@ import (
 	"runtime"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/all"
+	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/analyzers/simcost"
@@ -160,6 +162,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *o.confidence != "high" && *o.confidence != "low" {
 		return usageError(stderr, fmt.Sprintf("-confidence %s: want high or low", *o.confidence))
 	}
+	if *o.cache != "on" && *o.cache != "off" {
+		return usageError(stderr, fmt.Sprintf("-cache %s: want on or off", *o.cache))
+	}
 	if msg := o.lim.validate(); msg != "" {
 		return usageError(stderr, msg)
 	}
@@ -213,7 +218,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	wd, _ := os.Getwd()
 	roots := newRootFinder(wd)
-	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, parallel: *o.jobs, roots: roots, override: func(s *settings.Settings) {
+	// The run sees the headers as they are now, even in a process that ran
+	// before (tests; an editor).
+	cppir.ProjectIndex().Refresh()
+	var rc *resultCache
+	if *o.cache == "on" {
+		rc = openCache(cacheDir(), as, wd)
+		defer rc.close()
+	}
+	if observeCache != nil {
+		observeCache(rc)
+	}
+	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, parallel: *o.jobs, roots: roots, cache: rc, wd: wd, override: func(s *settings.Settings) {
 		if set["chip"] {
 			s.Chip, s.Machine = *o.chipName, ""
 		}
@@ -227,7 +243,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 			s.Confidence = *o.confidence
 		}
 	}}
-	in, err := check(paths, as, checkConfig{jobs: *o.jobs, lim: *o.lim, keepFixes: *o.fix || *o.diff, pipe: pipe}, stderr)
+	prog := startProgress(stderr, wantProgress(stderr, *o.quiet, os.Getenv), progressDelay, progressEvery)
+	start := time.Now()
+	memo := rc.scanMemo(paths, o.lim.maxFileSize)
+	in, err := check(paths, as, checkConfig{jobs: *o.jobs, lim: *o.lim, keepFixes: *o.fix || *o.diff, pipe: pipe, progress: prog, memo: memo}, stderr)
+	memo.save(start)
 	if err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
@@ -321,6 +341,8 @@ type mainOpts struct {
 	fix           *bool
 	diff          *bool
 	confidence    *string
+	cache         *string
+	quiet         *bool
 	lim           *limits
 	chipName      *string
 	machineFile   *string
@@ -380,6 +402,8 @@ func mainFlags(stderr io.Writer) (*flag.FlagSet, *mainOpts) {
 	o.chipName = fs.String("chip", "ascend950", "`CHIP` whose machine model prices the findings: "+strings.Join(simcheck.Chips(), ", "))
 	o.machineFile = fs.String("machine", "", "machine model `FILE` (TOML, as simcheck/machines/ascend950.toml) to use instead of -chip's")
 	o.iterations = fs.Int("iterations", simcheck.DefaultIterations, "`N` iterations to simulate for a loop whose trip count does not fold")
+	o.quiet = fs.Bool("q", false, "quiet: show no progress line (shown on a terminal when a run takes more than 2 seconds)")
+	o.cache = fs.String("cache", "on", "keep the analyzers' findings in the result cache and reuse them: `SWITCH` on or off (the folder: ASCVET_CACHE, else ascvet in the user cache folder; ASCVET_CACHE=off turns it off too)")
 	o.color = fs.String("color", "auto", "colour the text output `WHEN`: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never")
 	o.list = fs.Bool("list", false, "print the rules and exit")
 	o.showVersion = fs.Bool("version", false, "print the version and exit (as ascvet version)")

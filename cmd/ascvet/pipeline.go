@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/lintcmd/cache"
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
@@ -50,6 +51,8 @@ type pipeline struct {
 	lang     string                   // output language
 	parallel int                      // analyzers of one file run at once (runner.Options.Parallel): -j, so that a file alone uses the CPUs
 	roots    *rootFinder              // the repository roots that fingerprints are keyed on; nil: paths as given
+	cache    *resultCache             // the analyzers' findings of earlier runs; nil: none
+	wd       string                   // the working directory, which relative names are taken from
 }
 
 // analysed is the outcome of the pipeline on one file.
@@ -107,7 +110,7 @@ func (p *pipeline) settingsFor(eff *config.Effective) (settings.Settings, error)
 
 // run analyses one file.
 func (p *pipeline) run(name string, src []byte) analysed {
-	eff, err := p.loader.For(name)
+	eff, err := p.loader.ForFile(name, p.wd)
 	if err != nil {
 		return analysed{cfgErr: err.Error()}
 	}
@@ -123,13 +126,9 @@ func (p *pipeline) run(name string, src []byte) analysed {
 	}
 	f := runner.File{Name: name, Src: bytes.Clone(src), Provided: map[*analysis.Analyzer]any{settings.Analyzer: &st}}
 	sc := scanAhead(f)
-	res, err := runner.Run(p.as, []runner.File{f}, runner.Options{Jobs: 1, Parallel: p.parallel})
-	if err != nil {
-		panic("internal error: analyzers validated, then not: " + err.Error())
-	}
-	errs, skips := splitLimits(res.Errors)
-	if len(skips) > 0 {
-		return analysed{skip: skips[0]}
+	res, errs, skip := p.analyse(f, &st)
+	if skip != "" {
+		return analysed{skip: skip}
 	}
 	var findings []runner.Finding
 	for _, fd := range res.Findings {
@@ -140,6 +139,30 @@ func (p *pipeline) run(name string, src []byte) analysed {
 	issues := p.suppress(f, findings, enabled, sc)
 	p.describe(f, issues, eff, sc)
 	return analysed{issues: issues, errs: errs}
+}
+
+// analyse runs the analyzers on f, or takes their findings from the cache.
+func (p *pipeline) analyse(f runner.File, st *settings.Settings) (res *runner.Result, errs []runner.InternalError, skip string) {
+	key, keyed := cache.ActionID{}, false
+	if p.cache != nil {
+		if key, keyed = p.cache.key(f.Name, f.Src, st); keyed {
+			if found, ok := p.cache.get(key, f.Name, p.as); ok {
+				return &runner.Result{Findings: found}, nil, ""
+			}
+		}
+	}
+	res, err := runner.Run(p.as, []runner.File{f}, runner.Options{Jobs: 1, Parallel: p.parallel})
+	if err != nil {
+		panic("internal error: analyzers validated, then not: " + err.Error())
+	}
+	errs, skips := splitLimits(res.Errors)
+	if len(skips) > 0 {
+		return nil, nil, skips[0]
+	}
+	if keyed && len(res.Errors) == 0 {
+		p.cache.put(key, f.Name, res.Findings)
+	}
+	return res, errs, ""
 }
 
 func sourcesOf(eff *config.Effective) string {

@@ -183,10 +183,11 @@ type Loader struct {
 	opts     Options
 	rules    []*ruleset.Rule
 	mu       sync.Mutex
-	dirs     map[string]*dirEntry // by absolute directory
-	aboveDir map[string][]string  // Effective.Ignored, by boundary
-	fixed    []*file              // with Options.File: that file
-	parsed   atomic.Int64         // configuration files parsed (for tests)
+	dirs     map[string]*dirEntry  // by absolute directory
+	aboveDir map[string][]string   // Effective.Ignored, by boundary
+	fixed    []*file               // with Options.File: that file
+	byDir    map[string]*Effective // the effective configuration of a directory whose chain has no overrides
+	parsed   atomic.Int64          // configuration files parsed (for tests)
 }
 
 // dirEntry is the chain of configuration files that apply in a directory.
@@ -346,10 +347,21 @@ func asList(err error) ErrorList {
 	return ErrorList{{Msg: err.Error()}}
 }
 
+// ForFile is For of a path known to be a file (not a directory): it spares
+// a stat, and takes a relative path from wd, the working directory, which
+// the caller knows (filepath.Abs asks the system for it at every call).
+func (l *Loader) ForFile(path, wd string) (*Effective, error) {
+	abs := path
+	if !filepath.IsAbs(path) {
+		abs = filepath.Join(wd, path)
+	}
+	return l.effective(filepath.Dir(abs), abs)
+}
+
 // For returns the effective configuration of the file at path (which
 // need not exist); when path is a directory, that of a file in it, as
 // ForDir says. The error, when not nil, is an ErrorList (or an error of
-// filepath.Abs).
+// filepath.Abs). The result is shared: do not change it.
 func (l *Loader) For(path string) (*Effective, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -379,6 +391,40 @@ func (l *Loader) effective(dir, target string) (*Effective, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Without overrides every file of a directory has the directory's
+	// configuration: merge it once (a tree has thousands of files a
+	// directory).
+	same := true
+	for _, f := range chain {
+		if len(f.overrides) > 0 {
+			same = false
+			break
+		}
+	}
+	if !same {
+		return l.merged(chain, dir, target)
+	}
+	l.mu.Lock()
+	e, ok := l.byDir[dir]
+	l.mu.Unlock()
+	if ok {
+		return e, nil
+	}
+	e, err = l.merged(chain, dir, target)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	if l.byDir == nil {
+		l.byDir = map[string]*Effective{}
+	}
+	l.byDir[dir] = e
+	l.mu.Unlock()
+	return e, nil
+}
+
+// merged merges chain, the configuration files of dir, for target.
+func (l *Loader) merged(chain []*file, dir, target string) (*Effective, error) {
 	m := newMerge(l.rules)
 	if e := l.entry(dir); e != nil && e.boundary != "" {
 		m.e.Boundary = e.boundary

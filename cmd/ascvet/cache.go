@@ -1,0 +1,389 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/lintcmd/cache"
+
+	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/fixes"
+	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/analyzers/settings"
+	"github.com/ascvet/ascvet/ruleset"
+)
+
+// The result cache. Analysing a file is a pure function of: the build of
+// ascvet, the file's name and bytes, the headers its lowering may read
+// through the project index (cppfront.Index.Deps), the settings the
+// configuration and the command line give it (chip, machine file and its
+// contents, iterations, confidence, budgets) and the analyzers' flags
+// (limits). The cache keys the analyzers' findings on all of those, with
+// staticcheck's build cache (honnef.co/go/tools/lintcmd/cache), so a run
+// over an unchanged tree analyses nothing.
+//
+// What is stored is the analyzers' output, before the rules the
+// configuration disables are dropped, before the file's directives and the
+// baseline apply, and before messages are translated: a change to those
+// never needs the file analysed again. A file an analyzer failed on, or
+// that hit a limit (a timeout), is not stored.
+//
+// The cache lives in os.UserCacheDir()/ascvet; ASCVET_CACHE names another
+// folder, or "off"; -cache off turns it off for a run. Entries unused for
+// five days are trimmed, at most once a day, as staticcheck and the go
+// command trim theirs. Any failure of the cache (a corrupt entry, a
+// read-only or full disk) is a miss: the file is analysed as without it.
+
+// cacheVersion changes whenever what is stored, or how the key is made,
+// changes.
+const cacheVersion = "ascvet-results-1"
+
+// resultCache is the cache of one run; nil is no cache.
+type resultCache struct {
+	dc    *cache.DiskCache
+	salt  []byte        // the build: the executable's hash
+	flags string        // the analyzers' flags, name=value
+	ix    depIndex      // which headers a file's lowering may read
+	wd    string        // the working directory (relative names are made absolute from it)
+	files fileHashes    // hashes of headers and machine files
+	stats cacheCounters // hits and misses, for tests and benchmarks
+
+	mu     sync.Mutex
+	prefix map[settings.Settings][]byte // the part of a key that depends on the settings alone
+}
+
+// depIndex is what the cache asks the project index.
+type depIndex interface {
+	Deps(name string, src []byte) []string
+}
+
+type cacheCounters struct{ hits, misses, puts atomic.Int64 }
+
+// cacheDir returns the cache folder: ASCVET_CACHE, else the user cache
+// folder's ascvet. "" means no cache.
+func cacheDir() string {
+	if d := os.Getenv("ASCVET_CACHE"); d != "" {
+		if d == "off" {
+			return ""
+		}
+		return d
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "ascvet")
+}
+
+// openCache opens the cache in dir for analyzers as. It returns nil, and
+// the run goes on without a cache, when dir is "" or cannot be made.
+func openCache(dir string, as []*analysis.Analyzer, wd string) *resultCache {
+	if dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil
+	}
+	dc, err := cache.Open(dir)
+	if err != nil {
+		return nil
+	}
+	salt, err := buildID(dc)
+	if err != nil {
+		return nil
+	}
+	return &resultCache{dc: dc, salt: salt, flags: analyzerFlags(as), ix: cppir.ProjectIndex(), wd: wd}
+}
+
+// observeCache, when set (by tests), is given the cache of each run.
+var observeCache func(*resultCache)
+
+// withCacheStats runs f and adds the cache counters of the runs it makes
+// to st.
+func withCacheStats(st *cacheCounters, f func()) {
+	var seen []*resultCache
+	observeCache = func(rc *resultCache) { seen = append(seen, rc) }
+	defer func() { observeCache = nil }()
+	f()
+	for _, rc := range seen {
+		if rc != nil {
+			st.hits.Add(rc.stats.hits.Load())
+			st.misses.Add(rc.stats.misses.Load())
+			st.puts.Add(rc.stats.puts.Load())
+		}
+	}
+}
+
+// close trims the cache (at most once a day).
+func (rc *resultCache) close() {
+	if rc != nil {
+		rc.dc.Trim()
+	}
+}
+
+// buildID returns the hash of the running executable. The hash of an
+// executable is itself cached, keyed on its path, size and modification
+// time, so that a run reads the executable only once per build.
+func buildID(dc *cache.DiskCache) ([]byte, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return nil, err
+	}
+	h := cache.NewHash("ascvet-exe")
+	fmt.Fprintf(h, "%s\x00%d\x00%d\n", exe, st.Size(), st.ModTime().UnixNano())
+	id := h.Sum()
+	if b, _, err := cache.GetBytes(dc, id); err == nil && len(b) == sha256.Size {
+		return b, nil
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sum := sha256.New()
+	if _, err := io.Copy(sum, f); err != nil {
+		return nil, err
+	}
+	b := sum.Sum(nil)
+	_ = cache.PutBytes(dc, id, b) // a failed put is a later miss
+	return b, nil
+}
+
+// analyzerFlags lists the flags of the analyzers and of those they
+// require, with their values: the limits (-max-depth, -file-timeout, ...)
+// change what the analyzers report.
+func analyzerFlags(as []*analysis.Analyzer) string {
+	var b strings.Builder
+	for _, a := range runner.Order(as) {
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			fmt.Fprintf(&b, "%s.%s=%s\n", a.Name, f.Name, f.Value.String())
+		})
+	}
+	return b.String()
+}
+
+// fileHashes hashes files by content, each once a run: a run takes the
+// files as they are when it first needs them (the project index reads a
+// header once a run too).
+type fileHashes struct {
+	mu   sync.Mutex
+	seen map[string]fileHash
+}
+
+type fileHash struct {
+	sum [sha256.Size]byte
+	ok  bool
+}
+
+func (fh *fileHashes) hash(path string) ([sha256.Size]byte, bool) {
+	fh.mu.Lock()
+	h, seen := fh.seen[path]
+	fh.mu.Unlock()
+	if seen {
+		return h.sum, h.ok
+	}
+	data, err := os.ReadFile(path)
+	h = fileHash{sum: sha256.Sum256(data), ok: err == nil}
+	fh.mu.Lock()
+	if fh.seen == nil {
+		fh.seen = map[string]fileHash{}
+	}
+	fh.seen[path] = h
+	fh.mu.Unlock()
+	return h.sum, h.ok
+}
+
+// key returns the cache key of analysing name, with source src, under
+// settings st; false when it cannot be made (a header that cannot be read).
+func (rc *resultCache) key(name string, src []byte, st *settings.Settings) (cache.ActionID, bool) {
+	h := cache.NewHash(cacheVersion)
+	h.Write(rc.salt)
+	abs := name
+	if !filepath.IsAbs(name) {
+		abs = filepath.Join(rc.wd, name)
+	}
+	fmt.Fprintf(h, "name %q %q\n", name, abs)
+	pre, ok := rc.settingsPrefix(st)
+	if !ok {
+		return cache.ActionID{}, false
+	}
+	h.Write(pre)
+	sum := sha256.Sum256(src)
+	h.Write(sum[:])
+	if !cppir.IsPython(name) {
+		for _, d := range rc.ix.Deps(name, src) {
+			sum, ok := rc.files.hash(d)
+			if !ok {
+				return cache.ActionID{}, false
+			}
+			fmt.Fprintf(h, "dep %q %x\n", d, sum)
+		}
+	}
+	return h.Sum(), true
+}
+
+// settingsPrefix returns what a key says of the settings st, the machine
+// file's contents and the analyzers' flags, made once a run for each
+// settings.
+func (rc *resultCache) settingsPrefix(st *settings.Settings) ([]byte, bool) {
+	rc.mu.Lock()
+	pre, ok := rc.prefix[*st]
+	rc.mu.Unlock()
+	if ok {
+		return pre, pre != nil
+	}
+	b := fmt.Appendf(nil, "settings %#v\nflags %s", *st, rc.flags)
+	if st.Machine != "" {
+		sum, ok := rc.files.hash(st.Machine)
+		if !ok {
+			b = nil
+		} else {
+			b = fmt.Appendf(b, "machine %x\n", sum)
+		}
+	}
+	rc.mu.Lock()
+	if rc.prefix == nil {
+		rc.prefix = map[settings.Settings][]byte{}
+	}
+	rc.prefix[*st] = b
+	rc.mu.Unlock()
+	return b, b != nil
+}
+
+// noFindings is what is stored for a file without findings (most files):
+// no gob stream, whose type header costs more to decode than the rest.
+var noFindings = []byte{0}
+
+// cachedFinding is a runner.Finding as stored: positions without the file
+// name (the name of the run that reads it is put back), the analyzer by
+// name, and of the diagnostic what the driver reads.
+type cachedFinding struct {
+	Analyzer    string
+	Message     string
+	Category    string
+	URL         string
+	DiagRelated []string // the messages of Diagnostic.Related (the simulated cost travels there)
+	Pos, End    cachedPos
+	Fixes       []fixes.Fix
+	Related     []cachedRelated
+}
+
+// cachedPos is a position; File is "" in the finding's own file.
+type cachedPos struct {
+	File                 string
+	Offset, Line, Column int
+}
+
+type cachedRelated struct {
+	Pos, End cachedPos
+	Message  string
+}
+
+func toCachedPos(p token.Position, name string) cachedPos {
+	c := cachedPos{Offset: p.Offset, Line: p.Line, Column: p.Column}
+	if p.Filename != name {
+		c.File = p.Filename
+	}
+	return c
+}
+
+func (p cachedPos) position(name string) token.Position {
+	if p.File != "" {
+		name = p.File
+	}
+	return token.Position{Filename: name, Offset: p.Offset, Line: p.Line, Column: p.Column}
+}
+
+// get returns the findings stored under key, for the file name.
+func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analyzer) ([]runner.Finding, bool) {
+	data, _, err := cache.GetBytes(rc.dc, key)
+	if err != nil {
+		rc.stats.misses.Add(1)
+		return nil, false
+	}
+	if bytes.Equal(data, noFindings) {
+		rc.stats.hits.Add(1)
+		return nil, true
+	}
+	var stored []cachedFinding
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&stored); err != nil {
+		rc.stats.misses.Add(1) // corrupt: analyse again
+		return nil, false
+	}
+	byName := make(map[string]*analysis.Analyzer, len(as))
+	for _, a := range as {
+		byName[a.Name] = a
+	}
+	out := make([]runner.Finding, 0, len(stored))
+	for _, c := range stored {
+		a := byName[c.Analyzer]
+		if a == nil {
+			rc.stats.misses.Add(1)
+			return nil, false
+		}
+		f := runner.Finding{
+			Analyzer:   a,
+			Rule:       ruleset.ForAnalyzer(a),
+			Diagnostic: analysis.Diagnostic{Message: c.Message, Category: c.Category, URL: c.URL},
+			Pos:        c.Pos.position(name),
+			End:        c.End.position(name),
+			Fixes:      c.Fixes,
+		}
+		for _, m := range c.DiagRelated {
+			f.Diagnostic.Related = append(f.Diagnostic.Related, analysis.RelatedInformation{Message: m})
+		}
+		for _, r := range c.Related {
+			f.Related = append(f.Related, runner.Related{Pos: r.Pos.position(name), End: r.End.position(name), Message: r.Message})
+		}
+		out = append(out, f)
+	}
+	rc.stats.hits.Add(1)
+	return out, true
+}
+
+// put stores the findings of the file name under key.
+func (rc *resultCache) put(key cache.ActionID, name string, findings []runner.Finding) {
+	if len(findings) == 0 {
+		if cache.PutBytes(rc.dc, key, noFindings) == nil {
+			rc.stats.puts.Add(1)
+		}
+		return
+	}
+	stored := make([]cachedFinding, 0, len(findings))
+	for i := range findings {
+		f := &findings[i]
+		c := cachedFinding{
+			Analyzer: f.Analyzer.Name, Message: f.Diagnostic.Message, Category: f.Diagnostic.Category, URL: f.Diagnostic.URL,
+			Pos: toCachedPos(f.Pos, name), End: toCachedPos(f.End, name), Fixes: f.Fixes,
+		}
+		for _, r := range f.Diagnostic.Related {
+			c.DiagRelated = append(c.DiagRelated, r.Message)
+		}
+		for _, r := range f.Related {
+			c.Related = append(c.Related, cachedRelated{Pos: toCachedPos(r.Pos, name), End: toCachedPos(r.End, name), Message: r.Message})
+		}
+		stored = append(stored, c)
+	}
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(stored); err != nil {
+		return
+	}
+	if err := cache.PutBytes(rc.dc, key, b.Bytes()); err == nil {
+		rc.stats.puts.Add(1)
+	}
+}

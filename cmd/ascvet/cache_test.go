@@ -1,0 +1,275 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cacheRun runs ascvet with the cache in dir and returns its exit code,
+// output, stderr and cache counters.
+func cacheRun(t *testing.T, dir string, args ...string) (code int, out, errs string, st *cacheCounters) {
+	t.Helper()
+	t.Setenv("ASCVET_CACHE", dir)
+	st = &cacheCounters{}
+	withCacheStats(st, func() { code, out, errs = ascvet(t, args...) })
+	return code, out, errs, st
+}
+
+// TestCacheSameFindings: every format prints the same with the cache off,
+// cold and warm, and a warm run analyses nothing.
+func TestCacheSameFindings(t *testing.T) {
+	dir := t.TempDir()
+	paths := []string{"../../testdata/kernels", "testdata/walk"}
+	for _, f := range []string{"text", "json", "sarif", "github", "checkstyle"} {
+		args := append([]string{"-f", f, "-fail", "none", "-show-ignored"}, paths...)
+		_, off, _, _ := cacheRun(t, "off", args...) // the same arguments: SARIF lists them
+		_, cold, _, _ := cacheRun(t, dir, args...)
+		_, warm, errs, st := cacheRun(t, dir, args...)
+		if cold != off || warm != off {
+			t.Errorf("-f %s: the cache changed the output:\noff:\n%s\ncold:\n%s\nwarm:\n%s", f, off, cold, warm)
+		}
+		if st.misses.Load() != 0 || st.hits.Load() == 0 || errs != "" {
+			t.Errorf("-f %s warm: %d hits, %d misses, stderr %q; want only hits", f, st.hits.Load(), st.misses.Load(), errs)
+		}
+	}
+}
+
+const cacheKernel = `#include "rows.h"
+__simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src, uint16_t rows)
+{
+    AscendC::Reg::RegTensor<float> v;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    for (uint16_t i = 0; i < rows; ++i) {
+        AscendC::Reg::LoadAlign(v, src + i * ROW);
+        AscendC::Reg::StoreAlign(dst + i * 64, v, m);
+    }
+}
+`
+
+// TestCacheKey: what the key must cover makes the file analysed again (an
+// included header, the settings, the machine file's bytes); what is applied
+// after the analyzers (the language, the rules the config enables, the
+// baseline) does not.
+func TestCacheKey(t *testing.T) {
+	cache := t.TempDir()
+	src := t.TempDir()
+	k := filepath.Join(src, "k.asc")
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(k, cacheKernel)
+	write(filepath.Join(src, "rows.h"), "constexpr uint32_t ROW = 68; // 272 bytes: off the 32-byte grid\n")
+	misses := func(want int64, args ...string) string {
+		t.Helper()
+		_, out, errs, st := cacheRun(t, cache, append([]string{"-fail", "none"}, args...)...)
+		if st.misses.Load() != want {
+			t.Errorf("ascvet %s: %d files analysed, want %d (stderr %q)", strings.Join(args, " "), st.misses.Load(), want, errs)
+		}
+		return out
+	}
+	if out := misses(1, k); !strings.Contains(out, "ASC2001") {
+		t.Fatalf("the misaligned stride from rows.h is not reported:\n%s", out)
+	}
+	if out := misses(0, k); !strings.Contains(out, "ASC2001") {
+		t.Errorf("warm run lost the finding:\n%s", out)
+	}
+	write(filepath.Join(src, "rows.h"), "constexpr uint32_t ROW = 64; // 256 bytes\n")
+	if out := misses(1, k); strings.Contains(out, "ASC2001") {
+		t.Errorf("the header changed to an aligned stride, the finding stayed:\n%s", out)
+	}
+	write(filepath.Join(src, "rows.h"), "constexpr uint32_t ROW = 68;\n")
+	misses(1, k) // the bytes are those of the first run, but rewritten: the comment went
+	misses(1, "-iterations", "3", k)
+	misses(0, "-iterations", "3", k)
+	misses(1, "-max-depth", "500", k) // a limit of cppir, which the rules require
+	misses(0, "-max-depth", "500", k)
+	machine, err := os.ReadFile("../../simcheck/machines/ascend950.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := filepath.Join(t.TempDir(), "m.toml")
+	write(m, string(machine))
+	misses(1, "-machine", m, k)
+	misses(0, "-machine", m, k)
+	write(m, string(machine)+"\n# another machine\n")
+	misses(1, "-machine", m, k)
+
+	if out := misses(0, "-lang", "zh", k); !strings.Contains(out, "ASC2001") || !strings.Contains(out, "错误") {
+		t.Errorf("-lang zh from the cache:\n%s", out)
+	}
+	if out := misses(0, "-checks", "all,-ASC2001", k); strings.Contains(out, "ASC2001") {
+		t.Errorf("-checks without ASC2001 from the cache still reports it:\n%s", out)
+	}
+	base := filepath.Join(t.TempDir(), "base.json")
+	misses(0, "-write-baseline", base, k)
+	if out := misses(0, "-baseline", base, k); strings.Contains(out, "ASC2001") {
+		t.Errorf("-baseline from the cache still reports the finding:\n%s", out)
+	}
+}
+
+// TestCacheCorpus compares, when ASCVET_CORPUS names a tree of kernels (the
+// public CANN repositories), the findings of every tenth VF file with the
+// cache off, cold and warm, in JSON (fingerprints included):
+//
+//	ASCVET_CORPUS=/work/corpus go test ./cmd/ascvet -run CacheCorpus
+func TestCacheCorpus(t *testing.T) {
+	dir := os.Getenv("ASCVET_CORPUS")
+	if dir == "" {
+		t.Skip("ASCVET_CORPUS is not set")
+	}
+	var sample []string
+	for i, p := range expand([]string{dir}, func(string, error) {}) {
+		if i%10 == 0 {
+			sample = append(sample, p)
+		}
+	}
+	args := append([]string{"-f", "json", "-fail", "none"}, sample...)
+	_, off, _, _ := cacheRun(t, "off", args...)
+	cache := t.TempDir()
+	_, cold, _, _ := cacheRun(t, cache, args...)
+	_, warm, _, st := cacheRun(t, cache, args...)
+	if cold != off || warm != off {
+		t.Errorf("%d files: the cache changed the findings (cold differs: %v, warm differs: %v)", len(sample), cold != off, warm != off)
+	}
+	t.Logf("%d files, %d analysed from the cache, %d bytes of findings", len(sample), st.hits.Load(), len(off))
+}
+
+// TestCacheBroken: a corrupt cache, a cache path that is a file, and a
+// read-only cache are misses, never errors.
+func TestCacheBroken(t *testing.T) {
+	args := []string{"-f", "json", "-fail", "none", "../../testdata/kernels"}
+	_, want, _ := ascvet(t, append([]string{"-cache", "off"}, args...)...)
+
+	dir := t.TempDir()
+	cacheRun(t, dir, args...)
+	n := 0
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		n++
+		return os.WriteFile(p, []byte("garbage\x00\xff"), 0o644)
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("corrupting the cache: %v, %d files", err, n)
+	}
+	if code, out, errs, st := cacheRun(t, dir, args...); out != want || errs != "" || code != exitOK || st.hits.Load() != 0 {
+		t.Errorf("corrupt cache: exit %d, %d hits, stderr %q, output differs: %v", code, st.hits.Load(), errs, out != want)
+	}
+	if _, out, errs, st := cacheRun(t, dir, args...); out != want || errs != "" || st.misses.Load() != 0 {
+		t.Errorf("after the corrupt cache was rewritten: %d misses, stderr %q, output differs: %v", st.misses.Load(), errs, out != want)
+	}
+
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs, _ := cacheRun(t, file, args...); out != want || errs != "" || code != exitOK {
+		t.Errorf("cache path is a file: exit %d, stderr %q, output differs: %v", code, errs, out != want)
+	}
+
+	ro := t.TempDir()
+	cacheRun(t, ro, args...)
+	if err := filepath.Walk(ro, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if info.IsDir() {
+			return os.Chmod(p, 0o555)
+		}
+		return os.WriteFile(p, []byte("x"), 0o444) // every entry a miss, and none can be written back
+	}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = filepath.Walk(ro, func(p string, info os.FileInfo, err error) error {
+			if err == nil && info.IsDir() {
+				_ = os.Chmod(p, 0o755)
+			}
+			return nil
+		})
+	})
+	if os.Geteuid() == 0 {
+		t.Log("running as root: the read-only cache is writable all the same; checking it as a corrupt one")
+	}
+	if code, out, errs, _ := cacheRun(t, ro, args...); out != want || errs != "" || code != exitOK {
+		t.Errorf("read-only cache: exit %d, stderr %q, output differs: %v", code, errs, out != want)
+	}
+}
+
+// TestCacheProcesses runs the ascvet binary: several runs writing one cache
+// at once, runs killed in the middle, and a full disk (a file size limit of
+// 512 bytes, so that every cache write fails) all leave a cache whose
+// results are right.
+func TestCacheProcesses(t *testing.T) {
+	bin := filepath.Join(buildAscvet(t), "ascvet")
+	kernels, err := filepath.Abs("../../testdata/kernels")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBin := func(cache string, args ...string) (string, error) {
+		cmd := exec.Command(bin, append([]string{"-f", "json", "-fail", "none"}, append(args, kernels)...)...)
+		cmd.Env = append(os.Environ(), "ASCVET_CACHE="+cache)
+		out, err := cmd.Output()
+		return string(out), err
+	}
+	want, err := runBin("off")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	outs := make([]string, 4)
+	errs := make([]error, 4)
+	for i := range outs {
+		wg.Go(func() { outs[i], errs[i] = runBin(dir) })
+	}
+	wg.Wait()
+	for i := range outs {
+		if errs[i] != nil || outs[i] != want {
+			t.Errorf("concurrent run %d: %v, output differs: %v", i, errs[i], outs[i] != want)
+		}
+	}
+	if out, err := runBin(dir); err != nil || out != want {
+		t.Errorf("after the concurrent runs: %v, output differs: %v", err, out != want)
+	}
+
+	killed := t.TempDir()
+	for _, after := range []time.Duration{5 * time.Millisecond, 20 * time.Millisecond, 60 * time.Millisecond} {
+		cmd := exec.Command(bin, "-j", "1", kernels)
+		cmd.Env = append(os.Environ(), "ASCVET_CACHE="+killed)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(after)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+	}
+	for range 2 {
+		if out, err := runBin(killed); err != nil || out != want {
+			t.Errorf("after killed runs: %v, output differs: %v", err, out != want)
+		}
+	}
+
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Log("no bash: not checking a full disk")
+		return
+	}
+	full := t.TempDir()
+	cmd := exec.Command("bash", "-c", `ulimit -f 1 && exec "$0" -f json -fail none "$1"`, bin, kernels)
+	cmd.Env = append(os.Environ(), "ASCVET_CACHE="+full)
+	out, err := cmd.Output()
+	if err != nil || string(out) != want {
+		t.Errorf("full disk: %v, output differs: %v", err, string(out) != want)
+	}
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"honnef.co/go/tools/lintcmd/cache"
+)
+
+// The scan memo: which files of a run's paths had no VF marker, as their
+// status was then. A warm run over an operator repository is mostly the
+// walk and the reading of tens of thousands of host files to find the few
+// thousand with VF code; with the memo, a file whose size, modification
+// and change times and inode are those recorded, and that was not modified
+// within racyWindow of the recording (a clock tick could hide a change, as
+// git's index knows), is taken as still free of VF code without being
+// read. Files with VF code are always read: their bytes key the result
+// cache and their directives apply. The memo is stored in the result cache
+// under the run's paths, the size limit and the build.
+
+// racyWindow is how close to the time a memo was written a file's
+// modification may be and still be trusted.
+const racyWindow = 2 * time.Second
+
+// scanMemo is the memo of one run; nil is none.
+type scanMemo struct {
+	rc      *resultCache
+	key     cache.ActionID
+	written int64 // when the memo read was written, Unix nanoseconds
+	old     map[string]statKey
+	mu      sync.Mutex
+	now     map[string]statKey
+	skipped int // files taken from the memo (guarded by mu)
+}
+
+// statKey is what tells a file unchanged.
+type statKey struct{ Size, Mtime, Ctime, Ino int64 }
+
+type storedMemo struct {
+	Written int64
+	Files   map[string]statKey
+}
+
+// scanMemo returns the memo of a run over paths with the size limit
+// maxSize; nil without a cache.
+func (rc *resultCache) scanMemo(paths []string, maxSize int64) *scanMemo {
+	if rc == nil {
+		return nil
+	}
+	h := cache.NewHash("ascvet-scan-1")
+	h.Write(rc.salt)
+	fmt.Fprintf(h, "max %d\n", maxSize)
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil
+		}
+		fmt.Fprintf(h, "path %q\n", abs)
+	}
+	m := &scanMemo{rc: rc, key: h.Sum(), now: map[string]statKey{}}
+	if data, _, err := cache.GetBytes(rc.dc, m.key); err == nil {
+		var s storedMemo
+		if gob.NewDecoder(bytes.NewReader(data)).Decode(&s) == nil {
+			m.old, m.written = s.Files, s.Written
+		}
+	}
+	return m
+}
+
+// unchanged reports whether name is a file the memo holds free of VF code
+// and still is as it was; its size when it is.
+func (m *scanMemo) unchanged(name string) (int64, bool) {
+	if m == nil || m.old == nil {
+		return 0, false
+	}
+	was, ok := m.old[name]
+	if !ok || was.Mtime >= m.written-int64(racyWindow) || was.Ctime >= m.written-int64(racyWindow) {
+		return 0, false
+	}
+	st, err := os.Stat(name)
+	if err != nil || !st.Mode().IsRegular() || keyOf(st) != was {
+		return 0, false
+	}
+	m.mu.Lock()
+	m.now[name] = was
+	m.skipped++
+	m.mu.Unlock()
+	return was.Size, true
+}
+
+// noVF records that name, with status st before it was read, has no VF
+// marker.
+func (m *scanMemo) noVF(name string, st os.FileInfo) {
+	if m == nil || st == nil {
+		return
+	}
+	k := keyOf(st)
+	m.mu.Lock()
+	m.now[name] = k
+	m.mu.Unlock()
+}
+
+// save stores the memo when it changed (a file came, went or changed).
+func (m *scanMemo) save(start time.Time) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.now) == len(m.old) && m.skipped == len(m.now) {
+		return // every file came from the memo: nothing new to say
+	}
+	var b bytes.Buffer
+	// Written is when the run started: a file changed during the run is
+	// racy against it.
+	if err := gob.NewEncoder(&b).Encode(storedMemo{Written: start.UnixNano(), Files: m.now}); err != nil {
+		return
+	}
+	_ = cache.PutBytes(m.rc.dc, m.key, b.Bytes()) // a failed put is a later miss
+}

@@ -1,0 +1,224 @@
+//go:build unix
+
+package main
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
+
+	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/cppfront"
+)
+
+// BenchmarkSpeed measures the speed targets in one run, against a raw
+// tree-sitter parse of the same files timed in the same run:
+//
+//	ASCVET_SPEED_DIR=/work/corpus go test ./cmd/ascvet -run XXX -bench Speed -benchtime 1x
+//
+// (without ASCVET_SPEED_DIR, the bundled example kernels). It reports CPU
+// time (user + system, of every thread, from getrusage) as ratios to the
+// raw parse:
+//
+//   - raw-cpu-s: tree-sitter-cpp parsing every VF file of the tree, nothing
+//     done with the trees (the baseline);
+//   - cold/raw: a full check with an empty result cache;
+//   - warm/raw: the same check again, nothing changed;
+//   - touch-file-analysed, touch-header-analysed: files analysed again after
+//     one VF file, then one header it includes, changed (in a copy of the
+//     tree's sources, so that nothing of the user's is touched);
+//   - one-ms-cpu: a warm check of the one VF file nearest 70 KB, as
+//     pre-commit runs it (the mean of 20 runs).
+func BenchmarkSpeed(b *testing.B) {
+	dir := os.Getenv("ASCVET_SPEED_DIR")
+	if dir == "" {
+		dir = "../../testdata/kernels"
+	}
+	vf := vfFiles(b, dir)
+	if len(vf) == 0 {
+		b.Skip("no VF files under " + dir)
+	}
+	for b.Loop() {
+		raw := cpuOf(func() { rawParse(b, vf) })
+		cacheDir := b.TempDir()
+		b.Setenv("ASCVET_CACHE", cacheDir)
+		args := []string{"-f", "json", "-fail", "none", dir}
+		cold := cpuOf(func() { mustRun(b, args) })
+		var warmStats cacheCounters
+		warm := cpuOf(func() { withCacheStats(&warmStats, func() { mustRun(b, args) }) })
+		if n := warmStats.misses.Load(); n != 0 {
+			b.Errorf("warm run: %d files analysed again, want 0", n)
+		}
+		one := nearest(b, vf, 70<<10)
+		mustRun(b, []string{"-fail", "none", one})
+		const reps = 20
+		oneCPU := cpuOf(func() {
+			for range reps {
+				mustRun(b, []string{"-fail", "none", one})
+			}
+		}) / reps
+
+		file, header := touchRun(b, dir, one)
+		b.ReportMetric(raw.Seconds(), "raw-cpu-s")
+		b.ReportMetric(cold.Seconds()/raw.Seconds(), "cold/raw")
+		b.ReportMetric(warm.Seconds()/raw.Seconds(), "warm/raw")
+		b.ReportMetric(float64(oneCPU.Microseconds())/1000, "one-ms-cpu")
+		b.ReportMetric(float64(file), "touch-file-analysed")
+		b.ReportMetric(float64(header), "touch-header-analysed")
+		b.Logf("%d VF files; raw parse %v CPU, cold %v, warm %v; one file (%s) %v", len(vf), raw, cold, warm, one, oneCPU)
+	}
+}
+
+// touchRun copies the sources under dir to a temporary tree, fills a cache
+// over it, then changes the copy of one (a VF file), then a header it
+// includes, and returns how many files each change had analysed again.
+func touchRun(b *testing.B, dir, one string) (file, header int64) {
+	b.Helper()
+	tmp := b.TempDir()
+	if err := copySources(dir, tmp); err != nil {
+		b.Fatal(err)
+	}
+	rel, err := filepath.Rel(dir, one)
+	if err != nil {
+		b.Fatal(err)
+	}
+	target := filepath.Join(tmp, rel)
+	b.Setenv("ASCVET_CACHE", b.TempDir())
+	args := []string{"-f", "json", "-fail", "none", tmp}
+	mustRun(b, args)
+	appendTo := func(p string) int64 {
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Fprintf(f, "\n// touched %d\n", time.Now().UnixNano())
+		f.Close()
+		var st cacheCounters
+		withCacheStats(&st, func() { mustRun(b, args) })
+		return st.misses.Load()
+	}
+	file = appendTo(target)
+	src, err := os.ReadFile(target)
+	if err != nil {
+		b.Fatal(err)
+	}
+	header = -1
+	if deps := cppir.ProjectIndex().Deps(target, src); len(deps) > 0 {
+		header = appendTo(deps[0])
+	}
+	return file, header
+}
+
+// copySources copies the C++ and Python sources under dir to to, keeping
+// their paths.
+func copySources(dir, to string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !runner.IsSource(d.Name()) {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out := filepath.Join(to, rel)
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(out, data, 0o644)
+	})
+}
+
+// vfFiles lists the files under dir that a check analyses: sources with a
+// VF marker, as the walk finds them.
+func vfFiles(b *testing.B, dir string) []string {
+	b.Helper()
+	var out []string
+	for _, p := range expand([]string{dir}, func(string, error) {}) {
+		src, err := os.ReadFile(p)
+		if err == nil && cppfront.HasVFMarker(src) && !cppir.IsPython(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// nearest returns the file of files whose size is nearest to size.
+func nearest(b *testing.B, files []string, size int64) string {
+	b.Helper()
+	best, gap := "", int64(-1)
+	for _, p := range files {
+		st, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		if g := max(st.Size()-size, size-st.Size()); gap < 0 || g < gap {
+			best, gap = p, g
+		}
+	}
+	return best
+}
+
+// rawParse parses every file with tree-sitter-cpp, reading each, and
+// closes the trees.
+func rawParse(b *testing.B, files []string) {
+	b.Helper()
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(sitter.NewLanguage(tscpp.Language())); err != nil {
+		b.Fatal(err)
+	}
+	for _, path := range slices.Clone(files) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Parse(src, nil).Close()
+	}
+}
+
+func mustRun(b *testing.B, args []string) {
+	b.Helper()
+	var errs strings.Builder
+	if code := run(args, io.Discard, &errs); code != exitOK && code != exitFindings {
+		b.Fatalf("ascvet %s: exit %d\n%s", strings.Join(args, " "), code, errs.String())
+	}
+}
+
+// cpuOf returns the CPU time (user and system, every thread) f took.
+func cpuOf(f func()) time.Duration {
+	before := cpuNow()
+	f()
+	return cpuNow() - before
+}
+
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,21 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// TestMain gives the tests a result cache of their own, so that they never
+// write to the user's (a test that needs another sets ASCVET_CACHE itself).
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ascvet-test-cache")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Setenv("ASCVET_CACHE", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
