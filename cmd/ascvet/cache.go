@@ -68,7 +68,7 @@ type depIndex interface {
 	Deps(name string, src []byte) []string
 }
 
-type cacheCounters struct{ hits, misses, puts atomic.Int64 }
+type cacheCounters struct{ hits, misses, puts, unread atomic.Int64 } // unread: files the scan memo spared reading
 
 // cacheDir returns the cache folder: ASCVET_CACHE, else the user cache
 // folder's ascvet. "" means no cache.
@@ -121,6 +121,7 @@ func withCacheStats(st *cacheCounters, f func()) {
 			st.hits.Add(rc.stats.hits.Load())
 			st.misses.Add(rc.stats.misses.Load())
 			st.puts.Add(rc.stats.puts.Load())
+			st.unread.Add(rc.stats.unread.Load())
 		}
 	}
 }

@@ -273,3 +273,58 @@ func TestCacheProcesses(t *testing.T) {
 		t.Errorf("full disk: %v, output differs: %v", err, string(out) != want)
 	}
 }
+
+// TestScanMemo: a file with no VF code is not read again while its status
+// stays, unless it changed too close to the memo's writing to be trusted;
+// a change that keeps its size and modification time is still seen (the
+// change time), and VF code added to it is found.
+func TestScanMemo(t *testing.T) {
+	if _, ok := any(keyOf).(func(os.FileInfo) statKey); !ok {
+		t.Fatal("keyOf")
+	}
+	cache, src := t.TempDir(), t.TempDir()
+	host := filepath.Join(src, "host.cpp")
+	if err := os.WriteFile(host, []byte("int hostOnly(int x) { return x + 1; }" + strings.Repeat(" ", 40) + "\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unread := func(want int64) *cacheCounters {
+		t.Helper()
+		_, _, errs, st := cacheRun(t, cache, "-fail", "none", src)
+		if st.unread.Load() != want || errs != "" {
+			t.Errorf("%d files not read, want %d (stderr %q)", st.unread.Load(), want, errs)
+		}
+		return st
+	}
+	unread(0)
+	unread(0) // written just now: too close to the memo's time to trust
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(host, old, old); err != nil {
+		t.Fatal(err)
+	}
+	unread(0) // its time changed: read, and remembered
+	unread(1)
+
+	// The same size and modification time, other bytes: VF code now.
+	st, err := os.Stat(host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vf := []byte("__simd_vf__ void F() { AscendC::Reg::RegTensor<float> v; }")
+	vf = append(vf, strings.Repeat(" ", int(st.Size())-len(vf)-1)...)
+	vf = append(vf, '\n')
+	if int64(len(vf)) != st.Size() {
+		t.Fatalf("test kernel of %d bytes, want %d", len(vf), st.Size())
+	}
+	if err := os.WriteFile(host, vf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(host, old, st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if keyOf(st) == (statKey{Size: st.Size(), Mtime: st.ModTime().UnixNano()}) {
+		t.Skip("no change time on this system: a change that keeps size and time is not seen")
+	}
+	if st := unread(0); st.misses.Load() != 1 {
+		t.Errorf("the file that became a VF file was not analysed: %d files analysed", st.misses.Load())
+	}
+}

@@ -79,7 +79,7 @@ func (m *scanMemo) unchanged(name string) (int64, bool) {
 		return 0, false
 	}
 	was, ok := m.old[name]
-	if !ok || was.Mtime >= m.written-int64(racyWindow) || was.Ctime >= m.written-int64(racyWindow) {
+	if !ok || was.Mtime >= m.written-int64(racyWindow) {
 		return 0, false
 	}
 	st, err := os.Stat(name)
@@ -90,6 +90,7 @@ func (m *scanMemo) unchanged(name string) (int64, bool) {
 	m.now[name] = was
 	m.skipped++
 	m.mu.Unlock()
+	m.rc.stats.unread.Add(1)
 	return was.Size, true
 }
 
