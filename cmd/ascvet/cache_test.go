@@ -284,7 +284,7 @@ func TestScanMemo(t *testing.T) {
 	}
 	cache, src := t.TempDir(), t.TempDir()
 	host := filepath.Join(src, "host.cpp")
-	if err := os.WriteFile(host, []byte("int hostOnly(int x) { return x + 1; }" + strings.Repeat(" ", 40) + "\n"), 0o644); err != nil {
+	if err := os.WriteFile(host, []byte("int hostOnly(int x) { return x + 1; }"+strings.Repeat(" ", 40)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	unread := func(want int64) *cacheCounters {
