@@ -55,6 +55,7 @@ type resultCache struct {
 	salt  []byte        // the build: the executable's hash
 	flags string        // the analyzers' flags, name=value
 	ix    depIndex      // which headers a file's lowering may read
+	memo  *scanMemo     // the run's memo and pack of results; nil: none
 	wd    string        // the working directory (relative names are made absolute from it)
 	files fileHashes    // hashes of headers and machine files
 	stats cacheCounters // hits and misses, for tests and benchmarks
@@ -310,31 +311,61 @@ func (p cachedPos) position(name string) token.Position {
 	return token.Position{Filename: name, Offset: p.Offset, Line: p.Line, Column: p.Column}
 }
 
-// get returns the findings stored under key, for the file name.
+// get returns the findings stored under key, for the file name: from the
+// run's pack (scanmemo.go), else from the file's own entry.
 func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analyzer) ([]runner.Finding, bool) {
-	data, _, err := cache.GetBytes(rc.dc, key)
-	if err != nil {
-		rc.stats.misses.Add(1)
+	data, ok := rc.memo.result(key)
+	if !ok {
+		var err error
+		if data, _, err = cache.GetBytes(rc.dc, key); err != nil {
+			rc.stats.misses.Add(1)
+			return nil, false
+		}
+	}
+	out, ok := decodeFindings(data, name, as)
+	if !ok {
+		rc.stats.misses.Add(1) // corrupt: analyse again
 		return nil, false
 	}
+	rc.memo.keep(key, data)
+	rc.stats.hits.Add(1)
+	return out, true
+}
+
+// put stores the findings of the file name under key: in the run's pack,
+// and, for a file named on the command line (as pre-commit names them) or
+// without a pack, in an entry of its own. A run over a tree writes one
+// pack, not two files a file.
+func (rc *resultCache) put(key cache.ActionID, name string, findings []runner.Finding, own bool) {
+	data, ok := encodeFindings(name, findings)
+	if !ok {
+		return
+	}
+	rc.memo.keep(key, data)
+	if own || rc.memo == nil {
+		if cache.PutBytes(rc.dc, key, data) == nil {
+			rc.stats.puts.Add(1)
+		}
+	}
+}
+
+// decodeFindings reads findings stored by encodeFindings, for the file name.
+func decodeFindings(data []byte, name string, as []*analysis.Analyzer) ([]runner.Finding, bool) {
 	if bytes.Equal(data, noFindings) {
-		rc.stats.hits.Add(1)
 		return nil, true
 	}
 	var stored []cachedFinding
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&stored); err != nil {
-		rc.stats.misses.Add(1) // corrupt: analyse again
 		return nil, false
 	}
 	byName := make(map[string]*analysis.Analyzer, len(as))
-	for _, a := range as {
+	for _, a := range runner.Order(as) {
 		byName[a.Name] = a
 	}
 	out := make([]runner.Finding, 0, len(stored))
 	for _, c := range stored {
 		a := byName[c.Analyzer]
 		if a == nil {
-			rc.stats.misses.Add(1)
 			return nil, false
 		}
 		f := runner.Finding{
@@ -353,17 +384,13 @@ func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analy
 		}
 		out = append(out, f)
 	}
-	rc.stats.hits.Add(1)
 	return out, true
 }
 
-// put stores the findings of the file name under key.
-func (rc *resultCache) put(key cache.ActionID, name string, findings []runner.Finding) {
+// encodeFindings encodes the findings of the file name for the cache.
+func encodeFindings(name string, findings []runner.Finding) ([]byte, bool) {
 	if len(findings) == 0 {
-		if cache.PutBytes(rc.dc, key, noFindings) == nil {
-			rc.stats.puts.Add(1)
-		}
-		return
+		return noFindings, true
 	}
 	stored := make([]cachedFinding, 0, len(findings))
 	for i := range findings {
@@ -382,9 +409,7 @@ func (rc *resultCache) put(key cache.ActionID, name string, findings []runner.Fi
 	}
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(stored); err != nil {
-		return
+		return nil, false
 	}
-	if err := cache.PutBytes(rc.dc, key, b.Bytes()); err == nil {
-		rc.stats.puts.Add(1)
-	}
+	return b.Bytes(), true
 }

@@ -328,3 +328,55 @@ func TestScanMemo(t *testing.T) {
 		t.Errorf("the file that became a VF file was not analysed: %d files analysed", st.misses.Load())
 	}
 }
+
+// TestCachePack: a run over a tree keeps its results in one pack (a few
+// cache files, not two a file), which the next run over the tree reads; a
+// change to one file analyses that file alone; files named one by one (as
+// pre-commit names them) get entries of their own, which a run naming
+// another set of files finds.
+func TestCachePack(t *testing.T) {
+	cache, src := t.TempDir(), t.TempDir()
+	if err := copySources("../../testdata/kernels", src); err != nil {
+		t.Fatal(err)
+	}
+	count := func() int {
+		n := 0
+		_ = filepath.Walk(cache, func(_ string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() {
+				n++
+			}
+			return nil
+		})
+		return n
+	}
+	_, _, _, cold := cacheRun(t, cache, "-fail", "none", src)
+	files := count()
+	if cold.misses.Load() < 10 || files > 8 {
+		t.Errorf("cold run over the tree: %d files analysed, %d cache files; want every VF file analysed and a pack of a few files", cold.misses.Load(), files)
+	}
+	if _, _, _, warm := cacheRun(t, cache, "-fail", "none", src); warm.misses.Load() != 0 || warm.hits.Load() != cold.misses.Load() {
+		t.Errorf("warm run: %d hits, %d misses; want %d and 0", warm.hits.Load(), warm.misses.Load(), cold.misses.Load())
+	}
+	k := filepath.Join(src, "masks.asc")
+	f, err := os.OpenFile(k, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\n// one more line\n")
+	f.Close()
+	if _, _, _, touched := cacheRun(t, cache, "-fail", "none", src); touched.misses.Load() != 1 {
+		t.Errorf("after one file changed: %d files analysed, want 1", touched.misses.Load())
+	}
+
+	before := count()
+	named := []string{"-fail", "none", k, filepath.Join(src, "clean.asc")}
+	if _, _, _, st := cacheRun(t, cache, named...); st.misses.Load() != 2 || st.puts.Load() != 2 {
+		t.Errorf("two files named: %d analysed, %d entries of their own; want 2 and 2", st.misses.Load(), st.puts.Load())
+	}
+	if count() < before+4 {
+		t.Errorf("two files named wrote %d cache files, want their entries", count()-before)
+	}
+	if _, _, _, st := cacheRun(t, cache, "-fail", "none", k); st.misses.Load() != 0 {
+		t.Errorf("one of them named again, alone: %d analysed, want 0", st.misses.Load())
+	}
+}

@@ -53,6 +53,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"text/tabwriter"
@@ -246,6 +247,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	prog := startProgress(stderr, wantProgress(stderr, *o.quiet, os.Getenv), progressDelay, progressEvery)
 	start := time.Now()
 	memo := rc.scanMemo(paths, o.lim.maxFileSize)
+	pipe.named = namedFiles(paths)
 	in, err := check(paths, as, checkConfig{jobs: *o.jobs, lim: *o.lim, keepFixes: *o.fix || *o.diff, pipe: pipe, progress: prog, memo: memo}, stderr)
 	memo.save(start)
 	if err != nil {
@@ -418,6 +420,17 @@ not write, 3 internal error. The exit code is the same in every format.
 `)
 	}
 	return fs, o
+}
+
+// namedFiles returns the paths that name files, cleaned.
+func namedFiles(paths []string) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			out[filepath.Clean(p)] = true
+		}
+	}
+	return out
 }
 
 // finalCode is the exit code once skipped inputs and internal errors count.

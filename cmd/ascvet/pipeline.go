@@ -53,6 +53,7 @@ type pipeline struct {
 	roots    *rootFinder              // the repository roots that fingerprints are keyed on; nil: paths as given
 	cache    *resultCache             // the analyzers' findings of earlier runs; nil: none
 	wd       string                   // the working directory, which relative names are taken from
+	named    map[string]bool          // the files named on the command line (cleaned), not found by a walk
 }
 
 // analysed is the outcome of the pipeline on one file.
@@ -160,7 +161,7 @@ func (p *pipeline) analyse(f runner.File, st *settings.Settings) (res *runner.Re
 		return nil, nil, skips[0]
 	}
 	if keyed && len(res.Errors) == 0 {
-		p.cache.put(key, f.Name, res.Findings)
+		p.cache.put(key, f.Name, res.Findings, p.named[filepath.Clean(f.Name)])
 	}
 	return res, errs, ""
 }

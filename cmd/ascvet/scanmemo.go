@@ -12,6 +12,9 @@ import (
 	"honnef.co/go/tools/lintcmd/cache"
 )
 
+// The run memo, stored under the run's paths: the scan memo and the pack
+// of results.
+//
 // The scan memo: which files of a run's paths had no VF marker, as their
 // status was then. A warm run over an operator repository is mostly the
 // walk and the reading of tens of thousands of host files to find the few
@@ -23,6 +26,12 @@ import (
 // cache and their directives apply. The memo is stored in the result cache
 // under the run's paths, the size limit and the build.
 
+// The pack: the findings of every file the run analysed or took from the
+// cache, by cache key, in one entry. A run over a tree of thousands of VF
+// files reads and writes one entry instead of one each (two files a put
+// with staticcheck's cache: on some file systems that costs more than the
+// analysis of a small file).
+
 // racyWindow is how close to the time a memo was written a file's
 // modification may be and still be trusted.
 const racyWindow = 2 * time.Second
@@ -33,9 +42,12 @@ type scanMemo struct {
 	key     cache.ActionID
 	written int64 // when the memo read was written, Unix nanoseconds
 	old     map[string]statKey
+	results map[cache.ActionID][]byte // the pack read
 	mu      sync.Mutex
 	now     map[string]statKey
-	skipped int // files taken from the memo (guarded by mu)
+	skipped int                       // files taken from the memo (guarded by mu)
+	kept    map[cache.ActionID][]byte // the pack to write: the results of this run
+	newRes  bool                      // kept holds a result the pack read did not
 }
 
 // statKey is what tells a file unchanged.
@@ -44,6 +56,7 @@ type statKey struct{ Size, Mtime, Ctime, Ino int64 }
 type storedMemo struct {
 	Written int64
 	Files   map[string]statKey
+	Results map[cache.ActionID][]byte
 }
 
 // scanMemo returns the memo of a run over paths with the size limit
@@ -62,14 +75,37 @@ func (rc *resultCache) scanMemo(paths []string, maxSize int64) *scanMemo {
 		}
 		fmt.Fprintf(h, "path %q\n", abs)
 	}
-	m := &scanMemo{rc: rc, key: h.Sum(), now: map[string]statKey{}}
+	m := &scanMemo{rc: rc, key: h.Sum(), now: map[string]statKey{}, kept: map[cache.ActionID][]byte{}}
 	if data, _, err := cache.GetBytes(rc.dc, m.key); err == nil {
 		var s storedMemo
 		if gob.NewDecoder(bytes.NewReader(data)).Decode(&s) == nil {
-			m.old, m.written = s.Files, s.Written
+			m.old, m.written, m.results = s.Files, s.Written, s.Results
 		}
 	}
+	rc.memo = m
 	return m
+}
+
+// result returns the findings the pack holds under key.
+func (m *scanMemo) result(key cache.ActionID) ([]byte, bool) {
+	if m == nil {
+		return nil, false
+	}
+	data, ok := m.results[key]
+	return data, ok
+}
+
+// keep puts the findings data, under key, in the pack to write.
+func (m *scanMemo) keep(key cache.ActionID, data []byte) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	m.kept[key] = data
+	if _, ok := m.results[key]; !ok {
+		m.newRes = true
+	}
+	m.mu.Unlock()
 }
 
 // unchanged reports whether name is a file the memo holds free of VF code
@@ -113,13 +149,13 @@ func (m *scanMemo) save(start time.Time) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.now) == len(m.old) && m.skipped == len(m.now) {
-		return // every file came from the memo: nothing new to say
+	if len(m.now) == len(m.old) && m.skipped == len(m.now) && !m.newRes && len(m.kept) == len(m.results) {
+		return // every file and result came from the memo: nothing new to say
 	}
 	var b bytes.Buffer
 	// Written is when the run started: a file changed during the run is
 	// racy against it.
-	if err := gob.NewEncoder(&b).Encode(storedMemo{Written: start.UnixNano(), Files: m.now}); err != nil {
+	if err := gob.NewEncoder(&b).Encode(storedMemo{Written: start.UnixNano(), Files: m.now, Results: m.kept}); err != nil {
 		return
 	}
 	_ = cache.PutBytes(m.rc.dc, m.key, b.Bytes()) // a failed put is a later miss
