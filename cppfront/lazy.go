@@ -57,8 +57,8 @@ import (
 // parenthesis. When it loses track of the braces (an unbalanced brace,
 // braces across #else, a directive closing a block) nothing is blanked.
 // After the parse, every blanked body must be the body of a
-// function_definition in the tree; if one is not, the file is parsed again
-// whole.
+// function_definition that the declaration walk reaches, outside any ERROR
+// node; if one is not, the file is parsed again whole.
 
 // parseWhole turns the lazy parse off, for tests that compare both.
 var parseWhole = false
@@ -190,11 +190,6 @@ func classify(clean []byte, blanks []blank) ([]lazyBlock, []string, bool) {
 // holds reports whether every blanked body is, in the trees parsed from
 // p.text (one per segment, or one), the body of a function definition.
 func (p *lazyPlan) holds(trees []*sitter.Tree, segs []segment) bool {
-	for _, t := range trees {
-		if t.RootNode().HasError() {
-			return false
-		}
-	}
 	for _, b := range p.bodies {
 		k := 0
 		if len(segs) > 0 {
@@ -218,32 +213,50 @@ func (p *lazyPlan) holds(trees []*sitter.Tree, segs []segment) bool {
 		if body := def.ChildByFieldName("body"); body == nil || body.Id() != n.Id() {
 			return false
 		}
+		// The definition must be one the declaration walk reaches (not one
+		// inside another function's body, which lowering may read), and
+		// not in a stretch tree-sitter could not place, which it may place
+		// otherwise when the body is there.
+		for a := def.Parent(); a != nil; a = a.Parent() {
+			if kind, _ := kindOf(a.KindId()); a.IsError() || !declLevel[kind] {
+				return false
+			}
+		}
 	}
 	return true
 }
 
-// vfHits returns, sorted, the offsets of every VF marker in clean (in code,
-// comments or strings) and of every pre-pass blank whose text holds one.
+// declLevel are the node kinds a function definition the declaration
+// walk finds can be in (containers, and template declarations).
+var declLevel = map[string]bool{
+	"translation_unit": true, "namespace_definition": true, "declaration_list": true, "linkage_specification": true,
+	"class_specifier": true, "struct_specifier": true, "union_specifier": true, "field_declaration_list": true,
+	"template_declaration": true, "preproc_if": true, "preproc_ifdef": true, "preproc_else": true, "preproc_elif": true,
+	"preproc_elifdef": true, "export_declaration": true,
+}
+
+// vfHits returns, sorted, the offsets in clean of what makes a function
+// a region or holds a region: a register type as a whole word (hasRegType,
+// in code, comments or strings alike), and a pre-pass blank of a region
+// marker (markerKinds: __simd_vf__, __VEC_SCOPE__, ...).
 func vfHits(clean []byte, blanks []blank) []int {
 	var hits []int
-	for _, a := range markerAnchors {
-		for i := 0; i < len(clean); {
-			k := bytes.Index(clean[i:], a.text)
+	for _, m := range regTypeMarkers {
+		for off := 0; ; {
+			k := bytes.Index(clean[off:], m)
 			if k < 0 {
 				break
 			}
-			at := i + k
-			for j, m := range a.markers {
-				if s := at - a.offsets[j]; s >= 0 && bytes.HasPrefix(clean[s:], m) {
-					hits = append(hits, s)
-					break
-				}
+			k += off
+			e := k + len(m)
+			if (k == 0 || !isIdentChar(clean[k-1])) && (e == len(clean) || !isIdentChar(clean[e])) {
+				hits = append(hits, k)
 			}
-			i = at + 1
+			off = e
 		}
 	}
 	for _, b := range blanks {
-		if HasVFMarker([]byte(b.text)) {
+		if _, ok := markerKinds[b.text]; ok {
 			hits = append(hits, b.start)
 		}
 	}
