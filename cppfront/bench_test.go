@@ -105,3 +105,37 @@ func BenchmarkRawParseBlanked(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseFileWhole is BenchmarkParseFile with every file parsed
+// whole (no body blanked, see lazy.go): what the lazy parse saves.
+func BenchmarkParseFileWhole(b *testing.B) {
+	defer func(w bool) { parseWhole = w }(parseWhole)
+	parseWhole = true
+	BenchmarkParseFile(b)
+}
+
+// BenchmarkRawParseLazy parses what the lazy front end gives tree-sitter:
+// the pre-passed bytes with the bodies lowering never reads blanked.
+func BenchmarkRawParseLazy(b *testing.B) {
+	srcs := benchFiles(b)
+	texts := make([][]byte, len(srcs))
+	for i, s := range srcs {
+		clean, blanks := prepass(s)
+		texts[i] = clean
+		if p := planLazy(clean, blanks); p != nil {
+			texts[i] = p.text
+		}
+	}
+	b.SetBytes(totalBytes(srcs))
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(language); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		for _, src := range texts {
+			t := p.Parse(src, nil)
+			t.Close()
+		}
+	}
+}

@@ -99,7 +99,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 		clean, blanks = mac.clean, mac.blanks
 		defer func() { f.Src = src }() // lowering reads the expanded text through f.Src
 	}
-	trees, segs := parseTrees(clean, popts)
+	trees, segs := parseLazy(clean, blanks, popts)
 	if trees == nil {
 		if popts != nil && time.Now().After(b.deadline) {
 			return noRegions(f), timeoutError(opts.Timeout)
@@ -121,6 +121,32 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	lw.run()
 	snapExpansions(f)
 	return f, nil
+}
+
+// parseLazy parses the pre-passed text with the bodies lowering never
+// reads blanked (lazy.go), or whole when the scan is unsure or the trees
+// do not hold what it expected. The trees have the offsets of clean.
+func parseLazy(clean []byte, blanks []blank, popts *sitter.ParseOptions) ([]*sitter.Tree, []segment) {
+	var p *lazyPlan
+	if !parseWhole {
+		p = planLazy(clean, blanks)
+	}
+	if p == nil {
+		return parseTrees(clean, popts)
+	}
+	trees, segs := parseTrees(p.text, popts)
+	if trees == nil {
+		return nil, nil
+	}
+	held := p.holds(trees, segs)
+	if lazyNote != nil {
+		lazyNote(len(clean), p.kept, held)
+	}
+	if held {
+		return trees, segs
+	}
+	closeTrees(trees)
+	return parseTrees(clean, popts)
 }
 
 // parseTrees parses the pre-passed text: whole, or in segments when it is big

@@ -1,0 +1,570 @@
+package cppfront
+
+import (
+	"bytes"
+	"sort"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// Parse less.
+//
+// Most bytes of a kernel file are host code around the VF functions:
+// tiling, queue set-up, CopyIn/CopyOut, the Process loop. Lowering walks
+// none of their trees, so tree-sitter need not build them. Before the
+// parse, a lexical scan (scanBlocks) finds the bodies of the functions
+// defined at declaration level (in a namespace, an extern "C" block or a
+// class); the body of one that lowering provably never reads is replaced
+// by white space, keeping its braces, every newline and so every byte
+// offset:
+//
+//	__aicore__ inline void CopyIn(int32_t i) {        // before
+//	    LocalTensor<T> x = inQueue.AllocTensor<T>();
+//	    DataCopy(x, xGm[i * tileLength], tileLength);
+//	}
+//	__aicore__ inline void CopyIn(int32_t i) {        // after
+//
+//
+//	}
+//
+// Tree-sitter skips white space several times faster than it parses
+// tokens. The tree is the whole parse's tree with these bodies empty; the
+// lowerer still reads the text of the file unblanked, so lowering that only
+// looks at text (which functions are regions, where a name is called, which
+// members a method writes) sees the file as it is.
+//
+// What lowering reads of a function definition, region or not:
+//   - its header: name, class, template parameters (walkDecls, addFunc)
+//     — never blanked;
+//   - the tree of its body when it is a region (a simd/simt marker before
+//     the body, a register type in its text) or holds a __VEC_SCOPE__
+//     block: kept when its header or body holds a VF marker ("hot");
+//   - the tree of a caller of a region, for the values it passes
+//     (callers.go): kept when its body mentions, even in a comment, a
+//     name followed by "(" outside the parentheses of the header of a
+//     hot block (its name);
+//   - the tree of a constructor or an Init* method, for the members they
+//     set once (members.go): kept when its header calls a name that starts
+//     with Init or that follows class, struct or union somewhere in the file;
+//     other methods are searched as text only;
+//   - the tree of a constexpr function of one return, for the project
+//     index's view of the file (constFn): kept when constexpr or consteval
+//     is in its header.
+//
+// Class bodies, namespaces and everything between functions are kept.
+// Where the scan is unsure, it keeps: a brace that follows something other
+// than ")" (or const, override, final, noexcept), a header with an "="
+// outside a template parameter list (a lambda), a class whose header has a
+// parenthesis, a header with two names before a "(" (__mix__(1, 2) void
+// f(...), which tree-sitter reads one way or another depending on the
+// body), a body with a directive (an #if splitting a statement, whose
+// error recovery can reshape the tree around the body). When it loses
+// track of the braces (an unbalanced brace, braces across #else, a
+// directive closing a block) nothing is blanked. After the parse, every
+// blanked body must be the body of a function_definition that the
+// declaration walk reaches, outside any ERROR node; if one is not, the
+// file is parsed again whole.
+//
+// Not foreseen: a body that tree-sitter cannot parse for other reasons
+// (garbage such as "{+}") can reshape the whole parse's tree around it.
+// Code that compiles gives no such body; FuzzLazy compares both parses
+// where the blanked bodies parse cleanly, TestLazyCorpus on the CANN
+// operator repositories.
+
+// parseWhole turns the lazy parse off, for tests that compare both.
+var parseWhole = false
+
+// lazyNote, when set (by a test), hears of each lazy parse: the size of
+// the text, the bytes not blanked, and whether the trees held.
+var lazyNote func(total, kept int, held bool)
+
+// lazyBlock is a brace block the scan found.
+type lazyBlock struct {
+	hdr, open, close int  // start of the header (after the last ; { or } before it), offsets of { and }
+	parent           int  // index of the enclosing block, -1 for none
+	level            bool // a function body at declaration level: a candidate for blanking
+}
+
+// lazyPlan is the pre-passed text with the bodies lowering never reads
+// blanked, and where they are.
+type lazyPlan struct {
+	text   []byte   // the text to parse
+	bodies [][2]int // the blanked blocks: offsets of { and }
+	kept   int      // bytes not blanked
+}
+
+// planLazy blanks the function bodies of clean that lowering never reads
+// (see above). blanks are the pre-pass's. It returns nil when it blanks
+// nothing.
+func planLazy(clean []byte, blanks []blank) *lazyPlan {
+	blocks, why, ok := classify(clean, blanks)
+	if !ok {
+		return nil
+	}
+	var bodies [][2]int
+	for k, b := range blocks {
+		if why[k] == "" {
+			bodies = append(bodies, [2]int{b.open, b.close})
+		}
+	}
+	if len(bodies) == 0 {
+		return nil
+	}
+	out := bytes.Clone(clean)
+	p := &lazyPlan{text: out, bodies: bodies, kept: len(clean)}
+	for _, b := range bodies {
+		fill(out[b[0]+1 : b[1]])
+		p.kept -= b[1] - b[0] - 1
+	}
+	return p
+}
+
+// classify finds the brace blocks of clean and says for each why its
+// body is parsed: "" for a body to blank, else "nested" (inside another
+// block), "not a function" (no declaration-level function body, as far as
+// the scan can tell), "empty", "hot" (a VF marker in the header or body),
+// "constexpr", "setter" (a constructor or Init method), "caller" (it
+// mentions a name a hot block's header calls).
+func classify(clean []byte, blanks []blank) ([]lazyBlock, []string, bool) {
+	blocks, classes, ok := scanBlocks(clean)
+	if !ok || len(blocks) == 0 {
+		return nil, nil, false
+	}
+	hits := vfHits(clean, blanks)
+	hot := func(b *lazyBlock) bool {
+		k := sort.SearchInts(hits, b.hdr)
+		return k < len(hits) && hits[k] <= b.close
+	}
+	// The names called in the headers of hot blocks that may be function
+	// definitions: not inside a function body.
+	names := map[string]bool{}
+	inBody := make([]bool, len(blocks)) // a level block or inside one
+	for k := range blocks {
+		b := &blocks[k]
+		inBody[k] = b.level || b.parent >= 0 && inBody[b.parent]
+		if hot(b) && (b.parent < 0 || !inBody[b.parent]) {
+			callNames(clean[b.hdr:b.open], func(n []byte) { names[string(n)] = true })
+		}
+	}
+	why := make([]string, len(blocks))
+	for k := range blocks {
+		b := &blocks[k]
+		h := clean[b.hdr:b.open]
+		switch {
+		case b.parent >= 0:
+			why[k] = "nested"
+			continue
+		case !b.level:
+			why[k] = "not a function"
+			continue
+		case b.close <= b.open+1:
+			why[k] = "empty"
+			continue
+		case hot(b):
+			why[k] = "hot"
+			continue
+		case bytes.Contains(h, []byte("constexpr")) || bytes.Contains(h, []byte("consteval")):
+			why[k] = "constexpr"
+			continue
+		}
+		calls := 0
+		callNames(h, func(n []byte) {
+			calls++
+			if bytes.HasPrefix(n, []byte("Init")) || classes[string(n)] {
+				why[k] = "setter"
+			}
+		})
+		switch {
+		case why[k] != "":
+			continue
+		case calls != 1:
+			// __mix__(1, 2) void f(...): tree-sitter reads such a head
+			// one way or another depending on the body.
+			why[k] = "odd header"
+			continue
+		case hasDirective(clean[b.open:b.close]):
+			// An #if in a body often splits a statement; tree-sitter's
+			// recovery from that can reshape the tree around the body.
+			why[k] = "directive"
+			continue
+		}
+		body := clean[b.open:b.close]
+		eachIdent(body, func(i, e int) {
+			if names[string(body[i:e])] {
+				why[k] = "caller"
+			}
+		})
+	}
+	return blocks, why, true
+}
+
+// holds reports whether every blanked body is, in the trees parsed from
+// p.text (one per segment, or one), the body of a function definition.
+func (p *lazyPlan) holds(trees []*sitter.Tree, segs []segment) bool {
+	for _, b := range p.bodies {
+		k := 0
+		if len(segs) > 0 {
+			k = sort.Search(len(segs), func(k int) bool { return segs[k].end > b[0] })
+			k = min(k, len(segs)-1)
+		}
+		n := trees[k].RootNode().DescendantForByteRange(uint(b[0]), uint(b[1]+1))
+		if n == nil || n.StartByte() != uint(b[0]) || n.EndByte() != uint(b[1]+1) {
+			return false
+		}
+		if kind, _ := kindOf(n.KindId()); kind != "compound_statement" {
+			return false
+		}
+		def := n.Parent()
+		if def == nil {
+			return false
+		}
+		if kind, _ := kindOf(def.KindId()); kind != "function_definition" {
+			return false
+		}
+		if body := def.ChildByFieldName("body"); body == nil || body.Id() != n.Id() {
+			return false
+		}
+		// The definition must be one the declaration walk reaches (not one
+		// inside another function's body, which lowering may read), and
+		// not in a stretch tree-sitter could not place, which it may place
+		// otherwise when the body is there.
+		for a := def.Parent(); a != nil; a = a.Parent() {
+			if kind, _ := kindOf(a.KindId()); a.IsError() || !declLevel[kind] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// declLevel are the node kinds a function definition the declaration
+// walk finds can be in (containers, and template declarations).
+var declLevel = map[string]bool{
+	"translation_unit": true, "namespace_definition": true, "declaration_list": true, "linkage_specification": true,
+	"class_specifier": true, "struct_specifier": true, "union_specifier": true, "field_declaration_list": true,
+	"template_declaration": true, "preproc_if": true, "preproc_ifdef": true, "preproc_else": true, "preproc_elif": true,
+	"preproc_elifdef": true, "export_declaration": true,
+}
+
+// vfHits returns, sorted, the offsets in clean of what makes a function
+// a region or holds a region: a register type as a whole word (hasRegType,
+// in code, comments or strings alike), and a pre-pass blank of a region
+// marker (markerKinds: __simd_vf__, __VEC_SCOPE__, ...).
+func vfHits(clean []byte, blanks []blank) []int {
+	var hits []int
+	for _, m := range regTypeMarkers {
+		for off := 0; ; {
+			k := bytes.Index(clean[off:], m)
+			if k < 0 {
+				break
+			}
+			k += off
+			e := k + len(m)
+			if (k == 0 || !isIdentChar(clean[k-1])) && (e == len(clean) || !isIdentChar(clean[e])) {
+				hits = append(hits, k)
+			}
+			off = e
+		}
+	}
+	for _, b := range blanks {
+		if _, ok := markerKinds[b.text]; ok {
+			hits = append(hits, b.start)
+		}
+	}
+	sort.Ints(hits)
+	return hits
+}
+
+// hasDirective reports whether a preprocessor directive starts a line of b.
+func hasDirective(b []byte) bool {
+	for i := bytes.IndexByte(b, '#'); i >= 0; {
+		if atLineStart(b, i) {
+			return true
+		}
+		k := bytes.IndexByte(b[i+1:], '#')
+		if k < 0 {
+			return false
+		}
+		i += 1 + k
+	}
+	return false
+}
+
+// notCalls are words followed by a parenthesis that name no function.
+var notCalls = map[string]bool{
+	"if": true, "for": true, "while": true, "switch": true, "return": true, "sizeof": true, "decltype": true,
+	"alignas": true, "alignof": true, "noexcept": true, "static_assert": true, "operator": true, "defined": true,
+	"catch": true, "throw": true, "new": true, "delete": true, "typeid": true, "static_cast": true,
+	"dynamic_cast": true, "reinterpret_cast": true, "const_cast": true, "requires": true,
+}
+
+// callNames calls f with each identifier of the header h outside
+// parentheses and followed by "(" or by "<...>(": the declared name of a
+// function, and the other words a header can hold before a "(" (a macro,
+// an attribute). Calls in default arguments are inside the parentheses.
+func callNames(h []byte, f func(name []byte)) {
+	depth := 0
+	for k := 0; k < len(h); k++ {
+		switch c := h[k]; {
+		case c == '/' && k+1 < len(h) && h[k+1] == '/':
+			for k < len(h) && h[k] != '\n' {
+				k++
+			}
+		case c == '/' && k+1 < len(h) && h[k+1] == '*':
+			if e := bytes.Index(h[k+2:], []byte("*/")); e >= 0 {
+				k += e + 3
+			} else {
+				k = len(h)
+			}
+		case c == '"' || c == '\'':
+			k = skipQuoted(h, k, c) - 1
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case depth == 0 && isIdentStart(c) && (k == 0 || !isIdentChar(h[k-1])):
+			e := k + 1
+			for e < len(h) && isIdentChar(h[e]) {
+				e++
+			}
+			j := skipSpace(h, e)
+			if j < len(h) && h[j] == '<' {
+				if a := matchAngle(h, j); a > j {
+					j = skipSpace(h, a+1)
+				}
+			}
+			if j < len(h) && h[j] == '(' && !notCalls[string(h[k:e])] {
+				f(h[k:e])
+			}
+			k = e - 1
+		}
+	}
+}
+
+// scanBlocks finds the brace blocks of src (pre-passed text) with their
+// headers, and the identifiers of class heads (after class, struct or
+// union, up to the first : , > = ; or {). ok is false when it loses track
+// of the braces, as splitSegments does.
+func scanBlocks(src []byte) (blocks []lazyBlock, classes map[string]bool, ok bool) {
+	type lframe struct {
+		kind  byte // 'n' namespace or extern block, 'c' class body, '#' conditional, 'o' other brace
+		block int  // index in blocks, for 'o'
+	}
+	n := len(src)
+	var (
+		stack     []lframe
+		parens    = 0    // ( and [ depth
+		lineStart = true // only blanks since the line began
+		nsAt      = -1   // start of a `namespace` or `extern "C"` being read, else -1
+		prev      byte   // the previous significant byte ('a' an identifier, '0' a number, '"' a literal)
+		word      []byte // the identifier, when prev is 'a'
+		hdr       = 0    // start of the current header
+		eq        bool   // the header has an "=" outside parentheses
+		classKw   bool   // the header has class, struct or union outside parentheses
+		paren     bool   // the header has a "(" outside parentheses
+		naming    bool   // reading a class head's names
+		tmpl      = 0    // depth of < > in a template parameter list, whose = ( and class do not count
+		tmplAt    = 0    // the parenthesis depth of that list
+		afterTmpl bool   // the last word was template: a < opens its list
+	)
+	classes = map[string]bool{}
+	atLevel := func() bool {
+		for _, f := range stack {
+			if f.kind == 'o' {
+				return false
+			}
+		}
+		return true
+	}
+	newHeader := func(at int) {
+		hdr, eq, classKw, paren, naming, tmpl, afterTmpl = at, false, false, false, false, 0, false
+	}
+	parent := func() int {
+		for k := len(stack) - 1; k >= 0; k-- {
+			if stack[k].kind == 'o' {
+				return stack[k].block
+			}
+		}
+		return -1
+	}
+	for i := 0; i < n; {
+		c := src[i]
+		switch {
+		case c == '\n':
+			lineStart = true
+			i++
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\\' && i+1 < n && src[i+1] == '\n':
+			i++
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			for i < n && src[i] != '\n' {
+				i++
+			}
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			i += 2
+			for i+1 < n && !(src[i] == '*' && src[i+1] == '/') {
+				i++
+			}
+			i += 2
+			continue
+		}
+		if c == '#' && lineStart {
+			j := lineEnd(src, i)
+			switch directive(src[i+1 : j]) {
+			case "if", "ifdef", "ifndef":
+				stack = append(stack, lframe{kind: '#'})
+			case "else", "elif", "elifdef", "elifndef":
+				if k := len(stack) - 1; k < 0 || stack[k].kind != '#' {
+					return nil, nil, false
+				}
+			case "endif":
+				k := len(stack) - 1
+				if k < 0 || stack[k].kind != '#' {
+					return nil, nil, false
+				}
+				stack = stack[:k]
+			}
+			i, lineStart = j, false
+			continue
+		}
+		lineStart = false
+		switch {
+		case isIdentStart(c):
+			j, raw := identEnd(src, i)
+			if raw {
+				prev, nsAt, i = '"', -1, j
+				continue
+			}
+			w := src[i:j]
+			switch s := string(w); {
+			case s == "namespace" || s == "extern":
+				if nsAt < 0 {
+					nsAt = i
+				}
+			case s == "inline" || nsAt >= 0 && prev != '"' && (src[nsAt] == 'n' || s == "namespace"):
+			default:
+				nsAt = -1
+			}
+			afterTmpl = string(w) == "template"
+			if parens == 0 && tmpl == 0 {
+				switch string(w) {
+				case "class", "struct", "union":
+					classKw, naming = true, true
+				default:
+					if naming {
+						classes[string(w)] = true
+					}
+				}
+			}
+			prev, word, i = 'a', w, j
+			continue
+		case c == '"' || c == '\'':
+			j := skipQuoted(src, i, c)
+			if !(c == '"' && nsAt >= 0 && src[nsAt] == 'e') {
+				nsAt = -1
+			}
+			prev, i = '"', j
+			continue
+		case c >= '0' && c <= '9':
+			for i < n && (isIdentChar(src[i]) || src[i] == '.' || src[i] == '\'') {
+				i++
+			}
+			prev, nsAt = '0', -1
+			continue
+		}
+		if tmpl > 0 || afterTmpl && c == '<' {
+			afterTmpl = false
+			switch {
+			case c == '<' && tmpl == 0:
+				tmpl, tmplAt = 1, parens
+			case c == '<' && parens == tmplAt:
+				tmpl++
+			case c == '>' && parens == tmplAt:
+				tmpl--
+			case c == '(' || c == '[':
+				parens++
+			case c == ')' || c == ']':
+				if parens--; parens < tmplAt {
+					return nil, nil, false
+				}
+			case c == '{' || c == '}' || c == ';':
+				tmpl = 0 // not a template parameter list after all
+			}
+			if tmpl > 0 || c == '>' {
+				prev = c
+				i++
+				continue
+			}
+		}
+		afterTmpl = false
+		switch c {
+		case ':':
+			if parens == 0 && !(i+1 < n && src[i+1] == ':') && !(i > 0 && src[i-1] == ':') {
+				naming = false
+			}
+		case '{':
+			switch {
+			case nsAt >= 0 && parens == 0 && atLevel():
+				stack = append(stack, lframe{kind: 'n'})
+			case classKw && !eq && !paren && parens == 0 && prev != ')' && atLevel():
+				stack = append(stack, lframe{kind: 'c'})
+			default:
+				level := parens == 0 && !eq && !classKw && atLevel() && (prev == ')' || prev == 'a' && bodyAfter[string(word)])
+				blocks = append(blocks, lazyBlock{hdr: hdr, open: i, close: -1, parent: parent(), level: level})
+				stack = append(stack, lframe{kind: 'o', block: len(blocks) - 1})
+			}
+			nsAt = -1
+			newHeader(i + 1)
+		case '}':
+			k := len(stack) - 1
+			if k < 0 || stack[k].kind == '#' {
+				return nil, nil, false
+			}
+			if stack[k].kind == 'o' {
+				blocks[stack[k].block].close = i
+			}
+			stack = stack[:k]
+			nsAt = -1
+			newHeader(i + 1)
+		case '(', '[':
+			if parens == 0 && c == '(' {
+				paren = true
+			}
+			parens++
+			nsAt = -1
+		case ')', ']':
+			if parens--; parens < 0 {
+				return nil, nil, false
+			}
+			nsAt = -1
+		case ';':
+			if parens == 0 {
+				newHeader(i + 1)
+			}
+			nsAt = -1
+		case '=':
+			if parens == 0 {
+				eq, naming = true, false
+			}
+			nsAt = -1
+		case ',', '>':
+			if parens == 0 {
+				naming = false
+			}
+			nsAt = -1
+		default:
+			nsAt = -1
+		}
+		prev = c
+		i++
+	}
+	if len(stack) > 0 || parens != 0 {
+		return nil, nil, false
+	}
+	return blocks, classes, true
+}
+
+// bodyAfter are the words that may end a function header before its body.
+var bodyAfter = map[string]bool{"const": true, "override": true, "final": true, "noexcept": true, "volatile": true}

@@ -1,0 +1,320 @@
+package cppfront
+
+import (
+	"bytes"
+	"fmt"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// withWhole runs f with every file parsed whole, as before lazy.go.
+func withWhole(f func()) {
+	defer func(w bool) { parseWhole = w }(parseWhole)
+	parseWhole = true
+	f()
+}
+
+// lazyStats counts what the lazy parse did with some files.
+type lazyStats struct {
+	files, lazy, fellBack int // files compared; files with bodies blanked; of these, parsed again whole
+	total, kept           int // bytes of the pre-passed text; bytes tree-sitter still parsed
+}
+
+// compareLazy lowers src both ways, reports a difference, and counts.
+func compareLazy(t *testing.T, name string, src []byte, st *lazyStats) {
+	t.Helper()
+	st.files++
+	clean, _ := prepass(src)
+	st.total += len(clean)
+	kept := len(clean)
+	defer func() { lazyNote = nil }()
+	lazyNote = func(total, k int, held bool) {
+		st.lazy++
+		if held {
+			kept -= total - k
+		} else {
+			st.fellBack++
+		}
+	}
+	lazy := irText(t, name, src)
+	lazyNote = nil
+	st.kept += kept
+	var whole string
+	withWhole(func() { whole = irText(t, name, src) })
+	if lazy != whole {
+		t.Errorf("%s: the IR differs when parsed lazily:\n%s", name, strings.Replace(firstDiff(whole, lazy), "segments:", "lazy:    ", 1))
+	}
+}
+
+func (st lazyStats) String() string {
+	return fmt.Sprintf("%d VF files, %d with bodies blanked (%d of them parsed again whole); %d of %d bytes parsed (%.0f%%)",
+		st.files, st.lazy, st.fellBack, st.kept, st.total, 100*float64(st.kept)/float64(max(st.total, 1)))
+}
+
+// repoFiles lists the C++ and Ascend C files of the repository: every
+// fixture.
+func repoFiles(t *testing.T) []string {
+	var files []string
+	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		switch filepath.Ext(p) {
+		case ".asc", ".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".hxx":
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestLazyLowersTheSame: every C++ file of the repository's test data
+// lowers to the same IR parsed lazily as parsed whole.
+func TestLazyLowersTheSame(t *testing.T) {
+	var st lazyStats
+	for _, p := range repoFiles(t) {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if HasVFMarker(src) {
+			compareLazy(t, p, src, &st)
+		}
+	}
+	// The fixtures are mostly VF code alone: few have host code to blank
+	// (TestLazyBlanks and TestLazyCorpus have plenty).
+	if st.lazy-st.fellBack < 3 {
+		t.Errorf("only %d of %d files parsed lazily", st.lazy-st.fellBack, st.files)
+	}
+	t.Log(st)
+}
+
+// TestLazyCorpus is TestLazyLowersTheSame over a tree of real kernels,
+// when ASCVET_CORPUS names one (the public CANN repositories):
+//
+//	ASCVET_CORPUS=/work/corpus go test ./cppfront -run LazyCorpus
+func TestLazyCorpus(t *testing.T) {
+	dir := os.Getenv("ASCVET_CORPUS")
+	if dir == "" {
+		t.Skip("ASCVET_CORPUS is not set")
+	}
+	var st lazyStats
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch filepath.Ext(p) {
+		case ".asc", ".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".hxx":
+		default:
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil || !HasVFMarker(src) {
+			return err
+		}
+		compareLazy(t, p, src, &st)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(st)
+}
+
+// FuzzLazy: on any input the lazy parse never panics and changes no byte
+// but to blank one, its IR verifies, and it is the IR a whole parse gives
+// when tree-sitter parses every blanked body without an error. A body with
+// an error (garbage such as "{+}", which a compiler refuses too) can
+// reshape the whole parse's tree around it, which no lexical scan foresees;
+// the kernels of the corpus compile, and TestLazyCorpus holds them all.
+func FuzzLazy(f *testing.F) {
+	addSeeds(f)
+	f.Add([]byte(trickySrc))
+	f.Add([]byte(lazySrc))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > maxFuzzInput {
+			return
+		}
+		clean, blanks := prepass(src)
+		p := planLazy(clean, blanks)
+		if p != nil {
+			if len(p.text) != len(clean) {
+				t.Fatalf("the blanked text has %d bytes, the pre-passed %d", len(p.text), len(clean))
+			}
+			for i := range clean {
+				if p.text[i] != clean[i] && (p.text[i] != ' ' || clean[i] == '\n' || clean[i] == '\r') {
+					t.Fatalf("byte %d: %q became %q", i, clean[i], p.text[i])
+				}
+			}
+		}
+		fset := token.NewFileSet()
+		if file, err := ParseFile(fset, "fuzz.asc", src); err == nil {
+			for _, e := range ir.Verify(file) {
+				t.Fatalf("Verify: %v", e)
+			}
+		}
+		if p == nil || !cleanBodies(clean, p.bodies) {
+			return
+		}
+		var whole string
+		withWhole(func() { whole = irText(t, "fuzz.asc", src) })
+		if lazy := irText(t, "fuzz.asc", src); lazy != whole {
+			t.Errorf("the IR differs when parsed lazily:\n%s", firstDiff(whole, lazy))
+		}
+	})
+}
+
+// cleanBodies reports whether tree-sitter, parsing clean whole, makes each
+// of bodies (offsets of { and }) a function's body without an error in it.
+func cleanBodies(clean []byte, bodies [][2]int) bool {
+	p := getParser()
+	tree := p.Parse(clean, nil)
+	putParser(p)
+	defer tree.Close()
+	for _, b := range bodies {
+		n := tree.RootNode().DescendantForByteRange(uint(b[0]), uint(b[1]+1))
+		if n == nil || n.StartByte() != uint(b[0]) || n.EndByte() != uint(b[1]+1) || n.HasError() || n.Kind() != "compound_statement" {
+			return false
+		}
+		if d := n.Parent(); d == nil || d.Kind() != "function_definition" {
+			return false
+		}
+	}
+	return true
+}
+
+// lazySrc is a kernel with the host code around its VF function that the
+// lazy parse blanks, and the functions it must keep: the VF function, its
+// caller, the constructor and Init method that set members once, a
+// constexpr helper, a __VEC_SCOPE__ host; and shapes the scan must not
+// take for a function body (a lambda, an initializer, a struct).
+const lazySrc = `#include "kernel_operator.h"
+constexpr uint32_t BUFFER_NUM = 2;
+__aicore__ constexpr uint32_t Lanes() { return 256 / sizeof(float); }
+struct Tiling { uint32_t total; uint32_t tile; };
+auto twice = [](int x) { return 2 * x; };
+int table[] = {1, 2, 3};
+
+template <typename T, int N = 4>
+__simd_vf__ inline void AddVF(__ubuf__ T *dst, __ubuf__ T *src, uint32_t n, uint32_t vl)
+{
+    AscendC::Reg::RegTensor<T> v;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<T>();
+    for (uint16_t i = 0; i < n / vl; ++i) {
+        AscendC::Reg::LoadAlign(v, src + i * vl);
+        AscendC::Reg::Adds(v, v, 1.0f, m);
+        AscendC::Reg::StoreAlign(dst + i * vl, v, m);
+    }
+}
+
+template <typename T>
+class KernelAdd {
+public:
+    __aicore__ inline KernelAdd() : vl_(Lanes()) {}
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const Tiling &t)
+    {
+        tile_ = t.tile;
+        xGm.SetGlobalBuffer((__gm__ T *)x, t.total);
+        pipe.InitBuffer(inQueue, BUFFER_NUM, tile_ * sizeof(T));
+    }
+    __aicore__ inline void Process()
+    {
+        for (int32_t i = 0; i < 8; i++) {
+            CopyIn(i);
+            Compute(i);
+            CopyOut(i);
+        }
+    }
+    __aicore__ inline void Count() const { calls_++; }
+
+private:
+    __aicore__ inline void CopyIn(int32_t progress)
+    {
+        AscendC::LocalTensor<T> xLocal = inQueue.template AllocTensor<T>();
+        AscendC::DataCopy(xLocal, xGm[progress * tile_], tile_);
+        inQueue.EnQue(xLocal);
+    }
+    __aicore__ inline void Compute(int32_t progress)
+    {
+        AscendC::LocalTensor<T> xLocal = inQueue.template DeQue<T>();
+        uint32_t vl = AscendC::GetVRegSize() / sizeof(T);
+        AddVF<T>((__ubuf__ T *)xLocal.GetPhyAddr(), (__ubuf__ T *)xLocal.GetPhyAddr(), tile_, vl);
+        inQueue.FreeTensor(xLocal);
+    }
+    __aicore__ inline void CopyOut(int32_t progress)
+    {
+        // nothing to copy back in this example
+    }
+    __aicore__ inline void Scope(__ubuf__ float *dst, uint32_t n)
+    {
+        uint32_t vl = vl_;
+        __VEC_SCOPE__
+        {
+            AscendC::Reg::RegTensor<float> r;
+            AscendC::Reg::LoadAlign(r, dst + vl);
+        }
+    }
+    uint32_t tile_ = 0;
+    uint32_t vl_;
+    mutable uint32_t calls_ = 0;
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECIN, BUFFER_NUM> inQueue;
+    AscendC::GlobalTensor<T> xGm;
+};
+
+extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR tiling)
+{
+    Tiling t{1024, 256};
+    KernelAdd<float> op;
+    op.Init(x, y, t);
+    op.Process();
+}
+
+void HostCheck(int n) noexcept
+{
+    for (int i = 0; i < n; i++) {
+        printf("%d\n", twice(i));
+    }
+}
+`
+
+// TestLazyBlanks: in lazySrc the scan blanks exactly the host bodies
+// lowering never reads, and the IR is the whole parse's.
+func TestLazyBlanks(t *testing.T) {
+	clean, blanks := prepass([]byte(lazySrc))
+	p := planLazy(clean, blanks)
+	if p == nil {
+		t.Fatal("nothing blanked")
+	}
+	var got []string
+	for _, b := range p.bodies {
+		h := clean[:b[0]]
+		k := bytes.LastIndexByte(h, '(')
+		e := k
+		for k > 0 && isIdentChar(h[k-1]) {
+			k--
+		}
+		got = append(got, string(h[k:e]))
+	}
+	want := []string{"Process", "Count", "CopyIn", "CopyOut", "add_custom", "HostCheck"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("blanked %v, want %v", got, want)
+	}
+	var whole string
+	withWhole(func() { whole = irText(t, "lazy.asc", []byte(lazySrc)) })
+	if lazy := irText(t, "lazy.asc", []byte(lazySrc)); lazy != whole {
+		t.Errorf("the IR differs when parsed lazily:\n%s", firstDiff(whole, lazy))
+	}
+}
