@@ -214,7 +214,7 @@ func (fh *fileHashes) hash(path string) ([sha256.Size]byte, bool) {
 // settings st; false when it cannot be made (a header that cannot be read).
 func (rc *resultCache) key(name string, src []byte, st *settings.Settings) (cache.ActionID, bool) {
 	h := cache.NewHash(cacheVersion)
-	h.Write(rc.salt)
+	_, _ = h.Write(rc.salt) // a hash never fails
 	abs := name
 	if !filepath.IsAbs(name) {
 		abs = filepath.Join(rc.wd, name)
@@ -224,9 +224,9 @@ func (rc *resultCache) key(name string, src []byte, st *settings.Settings) (cach
 	if !ok {
 		return cache.ActionID{}, false
 	}
-	h.Write(pre)
+	_, _ = h.Write(pre)
 	sum := sha256.Sum256(src)
-	h.Write(sum[:])
+	_, _ = h.Write(sum[:])
 	if !cppir.IsPython(name) {
 		for _, d := range rc.ix.Deps(name, src) {
 			sum, ok := rc.files.hash(d)

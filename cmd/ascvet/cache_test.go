@@ -362,7 +362,9 @@ func TestCachePack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString("\n// one more line\n")
+	if _, err := f.WriteString("\n// one more line\n"); err != nil {
+		t.Fatal(err)
+	}
 	f.Close()
 	if _, _, _, touched := cacheRun(t, cache, "-fail", "none", src); touched.misses.Load() != 1 {
 		t.Errorf("after one file changed: %d files analysed, want 1", touched.misses.Load())
