@@ -187,6 +187,20 @@ type clash struct {
 // other touches the register (the load's last LoadUnAlign before the first
 // StoreUnAlign, the store's Post before the next Pre).
 func clashes(fn *ir.Func, untracked []bool) []clash {
+	// Both flows start at a store-side op and end at a load-side one: a
+	// body without both has no clash (most bodies: the flows are the cost).
+	var stores, loads bool
+	for _, in := range fn.Instrs {
+		switch in.Op {
+		case ir.OpStoreUnAlign, ir.OpStoreUnAlignPost:
+			stores = true
+		case ir.OpLoadUnAlignPre, ir.OpLoadUnAlign:
+			loads = true
+		}
+	}
+	if !stores || !loads {
+		return nil
+	}
 	tracked := func(k ureg.Key) bool { return !untracked[k.Reg] && !ureg.Exempt(fn.Regs[k.Reg]) }
 	primed := map[ureg.Key]bool{} // load streams that a Pre primes somewhere (an unprimed load is ASC1004's)
 	for _, in := range fn.Instrs {
