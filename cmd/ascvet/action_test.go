@@ -54,6 +54,30 @@ func TestActionManifest(t *testing.T) {
 		t.Error("action.yml restores the ascvet binary but never saves it (actions/cache/save)")
 	}
 
+	// ascvet's result cache is kept from one run to the next: restored
+	// before the run, given to it by ASCVET_CACHE, saved even when the run
+	// fails on findings.
+	var results, runStep, saveResults *actionStep
+	for i := range action.Runs.Steps {
+		s := &action.Runs.Steps[i]
+		switch {
+		case strings.HasPrefix(s.Uses, "actions/cache/restore@") && strings.Contains(s.With["path"], "ascvet-results"):
+			results = s
+		case s.ID == "ascvet":
+			runStep = s
+		case strings.HasPrefix(s.Uses, "actions/cache/save@") && strings.Contains(s.With["path"], "ascvet-results"):
+			saveResults = s
+		}
+	}
+	switch {
+	case results == nil || results.ID == "" || results.With["restore-keys"] == "" || !strings.Contains(results.With["key"], "github.sha"):
+		t.Error("action.yml should restore ascvet's result cache, keyed on the commit with a restore-keys prefix")
+	case runStep == nil || runStep.Env["ASCVET_CACHE"] != results.With["path"]:
+		t.Error("the Run ascvet step should point ASCVET_CACHE at the restored result cache")
+	case saveResults == nil || !strings.Contains(saveResults.If, "always()"):
+		t.Error("action.yml should save ascvet's result cache even when the run fails (if: always())")
+	}
+
 	_, shellcheckErr := exec.LookPath("shellcheck")
 	if shellcheckErr != nil {
 		t.Log("shellcheck is not installed: the run blocks get bash -n only")

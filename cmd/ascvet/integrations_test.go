@@ -271,6 +271,7 @@ func runActionStep(t *testing.T, s actionStep, bin, workspace string, ctx map[st
 		})
 	}
 	tmp := t.TempDir()
+	ctx["runner.temp"] = tmp
 	copyFile(t, filepath.Join(bin, "ascvet"), filepath.Join(tmp, "ascvet-bin", "ascvet"))
 	if err := os.Chmod(filepath.Join(tmp, "ascvet-bin", "ascvet"), 0o755); err != nil {
 		t.Fatal(err)
@@ -288,6 +289,11 @@ func runActionStep(t *testing.T, s actionStep, bin, workspace string, ctx map[st
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the action's ascvet step failed: %v\n%s", err, out)
+	}
+	if dir := s.Env["ASCVET_CACHE"]; dir != "" {
+		if entries, err := os.ReadDir(expand(dir)); err != nil || len(entries) == 0 {
+			t.Errorf("the run left no result cache in %s (%v) for the next run", expand(dir), err)
+		}
 	}
 	r := actionRun{out: string(out), outputs: map[string]string{}}
 	got, _ := os.ReadFile(outFile)
