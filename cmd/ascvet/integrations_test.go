@@ -412,6 +412,10 @@ func TestGitHubAction(t *testing.T) {
 func TestGitLabCI(t *testing.T) {
 	bin := buildAscvet(t)
 	var ci map[string]struct {
+		Variables map[string]string `yaml:"variables"`
+		Cache     struct {
+			Paths []string `yaml:"paths"`
+		} `yaml:"cache"`
 		Script    []string `yaml:"script"`
 		Artifacts struct {
 			Paths   []string          `yaml:"paths"`
@@ -439,10 +443,20 @@ func TestGitLabCI(t *testing.T) {
 	cmd := exec.Command("bash", "-e", "-c", strings.Join(script, "\n"))
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	for k, v := range job.Variables {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
 		t.Errorf("the job's script: %v, want exit 1 on findings\n%s", err, out)
+	}
+	// The result cache the job keeps between pipelines is where ascvet
+	// wrote it.
+	if c := job.Variables["ASCVET_CACHE"]; c == "" || !slices.Contains(job.Cache.Paths, c) {
+		t.Errorf("the job should keep ascvet's result cache (ASCVET_CACHE %q, cache paths %v)", c, job.Cache.Paths)
+	} else if entries, err := os.ReadDir(filepath.Join(work, c)); err != nil || len(entries) == 0 {
+		t.Errorf("the job's script left no result cache in %s: %v", c, err)
 	}
 	for _, p := range job.Artifacts.Paths {
 		if _, err := os.Stat(filepath.Join(work, p)); err != nil {
