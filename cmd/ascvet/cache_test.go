@@ -177,32 +177,56 @@ func TestCacheBroken(t *testing.T) {
 		t.Errorf("cache path is a file: exit %d, stderr %q, output differs: %v", code, errs, out != want)
 	}
 
+	// Read-only: a filled cache whose folders take no new file (chmod for
+	// a user; root ignores modes, so chattr +i, which binds root too). Its
+	// entries still serve; every write fails quietly.
 	ro := t.TempDir()
 	cacheRun(t, ro, args...)
-	if err := filepath.Walk(ro, func(p string, info os.FileInfo, err error) error {
+	lock, unlock := func(p string) error { return os.Chmod(p, 0o555) }, func(p string) error { return os.Chmod(p, 0o755) }
+	if os.Geteuid() == 0 {
+		chattr, err := exec.LookPath("chattr")
 		if err != nil {
-			return err
+			t.Log("running as root without chattr: a read-only cache cannot be made here; not checked")
+			return
 		}
-		if info.IsDir() {
-			return os.Chmod(p, 0o555)
+		lock = func(p string) error { return exec.Command(chattr, "+i", p).Run() }
+		unlock = func(p string) error { return exec.Command(chattr, "-i", p).Run() }
+	}
+	var dirs []string
+	if err := filepath.Walk(ro, func(p string, info os.FileInfo, err error) error {
+		if err == nil && info.IsDir() {
+			dirs = append(dirs, p)
 		}
-		return os.WriteFile(p, []byte("x"), 0o444) // every entry a miss, and none can be written back
+		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = filepath.Walk(ro, func(p string, info os.FileInfo, err error) error {
-			if err == nil && info.IsDir() {
-				_ = os.Chmod(p, 0o755)
-			}
-			return nil
-		})
+		for _, d := range dirs {
+			_ = unlock(d)
+		}
 	})
-	if os.Geteuid() == 0 {
-		t.Log("running as root: the read-only cache is writable all the same; checking it as a corrupt one")
+	for _, d := range dirs {
+		if err := lock(d); err != nil {
+			t.Fatalf("making %s read-only: %v", d, err)
+		}
 	}
-	if code, out, errs, _ := cacheRun(t, ro, args...); out != want || errs != "" || code != exitOK {
-		t.Errorf("read-only cache: exit %d, stderr %q, output differs: %v", code, errs, out != want)
+	probe := filepath.Join(ro, "00", "probe")
+	if err := os.WriteFile(probe, nil, 0o644); err == nil {
+		t.Fatalf("the cache is still writable (%s was created)", probe)
+	}
+	if code, out, errs, st := cacheRun(t, ro, args...); out != want || errs != "" || code != exitOK || st.hits.Load() == 0 {
+		t.Errorf("read-only cache: exit %d, %d hits, stderr %q, output differs: %v", code, st.hits.Load(), errs, out != want)
+	}
+	// A miss in the read-only cache: analysed, and the write that fails
+	// says nothing.
+	other := []string{"-f", "json", "-fail", "none", "-iterations", "5", "../../testdata/kernels/masks.asc"}
+	_, wantOther, _, _ := cacheRun(t, "off", other...)
+	if _, _, _, st := cacheRun(t, t.TempDir(), other...); st.puts.Load() != 1 {
+		t.Fatalf("a named file in a writable cache: %d entries written, want 1", st.puts.Load())
+	}
+	if code, out, errs, st := cacheRun(t, ro, other...); out != wantOther || errs != "" || code != exitOK || st.misses.Load() == 0 || st.puts.Load() != 0 {
+		t.Errorf("read-only cache, new settings: exit %d, %d misses, %d puts, stderr %q, output differs: %v", code, st.misses.Load(), st.puts.Load(), errs, out != wantOther)
 	}
 }
 
