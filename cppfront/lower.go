@@ -429,7 +429,7 @@ func (lw *lowerer) constDecl(n *sitter.Node, class string) {
 	for _, d := range fl.fields(0, "declarator") {
 		name, val := initDeclarator(fl, d)
 		if name == "" || val < 0 {
-			if fl.n[d].kind == "field_identifier" || fl.n[d].kind == "identifier" {
+			if fl.n[d].kind() == "field_identifier" || fl.n[d].kind() == "identifier" {
 				// static constexpr int X{4}; parses with a default_value or initializer_list sibling
 				if dv := fl.child(0, "default_value"); dv >= 0 {
 					name, val = fl.text(d), dv
@@ -457,7 +457,7 @@ func (lw *lowerer) constDecl(n *sitter.Node, class string) {
 // initDeclarator returns the name and the value node of an init_declarator
 // (or a field declarator with a default value), or "", -1.
 func initDeclarator(fl *flat, d int32) (string, int32) {
-	if fl.n[d].kind != "init_declarator" {
+	if fl.n[d].kind() != "init_declarator" {
 		return "", -1
 	}
 	nd := fl.child(d, "declarator")
@@ -465,14 +465,14 @@ func initDeclarator(fl *flat, d int32) (string, int32) {
 	if nd < 0 || val < 0 {
 		return "", -1
 	}
-	if fl.n[val].kind == "initializer_list" || fl.n[val].kind == "argument_list" {
+	if fl.n[val].kind() == "initializer_list" || fl.n[val].kind() == "argument_list" {
 		ch := fl.named(val)
 		if len(ch) != 1 {
 			return "", -1
 		}
 		val = ch[0]
 	}
-	if fl.n[nd].kind != "identifier" && fl.n[nd].kind != "field_identifier" {
+	if fl.n[nd].kind() != "identifier" && fl.n[nd].kind() != "field_identifier" {
 		return "", -1
 	}
 	return fl.text(nd), val
