@@ -35,7 +35,7 @@ type lowerer struct {
 	budget    *budget                        // the file's clock and tree-depth cut (limits.go)
 	index     *Index                         // the project index, nil for none
 	ixScope   *Scope                         // what the file sees through it, made on first use
-	idents    map[string][]int               // where each identifier starts (callOffsets), made on first use
+	idents    map[string][]int               // where a name starts as an identifier (callOffsets), per name on first use
 	selfDefs  [][2]string                    // the file\'s object-like #defines: name, value
 	includes  []string                       // the file\'s "..." includes, as written
 	mac       *macroMap                      // same-file macro expansion (macro.go); nil when src is the file's own text
