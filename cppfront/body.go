@@ -2263,6 +2263,9 @@ func pragmaUnroll(src []byte, start int) int {
 	}
 	end := i - 1
 	begin := bytes.LastIndexByte(src[:end], '\n') + 1
+	if line := bytes.TrimLeft(src[begin:end], " \t\v\f\r"); len(line) == 0 || line[0] != '#' && line[0] < 0x80 {
+		return 0 // not a directive: the common case, without the copy
+	}
 	f := strings.Fields(string(src[begin:end]))
 	switch {
 	case len(f) >= 2 && f[0] == "#pragma" && f[1] == "unroll":

@@ -269,7 +269,7 @@ func (lw *lowerer) ownParams(n *sitter.Node) []string {
 		if k := strings.IndexByte(p, '='); k >= 0 {
 			p = strings.TrimSpace(p[:k])
 		}
-		f := strings.Fields(strings.NewReplacer("...", " ", "&", " ", "*", " ").Replace(p))
+		f := strings.Fields(paramPunct.Replace(p))
 		if len(f) < 2 {
 			out = append(out, "") // unnamed: keeps the positions of the others
 			continue
@@ -278,6 +278,9 @@ func (lw *lowerer) ownParams(n *sitter.Node) []string {
 	}
 	return out
 }
+
+// paramPunct blanks the punctuation around a template parameter's name.
+var paramPunct = strings.NewReplacer("...", " ", "&", " ", "*", " ")
 
 func (lw *lowerer) templateParams(n *sitter.Node, outer map[string]bool) map[string]bool {
 	m := map[string]bool{}
