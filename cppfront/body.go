@@ -288,7 +288,7 @@ func (fb *funcBuilder) enclosingNodes(blk, def *sitter.Node) {
 	defer func() { fb.fl = keep }()
 	lw := fb.lw
 	small := func(n *sitter.Node) {
-		fb.fl = flatten(n, lw.src, false, lw.budget)
+		fb.fl = lw.flats.flatten(n, lw.src, false, lw.budget)
 	}
 	if d := def.ChildByFieldName("declarator"); d != nil {
 		small(d)

@@ -151,7 +151,7 @@ func (lw *lowerer) callSite(off int, name string, flats map[uint]*flat) (callSit
 	}
 	fl := flats[def.StartByte()]
 	if fl == nil {
-		fl = flatten(def, lw.src, def.HasError(), lw.budget)
+		fl = lw.flats.flatten(def, lw.src, def.HasError(), lw.budget)
 		flats[def.StartByte()] = fl
 	}
 	ci := int32(-1)

@@ -1,6 +1,7 @@
 package cppfront
 
 import (
+	"sync"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -73,6 +74,42 @@ func flatten(root *sitter.Node, src []byte, checkMissing bool, b *budget) *flat 
 	f := &flat{src: src, n: unsafe.Slice((*fnode)(unsafe.Pointer(unsafe.SliceData(raw))), len(raw))}
 	b.ticks += uint(len(raw))
 	b.check()
+	return f
+}
+
+// flatCache keeps the flat trees of a file: a region is lowered again with
+// its callers' values, a caller calls several regions. Nothing changes a
+// flat tree once made, so one copy serves every reader.
+type flatCache struct {
+	mu sync.Mutex // lowerParallel's goroutines share the cache
+	m  map[flatKey]*flat
+}
+
+type flatKey struct {
+	id           uintptr // the node (tree-sitter's id: its subtree)
+	start        uint32  // its start, as the id alone is unique only within a tree
+	checkMissing bool
+}
+
+// flatten is the package's flatten, made once per node. The clock ticks
+// as if it were made each time, so that a budget runs out where it did.
+func (c *flatCache) flatten(root *sitter.Node, src []byte, checkMissing bool, b *budget) *flat {
+	k := flatKey{root.Id(), uint32(root.StartByte()), checkMissing}
+	c.mu.Lock()
+	f := c.m[k]
+	c.mu.Unlock()
+	if f != nil {
+		b.ticks += uint(len(f.n))
+		b.check()
+		return f
+	}
+	f = flatten(root, src, checkMissing, b)
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[flatKey]*flat{}
+	}
+	c.m[k] = f
+	c.mu.Unlock()
 	return f
 }
 

@@ -41,6 +41,7 @@ type lowerer struct {
 	mac       *macroMap                      // same-file macro expansion (macro.go); nil when src is the file's own text
 	classes   map[uint]string                // the class of the first definition starting at each offset (classAt), made on first use
 	membersMu *sync.Mutex                    // guards members (lowerParallel)
+	flats     *flatCache                     // the flat trees made so far
 }
 
 // funcDef is a function definition found by the declaration-level walk.
@@ -58,7 +59,7 @@ type funcDef struct {
 
 func newLowerer(f *ir.File, src []byte, blanks []blank, trees []*sitter.Tree, segs []segment, b *budget) *lowerer {
 	return &lowerer{f: f, src: src, blanks: blanks, trees: trees, segs: segs, defined: map[string]bool{}, tyAlias: map[string]string{}, knownNS: map[string]bool{}, symConsts: map[string]*ir.Expr{}, budget: b,
-		fields: map[string]map[string]bool{}, members: map[string]map[string]*ir.Expr{}, membersMu: &sync.Mutex{}}
+		fields: map[string]map[string]bool{}, members: map[string]map[string]*ir.Expr{}, membersMu: &sync.Mutex{}, flats: &flatCache{}}
 }
 
 // rootAt returns the root of the tree that holds the bytes at off: the
@@ -644,7 +645,7 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 		name := outer + ".vec_scope#" + strconv.Itoa(counts[outer])
 		// The block sees the parameters, constants and variables of its
 		// function: flatten the function and lower the block from there.
-		fl, blk := flatten(n, lw.src, n.HasError(), lw.budget), int32(0)
+		fl, blk := lw.flats.flatten(n, lw.src, n.HasError(), lw.budget), int32(0)
 		start, end := fl.n[blk].start, fl.n[blk].end
 		var names *funcBuilder // the names of the function around the block, for both passes
 		if def != nil {
@@ -764,7 +765,7 @@ func (lw *lowerer) lowerFunc(fd funcDef, kind ir.RegionKind, vals map[string]*ir
 	if !kind.Analysed() {
 		return fn
 	}
-	fl := flatten(fd.node, lw.src, fd.node.HasError(), lw.budget)
+	fl := lw.flats.flatten(fd.node, lw.src, fd.node.HasError(), lw.budget)
 	return lw.twice(func(prev *firstPass) *funcBuilder {
 		fn := &ir.Func{Name: fd.name, Kind: kind, Pos: lw.pos(fd.start), End: lw.pos(fd.end), BodyPos: lw.pos(fd.body), Template: fd.template, TParams: fd.own}
 		fb := newFuncBuilder(lw, fn, fl)
