@@ -239,18 +239,18 @@ func (fb *funcBuilder) enclosing(blk int32) {
 		if k+1 < len(path) {
 			next = path[k+1]
 		}
-		switch fl.n[p].kind {
+		switch fl.n[p].kind() {
 		case "for_statement", "for_range_loop", "while_statement", "do_statement":
 			fb.killAssigned(p)
-			if init := fl.child(p, "initializer"); init >= 0 && fl.n[init].kind == "declaration" {
+			if init := fl.child(p, "initializer"); init >= 0 && fl.n[init].kind() == "declaration" {
 				fb.loopVars(init)
 			}
 		case "compound_statement":
 			fb.push()
 			for c := fl.n[p].first; c >= 0 && c != next; c = fl.n[c].next {
 				switch {
-				case !fl.n[c].named:
-				case fl.n[c].kind == "declaration":
+				case !fl.n[c].named():
+				case fl.n[c].kind() == "declaration":
 					var discard []ir.Node
 					fb.decl(c, ir.NoLoop, false, &discard)
 				default:
@@ -288,7 +288,7 @@ func (fb *funcBuilder) enclosingNodes(blk, def *sitter.Node) {
 	defer func() { fb.fl = keep }()
 	lw := fb.lw
 	small := func(n *sitter.Node) {
-		fb.fl = flatten(n, lw.src, false, lw.budget)
+		fb.fl = lw.flats.flatten(n, lw.src, false, lw.budget)
 	}
 	if d := def.ChildByFieldName("declarator"); d != nil {
 		small(d)
@@ -421,14 +421,14 @@ func (fb *funcBuilder) adopt(outer *funcBuilder) {
 func (fb *funcBuilder) killAssigned(i int32) {
 	fl := fb.fl
 	forget := func(n int32) {
-		if n >= 0 && fl.n[n].kind == "identifier" {
+		if n >= 0 && fl.n[n].kind() == "identifier" {
 			if b, ok := fb.lookup(fl.text(n)); ok && b.reg == ir.NoReg {
 				fb.killValue(fl.text(n), ir.NoLoop)
 			}
 		}
 	}
 	for k := i; k < int32(len(fl.n)) && (k == i || fl.n[k].start < fl.n[i].end); k++ {
-		switch fl.n[k].kind {
+		switch fl.n[k].kind() {
 		case "assignment_expression":
 			forget(fl.child(k, "left"))
 		case "update_expression":
@@ -442,7 +442,7 @@ func (fb *funcBuilder) killAssigned(i int32) {
 				continue // not a helper of the file: see fillInstr
 			}
 			for _, a := range fl.named(k) {
-				if fl.n[a].kind == "identifier" {
+				if fl.n[a].kind() == "identifier" {
 					if b, ok := fb.lookup(fl.text(a)); ok && !b.ptr {
 						forget(a)
 					}
@@ -568,7 +568,7 @@ func (fb *funcBuilder) arReg() ir.RegID {
 func (fb *funcBuilder) params(d int32) {
 	fl := fb.fl
 	// Find the function_declarator.
-	for i := 0; i < 16 && d >= 0 && fl.n[d].kind != "function_declarator"; i++ {
+	for i := 0; i < 16 && d >= 0 && fl.n[d].kind() != "function_declarator"; i++ {
 		nd := fl.child(d, "declarator")
 		if nd < 0 {
 			return
@@ -583,7 +583,7 @@ func (fb *funcBuilder) params(d int32) {
 		return
 	}
 	for _, p := range fl.named(pl) {
-		switch fl.n[p].kind {
+		switch fl.n[p].kind() {
 		case "parameter_declaration", "optional_parameter_declaration":
 		default:
 			continue
@@ -630,7 +630,7 @@ func (fb *funcBuilder) declShape(d int32) (name string, ref, ptr bool, arr int, 
 	fl := fb.fl
 	arr, val = 1, -1
 	for i := 0; i < 32 && d >= 0; i++ {
-		switch fl.n[d].kind {
+		switch fl.n[d].kind() {
 		case "identifier", "field_identifier":
 			return fl.text(d), ref, ptr, arr, val
 		case "init_declarator":
@@ -677,9 +677,9 @@ func (fb *funcBuilder) block(i int32, loop ir.LoopID, cond bool) *ir.Block {
 		return b
 	}
 	fb.push()
-	if fb.fl.n[i].kind == "compound_statement" {
+	if fb.fl.n[i].kind() == "compound_statement" {
 		for c := fb.fl.n[i].first; c >= 0; c = fb.fl.n[c].next {
-			if fb.fl.n[c].named {
+			if fb.fl.n[c].named() {
 				fb.stmt(c, loop, cond, &b.Nodes)
 			}
 		}
@@ -693,11 +693,11 @@ func (fb *funcBuilder) block(i int32, loop ir.LoopID, cond bool) *ir.Block {
 func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) {
 	fb.lw.budget.tick()
 	fl := fb.fl
-	switch fl.n[i].kind {
+	switch fl.n[i].kind() {
 	case "compound_statement":
 		fb.push()
 		for c := fl.n[i].first; c >= 0; c = fl.n[c].next {
-			if fl.n[c].named {
+			if fl.n[c].named() {
 				fb.stmt(c, loop, cond, out)
 			}
 		}
@@ -739,7 +739,7 @@ func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 		"preproc_function_def", "preproc_include", "namespace_alias_definition", "static_assert_declaration":
 	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
 		for _, c := range fl.named(i) {
-			if fl.n[c].field == "condition" || fl.n[c].field == "name" {
+			if fl.n[c].field() == "condition" || fl.n[c].field() == "name" {
 				continue
 			}
 			fb.stmt(c, loop, true, out)
@@ -755,7 +755,7 @@ func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 		}
 	case "case_statement", "labeled_statement", "ERROR":
 		for _, c := range fl.named(i) {
-			if fl.n[c].field == "value" || fl.n[c].field == "label" {
+			if fl.n[c].field() == "value" || fl.n[c].field() == "label" {
 				continue
 			}
 			fb.stmt(c, loop, cond, out)
@@ -803,7 +803,7 @@ func (fb *funcBuilder) variables(i int32) []string {
 		if depth > 64 {
 			return
 		}
-		switch fl.n[j].kind {
+		switch fl.n[j].kind() {
 		case "type_descriptor", "template_argument_list", "sizeof_expression", "field_identifier":
 			return
 		case "identifier":
@@ -814,7 +814,7 @@ func (fb *funcBuilder) variables(i int32) []string {
 		case "call_expression":
 			// The callee is not a variable (reinterpret_cast, GetPhyAddr)
 			// but the object a member is called on is (x.GetPhyAddr()).
-			if f := fl.child(j, "function"); f >= 0 && fl.n[f].kind == "field_expression" {
+			if f := fl.child(j, "function"); f >= 0 && fl.n[f].kind() == "field_expression" {
 				if a := fl.child(f, "argument"); a >= 0 {
 					walk(a, depth+1)
 				}
@@ -934,9 +934,9 @@ func (fb *funcBuilder) decl(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 func (fb *funcBuilder) zeroOne(i int32) bool {
 	fl := fb.fl
 	for k := 0; k < 8 && i >= 0; k++ {
-		switch fl.n[i].kind {
+		switch fl.n[i].kind() {
 		case "parenthesized_expression", "cast_expression":
-			if fl.n[i].kind == "cast_expression" {
+			if fl.n[i].kind() == "cast_expression" {
 				i = fl.child(i, "value")
 				continue
 			}
@@ -979,7 +979,7 @@ func (fb *funcBuilder) zeroOne(i int32) bool {
 // retClass returns the register class an initialiser call returns (for auto).
 func (fb *funcBuilder) retClass(val int32) ir.RegClass {
 	fl := fb.fl
-	if fl.n[val].kind != "call_expression" {
+	if fl.n[val].kind() != "call_expression" {
 		return ir.ClassNone
 	}
 	c := fb.callee(val)
@@ -1004,7 +1004,7 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 	switches := fb.switches // a break in the body leaves this loop
 	fb.switches = 0
 	defer func() { fb.switches = switches }()
-	switch fl.n[i].kind {
+	switch fl.n[i].kind() {
 	case "for_statement":
 		l.Kind = ir.LoopFor
 		if init := fl.child(i, "initializer"); init >= 0 {
@@ -1038,12 +1038,12 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 	}
 	fb.inductions(l)
 	l.Body = fb.block(fl.child(i, "body"), id, cond)
-	if fl.n[i].kind == "do_statement" {
+	if fl.n[i].kind() == "do_statement" {
 		if c := fl.child(i, "condition"); c >= 0 {
 			fb.expr(c, id, cond, &l.Body.Nodes, ir.NoReg)
 		}
 	}
-	if fl.n[i].kind == "for_statement" {
+	if fl.n[i].kind() == "for_statement" {
 		if u := fl.child(i, "update"); u >= 0 {
 			fb.header = l.Var
 			fb.expr(u, id, cond, &l.Body.Nodes, ir.NoReg)
@@ -1056,7 +1056,7 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 
 func (fb *funcBuilder) forInit(l *ir.Loop, init int32, loop ir.LoopID, cond bool, out *[]ir.Node) {
 	fl := fb.fl
-	switch fl.n[init].kind {
+	switch fl.n[init].kind() {
 	case "declaration":
 		if ty := fl.child(init, "type"); ty >= 0 {
 			l.VarType = normSpace(fl.text(ty))
@@ -1080,7 +1080,7 @@ func (fb *funcBuilder) forInit(l *ir.Loop, init int32, loop ir.LoopID, cond bool
 			fb.declared(name, l.ID)
 		}
 	case "assignment_expression":
-		if left := fl.child(init, "left"); left >= 0 && fl.n[left].kind == "identifier" && fl.operator(init) == "=" {
+		if left := fl.child(init, "left"); left >= 0 && fl.n[left].kind() == "identifier" && fl.operator(init) == "=" {
 			l.Var = fl.text(left)
 			if r := fl.child(init, "right"); r >= 0 {
 				l.Init = fb.env.expr(fl, r)
@@ -1095,7 +1095,7 @@ func (fb *funcBuilder) forInit(l *ir.Loop, init int32, loop ir.LoopID, cond bool
 // forCond reads the bound of a loop condition; it returns the bound's node, or -1.
 func (fb *funcBuilder) forCond(l *ir.Loop, c int32) int32 {
 	fl := fb.fl
-	if fl.n[c].kind != "binary_expression" || l.Var == "" {
+	if fl.n[c].kind() != "binary_expression" || l.Var == "" {
 		return -1
 	}
 	left, right := fl.child(c, "left"), fl.child(c, "right")
@@ -1146,7 +1146,7 @@ func (fb *funcBuilder) forStep(l *ir.Loop, u int32) {
 	if l.Var == "" {
 		return
 	}
-	switch fl.n[u].kind {
+	switch fl.n[u].kind() {
 	case "update_expression":
 		arg := fl.child(u, "argument")
 		if arg < 0 || fl.text(arg) != l.Var {
@@ -1223,7 +1223,7 @@ func (fb *funcBuilder) ifStmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node
 	s := &ir.If{Constexpr: fl.hasToken(i, "constexpr"), Pos: fb.pos(fl.n[i].start), End: fb.pos(fl.n[i].end)}
 	if c := fl.child(i, "condition"); c >= 0 {
 		v := c
-		if fl.n[c].kind == "condition_clause" {
+		if fl.n[c].kind() == "condition_clause" {
 			if x := fl.child(c, "value"); x >= 0 {
 				v = x
 			}
@@ -1234,7 +1234,7 @@ func (fb *funcBuilder) ifStmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node
 	}
 	s.Then = fb.block(fl.child(i, "consequence"), loop, true)
 	if a := fl.child(i, "alternative"); a >= 0 {
-		if fl.n[a].kind == "else_clause" {
+		if fl.n[a].kind() == "else_clause" {
 			ch := fl.named(a)
 			if len(ch) > 0 {
 				a = ch[0]
@@ -1250,7 +1250,7 @@ func (fb *funcBuilder) ifStmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node
 func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, assign ir.RegID) {
 	fb.lw.budget.tick()
 	fl := fb.fl
-	switch fl.n[i].kind {
+	switch fl.n[i].kind() {
 	case "call_expression":
 		fb.call(i, loop, cond, out, assign)
 		return
@@ -1260,7 +1260,7 @@ func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 		if left >= 0 {
 			if r, _ := fb.resolveReg(left); r != ir.NoReg {
 				target = r
-			} else if fl.n[left].kind == "identifier" {
+			} else if fl.n[left].kind() == "identifier" {
 				name := fl.text(left)
 				fb.assignDef(name, fl.operator(i), right, i)
 				if r := fl.child(i, "right"); r >= 0 {
@@ -1286,7 +1286,7 @@ func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 		}
 		return
 	case "update_expression":
-		if arg := fl.child(i, "argument"); arg >= 0 && fl.n[arg].kind == "identifier" {
+		if arg := fl.child(i, "argument"); arg >= 0 && fl.n[arg].kind() == "identifier" {
 			by := ir.Const(1)
 			if fl.operator(i) == "--" {
 				by = ir.Const(-1)
@@ -1300,7 +1300,7 @@ func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 		}
 	case "pointer_expression":
 		// &x lets anything change x.
-		if arg := fl.child(i, "argument"); arg >= 0 && fl.n[arg].kind == "identifier" && fl.operator(i) == "&" {
+		if arg := fl.child(i, "argument"); arg >= 0 && fl.n[arg].kind() == "identifier" && fl.operator(i) == "&" {
 			if b, ok := fb.lookup(fl.text(arg)); ok && b.reg == ir.NoReg {
 				fb.killValue(fl.text(arg), loop)
 			}
@@ -1321,7 +1321,7 @@ func (fb *funcBuilder) expr(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 		return
 	}
 	for c := fl.n[i].first; c >= 0; c = fl.n[c].next {
-		if fl.n[c].named {
+		if fl.n[c].named() {
 			fb.expr(c, loop, cond, out, ir.NoReg)
 		}
 	}
@@ -1349,7 +1349,7 @@ func (fb *funcBuilder) callee(call int32) calleeInfo {
 	n := fn
 	ci := calleeInfo{simple: true}
 	for k := 0; k < 16; k++ {
-		switch fl.n[n].kind {
+		switch fl.n[n].kind() {
 		case "qualified_identifier":
 			nm := fl.child(n, "name")
 			if nm < 0 {
@@ -1374,7 +1374,7 @@ func (fb *funcBuilder) callee(call int32) calleeInfo {
 		case "field_expression":
 			ci.scope = "."
 			f := fl.child(n, "field")
-			if f >= 0 && (fl.n[f].kind == "template_method") {
+			if f >= 0 && (fl.n[f].kind() == "template_method") {
 				n = f
 				continue
 			}
@@ -1387,7 +1387,7 @@ func (fb *funcBuilder) callee(call int32) calleeInfo {
 			ci.name = fl.text(n)
 		case "parenthesized_expression":
 			// (RangeType)(x) parses as a call of a parenthesised name: a C-style cast.
-			if ch := fl.named(n); len(ch) == 1 && (fl.n[ch[0]].kind == "identifier" || fl.n[ch[0]].kind == "qualified_identifier") {
+			if ch := fl.named(n); len(ch) == 1 && (fl.n[ch[0]].kind() == "identifier" || fl.n[ch[0]].kind() == "qualified_identifier") {
 				ci.cast = true
 				ci.name = fl.text(ch[0])
 				ci.full = ci.name
@@ -1494,7 +1494,7 @@ func (fb *funcBuilder) call(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 	var argNodes []int32
 	if argList >= 0 {
 		for _, a := range fl.named(argList) {
-			if fl.n[a].kind != "comment" {
+			if fl.n[a].kind() != "comment" {
 				argNodes = append(argNodes, a)
 			}
 		}
@@ -1711,7 +1711,7 @@ func (fb *funcBuilder) resolveReg(i int32) (ir.RegID, int) {
 	part := -1
 	subs := 0 // subscripts applied directly to the innermost operand so far
 	for k := 0; k < 16 && i >= 0; k++ {
-		switch fl.n[i].kind {
+		switch fl.n[i].kind() {
 		case "identifier":
 			if b, ok := fb.lookup(fl.text(i)); ok && b.reg != ir.NoReg {
 				if subs > 1 {
@@ -1779,7 +1779,7 @@ func (fb *funcBuilder) resolveReg(i int32) (ir.RegID, int) {
 func (fb *funcBuilder) isPtr(i int32) bool {
 	fl := fb.fl
 	for k := 0; k < 16 && i >= 0; k++ {
-		switch fl.n[i].kind {
+		switch fl.n[i].kind() {
 		case "identifier":
 			b, ok := fb.lookup(fl.text(i))
 			return ok && b.ptr
@@ -1819,11 +1819,11 @@ func (fb *funcBuilder) collectErrors() {
 	var ends []uint32 // ends of the real leaf tokens, sorted; built on the first MISSING node
 	for k := range fl.n {
 		n := &fl.n[k]
-		if !n.bad || fb.errTo > 0 && (n.start < fb.errFrom || n.start > fb.errTo) {
+		if !n.bad() || fb.errTo > 0 && (n.start < fb.errFrom || n.start > fb.errTo) {
 			continue
 		}
 		off := n.start
-		if n.start == n.end && n.kind != "ERROR" {
+		if n.start == n.end && n.kind() != "ERROR" {
 			if ends == nil {
 				ends = fb.leafEnds()
 			}
@@ -1845,7 +1845,7 @@ func (fb *funcBuilder) leafEnds() []uint32 {
 	ends := make([]uint32, 0, len(fb.fl.n)/2+1)
 	for j := range fb.fl.n {
 		m := &fb.fl.n[j]
-		if m.first < 0 && m.start < m.end && m.kind != "comment" && !m.bad {
+		if m.first < 0 && m.start < m.end && m.kind() != "comment" && !m.bad() {
 			ends = append(ends, m.end)
 		}
 	}
@@ -1905,7 +1905,7 @@ func (fb *funcBuilder) noteStep(name string, node int32, by *ir.Expr, loop ir.Lo
 	}
 	fl := fb.fl
 	st := fl.n[node].parent // the expression statement
-	direct := !cond && st >= 0 && fl.n[st].kind == "expression_statement" &&
+	direct := !cond && st >= 0 && fl.n[st].kind() == "expression_statement" &&
 		fl.n[st].parent >= 0 && fl.n[st].parent == fl.child(fb.loopAt[loop], "body")
 	if fb.steps == nil {
 		fb.steps = map[string][]step{}
@@ -2031,7 +2031,7 @@ func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
 		return ir.Unknown(normSpace(fl.text(i)))
 	}
 	n := &fl.n[i]
-	switch n.kind {
+	switch n.kind() {
 	case "number_literal":
 		if v, ok := parseInt(fl.text(i)); ok {
 			return ir.Const(v)
@@ -2263,6 +2263,9 @@ func pragmaUnroll(src []byte, start int) int {
 	}
 	end := i - 1
 	begin := bytes.LastIndexByte(src[:end], '\n') + 1
+	if line := bytes.TrimLeft(src[begin:end], " \t\v\f\r"); len(line) == 0 || line[0] != '#' && line[0] < 0x80 {
+		return 0 // not a directive: the common case, without the copy
+	}
 	f := strings.Fields(string(src[begin:end]))
 	switch {
 	case len(f) >= 2 && f[0] == "#pragma" && f[1] == "unroll":

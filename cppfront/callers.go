@@ -151,13 +151,13 @@ func (lw *lowerer) callSite(off int, name string, flats map[uint]*flat) (callSit
 	}
 	fl := flats[def.StartByte()]
 	if fl == nil {
-		fl = flatten(def, lw.src, def.HasError(), lw.budget)
+		fl = lw.flats.flatten(def, lw.src, def.HasError(), lw.budget)
 		flats[def.StartByte()] = fl
 	}
 	ci := int32(-1)
 	cs, ce := uint32(call.StartByte()), uint32(call.EndByte())
 	for i := range fl.n {
-		if fl.n[i].start == cs && fl.n[i].end == ce && fl.n[i].kind == "call_expression" {
+		if fl.n[i].start == cs && fl.n[i].end == ce && fl.n[i].kind() == "call_expression" {
 			ci = int32(i)
 			break
 		}
@@ -176,7 +176,7 @@ func (lw *lowerer) callSite(off int, name string, flats map[uint]*flat) (callSit
 	}
 	// The is_same guards of the if constexpr branches around the call.
 	for c, p := ci, fl.n[ci].parent; p >= 0; c, p = p, fl.n[p].parent {
-		if fl.n[p].kind != "if_statement" || !fl.hasToken(p, "constexpr") || fl.child(p, "consequence") != c {
+		if fl.n[p].kind() != "if_statement" || !fl.hasToken(p, "constexpr") || fl.child(p, "consequence") != c {
 			continue
 		}
 		cond := fl.child(p, "condition")
@@ -263,7 +263,7 @@ func (s callSite) args() []int32 {
 	var out []int32
 	if al := s.fl.child(s.call, "arguments"); al >= 0 {
 		for _, a := range s.fl.named(al) {
-			if s.fl.n[a].kind != "comment" {
+			if s.fl.n[a].kind() != "comment" {
 				out = append(out, a)
 			}
 		}
@@ -355,7 +355,7 @@ type argType struct {
 // argType returns the type of the argument a as the caller declares it.
 func (s callSite) argType(a int32) argType {
 	fl := s.fl
-	switch fl.n[a].kind {
+	switch fl.n[a].kind() {
 	case "cast_expression":
 		if ty := fl.child(a, "type"); ty >= 0 {
 			return splitType(fl.text(ty), 0)
@@ -376,13 +376,13 @@ func (s callSite) argType(a int32) argType {
 		}
 	case "call_expression": // x.GetPhyAddr()
 		f := fl.child(a, "function")
-		if f < 0 || fl.n[f].kind != "field_expression" {
+		if f < 0 || fl.n[f].kind() != "field_expression" {
 			break
 		}
 		if fld := fl.child(f, "field"); fld < 0 || fl.text(fld) != "GetPhyAddr" {
 			break
 		}
-		if x := fl.child(f, "argument"); x >= 0 && fl.n[x].kind == "identifier" {
+		if x := fl.child(f, "argument"); x >= 0 && fl.n[x].kind() == "identifier" {
 			if t := s.declType(fl.text(x)); t.tmpl != "" && t.ptrs == 0 {
 				return argType{elem: t.elem, ptrs: 1}
 			}
@@ -402,7 +402,7 @@ func (s callSite) declType(name string) argType {
 		if n.start >= at {
 			break
 		}
-		if n.kind != "declaration" && n.kind != "parameter_declaration" {
+		if n.kind() != "declaration" && n.kind() != "parameter_declaration" {
 			continue
 		}
 		ty := fl.child(int32(i), "type")
@@ -423,7 +423,7 @@ func (s callSite) declType(name string) argType {
 func declPtrs(fl *flat, d int32) (string, int) {
 	ptrs := 0
 	for i := 0; i < 32 && d >= 0; i++ {
-		switch fl.n[d].kind {
+		switch fl.n[d].kind() {
 		case "identifier":
 			return fl.text(d), ptrs
 		case "pointer_declarator":

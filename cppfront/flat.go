@@ -2,6 +2,7 @@ package cppfront
 
 import (
 	"sync"
+	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -13,17 +14,45 @@ import (
 // call for the whole subtree (tsutil.Flatten). Everything after that is
 // plain Go.
 
-// fnode is one flattened syntax node.
+// fnode is one flattened syntax node. It has the layout of tsutil.Raw, so
+// that the copy tsutil.Flatten writes is the flat tree itself, without a
+// conversion; and it holds no pointer, so the garbage collector does not
+// scan it. Its kind and field name are looked up in the language's tables.
 type fnode struct {
-	kind       string // node kind ("call_expression"); interned from the language table
-	field      string // field name in the parent ("body"), "" when none
+	sym        uint16 // node kind id (kind)
+	fid        uint16 // field id in the parent (field), 0 when none
 	start, end uint32 // byte offsets
 	first      int32  // first child, -1 when none
 	next       int32  // next sibling, -1 when none
 	parent     int32  // parent, -1 for the root of the flat tree
-	named      bool   // a named node (not punctuation)
-	bad        bool   // ERROR or MISSING node
+	flags      uint32 // tsutil.RawMissing, tsutil.RawCut
 }
+
+// fnode and tsutil.Raw have the same size and field offsets.
+var (
+	_ [unsafe.Sizeof(fnode{}) - unsafe.Sizeof(tsutil.Raw{})]byte
+	_ [unsafe.Sizeof(tsutil.Raw{}) - unsafe.Sizeof(fnode{})]byte
+	_ = [1]byte{}[unsafe.Offsetof(fnode{}.fid)-unsafe.Offsetof(tsutil.Raw{}.Field)]
+	_ = [1]byte{}[unsafe.Offsetof(fnode{}.start)-unsafe.Offsetof(tsutil.Raw{}.Start)]
+	_ = [1]byte{}[unsafe.Offsetof(fnode{}.end)-unsafe.Offsetof(tsutil.Raw{}.End)]
+	_ = [1]byte{}[unsafe.Offsetof(fnode{}.first)-unsafe.Offsetof(tsutil.Raw{}.First)]
+	_ = [1]byte{}[unsafe.Offsetof(fnode{}.next)-unsafe.Offsetof(tsutil.Raw{}.Next)]
+	_ = [1]byte{}[unsafe.Offsetof(fnode{}.parent)-unsafe.Offsetof(tsutil.Raw{}.Parent)]
+	_ = [1]byte{}[unsafe.Offsetof(fnode{}.flags)-unsafe.Offsetof(tsutil.Raw{}.Flags)]
+)
+
+// kind returns the node kind ("call_expression"), interned from the
+// language table.
+func (n *fnode) kind() string { k, _ := kinds.Of(n.sym); return k }
+
+// field returns the field name in the parent ("body"), "" when none.
+func (n *fnode) field() string { return kinds.Field(n.fid) }
+
+// named reports whether n is a named node (not punctuation).
+func (n *fnode) named() bool { _, named := kinds.Of(n.sym); return named }
+
+// bad reports whether n is an ERROR or MISSING node, or was cut.
+func (n *fnode) bad() bool { return n.flags != 0 || n.kind() == "ERROR" }
 
 // flat is a flattened subtree; node 0 is its root.
 type flat struct {
@@ -40,30 +69,47 @@ func kindOf(id uint16) (string, bool) { return kinds.Of(id) }
 // subtree has an error. Nodes deeper than b.cut are not copied: their
 // parent at the cut stays a leaf marked bad, so the recursive lowering
 // over the flat tree is bounded and the gap shows as a parse error.
-// rawBufs holds the buffers flatten copies the tree into before
-// converting it.
-var rawBufs = sync.Pool{New: func() any { return new([]tsutil.Raw) }}
-
 func flatten(root *sitter.Node, src []byte, checkMissing bool, b *budget) *flat {
-	bufp := rawBufs.Get().(*[]tsutil.Raw)
-	raw := tsutil.Flatten(root, b.cut, checkMissing, *bufp)
-	defer func() {
-		if cap(raw) <= 1<<20 { // a huge file's buffer is not kept
-			*bufp = raw[:0]
-			rawBufs.Put(bufp)
-		}
-	}()
-	f := &flat{src: src, n: make([]fnode, len(raw))}
-	for i, r := range raw {
-		kind, named := kindOf(r.Sym)
-		f.n[i] = fnode{
-			kind: kind, field: kinds.Field(r.Field), named: named,
-			start: r.Start, end: r.End, first: r.First, next: r.Next, parent: r.Parent,
-			bad: kind == "ERROR" || r.Flags != 0,
-		}
-	}
+	raw := tsutil.Flatten(root, b.cut, checkMissing, nil)
+	f := &flat{src: src, n: unsafe.Slice((*fnode)(unsafe.Pointer(unsafe.SliceData(raw))), len(raw))}
 	b.ticks += uint(len(raw))
 	b.check()
+	return f
+}
+
+// flatCache keeps the flat trees of a file: a region is lowered again with
+// its callers' values, a caller calls several regions. Nothing changes a
+// flat tree once made, so one copy serves every reader.
+type flatCache struct {
+	mu sync.Mutex // lowerParallel's goroutines share the cache
+	m  map[flatKey]*flat
+}
+
+type flatKey struct {
+	id           uintptr // the node (tree-sitter's id: its subtree)
+	start        uint32  // its start, as the id alone is unique only within a tree
+	checkMissing bool
+}
+
+// flatten is the package's flatten, made once per node. The clock ticks
+// as if it were made each time, so that a budget runs out where it did.
+func (c *flatCache) flatten(root *sitter.Node, src []byte, checkMissing bool, b *budget) *flat {
+	k := flatKey{root.Id(), uint32(root.StartByte()), checkMissing}
+	c.mu.Lock()
+	f := c.m[k]
+	c.mu.Unlock()
+	if f != nil {
+		b.ticks += uint(len(f.n))
+		b.check()
+		return f
+	}
+	f = flatten(root, src, checkMissing, b)
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[flatKey]*flat{}
+	}
+	c.m[k] = f
+	c.mu.Unlock()
 	return f
 }
 
@@ -75,7 +121,7 @@ func (f *flat) text(i int32) string {
 // child returns the first child of i with the given field name, or -1.
 func (f *flat) child(i int32, field string) int32 {
 	for c := f.n[i].first; c >= 0; c = f.n[c].next {
-		if f.n[c].field == field {
+		if f.n[c].field() == field {
 			return c
 		}
 	}
@@ -86,7 +132,7 @@ func (f *flat) child(i int32, field string) int32 {
 func (f *flat) named(i int32) []int32 {
 	var out []int32
 	for c := f.n[i].first; c >= 0; c = f.n[c].next {
-		if f.n[c].named {
+		if f.n[c].named() {
 			out = append(out, c)
 		}
 	}
@@ -97,7 +143,7 @@ func (f *flat) named(i int32) []int32 {
 func (f *flat) fields(i int32, field string) []int32 {
 	var out []int32
 	for c := f.n[i].first; c >= 0; c = f.n[c].next {
-		if f.n[c].field == field {
+		if f.n[c].field() == field {
 			out = append(out, c)
 		}
 	}
@@ -107,7 +153,7 @@ func (f *flat) fields(i int32, field string) []int32 {
 // hasToken reports whether i has an anonymous child whose text is tok.
 func (f *flat) hasToken(i int32, tok string) bool {
 	for c := f.n[i].first; c >= 0; c = f.n[c].next {
-		if !f.n[c].named && f.text(c) == tok {
+		if !f.n[c].named() && f.text(c) == tok {
 			return true
 		}
 	}

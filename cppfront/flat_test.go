@@ -19,9 +19,10 @@ func goFlatten(root *sitter.Node, cut int, checkMissing bool) []fnode {
 	var stack, last []int32
 	for {
 		n := c.Node()
-		kind, named := kindOf(n.KindId())
-		fn := fnode{kind: kind, named: named, field: kinds.Field(c.FieldId()), start: uint32(n.StartByte()), end: uint32(n.EndByte()), first: -1, next: -1, parent: -1}
-		fn.bad = kind == "ERROR" || checkMissing && n.IsMissing()
+		fn := fnode{sym: n.KindId(), fid: c.FieldId(), start: uint32(n.StartByte()), end: uint32(n.EndByte()), first: -1, next: -1, parent: -1}
+		if checkMissing && n.IsMissing() {
+			fn.flags = tsutil.RawMissing
+		}
 		idx := int32(len(out))
 		if len(stack) > 0 {
 			p := stack[len(stack)-1]
@@ -35,7 +36,7 @@ func goFlatten(root *sitter.Node, cut int, checkMissing bool) []fnode {
 		}
 		out = append(out, fn)
 		if len(stack) >= cut && n.ChildCount() > 0 {
-			out[idx].bad = true
+			out[idx].flags |= tsutil.RawCut
 		} else if c.GotoFirstChild() {
 			stack, last = append(stack, idx), append(last, -1)
 			continue

@@ -1,6 +1,7 @@
 package cppfront
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 )
@@ -30,14 +31,31 @@ var sameRE = regexp.MustCompile(`^(?:std::)?(?:is_same|is_same_v|IsSameType|Asce
 // guard is what an enclosing if constexpr says about a template parameter.
 type guard struct{ param, typ string }
 
-// identOffsets returns where each identifier of src starts.
-func identOffsets(src []byte) map[string][]int {
-	out := map[string][]int{}
-	eachIdent(src, func(k, e int) {
-		name := string(src[k:e])
-		out[name] = append(out[name], k)
-	})
-	return out
+// identOffsets returns where name starts as a whole identifier in src (as
+// eachIdent splits it), in order. One scan for the name costs less than a
+// map of every identifier of the file: a file has few VF regions to look
+// up.
+func identOffsets(src []byte, name string) []int {
+	if name == "" || !isIdentStart(name[0]) {
+		return nil
+	}
+	for k := 1; k < len(name); k++ {
+		if !isIdentChar(name[k]) {
+			return nil
+		}
+	}
+	var out []int
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte(name))
+		if j < 0 {
+			return out
+		}
+		k, e := i+j, i+j+len(name)
+		if (k == 0 || !isIdentChar(src[k-1])) && (e == len(src) || !isIdentChar(src[e])) {
+			out = append(out, k)
+		}
+		i = k + 1
+	}
 }
 
 // callOffsets returns the offsets of the places in the file that call name
@@ -45,11 +63,16 @@ func identOffsets(src []byte) map[string][]int {
 // outside [from, to).
 func (lw *lowerer) callOffsets(name string, from, to int) []int {
 	src := lw.src
-	if lw.idents == nil {
-		lw.idents = identOffsets(src)
+	offs, ok := lw.idents[name]
+	if !ok {
+		offs = identOffsets(src, name)
+		if lw.idents == nil {
+			lw.idents = map[string][]int{}
+		}
+		lw.idents[name] = offs
 	}
 	var out []int
-	for _, k := range lw.idents[name] {
+	for _, k := range offs {
 		i := k + len(name)
 		if k >= from && k < to {
 			continue

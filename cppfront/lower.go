@@ -35,12 +35,13 @@ type lowerer struct {
 	budget    *budget                        // the file's clock and tree-depth cut (limits.go)
 	index     *Index                         // the project index, nil for none
 	ixScope   *Scope                         // what the file sees through it, made on first use
-	idents    map[string][]int               // where each identifier starts (callOffsets), made on first use
+	idents    map[string][]int               // where a name starts as an identifier (callOffsets), per name on first use
 	selfDefs  [][2]string                    // the file\'s object-like #defines: name, value
 	includes  []string                       // the file\'s "..." includes, as written
 	mac       *macroMap                      // same-file macro expansion (macro.go); nil when src is the file's own text
 	classes   map[uint]string                // the class of the first definition starting at each offset (classAt), made on first use
 	membersMu *sync.Mutex                    // guards members (lowerParallel)
+	flats     *flatCache                     // the flat trees made so far
 }
 
 // funcDef is a function definition found by the declaration-level walk.
@@ -58,7 +59,7 @@ type funcDef struct {
 
 func newLowerer(f *ir.File, src []byte, blanks []blank, trees []*sitter.Tree, segs []segment, b *budget) *lowerer {
 	return &lowerer{f: f, src: src, blanks: blanks, trees: trees, segs: segs, defined: map[string]bool{}, tyAlias: map[string]string{}, knownNS: map[string]bool{}, symConsts: map[string]*ir.Expr{}, budget: b,
-		fields: map[string]map[string]bool{}, members: map[string]map[string]*ir.Expr{}, membersMu: &sync.Mutex{}}
+		fields: map[string]map[string]bool{}, members: map[string]map[string]*ir.Expr{}, membersMu: &sync.Mutex{}, flats: &flatCache{}}
 }
 
 // rootAt returns the root of the tree that holds the bytes at off: the
@@ -269,7 +270,7 @@ func (lw *lowerer) ownParams(n *sitter.Node) []string {
 		if k := strings.IndexByte(p, '='); k >= 0 {
 			p = strings.TrimSpace(p[:k])
 		}
-		f := strings.Fields(strings.NewReplacer("...", " ", "&", " ", "*", " ").Replace(p))
+		f := strings.Fields(paramPunct.Replace(p))
 		if len(f) < 2 {
 			out = append(out, "") // unnamed: keeps the positions of the others
 			continue
@@ -278,6 +279,9 @@ func (lw *lowerer) ownParams(n *sitter.Node) []string {
 	}
 	return out
 }
+
+// paramPunct blanks the punctuation around a template parameter's name.
+var paramPunct = strings.NewReplacer("...", " ", "&", " ", "*", " ")
 
 func (lw *lowerer) templateParams(n *sitter.Node, outer map[string]bool) map[string]bool {
 	m := map[string]bool{}
@@ -429,7 +433,7 @@ func (lw *lowerer) constDecl(n *sitter.Node, class string) {
 	for _, d := range fl.fields(0, "declarator") {
 		name, val := initDeclarator(fl, d)
 		if name == "" || val < 0 {
-			if fl.n[d].kind == "field_identifier" || fl.n[d].kind == "identifier" {
+			if fl.n[d].kind() == "field_identifier" || fl.n[d].kind() == "identifier" {
 				// static constexpr int X{4}; parses with a default_value or initializer_list sibling
 				if dv := fl.child(0, "default_value"); dv >= 0 {
 					name, val = fl.text(d), dv
@@ -457,7 +461,7 @@ func (lw *lowerer) constDecl(n *sitter.Node, class string) {
 // initDeclarator returns the name and the value node of an init_declarator
 // (or a field declarator with a default value), or "", -1.
 func initDeclarator(fl *flat, d int32) (string, int32) {
-	if fl.n[d].kind != "init_declarator" {
+	if fl.n[d].kind() != "init_declarator" {
 		return "", -1
 	}
 	nd := fl.child(d, "declarator")
@@ -465,14 +469,14 @@ func initDeclarator(fl *flat, d int32) (string, int32) {
 	if nd < 0 || val < 0 {
 		return "", -1
 	}
-	if fl.n[val].kind == "initializer_list" || fl.n[val].kind == "argument_list" {
+	if fl.n[val].kind() == "initializer_list" || fl.n[val].kind() == "argument_list" {
 		ch := fl.named(val)
 		if len(ch) != 1 {
 			return "", -1
 		}
 		val = ch[0]
 	}
-	if fl.n[nd].kind != "identifier" && fl.n[nd].kind != "field_identifier" {
+	if fl.n[nd].kind() != "identifier" && fl.n[nd].kind() != "field_identifier" {
 		return "", -1
 	}
 	return fl.text(nd), val
@@ -641,7 +645,7 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 		name := outer + ".vec_scope#" + strconv.Itoa(counts[outer])
 		// The block sees the parameters, constants and variables of its
 		// function: flatten the function and lower the block from there.
-		fl, blk := flatten(n, lw.src, n.HasError(), lw.budget), int32(0)
+		fl, blk := lw.flats.flatten(n, lw.src, n.HasError(), lw.budget), int32(0)
 		start, end := fl.n[blk].start, fl.n[blk].end
 		var names *funcBuilder // the names of the function around the block, for both passes
 		if def != nil {
@@ -761,7 +765,7 @@ func (lw *lowerer) lowerFunc(fd funcDef, kind ir.RegionKind, vals map[string]*ir
 	if !kind.Analysed() {
 		return fn
 	}
-	fl := flatten(fd.node, lw.src, fd.node.HasError(), lw.budget)
+	fl := lw.flats.flatten(fd.node, lw.src, fd.node.HasError(), lw.budget)
 	return lw.twice(func(prev *firstPass) *funcBuilder {
 		fn := &ir.Func{Name: fd.name, Kind: kind, Pos: lw.pos(fd.start), End: lw.pos(fd.end), BodyPos: lw.pos(fd.body), Template: fd.template, TParams: fd.own}
 		fb := newFuncBuilder(lw, fn, fl)

@@ -76,12 +76,12 @@ func (lw *lowerer) memberValues(class string) map[string]*ir.Expr {
 		env := &env{lw: lw}
 		for i := range fl.n {
 			n := &fl.n[i]
-			switch n.kind {
+			switch n.kind() {
 			case "field_initializer":
 				// Ctor() : vLength_(GetVRegSize() / sizeof(T)) {}
 				name, args := fl.child(int32(i), "name"), int32(-1)
 				for c := n.first; c >= 0; c = fl.n[c].next {
-					if fl.n[c].kind == "argument_list" || fl.n[c].kind == "initializer_list" {
+					if fl.n[c].kind() == "argument_list" || fl.n[c].kind() == "initializer_list" {
 						args = c
 					}
 				}
@@ -215,10 +215,10 @@ func classOf(fd funcDef) string {
 // recordFields notes the data members a class's field declaration declares.
 func (lw *lowerer) recordFields(fl *flat, class string) {
 	for _, d := range fl.fields(0, "declarator") {
-		for d >= 0 && (fl.n[d].kind == "init_declarator" || fl.n[d].kind == "pointer_declarator" || fl.n[d].kind == "array_declarator") {
+		for d >= 0 && (fl.n[d].kind() == "init_declarator" || fl.n[d].kind() == "pointer_declarator" || fl.n[d].kind() == "array_declarator") {
 			d = fl.child(d, "declarator")
 		}
-		if d >= 0 && fl.n[d].kind == "field_identifier" {
+		if d >= 0 && fl.n[d].kind() == "field_identifier" {
 			if lw.fields[class] == nil {
 				lw.fields[class] = map[string]bool{}
 			}

@@ -2,6 +2,7 @@ package cppfront
 
 import (
 	"bytes"
+	"strings"
 )
 
 // The pre-pass makes Ascend C parseable by tree-sitter-cpp without moving a
@@ -85,7 +86,7 @@ func prepass(src []byte) ([]byte, []blank) {
 				i = j
 				continue
 			}
-			word := string(out[i:j])
+			word := string(out[i:j]) // does not escape: on the stack when short
 			switch {
 			case word == "define" && i > 0 && prevNonSpace(out, i) == '#':
 				if name, repl, end := defineAlias(out, j); name != "" && (qualifiers[repl] || local[repl]) {
@@ -93,7 +94,7 @@ func prepass(src []byte) ([]byte, []blank) {
 					j = end // the macro's own name is not blanked
 				}
 			case qualifiers[word] || local[word]:
-				blanks = append(blanks, blank{i, j, word})
+				blanks = append(blanks, blank{i, j, strings.Clone(word)})
 				fill(out[i:j])
 			case macroCalls[word]:
 				k := skipSpace(out, j)
@@ -118,7 +119,7 @@ func prepass(src []byte) ([]byte, []blank) {
 					p--
 				}
 				if p >= 0 && (out[p] == '.' || (out[p] == '>' && p > 0 && out[p-1] == '-')) {
-					blanks = append(blanks, blank{i, j, word})
+					blanks = append(blanks, blank{i, j, strings.Clone(word)})
 					fill(out[i:j])
 				}
 			}

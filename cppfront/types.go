@@ -124,7 +124,31 @@ func splitTop(s string) []string {
 
 // normSpace collapses runs of white space into one space and trims.
 func normSpace(s string) string {
+	if isNormSpace(s) {
+		return s
+	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// isNormSpace reports whether normSpace would return s unchanged: ASCII
+// (strings.Fields also splits at Unicode spaces), no space at either end,
+// no white space but single spaces.
+func isNormSpace(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ' && s[i+1] == ' ':
+			return false
+		}
+	}
+	return true
 }
 
 // isTypeName reports whether a template argument names a type (rather than
