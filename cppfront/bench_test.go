@@ -43,6 +43,21 @@ func benchFiles(b *testing.B) [][]byte {
 	return srcs
 }
 
+// parseLoop parses texts with tree-sitter-cpp on every benchmark
+// iteration, closing each tree: the benchmarks' floor.
+func parseLoop(b *testing.B, texts [][]byte) {
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(language); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		for _, src := range texts {
+			p.Parse(src, nil).Close()
+		}
+	}
+}
+
 func totalBytes(srcs [][]byte) int64 {
 	var n int64
 	for _, s := range srcs {
@@ -56,17 +71,7 @@ func totalBytes(srcs [][]byte) int64 {
 func BenchmarkRawParse(b *testing.B) {
 	srcs := benchFiles(b)
 	b.SetBytes(totalBytes(srcs))
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(language); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		for _, src := range srcs {
-			t := p.Parse(src, nil)
-			t.Close()
-		}
-	}
+	parseLoop(b, srcs)
 }
 
 // BenchmarkParseFile is the front end: pre-pass, parse, and lowering of
@@ -93,17 +98,7 @@ func BenchmarkRawParseBlanked(b *testing.B) {
 		clean[i], _ = prepass(s)
 	}
 	b.SetBytes(totalBytes(srcs))
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(language); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		for _, src := range clean {
-			t := p.Parse(src, nil)
-			t.Close()
-		}
-	}
+	parseLoop(b, clean)
 }
 
 // BenchmarkParseFileWhole is BenchmarkParseFile with every file parsed
@@ -127,15 +122,5 @@ func BenchmarkRawParseLazy(b *testing.B) {
 		}
 	}
 	b.SetBytes(totalBytes(srcs))
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(language); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		for _, src := range texts {
-			t := p.Parse(src, nil)
-			t.Close()
-		}
-	}
+	parseLoop(b, texts)
 }

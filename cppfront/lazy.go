@@ -389,25 +389,9 @@ func scanBlocks(src []byte) (blocks []lazyBlock, classes map[string]bool, ok boo
 	}
 	for i := 0; i < n; {
 		c := src[i]
-		switch {
-		case c == '\n':
-			lineStart = true
-			i++
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\\' && i+1 < n && src[i+1] == '\n':
-			i++
-			continue
-		case c == '/' && i+1 < n && src[i+1] == '/':
-			for i < n && src[i] != '\n' {
-				i++
-			}
-			continue
-		case c == '/' && i+1 < n && src[i+1] == '*':
-			i += 2
-			for i+1 < n && !(src[i] == '*' && src[i+1] == '/') {
-				i++
-			}
-			i += 2
+		if next, newline := trivia(src, i); next != i {
+			lineStart = lineStart || newline
+			i = next
 			continue
 		}
 		if c == '#' && lineStart {

@@ -93,25 +93,9 @@ func splitSegments(src []byte, size int) []segment {
 	}
 	for i := 0; i < n && !bad; {
 		c := src[i]
-		switch {
-		case c == '\n':
-			lineStart = true
-			i++
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\\' && i+1 < n && src[i+1] == '\n':
-			i++
-			continue
-		case c == '/' && i+1 < n && src[i+1] == '/':
-			for i < n && src[i] != '\n' {
-				i++
-			}
-			continue
-		case c == '/' && i+1 < n && src[i+1] == '*':
-			i += 2
-			for i+1 < n && !(src[i] == '*' && src[i+1] == '/') {
-				i++
-			}
-			i += 2
+		if next, newline := trivia(src, i); next != i {
+			lineStart = lineStart || newline
+			i = next
 			continue
 		}
 		if pending >= 0 {
@@ -271,6 +255,32 @@ func splitSegments(src []byte, size int) []segment {
 		from = to
 	}
 	return segs
+}
+
+// trivia returns where the blank or comment that starts at src[i] ends
+// (i itself when none starts there), and whether it is a newline: a
+// space, tab, CR, form feed, vertical tab or backslash-newline, a // comment
+// up to its newline, or a /* */ comment.
+func trivia(src []byte, i int) (next int, newline bool) {
+	n, c := len(src), src[i]
+	switch {
+	case c == '\n':
+		return i + 1, true
+	case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\\' && i+1 < n && src[i+1] == '\n':
+		return i + 1, false
+	case c == '/' && i+1 < n && src[i+1] == '/':
+		for i < n && src[i] != '\n' {
+			i++
+		}
+		return i, false
+	case c == '/' && i+1 < n && src[i+1] == '*':
+		i += 2
+		for i+1 < n && !(src[i] == '*' && src[i+1] == '/') {
+			i++
+		}
+		return i + 2, false
+	}
+	return i, false
 }
 
 // lineEnd returns the offset of the newline that ends the (possibly

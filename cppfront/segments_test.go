@@ -61,24 +61,8 @@ func withSegments(f func()) {
 // lowers to the same IR whether parsed whole or cut into as many segments
 // as the scan finds, and enough of them are cut for this to mean something.
 func TestSegmentsLowerTheSame(t *testing.T) {
-	var files []string
-	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
-			return filepath.SkipDir
-		}
-		switch filepath.Ext(p) {
-		case ".asc", ".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".hxx":
-			files = append(files, p)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	cut := 0
+	files := repoFiles(t)
 	for _, p := range files {
 		src, err := os.ReadFile(p)
 		if err != nil {

@@ -90,6 +90,13 @@ func runShell(t *testing.T, dir, cmd string, env ...string) (int, string) {
 	c := exec.Command("bash", "-c", cmd)
 	c.Dir = dir
 	c.Env = append(os.Environ(), env...)
+	return exitAndOutput(t, c)
+}
+
+// exitAndOutput runs c and returns its exit code and its stdout and stderr
+// together; a command that cannot run fails the test.
+func exitAndOutput(t *testing.T, c *exec.Cmd) (int, string) {
+	t.Helper()
 	var out bytes.Buffer
 	c.Stdout, c.Stderr = &out, &out
 	err := c.Run()
@@ -97,7 +104,7 @@ func runShell(t *testing.T, dir, cmd string, env ...string) (int, string) {
 	if errors.As(err, &ee) {
 		return ee.ExitCode(), out.String()
 	} else if err != nil {
-		t.Fatalf("%s: %v", cmd, err)
+		t.Fatalf("%s: %v", strings.Join(c.Args, " "), err)
 	}
 	return 0, out.String()
 }

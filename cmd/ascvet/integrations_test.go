@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -126,16 +125,7 @@ func runHook(t *testing.T, bin, repo string, h hook) (int, string) {
 	fields := strings.Fields(h.Entry)
 	cmd := exec.Command(filepath.Join(bin, fields[0]), append(fields[1:], args...)...)
 	cmd.Dir = repo
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode(), out.String()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return 0, out.String()
+	return exitAndOutput(t, cmd)
 }
 
 // TestPreCommit: the README's .pre-commit-config.yaml names hooks of the
