@@ -444,18 +444,12 @@ func scanBlocks(src []byte) (blocks []lazyBlock, classes map[string]bool, ok boo
 			}
 			prev, word, i = 'a', w, j
 			continue
-		case c == '"' || c == '\'':
-			j := skipQuoted(src, i, c)
-			if !(c == '"' && nsAt >= 0 && src[nsAt] == 'e') {
+		}
+		if j, class := literal(src, i); j != i {
+			if !(c == '"' && nsAt >= 0 && src[nsAt] == 'e') { // extern "C"
 				nsAt = -1
 			}
-			prev, i = '"', j
-			continue
-		case c >= '0' && c <= '9':
-			for i < n && (isIdentChar(src[i]) || src[i] == '.' || src[i] == '\'') {
-				i++
-			}
-			prev, nsAt = '0', -1
+			prev, i = class, j
 			continue
 		}
 		if tmpl > 0 || afterTmpl && c == '<' {

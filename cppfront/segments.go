@@ -153,18 +153,12 @@ func splitSegments(src []byte, size int) []segment {
 			}
 			prev, i = 'a', j
 			continue
-		case c == '"' || c == '\'':
-			j := skipQuoted(src, i, c)
-			if !(c == '"' && nsAt >= 0 && src[nsAt] == 'e') {
+		}
+		if j, class := literal(src, i); j != i {
+			if !(c == '"' && nsAt >= 0 && src[nsAt] == 'e') { // extern "C"
 				nsAt = -1
 			}
-			prev, i = '"', j
-			continue
-		case c >= '0' && c <= '9':
-			for i < n && (isIdentChar(src[i]) || src[i] == '.' || src[i] == '\'') {
-				i++
-			}
-			prev, nsAt = '0', -1
+			prev, i = class, j
 			continue
 		}
 		switch c {
@@ -281,6 +275,22 @@ func trivia(src []byte, i int) (next int, newline bool) {
 		return i + 2, false
 	}
 	return i, false
+}
+
+// literal returns where the string, character or number literal that
+// starts at src[i] ends (i itself when none starts there), and the class the
+// scans give what they saw last: '"' for a quoted literal, '0' for a number.
+func literal(src []byte, i int) (next int, class byte) {
+	switch c := src[i]; {
+	case c == '"' || c == '\'':
+		return skipQuoted(src, i, c), '"'
+	case c >= '0' && c <= '9':
+		for i < len(src) && (isIdentChar(src[i]) || src[i] == '.' || src[i] == '\'') {
+			i++
+		}
+		return i, '0'
+	}
+	return i, 0
 }
 
 // lineEnd returns the offset of the newline that ends the (possibly
