@@ -106,30 +106,8 @@ func TestLazyLowersTheSame(t *testing.T) {
 //
 //	ASCVET_CORPUS=/work/corpus go test ./cppfront -run LazyCorpus
 func TestLazyCorpus(t *testing.T) {
-	dir := os.Getenv("ASCVET_CORPUS")
-	if dir == "" {
-		t.Skip("ASCVET_CORPUS is not set")
-	}
 	var st lazyStats
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		switch filepath.Ext(p) {
-		case ".asc", ".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".hxx":
-		default:
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil || !HasVFMarker(src) {
-			return err
-		}
-		compareLazy(t, p, src, &st)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eachCorpusVF(t, func(p string, src []byte) { compareLazy(t, p, src, &st) })
 	t.Log(st)
 }
 

@@ -282,23 +282,10 @@ func TestSegmentsUnsure(t *testing.T) {
 //
 //	ASCVET_CORPUS=/work/corpus go test ./cppfront -run SegmentsCorpus
 func TestSegmentsCorpus(t *testing.T) {
-	dir := os.Getenv("ASCVET_CORPUS")
-	if dir == "" {
-		t.Skip("ASCVET_CORPUS is not set")
-	}
 	files, cut, segs, broken := 0, 0, 0, 0
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		switch filepath.Ext(p) {
-		case ".asc", ".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".hxx":
-		default:
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil || !HasVFMarker(src) || len(src) > 4<<20 {
-			return err
+	eachCorpusVF(t, func(p string, src []byte) {
+		if len(src) > 4<<20 {
+			return
 		}
 		files++
 		n := checkSameTrees(t, p, src, 4<<10, false)
@@ -315,12 +302,37 @@ func TestSegmentsCorpus(t *testing.T) {
 				t.Errorf("%s: the IR differs when parsed in segments:\n%s", p, firstDiff(whole, segd))
 			}
 		}
+	})
+	t.Logf("%d VF files, %d cut into %d segments of about 4 KB; %d with a parse error not compared", files, cut, segs, broken)
+}
+
+// eachCorpusVF calls f with every C++ file with a VF marker under the tree
+// ASCVET_CORPUS names (the public CANN repositories), and skips the test
+// when it names none.
+func eachCorpusVF(t *testing.T, f func(path string, src []byte)) {
+	dir := os.Getenv("ASCVET_CORPUS")
+	if dir == "" {
+		t.Skip("ASCVET_CORPUS is not set")
+	}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch filepath.Ext(p) {
+		case ".asc", ".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".hxx":
+		default:
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil || !HasVFMarker(src) {
+			return err
+		}
+		f(p, src)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d VF files, %d cut into %d segments of about 4 KB; %d with a parse error not compared", files, cut, segs, broken)
 }
 
 // bigSrc is a VF file of about size bytes, past segmentMin: namespaces
