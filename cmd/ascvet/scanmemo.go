@@ -45,7 +45,6 @@ type scanMemo struct {
 	results map[cache.ActionID][]byte // the pack read
 	mu      sync.Mutex
 	now     map[string]statKey
-	skipped int                       // files taken from the memo (guarded by mu)
 	kept    map[cache.ActionID][]byte // the pack to write: the results of this run
 	newRes  bool                      // kept holds a result the pack read did not
 }
@@ -124,7 +123,6 @@ func (m *scanMemo) unchanged(name string) (int64, bool) {
 	}
 	m.mu.Lock()
 	m.now[name] = was
-	m.skipped++
 	m.mu.Unlock()
 	m.rc.stats.unread.Add(1)
 	return was.Size, true
@@ -149,7 +147,7 @@ func (m *scanMemo) save(start time.Time) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.now) == len(m.old) && m.skipped == len(m.now) && !m.newRes && len(m.kept) == len(m.results) {
+	if len(m.now) == len(m.old) && m.rc.stats.unread.Load() == int64(len(m.now)) && !m.newRes && len(m.kept) == len(m.results) {
 		return // every file and result came from the memo: nothing new to say
 	}
 	var b bytes.Buffer
