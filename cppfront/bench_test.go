@@ -6,8 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/ascvet/ascvet/cppfront/internal/tsutil"
 )
 
 // benchFiles returns the files to benchmark: the list named by
@@ -123,4 +126,22 @@ func BenchmarkRawParseLazy(b *testing.B) {
 	}
 	b.SetBytes(totalBytes(srcs))
 	parseLoop(b, texts)
+}
+
+// BenchmarkRawParseInPlace is BenchmarkRawParse through tsutil.Parse, as
+// the front end parses: the text handed to tree-sitter in place rather
+// than copied by go-tree-sitter's read callback.
+func BenchmarkRawParseInPlace(b *testing.B) {
+	srcs := benchFiles(b)
+	b.SetBytes(totalBytes(srcs))
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(language); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		for _, src := range srcs {
+			tsutil.Parse(p, src, time.Time{}).Close()
+		}
+	}
 }

@@ -86,10 +86,8 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 		return f, depthError(d, opts.maxDepth())
 	}
 	b := &budget{cut: treeCut(opts.maxDepth())}
-	var popts *sitter.ParseOptions
 	if opts.Timeout > 0 {
 		b.deadline = start.Add(opts.Timeout)
-		popts = &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(b.deadline) }}
 	}
 	for _, bl := range blanks {
 		f.Quals = append(f.Quals, ir.Qualifier{Pos: tf.Pos(bl.start), Text: bl.text})
@@ -99,9 +97,9 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 		clean, blanks = mac.clean, mac.blanks
 		defer func() { f.Src = src }() // lowering reads the expanded text through f.Src
 	}
-	trees, segs := parseLazy(clean, blanks, popts)
+	trees, segs := parseLazy(clean, blanks, b.deadline)
 	if trees == nil {
-		if popts != nil && time.Now().After(b.deadline) {
+		if !b.deadline.IsZero() && time.Now().After(b.deadline) {
 			return noRegions(f), timeoutError(opts.Timeout)
 		}
 		return f, errParse
@@ -126,15 +124,15 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 // parseLazy parses the pre-passed text with the bodies lowering never
 // reads blanked (lazy.go), or whole when the scan is unsure or the trees
 // do not hold what it expected. The trees have the offsets of clean.
-func parseLazy(clean []byte, blanks []blank, popts *sitter.ParseOptions) ([]*sitter.Tree, []segment) {
+func parseLazy(clean []byte, blanks []blank, deadline time.Time) ([]*sitter.Tree, []segment) {
 	var p *lazyPlan
 	if !parseWhole {
 		p = planLazy(clean, blanks)
 	}
 	if p == nil {
-		return parseTrees(clean, popts)
+		return parseTrees(clean, deadline)
 	}
-	trees, segs := parseTrees(p.text, popts)
+	trees, segs := parseTrees(p.text, deadline)
 	if trees == nil {
 		return nil, nil
 	}
@@ -146,25 +144,25 @@ func parseLazy(clean []byte, blanks []blank, popts *sitter.ParseOptions) ([]*sit
 		return trees, segs
 	}
 	closeTrees(trees)
-	return parseTrees(clean, popts)
+	return parseTrees(clean, deadline)
 }
 
 // parseTrees parses the pre-passed text: whole, or in segments when it is big
 // (segments.go). It returns nil trees when the parser stopped.
-func parseTrees(clean []byte, popts *sitter.ParseOptions) ([]*sitter.Tree, []segment) {
+func parseTrees(clean []byte, deadline time.Time) ([]*sitter.Tree, []segment) {
 	if len(clean) >= segmentMin {
 		if segs := splitSegments(clean, segmentSize); segs != nil {
-			if trees := parseSegments(clean, segs, popts); trees != nil {
+			if trees := parseSegments(clean, segs, deadline); trees != nil {
 				return trees, segs
 			}
-			if popts != nil && popts.ProgressCallback(sitter.ParseState{}) {
+			if !deadline.IsZero() && time.Now().After(deadline) {
 				return nil, nil // out of time: a whole parse would be too
 			}
 		}
 	}
 	p := getParser()
 	defer putParser(p)
-	tree := p.ParseWithOptions(tsutil.Chunks(clean), nil, popts)
+	tree := tsutil.Parse(p, clean, deadline)
 	if tree == nil {
 		p.Reset()
 		return nil, nil

@@ -1,7 +1,7 @@
 package cppfront
 
 import (
-	"bytes"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -34,11 +34,12 @@ type Index struct {
 	headers  map[string]*header   // by path
 	found    map[[2]string]string // (dir, include) -> resolved path, "" when not found; also ancestors' lookups and folders (inAncestor, isDir)
 	closures map[string][]*header // dir and includes -> their closure, this generation
+	used     map[string][]*header // file name -> the headers its lowering consulted, until Consulted takes them
 }
 
 // NewIndex returns an empty index, to share between the files of one run.
 func NewIndex() *Index {
-	return &Index{headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string][]*header{}}
+	return &Index{headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string][]*header{}, used: map[string][]*header{}}
 }
 
 // Refresh makes the index check its headers again, by size and
@@ -50,6 +51,7 @@ func (ix *Index) Refresh() {
 	ix.gen++
 	clear(ix.found)
 	clear(ix.closures)
+	clear(ix.used)
 }
 
 // header is what one file defines that can give a value.
@@ -59,6 +61,7 @@ type header struct {
 	defs     map[string]string  // object-like #define, const/constexpr: name -> value text
 	funcs    map[string]constFn // constexpr functions with one return: name -> body
 	aliases  map[string]string  // using X = Y; typedef Y X;
+	sum      [sha256.Size]byte  // the sha256 of the bytes scanned
 	size     int64              // the file's size and modification time when scanned
 	mtime    int64
 	gen      int // the index generation it was last checked in
@@ -300,7 +303,7 @@ func (ix *Index) load(path string) *header {
 		return nil
 	}
 	h = scan(path, src)
-	h.path, h.size, h.mtime, h.gen = path, st.Size(), st.ModTime().UnixNano(), gen
+	h.path, h.size, h.mtime, h.gen, h.sum = path, st.Size(), st.ModTime().UnixNano(), gen, sha256.Sum256(src)
 	ix.mu.Lock()
 	ix.headers[path] = h
 	ix.mu.Unlock()
@@ -385,32 +388,6 @@ func regular(path string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// Deps returns the headers that lowering a file named name, with source
-// src, may read through the index: the closure of its "..." includes, by
-// path, nearest first. Every include line counts, even one under #if 0 or
-// in a comment, so the list holds at least what lowering consults (a result
-// cache keys a file's findings on their contents).
-func (ix *Index) Deps(name string, src []byte) []string {
-	var incs []string
-	for line := range bytes.Lines(src) {
-		if t := bytes.TrimLeft(line, " \t"); len(t) == 0 || t[0] != '#' {
-			continue
-		}
-		if m := includeRE.FindSubmatch(line); m != nil {
-			incs = append(incs, string(m[1]))
-		}
-	}
-	if len(incs) == 0 {
-		return nil
-	}
-	hs := ix.closure(filepath.Dir(name), incs)
-	out := make([]string, len(hs))
-	for i, h := range hs {
-		out[i] = h.path
-	}
-	return out
-}
-
 // closure returns the headers that includes (written in dir) name,
 // transitively, nearest first, reading each on first use. The files of a
 // folder share most of theirs: a closure is computed once per generation.
@@ -471,10 +448,41 @@ type Scope struct {
 	values map[string]*ir.Expr // name or call (name<targs>()) -> value, nil when none
 }
 
-// Scope returns the scope of a file in dir whose own definitions are self
-// and whose "..." includes are includes, as written.
-func (ix *Index) Scope(dir string, self *header, includes []string) *Scope {
-	return &Scope{ix: ix, hs: append([]*header{self}, ix.closure(dir, includes)...), values: map[string]*ir.Expr{}}
+// Scope returns the scope of the file name, in dir, whose own definitions
+// are self and whose "..." includes are includes, as written. The headers
+// of the scope are the file's dependencies (Consulted).
+func (ix *Index) Scope(name, dir string, self *header, includes []string) *Scope {
+	hs := ix.closure(dir, includes)
+	ix.mu.Lock()
+	ix.used[name] = hs
+	ix.mu.Unlock()
+	return &Scope{ix: ix, hs: append([]*header{self}, hs...), values: map[string]*ir.Expr{}}
+}
+
+// Dep is a header a file's lowering consulted, and the sha256 of the
+// bytes it read of it.
+type Dep struct {
+	Path string
+	Sum  [sha256.Size]byte
+}
+
+// Consulted returns, and forgets, the headers the last lowering of the
+// file name consulted through the index, with the hashes of what it read:
+// what its IR depends on besides its own bytes (a result cache keys on
+// them). None when its lowering needed no value from a header.
+func (ix *Index) Consulted(name string) []Dep {
+	ix.mu.Lock()
+	hs, ok := ix.used[name]
+	delete(ix.used, name)
+	ix.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	out := make([]Dep, len(hs))
+	for i, h := range hs {
+		out[i] = Dep{Path: h.path, Sum: h.sum}
+	}
+	return out
 }
 
 // Value returns the value name has in the scope, fixed for the run

@@ -180,14 +180,14 @@ func BenchmarkIndex(b *testing.B) {
 		ix := NewIndex()
 		for op := range 1000 {
 			d := filepath.Join(dir, fmt.Sprintf("op%04d/op_kernel", op))
-			sc := ix.Scope(d, newHeader(), []string{"k.h"})
+			sc := ix.Scope(d+"/f.asc", d, newHeader(), []string{"k.h"})
 			for _, n := range names {
 				sc.Value(n)
 			}
 		}
 	}
 	var ix = NewIndex()
-	sc := ix.Scope(filepath.Join(dir, "op0000/op_kernel"), newHeader(), []string{"k.h"})
+	sc := ix.Scope(filepath.Join(dir, "op0000/op_kernel/f.asc"), filepath.Join(dir, "op0000/op_kernel"), newHeader(), []string{"k.h"})
 	if v, ok := sc.Value("B_LEN"); !ok || v.String() != "128" {
 		b.Fatalf("B_LEN = %v", v)
 	}

@@ -712,7 +712,7 @@ func (lw *lowerer) scope() *Scope {
 				self.funcs[lastComponent(fd.name)] = f
 			}
 		}
-		lw.ixScope = lw.index.Scope(filepath.Dir(lw.f.Name), self, lw.includes)
+		lw.ixScope = lw.index.Scope(lw.f.Name, filepath.Dir(lw.f.Name), self, lw.includes)
 	}
 	return lw.ixScope
 }

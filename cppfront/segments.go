@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -325,7 +326,7 @@ func directive(d []byte) string {
 // parseSegments parses src in segs, at most GOMAXPROCS at a time, and
 // returns their trees in order; nil when a parse stops (time limit, or a
 // parser that would not take the ranges), after closing the trees made.
-func parseSegments(src []byte, segs []segment, popts *sitter.ParseOptions) []*sitter.Tree {
+func parseSegments(src []byte, segs []segment, deadline time.Time) []*sitter.Tree {
 	starts := tsutil.LineStarts(src)
 	point := func(off int) sitter.Point {
 		row := sort.SearchInts(starts, off+1) - 1
@@ -347,7 +348,7 @@ func parseSegments(src []byte, segs []segment, popts *sitter.ParseOptions) []*si
 			if p.SetIncludedRanges(rs) != nil {
 				return
 			}
-			trees[k] = p.ParseWithOptions(tsutil.Chunks(src), nil, popts)
+			trees[k] = tsutil.Parse(p, src, deadline)
 			if trees[k] == nil {
 				p.Reset()
 				return

@@ -71,7 +71,7 @@ var Analyzer = &analysis.Analyzer{
 var limits = cppfront.Options{Index: cppfront.NewIndex()}
 
 // ProjectIndex returns the project index the analyzer lowers files with,
-// to ask which headers a file's analysis may read (cppfront.Index.Deps).
+// to ask which headers a file's analysis read (cppfront.Index.Consulted).
 func ProjectIndex() *cppfront.Index { return limits.Index }
 
 func init() {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"flag"
 	"fmt"
@@ -21,17 +22,24 @@ import (
 	"github.com/ascvet/ascvet/analyzers/fixes"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/settings"
+	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/ruleset"
 )
 
 // The result cache. Analysing a file is a pure function of: the build of
-// ascvet, the file's name and bytes, the headers its lowering may read
-// through the project index (cppfront.Index.Deps), the settings the
-// configuration and the command line give it (chip, machine file and its
-// contents, iterations, confidence, budgets) and the analyzers' flags
-// (limits). The cache keys the analyzers' findings on all of those, with
-// staticcheck's build cache (honnef.co/go/tools/lintcmd/cache), so a run
-// over an unchanged tree analyses nothing.
+// ascvet, the file's name and bytes, the settings the configuration and
+// the command line give it (chip, machine file and its contents,
+// iterations, confidence, budgets), the analyzers' flags (limits), and the
+// headers its lowering consulted through the project index. The cache
+// keys the analyzers' findings on the first four, with staticcheck's
+// build cache (honnef.co/go/tools/lintcmd/cache), and stores beside them
+// the headers the lowering consulted (cppfront.Index.Consulted), each with
+// the hash of the bytes it read: an entry serves only while every one of
+// them still has those bytes, as the go command's build cache and ccache's
+// manifests check the headers a compilation read. So a run over an
+// unchanged tree analyses nothing, a changed header has only the files
+// whose analysis read it analysed again, and a cold run resolves no
+// include closure a lowering did not need.
 //
 // What is stored is the analyzers' output, before the rules the
 // configuration disables are dropped, before the file's directives and the
@@ -47,14 +55,14 @@ import (
 
 // cacheVersion changes whenever what is stored, or how the key is made,
 // changes.
-const cacheVersion = "ascvet-results-1"
+const cacheVersion = "ascvet-results-2"
 
 // resultCache is the cache of one run; nil is no cache.
 type resultCache struct {
 	dc    *cache.DiskCache
 	salt  []byte        // the build: the executable's hash
 	flags string        // the analyzers' flags, name=value
-	ix    depIndex      // which headers a file's lowering may read
+	ix    depIndex      // which headers a file's lowering consulted
 	memo  *scanMemo     // the run's memo and pack of results; nil: none
 	wd    string        // the working directory (relative names are made absolute from it)
 	files fileHashes    // hashes of headers and machine files
@@ -66,7 +74,7 @@ type resultCache struct {
 
 // depIndex is what the cache asks the project index.
 type depIndex interface {
-	Deps(name string, src []byte) []string
+	Consulted(name string) []cppfront.Dep
 }
 
 type cacheCounters struct{ hits, misses, puts, unread atomic.Int64 } // unread: files the scan memo spared reading
@@ -227,15 +235,6 @@ func (rc *resultCache) key(name string, src []byte, st *settings.Settings) (cach
 	_, _ = h.Write(pre)
 	sum := sha256.Sum256(src)
 	_, _ = h.Write(sum[:])
-	if !cppir.IsPython(name) {
-		for _, d := range rc.ix.Deps(name, src) {
-			sum, ok := rc.files.hash(d)
-			if !ok {
-				return cache.ActionID{}, false
-			}
-			fmt.Fprintf(h, "dep %q %x\n", d, sum)
-		}
-	}
 	return h.Sum(), true
 }
 
@@ -265,6 +264,43 @@ func (rc *resultCache) settingsPrefix(st *settings.Settings) ([]byte, bool) {
 	rc.prefix[*st] = b
 	rc.mu.Unlock()
 	return b, b != nil
+}
+
+// An entry is the headers the file's lowering consulted, then its
+// findings: a uvarint count, and for each header a uvarint length, its
+// path and the sha256 of the bytes read.
+
+func appendDeps(b []byte, deps []cppfront.Dep) []byte {
+	b = binary.AppendUvarint(b, uint64(len(deps)))
+	for _, d := range deps {
+		b = binary.AppendUvarint(b, uint64(len(d.Path)))
+		b = append(b, d.Path...)
+		b = append(b, d.Sum[:]...)
+	}
+	return b
+}
+
+// splitDeps reads the headers at the start of an entry, and returns them
+// and the rest; false when the entry is corrupt.
+func splitDeps(data []byte) ([]cppfront.Dep, []byte, bool) {
+	n, k := binary.Uvarint(data)
+	if k <= 0 || n > uint64(len(data)) {
+		return nil, nil, false
+	}
+	data = data[k:]
+	deps := make([]cppfront.Dep, 0, n)
+	for range n {
+		l, k := binary.Uvarint(data)
+		if k <= 0 || l > uint64(len(data)-k) || uint64(len(data)-k)-l < sha256.Size {
+			return nil, nil, false
+		}
+		d := cppfront.Dep{Path: string(data[k : k+int(l)])}
+		data = data[k+int(l):]
+		copy(d.Sum[:], data)
+		data = data[sha256.Size:]
+		deps = append(deps, d)
+	}
+	return deps, data, true
 }
 
 // noFindings is what is stored for a file without findings (most files):
@@ -322,7 +358,18 @@ func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analy
 			return nil, false
 		}
 	}
-	out, ok := decodeFindings(data, name, as)
+	deps, rest, ok := splitDeps(data)
+	for _, d := range deps {
+		if sum, read := rc.files.hash(d.Path); !ok || !read || sum != d.Sum {
+			ok = false
+			break
+		}
+	}
+	if !ok {
+		rc.stats.misses.Add(1) // a header changed: analyse again
+		return nil, false
+	}
+	out, ok := decodeFindings(rest, name, as)
 	if !ok {
 		rc.stats.misses.Add(1) // corrupt: analyse again
 		return nil, false
@@ -337,10 +384,13 @@ func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analy
 // without a pack, in an entry of its own. A run over a tree writes one
 // pack, not two files a file.
 func (rc *resultCache) put(key cache.ActionID, name string, findings []runner.Finding, own bool) {
-	data, ok := encodeFindings(name, findings)
+	deps := rc.ix.Consulted(name)
+	found, ok := encodeFindings(name, findings)
 	if !ok {
 		return
 	}
+	data := appendDeps(nil, deps)
+	data = append(data, found...)
 	rc.memo.keep(key, data)
 	if own || rc.memo == nil {
 		if cache.PutBytes(rc.dc, key, data) == nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ascvet/ascvet/cppfront"
 )
 
 // cacheRun runs ascvet with the cache in dir and returns its exit code,
@@ -113,6 +117,64 @@ func TestCacheKey(t *testing.T) {
 	misses(0, "-write-baseline", base, k)
 	if out := misses(0, "-baseline", base, k); strings.Contains(out, "ASC2001") {
 		t.Errorf("-baseline from the cache still reports the finding:\n%s", out)
+	}
+}
+
+// TestCacheDeps: an entry depends on the headers the file's lowering
+// consulted, not on every header it includes. A kernel whose values are
+// all its own is not analysed again when an included header changes; one
+// that reads a value from a header is, and when the header goes.
+func TestCacheDeps(t *testing.T) {
+	cache := t.TempDir()
+	src := t.TempDir()
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	own := filepath.Join(src, "own.asc")
+	uses := filepath.Join(src, "uses.asc")
+	rows := filepath.Join(src, "rows.h")
+	write(own, strings.Replace(cacheKernel, `#include "rows.h"`, "#include \"rows.h\"\nconstexpr uint32_t ROW = 68;", 1))
+	write(uses, cacheKernel)
+	write(rows, "constexpr uint32_t ROW = 68;\n")
+	misses := func(want int64, file string) {
+		t.Helper()
+		_, _, errs, st := cacheRun(t, cache, "-fail", "none", file)
+		if st.misses.Load() != want {
+			t.Errorf("ascvet %s: %d files analysed, want %d (stderr %q)", filepath.Base(file), st.misses.Load(), want, errs)
+		}
+	}
+	misses(1, own)
+	misses(1, uses)
+	write(rows, "constexpr uint32_t ROW = 68; // touched\n")
+	misses(0, own)  // it read nothing from rows.h
+	misses(1, uses) // it read ROW
+	misses(0, uses)
+	if err := os.Remove(rows); err != nil {
+		t.Fatal(err)
+	}
+	misses(0, own)
+	misses(1, uses)
+}
+
+// TestSplitDeps: a truncated or garbled header list is a miss, never a
+// panic.
+func TestSplitDeps(t *testing.T) {
+	deps := []cppfront.Dep{{Path: "a/b.h", Sum: sha256.Sum256([]byte("x"))}, {Path: "c.h"}}
+	data := append(appendDeps(nil, deps), noFindings...)
+	got, rest, ok := splitDeps(data)
+	if !ok || len(got) != 2 || got[0] != deps[0] || got[1] != deps[1] || !bytes.Equal(rest, noFindings) {
+		t.Fatalf("splitDeps(appendDeps) = %v %v %v", got, rest, ok)
+	}
+	for n := range len(data) - len(noFindings) {
+		if _, _, ok := splitDeps(data[:n]); ok {
+			t.Errorf("splitDeps of the first %d bytes: ok", n)
+		}
+	}
+	if _, _, ok := splitDeps([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}); ok {
+		t.Error("splitDeps of a huge count: ok")
 	}
 }
 

@@ -246,6 +246,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}}
 	prog := startProgress(stderr, wantProgress(stderr, *o.quiet, os.Getenv), progressDelay, progressEvery)
 	start := time.Now()
+	defer tuneGC(os.Getenv)()
 	memo := rc.scanMemo(paths, o.lim.maxFileSize)
 	pipe.named = namedFiles(paths)
 	in, err := check(paths, as, checkConfig{jobs: *o.jobs, lim: *o.lim, keepFixes: *o.fix || *o.diff, pipe: pipe, progress: prog, memo: memo}, stderr)

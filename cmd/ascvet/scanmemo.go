@@ -94,15 +94,16 @@ func (m *scanMemo) result(key cache.ActionID) ([]byte, bool) {
 	return data, ok
 }
 
-// keep puts the findings data, under key, in the pack to write.
+// keep puts an entry's data (headers and findings), under key, in the
+// pack to write.
 func (m *scanMemo) keep(key cache.ActionID, data []byte) {
 	if m == nil {
 		return
 	}
 	m.mu.Lock()
 	m.kept[key] = data
-	if _, ok := m.results[key]; !ok {
-		m.newRes = true
+	if old, ok := m.results[key]; !ok || !bytes.Equal(old, data) {
+		m.newRes = true // new, or new headers' hashes under the same key
 	}
 	m.mu.Unlock()
 }

@@ -127,17 +127,15 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts cppfron
 	}
 	clean := cleanCopy(src)
 	b := &budget{cut: min(4*maxDepth+1000, maxTreeCut)}
-	var popts *sitter.ParseOptions
 	if opts.Timeout > 0 {
 		b.deadline = start.Add(opts.Timeout)
-		popts = &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(b.deadline) }}
 	}
 	p := getParser()
 	defer putParser(p)
-	tree := p.ParseWithOptions(tsutil.Chunks(clean), nil, popts)
+	tree := tsutil.Parse(p, clean, b.deadline)
 	if tree == nil {
 		p.Reset()
-		if popts != nil && time.Now().After(b.deadline) {
+		if !b.deadline.IsZero() && time.Now().After(b.deadline) {
 			return f, timeoutError(opts.Timeout)
 		}
 		return f, errParse

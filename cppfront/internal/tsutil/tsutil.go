@@ -51,22 +51,6 @@ func (k *Kinds) Field(id uint16) string {
 	return ""
 }
 
-// ChunkSize is how much of the source tree-sitter gets per read. go-tree-
-// sitter copies what the read callback returns into C memory and frees it
-// only when the parse ends; returning the whole remainder, as Parser.Parse
-// does, costs a copy of the rest of the file on every read.
-const ChunkSize = 64 << 10
-
-// Chunks is the tree-sitter read callback over src.
-func Chunks(src []byte) func(int, sitter.Point) []byte {
-	return func(i int, _ sitter.Point) []byte {
-		if i >= len(src) {
-			return nil
-		}
-		return src[i:min(i+ChunkSize, len(src))]
-	}
-}
-
 // LineStarts returns the offsets at which the lines of src start. A line
 // ends with "\n", "\r\n" or a lone "\r" (old Mac files, and Python reads it
 // so too): go/token's SetLinesForContent knows only "\n", which would put a
