@@ -36,8 +36,14 @@ type Model struct {
 	M          *simcheck.Machine
 	Iterations int
 
-	mu    sync.Mutex
-	stats map[*ir.Loop]*statsEntry
+	mu      sync.Mutex
+	stats   map[*ir.Loop]*statsEntry
+	written map[writtenKey]*simcheck.Result // loops simulated as written, for Loop: several findings share a loop
+}
+
+type writtenKey struct {
+	lp    *ir.Loop
+	iters int
 }
 
 // statsEntry is one loop's LoopStats, computed once: rules asking about
@@ -137,7 +143,19 @@ func (md *Model) iters(lp *ir.Loop) int {
 // drop removes (the fix).
 func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost {
 	n := md.iters(lp)
-	before := md.M.RunCycles(simcheck.BodyOf(fn, lp, nil), n)
+	k := writtenKey{lp, n}
+	md.mu.Lock()
+	before := md.written[k]
+	md.mu.Unlock()
+	if before == nil {
+		before = md.M.RunCycles(simcheck.BodyOf(fn, lp, nil), n)
+		md.mu.Lock()
+		if md.written == nil {
+			md.written = map[writtenKey]*simcheck.Result{}
+		}
+		md.written[k] = before
+		md.mu.Unlock()
+	}
 	after := md.M.RunCycles(simcheck.BodyOf(fn, lp, drop), before.Iterations)
 	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations}
 }

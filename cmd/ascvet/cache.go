@@ -18,7 +18,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/lintcmd/cache"
 
-	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/fixes"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/settings"
@@ -62,7 +61,6 @@ type resultCache struct {
 	dc    *cache.DiskCache
 	salt  []byte        // the build: the executable's hash
 	flags string        // the analyzers' flags, name=value
-	ix    depIndex      // which headers a file's lowering consulted
 	memo  *scanMemo     // the run's memo and pack of results; nil: none
 	wd    string        // the working directory (relative names are made absolute from it)
 	files fileHashes    // hashes of headers and machine files
@@ -70,11 +68,6 @@ type resultCache struct {
 
 	mu     sync.Mutex
 	prefix map[settings.Settings][]byte // the part of a key that depends on the settings alone
-}
-
-// depIndex is what the cache asks the project index.
-type depIndex interface {
-	Consulted(name string) []cppfront.Dep
 }
 
 type cacheCounters struct{ hits, misses, puts, unread atomic.Int64 } // unread: files the scan memo spared reading
@@ -112,7 +105,7 @@ func openCache(dir string, as []*analysis.Analyzer, wd string) *resultCache {
 	if err != nil {
 		return nil
 	}
-	return &resultCache{dc: dc, salt: salt, flags: analyzerFlags(as), ix: cppir.ProjectIndex(), wd: wd}
+	return &resultCache{dc: dc, salt: salt, flags: analyzerFlags(as), wd: wd}
 }
 
 // observeCache, when set (by tests), is given the cache of each run.
@@ -347,15 +340,16 @@ func (p cachedPos) position(name string) token.Position {
 	return token.Position{Filename: name, Offset: p.Offset, Line: p.Line, Column: p.Column}
 }
 
-// get returns the findings stored under key, for the file name: from the
-// run's pack (scanmemo.go), else from the file's own entry.
-func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analyzer) ([]runner.Finding, bool) {
+// get returns the findings stored under key, for the file name, and the
+// headers they depend on: from the run's pack (scanmemo.go), else from the
+// file's own entry; false when none serves (a header changed).
+func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analyzer) ([]runner.Finding, []cppfront.Dep, bool) {
 	data, ok := rc.memo.result(key)
 	if !ok {
 		var err error
 		if data, _, err = cache.GetBytes(rc.dc, key); err != nil {
 			rc.stats.misses.Add(1)
-			return nil, false
+			return nil, nil, false
 		}
 	}
 	deps, rest, ok := splitDeps(data)
@@ -367,24 +361,24 @@ func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analy
 	}
 	if !ok {
 		rc.stats.misses.Add(1) // a header changed: analyse again
-		return nil, false
+		return nil, nil, false
 	}
 	out, ok := decodeFindings(rest, name, as)
 	if !ok {
 		rc.stats.misses.Add(1) // corrupt: analyse again
-		return nil, false
+		return nil, nil, false
 	}
 	rc.memo.keep(key, data)
 	rc.stats.hits.Add(1)
-	return out, true
+	return out, deps, true
 }
 
-// put stores the findings of the file name under key: in the run's pack,
+// put stores the findings of the file name, and the headers its lowering
+// consulted, under key: in the run's pack,
 // and, for a file named on the command line (as pre-commit names them) or
 // without a pack, in an entry of its own. A run over a tree writes one
 // pack, not two files a file.
-func (rc *resultCache) put(key cache.ActionID, name string, findings []runner.Finding, own bool) {
-	deps := rc.ix.Consulted(name)
+func (rc *resultCache) put(key cache.ActionID, name string, findings []runner.Finding, deps []cppfront.Dep, own bool) {
 	found, ok := encodeFindings(name, findings)
 	if !ok {
 		return

@@ -28,6 +28,7 @@ func init() {
 		{name: "ir", run: runIR, args: "paths", flags: irFlags},
 		{name: "regs", run: runRegs, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _ := regsFlags(w); return fs }},
 		{name: "sim", run: runSim, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _ := simFlags(w); return fs }},
+		{name: "lsp", run: runLSP, flags: func(w io.Writer) *flag.FlagSet { fs, _ := lspFlags(w); return fs }},
 		{name: "help", run: runHelp, args: "commands", flags: helpFlags},
 		{name: "version", run: runVersion, flags: func(w io.Writer) *flag.FlagSet { fs, _ := versionFlags(w); return fs }},
 		{name: "completion", run: runCompletion, args: "shells", flags: completionFlags},

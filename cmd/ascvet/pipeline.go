@@ -17,6 +17,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/analyzers/simcost"
+	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/regalloc"
 	"github.com/ascvet/ascvet/ruleset"
@@ -62,6 +63,10 @@ type analysed struct {
 	errs   []runner.InternalError // analyzers that failed
 	skip   string                 // why the file was skipped (a limit), "" when it was not
 	cfgErr string                 // its configuration does not load ("ascvet.toml:3: ..."); the file is not analysed
+
+	deps     []cppfront.Dep    // the headers its findings depend on (what its lowering read through the project index)
+	settings settings.Settings // the settings it was analysed with
+	eff      *config.Effective // its configuration
 }
 
 // reported returns the findings of the issues that are not suppressed.
@@ -127,7 +132,7 @@ func (p *pipeline) run(name string, src []byte) analysed {
 	}
 	f := runner.File{Name: name, Src: bytes.Clone(src), Provided: map[*analysis.Analyzer]any{settings.Analyzer: &st}}
 	sc := scanAhead(f)
-	res, errs, skip := p.analyse(f, &st)
+	res, deps, errs, skip := p.analyse(f, &st)
 	if skip != "" {
 		return analysed{skip: skip}
 	}
@@ -139,31 +144,33 @@ func (p *pipeline) run(name string, src []byte) analysed {
 	}
 	issues := p.suppress(f, findings, enabled, sc)
 	p.describe(f, issues, eff, sc)
-	return analysed{issues: issues, errs: errs}
+	return analysed{issues: issues, errs: errs, deps: deps, settings: st, eff: eff}
 }
 
 // analyse runs the analyzers on f, or takes their findings from the cache.
-func (p *pipeline) analyse(f runner.File, st *settings.Settings) (res *runner.Result, errs []runner.InternalError, skip string) {
+// It returns, besides, the headers whose bytes the findings depend on.
+func (p *pipeline) analyse(f runner.File, st *settings.Settings) (res *runner.Result, deps []cppfront.Dep, errs []runner.InternalError, skip string) {
 	key, keyed := cache.ActionID{}, false
 	if p.cache != nil {
 		if key, keyed = p.cache.key(f.Name, f.Src, st); keyed {
-			if found, ok := p.cache.get(key, f.Name, p.as); ok {
-				return &runner.Result{Findings: found}, nil, ""
+			if found, deps, ok := p.cache.get(key, f.Name, p.as); ok {
+				return &runner.Result{Findings: found}, deps, nil, ""
 			}
 		}
 	}
 	res, err := runner.Run(p.as, []runner.File{f}, runner.Options{Jobs: 1, Parallel: p.parallel})
+	deps = cppir.ProjectIndex().Consulted(f.Name)
 	if err != nil {
 		panic("internal error: analyzers validated, then not: " + err.Error())
 	}
 	errs, skips := splitLimits(res.Errors)
 	if len(skips) > 0 {
-		return nil, nil, skips[0]
+		return nil, nil, nil, skips[0]
 	}
 	if keyed && len(res.Errors) == 0 {
-		p.cache.put(key, f.Name, res.Findings, p.named[filepath.Clean(f.Name)])
+		p.cache.put(key, f.Name, res.Findings, deps, p.named[filepath.Clean(f.Name)])
 	}
-	return res, errs, ""
+	return res, deps, errs, ""
 }
 
 func sourcesOf(eff *config.Effective) string {

@@ -50,6 +50,23 @@ func BenchmarkScale(b *testing.B) {
 	}
 }
 
+// BenchmarkScaleHosts grows the tree with host code only: 100 VF kernels
+// (the same findings) among 5,000, then 20,000 files, with the cache off.
+// What a run keeps for its output grows with the findings; the peak heap
+// must stay flat as the tree grows around them.
+//
+//	go test ./cmd/ascvet -run XXX -bench ScaleHosts -benchtime 1x
+func BenchmarkScaleHosts(b *testing.B) {
+	b.Setenv("ASCVET_CACHE", "off")
+	for _, n := range []int{5000, 20000} {
+		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
+			dir := b.TempDir()
+			vf := genTree(b, dir, n, n/100)
+			benchRun(b, []string{"-j", "2", "-f", "json", "-fail", "none", dir}, n, vf)
+		})
+	}
+}
+
 // benchRun runs ascvet with args, over a tree of n files of which parsed
 // have a VF marker, and reports the metrics of BenchmarkScale.
 func benchRun(b *testing.B, args []string, n, parsed int) {

@@ -1,0 +1,885 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/ruleset"
+	"github.com/ascvet/ascvet/ruleset/config"
+	"github.com/ascvet/ascvet/ruleset/i18n"
+	"github.com/ascvet/ascvet/simcheck"
+)
+
+// ascvet lsp: the findings, their costs and fixes inside the editor.
+//
+// The server speaks the Language Server Protocol over stdin and stdout,
+// with go.lsp.dev's JSON-RPC 2 transport and protocol types. It analyses
+// each open document from the editor's buffer, through the command line's
+// pipeline: the rules, ascvet.toml found from the file, directives, the
+// baseline (-baseline) and the result cache, shared with the command line
+// (a buffer that matches a file already checked is answered from it).
+//
+//   - Diagnostics are published on open and save, and after a change once
+//     the buffer has been quiet for -debounce; an analysis that a newer
+//     change overtook is dropped. Each carries its rule ID as code, a link
+//     to the rule's documentation (codeDescription), its related locations
+//     and the severity as clangd maps its own: error 1, warning 2, info 3.
+//   - A header saved (or changed on disk, as the client reports) has the
+//     open files whose analysis read it analysed again, and only those.
+//   - Code actions: each suggested fix (hoist, sink, ...) as a quick fix
+//     with its edits, and, for every finding, "suppress with a reason",
+//     which inserts an ascvet:ignore directive on the line above with a
+//     reason to fill in.
+//   - Hover: on a finding, the rule's documentation in the client's
+//     language (initialize's locale: zh* gives Chinese) and the simulated
+//     cycles before and after the fix; on the first line of a VF loop, a
+//     one-line `ascvet sim` summary.
+//   - An analyzer that panics is logged to the client (window/logMessage);
+//     the other analyzers' findings still arrive. A panic anywhere else in
+//     the handling of one message is logged too, and the server goes on.
+//
+// Documents are synchronised whole (TextDocumentSyncKind Full): kernels
+// are tens of kilobytes, and go.lsp.dev's change event cannot tell a whole
+// replacement from an edit at 0:0. Positions are in UTF-16 code units, as
+// LSP 3.16 requires.
+
+// lspOptions are the flags of ascvet lsp.
+type lspOptions struct {
+	baseline string
+	debounce time.Duration
+	cache    string
+	lang     string
+	logFile  string
+}
+
+func lspFlags(stderr io.Writer) (*flag.FlagSet, *lspOptions) {
+	fs := flag.NewFlagSet("ascvet lsp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := &lspOptions{}
+	fs.StringVar(&o.baseline, "baseline", "", "report only findings that are not in the baseline `FILE`, as the command line's -baseline")
+	fs.DurationVar(&o.debounce, "debounce", 40*time.Millisecond, "analyse a changed buffer once it has been quiet for `DURATION`")
+	fs.StringVar(&o.cache, "cache", "on", "use the result cache, shared with the command line: on or off (`MODE`)")
+	fs.StringVar(&o.lang, "lang", "", "language `LANG` of messages and hovers: en or zh (default: the client's locale, else the environment's)")
+	fs.StringVar(&o.logFile, "log", "", "also write the server's log to `FILE`")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `usage: ascvet lsp [-baseline FILE] [-debounce DURATION] [-cache on|off] [-lang en|zh] [-log FILE]
+
+Runs the ascvet language server on stdin and stdout, for an editor: see
+the README's "Editors" section for Neovim, VS Code and other clients.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	return fs, o
+}
+
+// runLSP is "ascvet lsp".
+func runLSP(args []string, stdout, stderr io.Writer) int {
+	fs, o := lspFlags(stderr)
+	if code, ok := parseArgs(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, "ascvet lsp takes no arguments")
+	}
+	if o.cache != "on" && o.cache != "off" {
+		return usageError(stderr, fmt.Sprintf("-cache %s: want on or off", o.cache))
+	}
+	if o.lang != "" && !i18n.Supported(o.lang) {
+		return usageError(stderr, fmt.Sprintf("-lang %s: want en or zh", o.lang))
+	}
+	logw := stderr
+	if o.logFile != "" {
+		f, err := os.OpenFile(o.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return usageError(stderr, err.Error())
+		}
+		defer f.Close()
+		logw = io.MultiWriter(stderr, f)
+	}
+	s, err := newLSPServer(o, analyzers(), logw)
+	if err != nil {
+		fmt.Fprintf(stderr, "ascvet lsp: %v\n", err)
+		return exitUsage
+	}
+	return s.serve(context.Background(), stdio{os.Stdin, stdout})
+}
+
+// stdio is the server's end of the client's pipe.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return nil }
+
+// lspServer is one language server session.
+type lspServer struct {
+	opts  lspOptions
+	as    []*analysis.Analyzer
+	logw  io.Writer
+	conn  jsonrpc2.Conn
+	cache *resultCache
+	work  chan struct{} // a token per analysis running at once
+
+	mu       sync.Mutex
+	docs     map[string]*lspDoc // by path
+	pipe     *pipeline
+	lang     string
+	shutdown bool
+	analysed func(path string, version int32) // tests: told when diagnostics for a version went out
+}
+
+// lspDoc is an open document.
+type lspDoc struct {
+	uri     protocol.DocumentURI
+	path    string
+	version int32
+	text    []byte
+	gen     int         // bumped by each change; an analysis of an older gen is dropped
+	timer   *time.Timer // the pending debounced analysis
+	res     *lspResult  // the latest analysis published
+}
+
+// lspResult is what one analysis of a document found.
+type lspResult struct {
+	text   []byte   // the text analysed
+	lines  []int    // where its lines start
+	issues []issue  // reported (not suppressed) issues
+	deps   []string // headers the analysis read
+	an     analysed // the pipeline's outcome (settings, configuration)
+}
+
+func newLSPServer(o *lspOptions, as []*analysis.Analyzer, logw io.Writer) (*lspServer, error) {
+	lim := defaultLimits()
+	if err := lim.apply(as); err != nil {
+		return nil, err
+	}
+	s := &lspServer{opts: *o, as: as, logw: logw, docs: map[string]*lspDoc{}, work: make(chan struct{}, max(runtime.NumCPU(), 1))}
+	return s, nil
+}
+
+// start makes the pipeline for the workspace at root, in language lang.
+func (s *lspServer) start(root, lang string) error {
+	loader, err := config.NewLoader(config.Options{Chips: simcheck.Chips()})
+	if err != nil {
+		return err
+	}
+	if s.opts.cache == "on" {
+		s.cache = openCache(cacheDir(), s.as, root)
+	}
+	s.mu.Lock()
+	s.lang = lang
+	// Without a scan memo, every file analysed gets a cache entry of its
+	// own, which a command line run over the file finds, and the reverse.
+	s.pipe = &pipeline{as: s.as, loader: loader, lang: lang, parallel: 1, roots: newRootFinder(root), cache: s.cache, wd: root}
+	s.mu.Unlock()
+	return nil
+}
+
+// serve runs the session on rwc until the client exits or the stream
+// ends; it returns the exit code LSP asks for: 0 after shutdown, else 1.
+func (s *lspServer) serve(ctx context.Context, rwc io.ReadWriteCloser) int {
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	s.conn.Go(ctx, s.handle)
+	<-s.conn.Done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.docs {
+		if d.timer != nil {
+			d.timer.Stop()
+		}
+	}
+	s.cache.close()
+	if s.shutdown {
+		return exitOK
+	}
+	return 1
+}
+
+// handle answers one message. It runs on the connection's reading
+// goroutine: analyses run elsewhere, and nothing here waits on the client.
+func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logf(protocol.MessageTypeError, "ascvet lsp: internal error handling %s: %v\n%s", req.Method(), r, debug.Stack())
+			if _, isCall := req.(*jsonrpc2.Call); isCall {
+				err = reply(ctx, nil, fmt.Errorf("ascvet: internal error: %v", r))
+			}
+		}
+	}()
+	switch req.Method() {
+	case protocol.MethodInitialize:
+		var p protocol.InitializeParams
+		if err := json.Unmarshal(req.Params(), &p); err != nil {
+			return reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
+		}
+		return reply(ctx, s.initialize(&p), nil)
+	case protocol.MethodInitialized, "$/cancelRequest", "$/setTrace", protocol.MethodWorkspaceDidChangeConfiguration:
+		return nil
+	case protocol.MethodShutdown:
+		s.mu.Lock()
+		s.shutdown = true
+		s.mu.Unlock()
+		return reply(ctx, nil, nil)
+	case protocol.MethodExit:
+		return s.conn.Close()
+	case protocol.MethodTextDocumentDidOpen:
+		var p protocol.DidOpenTextDocumentParams
+		if json.Unmarshal(req.Params(), &p) == nil {
+			s.open(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text))
+		}
+		return nil
+	case protocol.MethodTextDocumentDidChange:
+		var p protocol.DidChangeTextDocumentParams
+		if json.Unmarshal(req.Params(), &p) == nil && len(p.ContentChanges) > 0 {
+			s.change(p.TextDocument.URI, p.TextDocument.Version, []byte(p.ContentChanges[len(p.ContentChanges)-1].Text))
+		}
+		return nil
+	case protocol.MethodTextDocumentDidSave:
+		var p protocol.DidSaveTextDocumentParams
+		if json.Unmarshal(req.Params(), &p) == nil {
+			s.saved(uriPath(p.TextDocument.URI))
+		}
+		return nil
+	case protocol.MethodWorkspaceDidChangeWatchedFiles:
+		var p protocol.DidChangeWatchedFilesParams
+		if json.Unmarshal(req.Params(), &p) == nil {
+			for _, c := range p.Changes {
+				s.saved(uriPath(c.URI))
+			}
+		}
+		return nil
+	case protocol.MethodTextDocumentDidClose:
+		var p protocol.DidCloseTextDocumentParams
+		if json.Unmarshal(req.Params(), &p) == nil {
+			s.close(p.TextDocument.URI)
+		}
+		return nil
+	case protocol.MethodTextDocumentCodeAction:
+		var p protocol.CodeActionParams
+		if err := json.Unmarshal(req.Params(), &p); err != nil {
+			return reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
+		}
+		return reply(ctx, s.codeActions(&p), nil)
+	case protocol.MethodTextDocumentHover:
+		var p protocol.HoverParams
+		if err := json.Unmarshal(req.Params(), &p); err != nil {
+			return reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
+		}
+		h := s.hover(&p)
+		if h == nil {
+			return reply(ctx, nil, nil)
+		}
+		return reply(ctx, h, nil)
+	}
+	if _, isCall := req.(*jsonrpc2.Call); isCall {
+		return reply(ctx, nil, fmt.Errorf("%w: %s", jsonrpc2.ErrMethodNotFound, req.Method()))
+	}
+	return nil // a notification the server does not use
+}
+
+// initialize answers the client's initialize: the capabilities, and the
+// pipeline for its workspace and locale.
+func (s *lspServer) initialize(p *protocol.InitializeParams) *protocol.InitializeResult {
+	root := ""
+	if len(p.WorkspaceFolders) > 0 {
+		root = uriPath(protocol.DocumentURI(p.WorkspaceFolders[0].URI))
+	} else if p.RootURI != "" {
+		root = uriPath(p.RootURI)
+	}
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	lang := s.opts.lang
+	if lang == "" && p.Locale != "" {
+		lang = i18n.Normalize(p.Locale)
+	}
+	if lang == "" {
+		lang = i18n.Lang("", os.Getenv)
+	}
+	if err := s.start(root, lang); err != nil {
+		s.logf(protocol.MessageTypeError, "ascvet lsp: %v", err)
+	}
+	return &protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{
+				OpenClose: true,
+				Change:    protocol.TextDocumentSyncKindFull,
+				Save:      &protocol.SaveOptions{},
+			},
+			HoverProvider:      true,
+			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
+		},
+		ServerInfo: &protocol.ServerInfo{Name: "ascvet", Version: readVersion().Version},
+	}
+}
+
+// lspSource reports whether the server analyses the file at path: the
+// C++ sources the command line walks, and Python DSL files.
+func lspSource(path string) bool {
+	return runner.IsSource(filepath.Base(path)) || strings.EqualFold(filepath.Ext(path), ".py")
+}
+
+func (s *lspServer) open(uri protocol.DocumentURI, version int32, text []byte) {
+	path := uriPath(uri)
+	if path == "" || !lspSource(path) {
+		return
+	}
+	s.mu.Lock()
+	d := s.docs[path]
+	if d == nil {
+		d = &lspDoc{uri: uri, path: path}
+		s.docs[path] = d
+	}
+	d.version, d.text = version, text
+	d.gen++
+	s.mu.Unlock()
+	s.schedule(d, 0)
+}
+
+func (s *lspServer) change(uri protocol.DocumentURI, version int32, text []byte) {
+	s.mu.Lock()
+	d := s.docs[uriPath(uri)]
+	if d == nil {
+		s.mu.Unlock()
+		return
+	}
+	d.version, d.text = version, text
+	d.gen++
+	s.mu.Unlock()
+	s.schedule(d, s.opts.debounce)
+}
+
+// saved re-reads the headers from disk and analyses again the document
+// at path, when it is open, and every open document whose last analysis
+// read it.
+func (s *lspServer) saved(path string) {
+	cppir.ProjectIndex().Refresh()
+	s.mu.Lock()
+	var again []*lspDoc
+	for _, d := range s.docs {
+		if d.path == path || d.res != nil && slices.Contains(d.res.deps, path) {
+			d.gen++
+			again = append(again, d)
+		}
+	}
+	s.mu.Unlock()
+	for _, d := range again {
+		s.schedule(d, 0)
+	}
+}
+
+func (s *lspServer) close(uri protocol.DocumentURI) {
+	path := uriPath(uri)
+	s.mu.Lock()
+	d := s.docs[path]
+	if d != nil {
+		if d.timer != nil {
+			d.timer.Stop()
+		}
+		d.gen++
+		delete(s.docs, path)
+	}
+	s.mu.Unlock()
+	if d != nil {
+		s.publish(uri, nil, []protocol.Diagnostic{})
+	}
+}
+
+// schedule analyses d after delay, unless a newer change comes first.
+func (s *lspServer) schedule(d *lspDoc, delay time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	gen := d.gen
+	d.timer = time.AfterFunc(delay, func() { s.analyse(d, gen) })
+}
+
+// analyse analyses generation gen of d and publishes its diagnostics,
+// unless a newer generation came meanwhile.
+func (s *lspServer) analyse(d *lspDoc, gen int) {
+	s.work <- struct{}{}
+	defer func() { <-s.work }()
+	s.mu.Lock()
+	if d.gen != gen || s.pipe == nil {
+		s.mu.Unlock()
+		return
+	}
+	text, version, pipe := d.text, d.version, s.pipe
+	s.mu.Unlock()
+
+	res, ok := s.run(pipe, d.path, text)
+	if !ok {
+		return
+	}
+	diags := s.diagnostics(d.uri, res)
+	s.mu.Lock()
+	current := d.gen == gen
+	if current {
+		d.res = res
+	}
+	s.mu.Unlock()
+	if !current {
+		return
+	}
+	if s.analysed != nil {
+		s.analysed(d.path, version)
+	}
+	v := version
+	s.publish(d.uri, &v, diags)
+}
+
+// run analyses text as the file path through the pipeline; false when it
+// could not (the reason is logged).
+func (s *lspServer) run(pipe *pipeline, path string, text []byte) (res *lspResult, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logf(protocol.MessageTypeError, "ascvet lsp: internal error analysing %s: %v\n%s", path, r, debug.Stack())
+			res, ok = nil, false
+		}
+	}()
+	a := pipe.run(path, text)
+	res = &lspResult{text: text, lines: lineStarts(text), an: a}
+	switch {
+	case a.cfgErr != "":
+		s.logf(protocol.MessageTypeError, "ascvet: %s", a.cfgErr)
+		return res, true // no findings until the configuration loads
+	case a.skip != "":
+		s.logf(protocol.MessageTypeWarning, "ascvet: %s", a.skip)
+		return res, true
+	}
+	for _, e := range a.errs {
+		msg := e.Error()
+		if len(e.Stack) > 0 {
+			msg += "\n" + string(e.Stack)
+		}
+		s.logf(protocol.MessageTypeError, "ascvet: %s", msg)
+	}
+	issues := a.issues
+	if s.opts.baseline != "" {
+		var logb bytes.Buffer
+		var err error
+		if issues, err = applyBaseline(&logb, pipe.roots, s.opts.baseline, issues); err != nil {
+			s.logf(protocol.MessageTypeError, "ascvet: -baseline: %v", err)
+			issues = a.issues
+		}
+	}
+	for _, is := range issues {
+		if len(is.Suppressed) == 0 {
+			res.issues = append(res.issues, is)
+		}
+	}
+	for _, dep := range a.deps {
+		res.deps = append(res.deps, dep.Path)
+	}
+	return res, true
+}
+
+// severity maps a severity as clangd maps clang's: error 1, warning 2,
+// note (our info) 3.
+func severity(s ruleset.Severity) protocol.DiagnosticSeverity {
+	switch s {
+	case ruleset.Error:
+		return protocol.DiagnosticSeverityError
+	case ruleset.Warning:
+		return protocol.DiagnosticSeverityWarning
+	}
+	return protocol.DiagnosticSeverityInformation
+}
+
+// diagnostics turns an analysis's issues into LSP diagnostics of uri.
+func (s *lspServer) diagnostics(uri protocol.DocumentURI, res *lspResult) []protocol.Diagnostic {
+	out := []protocol.Diagnostic{}
+	for i := range res.issues {
+		is := &res.issues[i]
+		d := protocol.Diagnostic{
+			Range:    res.rangeOf(is.Pos, is.End),
+			Severity: severity(is.Level),
+			Code:     is.RuleID(),
+			Source:   "ascvet",
+			Message:  is.Message,
+		}
+		if is.Rule != nil {
+			if href, err := url.Parse(is.Rule.Doc(s.lang).HelpURI); err == nil {
+				d.CodeDescription = &protocol.CodeDescription{Href: protocol.URI(href.String())}
+			}
+		}
+		for _, r := range is.Related {
+			loc := protocol.Location{URI: uri, Range: res.rangeOf(r.Pos, r.End)}
+			if r.Pos.Filename != "" && r.Pos.Filename != is.Pos.Filename {
+				loc = protocol.Location{URI: pathURI(r.Pos.Filename), Range: lineRange(r.Pos, r.End)}
+			}
+			d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{Location: loc, Message: r.Message})
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func (s *lspServer) publish(uri protocol.DocumentURI, version *int32, diags []protocol.Diagnostic) {
+	p := publishParams{URI: uri, Version: version, Diagnostics: diags}
+	if err := s.conn.Notify(context.Background(), protocol.MethodTextDocumentPublishDiagnostics, p); err != nil {
+		fmt.Fprintf(s.logw, "ascvet lsp: publishing diagnostics: %v\n", err)
+	}
+}
+
+// publishParams is PublishDiagnosticsParams with the version left out
+// when there is none (go.lsp.dev's sends 0).
+type publishParams struct {
+	URI         protocol.DocumentURI  `json:"uri"`
+	Version     *int32                `json:"version,omitempty"`
+	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
+}
+
+// logf logs to stderr (the client's server log) and to the client.
+func (s *lspServer) logf(typ protocol.MessageType, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintln(s.logw, msg)
+	if s.conn != nil {
+		_ = s.conn.Notify(context.Background(), protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: typ, Message: msg})
+	}
+}
+
+// result returns the latest analysis of the document at uri, or nil.
+func (s *lspServer) result(uri protocol.DocumentURI) *lspResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.docs[uriPath(uri)]; d != nil {
+		return d.res
+	}
+	return nil
+}
+
+// codeActions offers, for each finding the range touches, its suggested
+// fixes as quick fixes, and an ascvet:ignore directive with a reason.
+func (s *lspServer) codeActions(p *protocol.CodeActionParams) []protocol.CodeAction {
+	out := []protocol.CodeAction{}
+	res := s.result(p.TextDocument.URI)
+	if res == nil {
+		return out
+	}
+	lang := s.lang
+	for i := range res.issues {
+		is := &res.issues[i]
+		r := res.rangeOf(is.Pos, is.End)
+		if !overlaps(r, p.Range) {
+			continue
+		}
+		diag := protocol.Diagnostic{Range: r, Severity: severity(is.Level), Code: is.RuleID(), Source: "ascvet", Message: is.Message}
+		for _, fx := range is.Fixes {
+			edits := make([]protocol.TextEdit, 0, len(fx.Edits))
+			for _, e := range fx.Edits {
+				edits = append(edits, protocol.TextEdit{Range: protocol.Range{Start: res.position(e.Start), End: res.position(e.End)}, NewText: string(e.New)})
+			}
+			out = append(out, protocol.CodeAction{
+				Title:       fmt.Sprintf("%s (%s)", fx.Message, is.RuleID()),
+				Kind:        protocol.QuickFix,
+				Diagnostics: []protocol.Diagnostic{diag},
+				IsPreferred: len(is.Fixes) == 1,
+				Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{p.TextDocument.URI: edits}},
+			})
+		}
+		out = append(out, protocol.CodeAction{
+			Title:       fmt.Sprintf(lspText(lang, "suppress"), is.RuleID()),
+			Kind:        protocol.QuickFix,
+			Diagnostics: []protocol.Diagnostic{diag},
+			Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{p.TextDocument.URI: {res.ignoreEdit(is)}}},
+		})
+	}
+	return out
+}
+
+// ignoreEdit inserts, above the finding's line and indented as it is, an
+// ascvet:ignore directive for its rule with a reason to fill in. In a
+// Python file the comment is a #.
+func (res *lspResult) ignoreEdit(is *issue) protocol.TextEdit {
+	line := max(is.Pos.Line, 1)
+	start := 0
+	if line-1 < len(res.lines) {
+		start = res.lines[line-1]
+	}
+	indent := start
+	for indent < len(res.text) && (res.text[indent] == ' ' || res.text[indent] == '\t') {
+		indent++
+	}
+	lead := "//"
+	if cppir.IsPython(is.Pos.Filename) {
+		lead = "#"
+	}
+	text := fmt.Sprintf("%s%s ascvet:ignore %s %s\n", res.text[start:indent], lead, is.RuleID(), ignoreReason)
+	pos := res.position(start)
+	return protocol.TextEdit{Range: protocol.Range{Start: pos, End: pos}, NewText: text}
+}
+
+// ignoreReason is the reason an inserted directive carries until the
+// author writes theirs: a directive needs one (ASC0002 otherwise).
+const ignoreReason = "REASON: say why this finding does not apply"
+
+// hover explains the finding under the cursor, or summarises the
+// simulation of the VF loop that starts on the cursor's line.
+func (s *lspServer) hover(p *protocol.HoverParams) *protocol.Hover {
+	res := s.result(p.TextDocument.URI)
+	if res == nil {
+		return nil
+	}
+	lang := s.lang
+	var parts []string
+	var rng *protocol.Range
+	for i := range res.issues {
+		is := &res.issues[i]
+		r := res.rangeOf(is.Pos, is.End)
+		if !contains(r, p.Position) {
+			continue
+		}
+		if rng == nil {
+			rng = &r
+		}
+		parts = append(parts, hoverIssue(is, lang))
+	}
+	if len(parts) == 0 {
+		if sum := s.loopSummary(res, uriPath(p.TextDocument.URI), int(p.Position.Line)+1); sum != "" {
+			parts = append(parts, sum)
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: strings.Join(parts, "\n\n---\n\n")}, Range: rng}
+}
+
+// hoverIssue is the hover text of one finding: the message, the simulated
+// cycles, and the rule's documentation.
+func hoverIssue(is *issue, lang string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** %s\n\n", is.RuleID(), is.Message)
+	if c := is.Cost; c != nil {
+		unit := lspText(lang, "loop")
+		if c.Region {
+			unit = lspText(lang, "region")
+		}
+		fmt.Fprintf(&b, lspText(lang, "cycles")+"\n\n", unit, c.Before, c.After, c.Iterations, c.Phrase())
+	}
+	if is.Rule != nil {
+		b.WriteString(is.Rule.FormatMarkdown(lang))
+	}
+	return b.String()
+}
+
+// loopSummary simulates the VF loop that starts on line of the analysed
+// text, as ascvet sim does, and says it in one line; "" when no loop
+// starts there.
+func (s *lspServer) loopSummary(res *lspResult, path string, line int) string {
+	st := res.an.settings
+	if st.Chip == "" && st.Machine == "" {
+		return ""
+	}
+	fset := token.NewFileSet()
+	f, err := cppir.ParseFile(fset, path, res.text)
+	if err != nil || f == nil {
+		return ""
+	}
+	for _, fn := range f.Funcs {
+		if !fn.Kind.Analysed() || fn.Body == nil {
+			continue
+		}
+		for _, lp := range fn.Loops {
+			if fset.Position(lp.Pos).Line != line {
+				continue
+			}
+			m, err := simcheckMachine(st.Chip, st.Machine)
+			if err != nil {
+				return ""
+			}
+			part := m.RunLoop(fn, lp, max(st.Iterations, 1), nil)
+			per := 0
+			if part.Iterations > 0 {
+				per = (part.Cycles + part.Iterations - 1) / part.Iterations
+			}
+			chain := simcheck.LongestChain(simcheck.BodyOf(fn, lp, nil))
+			return fmt.Sprintf(lspText(s.lang, "sim"), per, part.Res.IPC(), chain, part.Iterations, fn.Name)
+		}
+	}
+	return ""
+}
+
+// lspText are the hover and action texts, in English and Chinese.
+func lspText(lang, key string) string {
+	zh := i18n.Normalize(lang) == i18n.ZH
+	switch key {
+	case "suppress":
+		if zh {
+			return "用 ascvet:ignore 抑制 %s（写明原因）"
+		}
+		return "Suppress %s with a reason (ascvet:ignore)"
+	case "loop":
+		if zh {
+			return "循环"
+		}
+		return "loop"
+	case "region":
+		if zh {
+			return "区域"
+		}
+		return "region"
+	case "cycles":
+		if zh {
+			return "模拟（%s）：修复前 %d 周期，修复后 %d 周期，共 %d 次迭代；%s"
+		}
+		return "Simulated (%s): %d cycles before the fix, %d after, over %d iterations; %s"
+	case "sim":
+		if zh {
+			return "**ascvet sim**：每次迭代 %d 周期，IPC %.2f，关键依赖链 %d 条指令（模拟 %d 次迭代，%s）"
+		}
+		return "**ascvet sim**: %d cycles/iteration, IPC %.2f, critical chain %d instructions (%d iterations simulated, in %s)"
+	}
+	return key
+}
+
+// simcheckMachine loads the machine model of a chip or machine file, as
+// the rules do.
+var simcheckMachine = func(chip, machine string) (*simcheck.Machine, error) {
+	if machine != "" {
+		return simcheck.Load(machine)
+	}
+	return simcheck.Chip(chip)
+}
+
+// Positions. LSP counts lines from 0 and characters in UTF-16 code units;
+// findings count lines from 1 and columns in bytes.
+
+func lineStarts(text []byte) []int {
+	starts := []int{0}
+	for i, c := range text {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// position returns the LSP position of byte offset off.
+func (res *lspResult) position(off int) protocol.Position {
+	off = min(max(off, 0), len(res.text))
+	line := max(sortSearch(res.lines, off), 0)
+	start := res.lines[line]
+	return protocol.Position{Line: uint32(line), Character: uint32(utf16Len(res.text[start:off]))}
+}
+
+// sortSearch returns the index of the last line starting at or before off.
+func sortSearch(starts []int, off int) int {
+	lo, hi := 0, len(starts)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if starts[m] <= off {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
+}
+
+// offset returns the byte offset of a finding's position (1-based line,
+// byte column) in the analysed text.
+func (res *lspResult) offset(p token.Position) int {
+	if p.Offset > 0 || p.Line == 1 && p.Column <= 1 {
+		return min(p.Offset, len(res.text))
+	}
+	if p.Line < 1 || p.Line > len(res.lines) {
+		return len(res.text)
+	}
+	return min(res.lines[p.Line-1]+max(p.Column-1, 0), len(res.text))
+}
+
+func (res *lspResult) rangeOf(pos, end token.Position) protocol.Range {
+	a, b := res.offset(pos), res.offset(end)
+	if b < a {
+		b = a
+	}
+	return protocol.Range{Start: res.position(a), End: res.position(b)}
+}
+
+// lineRange is the range of a position in another file, whose text the
+// server does not hold: its columns are taken as characters.
+func lineRange(pos, end token.Position) protocol.Range {
+	at := func(p token.Position) protocol.Position {
+		return protocol.Position{Line: uint32(max(p.Line-1, 0)), Character: uint32(max(p.Column-1, 0))}
+	}
+	return protocol.Range{Start: at(pos), End: at(end)}
+}
+
+func utf16Len(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		b = b[size:]
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+func before(a, b protocol.Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+}
+
+func overlaps(a, b protocol.Range) bool {
+	return !before(a.End, b.Start) && !before(b.End, a.Start)
+}
+
+func contains(r protocol.Range, p protocol.Position) bool {
+	return !before(p, r.Start) && (before(p, r.End) || p == r.End || r.Start == r.End && p.Line == r.Start.Line)
+}
+
+// uriPath returns the file path of a file: URI, "" for another scheme.
+func uriPath(uri protocol.DocumentURI) string {
+	u, err := url.Parse(string(uri))
+	if err != nil || u.Scheme != "file" {
+		return ""
+	}
+	p := u.Path
+	if runtime.GOOS == "windows" && len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		p = p[1:]
+	}
+	return filepath.Clean(filepath.FromSlash(p))
+}
+
+// pathURI returns the file: URI of path.
+func pathURI(path string) protocol.DocumentURI {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return protocol.DocumentURI((&url.URL{Scheme: "file", Path: p}).String())
+}

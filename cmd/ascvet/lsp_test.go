@@ -1,0 +1,501 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf16"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/cppir"
+)
+
+// lspClient is the test's end of an in-process ascvet lsp session.
+type lspClient struct {
+	t     *testing.T
+	conn  jsonrpc2.Conn
+	srv   *lspServer
+	diags chan publishParams
+	mu    sync.Mutex
+	logs  []string
+	exit  chan int
+}
+
+// startLSP starts a server with analyzers as (nil: every rule) and
+// debounce d, connected to a client through a pipe.
+func startLSP(t *testing.T, as []*analysis.Analyzer, opts lspOptions) *lspClient {
+	t.Helper()
+	if as == nil {
+		as = analyzers()
+	}
+	if opts.cache == "" {
+		opts.cache = "on"
+	}
+	srv, err := newLSPServer(&opts, as, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := net.Pipe()
+	c := &lspClient{t: t, srv: srv, diags: make(chan publishParams, 64), exit: make(chan int, 1)}
+	go func() { c.exit <- srv.serve(context.Background(), b) }()
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(a))
+	c.conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		switch req.Method() {
+		case protocol.MethodTextDocumentPublishDiagnostics:
+			var p publishParams
+			if err := json.Unmarshal(req.Params(), &p); err != nil {
+				t.Errorf("publishDiagnostics: %v", err)
+			}
+			c.diags <- p
+		case protocol.MethodWindowLogMessage:
+			var p protocol.LogMessageParams
+			_ = json.Unmarshal(req.Params(), &p)
+			c.mu.Lock()
+			c.logs = append(c.logs, p.Message)
+			c.mu.Unlock()
+		}
+		if _, call := req.(*jsonrpc2.Call); call {
+			return reply(ctx, nil, nil)
+		}
+		return nil
+	})
+	t.Cleanup(func() { c.conn.Close() })
+	return c
+}
+
+func (c *lspClient) call(method string, params, result any) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := c.conn.Call(ctx, method, params, result); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+func (c *lspClient) notify(method string, params any) {
+	c.t.Helper()
+	if err := c.conn.Notify(context.Background(), method, params); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+func (c *lspClient) initialize(root, locale string) *protocol.InitializeResult {
+	c.t.Helper()
+	var res protocol.InitializeResult
+	c.call(protocol.MethodInitialize, &protocol.InitializeParams{RootURI: pathURI(root), Locale: locale}, &res)
+	c.notify(protocol.MethodInitialized, &protocol.InitializedParams{})
+	return &res
+}
+
+// diagnostics waits for the diagnostics of uri at version (any version
+// when version is 0).
+func (c *lspClient) diagnostics(uri protocol.DocumentURI, version int32) []protocol.Diagnostic {
+	c.t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case p := <-c.diags:
+			if p.URI == uri && (version == 0 || p.Version != nil && *p.Version == version) {
+				return p.Diagnostics
+			}
+		case <-timeout:
+			c.t.Fatalf("no diagnostics for %s version %d", uri, version)
+		}
+	}
+}
+
+func (c *lspClient) open(path, text string, version int32) protocol.DocumentURI {
+	c.t.Helper()
+	uri := pathURI(path)
+	lang := "cpp"
+	if strings.HasSuffix(path, ".py") {
+		lang = "python"
+	}
+	c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: protocol.LanguageIdentifier(lang), Version: version, Text: text}})
+	return uri
+}
+
+func (c *lspClient) change(uri protocol.DocumentURI, text string, version int32) {
+	c.t.Helper()
+	c.notify(protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri}, Version: version},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: text}},
+	})
+}
+
+func (c *lspClient) codeActions(uri protocol.DocumentURI, r protocol.Range) []protocol.CodeAction {
+	c.t.Helper()
+	var out []protocol.CodeAction
+	c.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Range: r}, &out)
+	return out
+}
+
+func (c *lspClient) hover(uri protocol.DocumentURI, line, char uint32) string {
+	c.t.Helper()
+	var h *protocol.Hover
+	c.call(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: line, Character: char}}}, &h)
+	if h == nil {
+		return ""
+	}
+	return h.Contents.Value
+}
+
+func (c *lspClient) shutdown() int {
+	c.t.Helper()
+	c.call(protocol.MethodShutdown, nil, nil)
+	c.notify(protocol.MethodExit, nil)
+	select {
+	case code := <-c.exit:
+		return code
+	case <-time.After(10 * time.Second):
+		c.t.Fatal("the server did not exit")
+	}
+	return -1
+}
+
+// applyEdits applies LSP text edits (UTF-16 positions) to text.
+func applyEdits(t *testing.T, text string, edits []protocol.TextEdit) string {
+	t.Helper()
+	offset := func(p protocol.Position) int {
+		lines := strings.SplitAfter(text, "\n")
+		off := 0
+		for i := 0; i < int(p.Line) && i < len(lines); i++ {
+			off += len(lines[i])
+		}
+		if int(p.Line) >= len(lines) {
+			return len(text)
+		}
+		units := 0
+		for i, r := range lines[p.Line] {
+			if units >= int(p.Character) {
+				return off + i
+			}
+			units += len(utf16.Encode([]rune{r}))
+		}
+		return off + len(strings.TrimSuffix(lines[p.Line], "\n"))
+	}
+	sorted := slices.Clone(edits)
+	slices.SortFunc(sorted, func(a, b protocol.TextEdit) int { return offset(b.Range.Start) - offset(a.Range.Start) })
+	for _, e := range sorted {
+		s, en := offset(e.Range.Start), offset(e.Range.End)
+		text = text[:s] + e.NewText + text[en:]
+	}
+	return text
+}
+
+func diagCodes(ds []protocol.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Code.(string))
+	}
+	return out
+}
+
+func findDiag(t *testing.T, ds []protocol.Diagnostic, code string) protocol.Diagnostic {
+	t.Helper()
+	for _, d := range ds {
+		if d.Code == code {
+			return d
+		}
+	}
+	t.Fatalf("no %s among %v", code, diagCodes(ds))
+	return protocol.Diagnostic{}
+}
+
+func readKernel(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("../../testdata/kernels", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestLSPSession drives a session through the protocol: diagnostics on
+// open and change, a fix and a suppression as code actions, hovers on a
+// finding and on a loop, shutdown and exit.
+func TestLSPSession(t *testing.T) {
+	dir := t.TempDir()
+	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
+	res := c.initialize(dir, "en-US")
+	if res.Capabilities.HoverProvider != true || res.Capabilities.CodeActionProvider == nil || res.ServerInfo == nil || res.ServerInfo.Name != "ascvet" {
+		t.Fatalf("capabilities %+v", res)
+	}
+	path := filepath.Join(dir, "k.asc")
+	text := readKernel(t, "unaligned_copy.asc")
+	uri := c.open(path, text, 1)
+	ds := c.diagnostics(uri, 1)
+	if got := diagCodes(ds); !slices.Equal(got, []string{"ASC1001", "ASC1002"}) {
+		t.Fatalf("diagnostics %v, want ASC1001 ASC1002", got)
+	}
+	pre := findDiag(t, ds, "ASC1001")
+	if pre.Range.Start != (protocol.Position{Line: 16, Character: 8}) || pre.Range.End != (protocol.Position{Line: 16, Character: 55}) {
+		t.Errorf("ASC1001 range %+v, want 16:8-16:55", pre.Range)
+	}
+	if pre.Severity != protocol.DiagnosticSeverityWarning || pre.Source != "ascvet" || !strings.Contains(pre.Message, "hoist it before the loop") {
+		t.Errorf("ASC1001 diagnostic %+v", pre)
+	}
+	if pre.CodeDescription == nil || !strings.HasSuffix(string(pre.CodeDescription.Href), "docs/rules.md#asc1001") {
+		t.Errorf("ASC1001 codeDescription %+v, want the rule's docs", pre.CodeDescription)
+	}
+
+	// The hoist, as a quick fix.
+	actions := c.codeActions(uri, pre.Range)
+	var fix, suppress *protocol.CodeAction
+	for i := range actions {
+		switch {
+		case strings.HasPrefix(actions[i].Title, "Suppress ASC1001"):
+			suppress = &actions[i]
+		case strings.Contains(actions[i].Title, "(ASC1001)"):
+			fix = &actions[i]
+		}
+	}
+	if fix == nil || suppress == nil || fix.Edit == nil || suppress.Edit == nil {
+		t.Fatalf("code actions %+v: want the ASC1001 fix and its suppression", actions)
+	}
+	if fix.Kind != protocol.QuickFix || len(fix.Diagnostics) != 1 || fix.Diagnostics[0].Code != "ASC1001" {
+		t.Errorf("fix action %+v", fix)
+	}
+	fixed := applyEdits(t, text, fix.Edit.Changes[uri])
+	if !strings.Contains(fixed, "    AscendC::Reg::LoadUnAlignPre(uIn, src);\n    for (") || strings.Contains(fixed, "LoadUnAlignPre(uIn, src + i * VL)") {
+		t.Fatalf("the fix did not hoist the Pre:\n%s", fixed)
+	}
+	c.change(uri, fixed, 2)
+	ds = c.diagnostics(uri, 2)
+	if got := diagCodes(ds); !slices.Equal(got, []string{"ASC1002"}) {
+		t.Fatalf("after the fix: %v, want ASC1002 alone", got)
+	}
+
+	// Hover on the finding: the rule, the simulated cycles.
+	post := ds[0]
+	h := c.hover(uri, post.Range.Start.Line, post.Range.Start.Character+3)
+	for _, want := range []string{"**ASC1002**", "Simulated (loop):", "cycles before the fix", "StoreUnAlignPost"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("hover on ASC1002 lacks %q:\n%s", want, h)
+		}
+	}
+	// Hover on the loop's first line: the simulation in one line.
+	loopLine := uint32(strings.Count(fixed[:strings.Index(fixed, "    for (")], "\n"))
+	if h := c.hover(uri, loopLine, 6); !strings.Contains(h, "**ascvet sim**:") || !strings.Contains(h, "cycles/iteration, IPC") || !strings.Contains(h, "critical chain") {
+		t.Errorf("hover on the loop: %q", h)
+	}
+	if h := c.hover(uri, 0, 0); h != "" {
+		t.Errorf("hover on a comment: %q, want none", h)
+	}
+
+	// Suppress the rest, with a reason to fill in.
+	actions = c.codeActions(uri, post.Range)
+	suppress = nil
+	for i := range actions {
+		if strings.HasPrefix(actions[i].Title, "Suppress ASC1002") {
+			suppress = &actions[i]
+		}
+	}
+	if suppress == nil {
+		t.Fatalf("no suppression for ASC1002 among %+v", actions)
+	}
+	quiet := applyEdits(t, fixed, suppress.Edit.Changes[uri])
+	if want := "        // ascvet:ignore ASC1002 " + ignoreReason + "\n        AscendC::Reg::StoreUnAlignPost"; !strings.Contains(quiet, want) {
+		t.Fatalf("suppression inserted:\n%s\nwant a line %q", quiet, want)
+	}
+	c.change(uri, quiet, 3)
+	if ds := c.diagnostics(uri, 3); len(ds) != 0 {
+		t.Errorf("after the suppression: %v, want none", diagCodes(ds))
+	}
+	c.notify(protocol.MethodTextDocumentDidClose, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
+	if ds := c.diagnostics(uri, 0); len(ds) != 0 {
+		t.Errorf("on close: %v, want the diagnostics cleared", diagCodes(ds))
+	}
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit %d after shutdown, want 0", code)
+	}
+}
+
+// TestLSPChinese: a client in Chinese gets the messages, the actions and
+// the hover in Chinese, and the rule links to the Chinese docs.
+func TestLSPChinese(t *testing.T) {
+	dir := t.TempDir()
+	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
+	c.initialize(dir, "zh-CN")
+	uri := c.open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 1)
+	d := findDiag(t, c.diagnostics(uri, 1), "ASC1002")
+	if !strings.Contains(d.Message, "循环") || d.CodeDescription == nil || !strings.Contains(string(d.CodeDescription.Href), "rules.zh.md#asc1002") {
+		t.Errorf("Chinese diagnostic %+v", d)
+	}
+	if h := c.hover(uri, d.Range.Start.Line, d.Range.Start.Character); !strings.Contains(h, "模拟（循环）") {
+		t.Errorf("Chinese hover: %q", h)
+	}
+	found := false
+	for _, a := range c.codeActions(uri, d.Range) {
+		found = found || strings.HasPrefix(a.Title, "用 ascvet:ignore 抑制 ASC1002")
+	}
+	if !found {
+		t.Error("no Chinese suppression action")
+	}
+}
+
+// TestLSPRelated: a finding's related locations travel with it.
+func TestLSPRelated(t *testing.T) {
+	dir := t.TempDir()
+	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
+	c.initialize(dir, "en")
+	text := readKernel(t, "unaligned_bugs.asc")
+	uri := c.open(filepath.Join(dir, "bugs.asc"), text, 1)
+	ds := c.diagnostics(uri, 1)
+	n := 0
+	for _, d := range ds {
+		for _, r := range d.RelatedInformation {
+			n++
+			if r.Location.URI != uri || r.Message == "" {
+				t.Errorf("%s related %+v", d.Code, r)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("no related locations among %v", diagCodes(ds))
+	}
+}
+
+// TestLSPPython: DSL kernels are analysed, and their suppression is a #
+// comment.
+func TestLSPPython(t *testing.T) {
+	dir := t.TempDir()
+	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
+	c.initialize(dir, "en")
+	text := readKernel(t, "scale_rows.py")
+	uri := c.open(filepath.Join(dir, "scale_rows.py"), text, 1)
+	d := findDiag(t, c.diagnostics(uri, 1), "ASC1001")
+	for _, a := range c.codeActions(uri, d.Range) {
+		if strings.HasPrefix(a.Title, "Suppress ASC1001") {
+			got := applyEdits(t, text, a.Edit.Changes[uri])
+			if !strings.Contains(got, "# ascvet:ignore ASC1001 ") {
+				t.Errorf("Python suppression:\n%s", got)
+			}
+			return
+		}
+	}
+	t.Error("no suppression action for the Python finding")
+}
+
+// TestLSPPanic: an analyzer that panics is logged to the client, and the
+// other analyzers' findings still arrive.
+func TestLSPPanic(t *testing.T) {
+	boom := &analysis.Analyzer{
+		Name:     "boom",
+		Doc:      "panics on every file",
+		Requires: []*analysis.Analyzer{cppir.Analyzer},
+		Run:      func(*analysis.Pass) (any, error) { panic("boom") },
+	}
+	dir := t.TempDir()
+	c := startLSP(t, append(analyzers(), boom), lspOptions{debounce: 5 * time.Millisecond, cache: "off"})
+	c.initialize(dir, "en")
+	uri := c.open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 1)
+	if got := diagCodes(c.diagnostics(uri, 1)); !slices.Equal(got, []string{"ASC1001", "ASC1002"}) {
+		t.Errorf("with a panicking analyzer: %v, want ASC1001 ASC1002", got)
+	}
+	c.mu.Lock()
+	logs := strings.Join(c.logs, "\n")
+	c.mu.Unlock()
+	if !strings.Contains(logs, "internal error in analyzer boom: panic: boom") {
+		t.Errorf("client log %q lacks the panic", logs)
+	}
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+// TestLSPHeaderSaved: a header saved has the open files whose analysis
+// read it analysed again, and no other.
+func TestLSPHeaderSaved(t *testing.T) {
+	dir := t.TempDir()
+	rows := filepath.Join(dir, "rows.h")
+	if err := os.WriteFile(rows, []byte("constexpr uint32_t ROW = 68;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
+	var mu sync.Mutex
+	count := map[string]int{}
+	c.srv.analysed = func(path string, _ int32) {
+		mu.Lock()
+		count[filepath.Base(path)]++
+		mu.Unlock()
+	}
+	c.initialize(dir, "en")
+	uses := c.open(filepath.Join(dir, "uses.asc"), cacheKernel, 1)
+	if got := diagCodes(c.diagnostics(uses, 1)); !slices.Contains(got, "ASC2001") {
+		t.Fatalf("uses.asc: %v, want ASC2001 from rows.h's stride", got)
+	}
+	other := c.open(filepath.Join(dir, "other.asc"), readKernel(t, "unaligned_copy.asc"), 1)
+	c.diagnostics(other, 1)
+	if err := os.WriteFile(rows, []byte("constexpr uint32_t ROW = 64; // aligned now\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(rows)}})
+	if got := diagCodes(c.diagnostics(uses, 1)); slices.Contains(got, "ASC2001") {
+		t.Errorf("uses.asc after rows.h was saved aligned: %v", got)
+	}
+	time.Sleep(50 * time.Millisecond) // room for a wrong analysis of other.asc to show
+	mu.Lock()
+	defer mu.Unlock()
+	if count["uses.asc"] != 2 || count["other.asc"] != 1 {
+		t.Errorf("analyses %v, want uses.asc twice, other.asc once", count)
+	}
+}
+
+// TestLSPDebounce: a burst of changes is analysed once, at its last
+// version.
+func TestLSPDebounce(t *testing.T) {
+	dir := t.TempDir()
+	c := startLSP(t, nil, lspOptions{debounce: 200 * time.Millisecond})
+	var mu sync.Mutex
+	var versions []int32
+	c.srv.analysed = func(_ string, v int32) {
+		mu.Lock()
+		versions = append(versions, v)
+		mu.Unlock()
+	}
+	c.initialize(dir, "en")
+	text := readKernel(t, "unaligned_copy.asc")
+	uri := c.open(filepath.Join(dir, "k.asc"), text, 1)
+	c.diagnostics(uri, 1)
+	for v := int32(2); v <= 6; v++ {
+		c.change(uri, text+strings.Repeat("\n", int(v)), v)
+	}
+	c.diagnostics(uri, 6)
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(versions, []int32{1, 6}) {
+		t.Errorf("analysed versions %v, want [1 6]", versions)
+	}
+}
+
+// TestLSPPositions: byte columns become UTF-16 characters.
+func TestLSPPositions(t *testing.T) {
+	text := "a\n// é😀x\n"
+	res := &lspResult{text: []byte(text), lines: lineStarts([]byte(text))}
+	x := strings.Index(text, "x")
+	if got := res.position(x); got != (protocol.Position{Line: 1, Character: 6}) {
+		t.Errorf("position of x %+v, want 1:6 (é is 1 unit, 😀 2)", got)
+	}
+	if got := res.position(len(text)); got != (protocol.Position{Line: 2, Character: 0}) {
+		t.Errorf("end %+v", got)
+	}
+	if p := uriPath(pathURI("/tmp/a b/k.asc")); p != "/tmp/a b/k.asc" {
+		t.Errorf("uri round trip %q", p)
+	}
+	if uriPath("untitled:Untitled-1") != "" {
+		t.Error("an untitled buffer has a path")
+	}
+}
