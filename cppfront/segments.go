@@ -36,6 +36,19 @@ var (
 	segmentSize = 256 << 10
 )
 
+// SetSegments sets the size from which a file is parsed in segments, and
+// the size a segment grows to, for the whole process; it returns the
+// sizes it replaced. A server that wants one file's diagnostics soon (an
+// editor's) cuts small files too, so that a kernel is parsed and lowered
+// on every CPU; a run over a tree keeps the defaults, its CPUs being
+// busy with other files. The trees and the IR are the same either way
+// (TestSegmentsCorpus).
+func SetSegments(min, size int) (oldMin, oldSize int) {
+	oldMin, oldSize = segmentMin, segmentSize
+	segmentMin, segmentSize = min, size
+	return oldMin, oldSize
+}
+
 // segment is one part of a file: the bytes [start, end) it owns, and the
 // ranges its tree is parsed from (the owned bytes and the enclosing
 // blocks' openers and closers), in file order.

@@ -25,6 +25,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/config"
 	"github.com/ascvet/ascvet/ruleset/i18n"
@@ -78,7 +79,7 @@ func lspFlags(stderr io.Writer) (*flag.FlagSet, *lspOptions) {
 	fs.SetOutput(stderr)
 	o := &lspOptions{}
 	fs.StringVar(&o.baseline, "baseline", "", "report only findings that are not in the baseline `FILE`, as the command line's -baseline")
-	fs.DurationVar(&o.debounce, "debounce", 40*time.Millisecond, "analyse a changed buffer once it has been quiet for `DURATION`")
+	fs.DurationVar(&o.debounce, "debounce", lspDebounce, "analyse a changed buffer once it has been quiet for `DURATION`")
 	fs.StringVar(&o.cache, "cache", "on", "use the result cache, shared with the command line: on or off (`MODE`)")
 	fs.StringVar(&o.lang, "lang", "", "language `LANG` of messages and hovers: en or zh (default: the client's locale, else the environment's)")
 	fs.StringVar(&o.logFile, "log", "", "also write the server's log to `FILE`")
@@ -93,6 +94,22 @@ Flags:
 		fs.PrintDefaults()
 	}
 	return fs, o
+}
+
+// lspDebounce is how long a changed buffer must be quiet before it is
+// analysed: long enough to take a burst of changes (a paste, an editor's
+// several edits for one command) as one, short against the 100 ms in which
+// the diagnostics of a change should arrive.
+const lspDebounce = 15 * time.Millisecond
+
+// lspSegments are the segment sizes of the server's parses (SetSegments):
+// a file from 32 KB is cut into pieces of about a third of that, parsed
+// and lowered on cpus CPUs at once.
+func lspSegments(cpus int) (min, size int) {
+	if cpus < 2 {
+		return 1 << 20, 256 << 10 // one CPU: the defaults
+	}
+	return 32 << 10, 12 << 10
 }
 
 // runLSP is "ascvet lsp".
@@ -119,6 +136,7 @@ func runLSP(args []string, stdout, stderr io.Writer) int {
 		defer f.Close()
 		logw = io.MultiWriter(stderr, f)
 	}
+	cppfront.SetSegments(lspSegments(runtime.NumCPU()))
 	s, err := newLSPServer(o, analyzers(), logw)
 	if err != nil {
 		fmt.Fprintf(stderr, "ascvet lsp: %v\n", err)
@@ -194,7 +212,7 @@ func (s *lspServer) start(root, lang string) error {
 	s.lang = lang
 	// Without a scan memo, every file analysed gets a cache entry of its
 	// own, which a command line run over the file finds, and the reverse.
-	s.pipe = &pipeline{as: s.as, loader: loader, lang: lang, parallel: 1, roots: newRootFinder(root), cache: s.cache, wd: root}
+	s.pipe = &pipeline{as: s.as, loader: loader, lang: lang, parallel: runtime.NumCPU(), roots: newRootFinder(root), cache: s.cache, wd: root}
 	s.mu.Unlock()
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -19,11 +20,12 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/cppfront"
 )
 
 // lspClient is the test's end of an in-process ascvet lsp session.
 type lspClient struct {
-	t     *testing.T
+	t     testing.TB
 	conn  jsonrpc2.Conn
 	srv   *lspServer
 	diags chan publishParams
@@ -33,8 +35,8 @@ type lspClient struct {
 }
 
 // startLSP starts a server with analyzers as (nil: every rule) and
-// debounce d, connected to a client through a pipe.
-func startLSP(t *testing.T, as []*analysis.Analyzer, opts lspOptions) *lspClient {
+// options opts, connected to a client through a pipe.
+func startLSP(t testing.TB, as []*analysis.Analyzer, opts lspOptions) *lspClient {
 	t.Helper()
 	if as == nil {
 		as = analyzers()
@@ -497,5 +499,46 @@ func TestLSPPositions(t *testing.T) {
 	}
 	if uriPath("untitled:Untitled-1") != "" {
 		t.Error("an untitled buffer has a path")
+	}
+}
+
+// BenchmarkLSPChange measures the time from a didChange to the
+// publishDiagnostics of its version, on a 70 KB kernel (generated, or the
+// file ASCVET_LSP_FILE names), through the protocol over a pipe, with the
+// default debounce and with none (the analysis alone):
+//
+//	go test ./cmd/ascvet -run XXX -bench LSPChange
+//
+// Every change alters the text, so no analysis comes from the cache.
+func BenchmarkLSPChange(b *testing.B) {
+	text := string(genHugeVF(70 << 10))
+	if p := os.Getenv("ASCVET_LSP_FILE"); p != "" {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		text = string(data)
+	}
+	defer cppfront.SetSegments(cppfront.SetSegments(lspSegments(runtime.NumCPU())))
+	for _, debounce := range []time.Duration{lspDebounce, 0} {
+		b.Run("debounce="+debounce.String(), func(b *testing.B) {
+			c := startLSP(b, nil, lspOptions{debounce: debounce})
+			dir := b.TempDir()
+			c.initialize(dir, "en")
+			uri := c.open(filepath.Join(dir, "k.asc"), text, 1)
+			n := len(c.diagnostics(uri, 1))
+			v := int32(1)
+			b.SetBytes(int64(len(text)))
+			b.ResetTimer()
+			for b.Loop() {
+				v++
+				c.change(uri, text+"// edit "+string(rune('a'+v%26))+strings.Repeat(" ", int(v%7))+"\n", v)
+				if got := len(c.diagnostics(uri, v)); got != n {
+					b.Fatalf("version %d: %d diagnostics, want %d", v, got, n)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/change")
+			b.ReportMetric(float64(n), "diagnostics")
+		})
 	}
 }
