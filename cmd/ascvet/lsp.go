@@ -83,8 +83,9 @@ func lspFlags(stderr io.Writer) (*flag.FlagSet, *lspOptions) {
 	fs.StringVar(&o.cache, "cache", "on", "use the result cache, shared with the command line: on or off (`MODE`)")
 	fs.StringVar(&o.lang, "lang", "", "language `LANG` of messages and hovers: en or zh (default: the client's locale, else the environment's)")
 	fs.StringVar(&o.logFile, "log", "", "also write the server's log to `FILE`")
+	fs.Bool("stdio", true, "talk LSP over stdin and stdout (the only transport; accepted because clients such as VS Code's pass it)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: ascvet lsp [-baseline FILE] [-debounce DURATION] [-cache on|off] [-lang en|zh] [-log FILE]
+		fmt.Fprint(stderr, `usage: ascvet lsp [-baseline FILE] [-debounce DURATION] [-cache on|off] [-lang en|zh] [-log FILE] [-stdio]
 
 Runs the ascvet language server on stdin and stdout, for an editor: see
 the README's "Editors" section for Neovim, VS Code and other clients.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -49,9 +50,16 @@ func startLSP(t testing.TB, as []*analysis.Analyzer, opts lspOptions) *lspClient
 		t.Fatal(err)
 	}
 	a, b := net.Pipe()
-	c := &lspClient{t: t, srv: srv, diags: make(chan publishParams, 64), exit: make(chan int, 1)}
+	c := dialLSP(t, a)
+	c.srv = srv
 	go func() { c.exit <- srv.serve(context.Background(), b) }()
-	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(a))
+	return c
+}
+
+// dialLSP makes the client end of a session on rwc.
+func dialLSP(t testing.TB, rwc io.ReadWriteCloser) *lspClient {
+	c := &lspClient{t: t, diags: make(chan publishParams, 64), exit: make(chan int, 1)}
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
 	c.conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		switch req.Method() {
 		case protocol.MethodTextDocumentPublishDiagnostics:
@@ -481,6 +489,57 @@ func TestLSPDebounce(t *testing.T) {
 	if !slices.Equal(versions, []int32{1, 6}) {
 		t.Errorf("analysed versions %v, want [1 6]", versions)
 	}
+}
+
+// TestLSPProcess runs the built binary as an editor does, with the
+// --stdio that VS Code's client adds: a session ends with exit code 0
+// after shutdown, 1 without.
+func TestLSPProcess(t *testing.T) {
+	bin := filepath.Join(buildAscvet(t), "ascvet")
+	dir := t.TempDir()
+	for _, polite := range []bool{true, false} {
+		cmd := exec.Command(bin, "lsp", "--stdio", "-cache", "off")
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		c := dialLSP(t, processPipe{stdout, stdin})
+		c.initialize(dir, "en")
+		uri := c.open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 7)
+		if got := diagCodes(c.diagnostics(uri, 7)); !slices.Equal(got, []string{"ASC1001", "ASC1002"}) {
+			t.Errorf("diagnostics %v", got)
+		}
+		if polite {
+			c.call(protocol.MethodShutdown, nil, nil)
+		}
+		c.notify(protocol.MethodExit, nil)
+		err = cmd.Wait()
+		code := cmd.ProcessState.ExitCode()
+		if want := map[bool]int{true: 0, false: 1}[polite]; code != want {
+			t.Errorf("shutdown %v: exit %d (%v), want %d; stderr %q", polite, code, err, want, stderr.String())
+		}
+	}
+}
+
+// processPipe is a child's stdout and stdin as one stream.
+type processPipe struct {
+	io.ReadCloser
+	w io.WriteCloser
+}
+
+func (p processPipe) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p processPipe) Close() error {
+	p.w.Close()
+	return p.ReadCloser.Close()
 }
 
 // TestLSPPositions: byte columns become UTF-16 characters.
