@@ -163,6 +163,9 @@ type lspServer struct {
 	cache *resultCache
 	work  chan struct{} // a token per analysis running at once
 
+	exited   chan struct{} // closed on the client's exit notification
+	exitOnce sync.Once
+
 	mu       sync.Mutex
 	docs     map[string]*lspDoc // by path
 	pipe     *pipeline
@@ -196,7 +199,7 @@ func newLSPServer(o *lspOptions, as []*analysis.Analyzer, logw io.Writer) (*lspS
 	if err := lim.apply(as); err != nil {
 		return nil, err
 	}
-	s := &lspServer{opts: *o, as: as, logw: logw, docs: map[string]*lspDoc{}, work: make(chan struct{}, max(runtime.NumCPU(), 1))}
+	s := &lspServer{opts: *o, as: as, logw: logw, docs: map[string]*lspDoc{}, work: make(chan struct{}, max(runtime.NumCPU(), 1)), exited: make(chan struct{})}
 	return s, nil
 }
 
@@ -220,10 +223,18 @@ func (s *lspServer) start(root, lang string) error {
 
 // serve runs the session on rwc until the client exits or the stream
 // ends; it returns the exit code LSP asks for: 0 after shutdown, else 1.
+//
+// The exit notification ends it even while the stream stays open: a
+// client may send exit and then wait for the process to end before it
+// closes the server's stdin (Neovim does), and a read from stdin cannot be
+// interrupted (stdio's Close does nothing).
 func (s *lspServer) serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
 	s.conn.Go(ctx, s.handle)
-	<-s.conn.Done()
+	select {
+	case <-s.conn.Done():
+	case <-s.exited:
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, d := range s.docs {
@@ -264,6 +275,7 @@ func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 		s.mu.Unlock()
 		return reply(ctx, nil, nil)
 	case protocol.MethodExit:
+		s.exitOnce.Do(func() { close(s.exited) })
 		return s.conn.Close()
 	case protocol.MethodTextDocumentDidOpen:
 		var p protocol.DidOpenTextDocumentParams

@@ -601,3 +601,43 @@ func BenchmarkLSPChange(b *testing.B) {
 		})
 	}
 }
+
+// TestLSPExitStdinOpen: the exit notification ends the session while the
+// client keeps the server's stdin open, as Neovim does: it sends shutdown
+// and exit, then waits for the process to end. The server reads a stream
+// whose Close cannot interrupt the read, as stdin's.
+func TestLSPExitStdinOpen(t *testing.T) {
+	srv, err := newLSPServer(&lspOptions{cache: "off"}, analyzers(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()   // the server's stdin
+	outR, outW := io.Pipe() // its stdout
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	exit := make(chan int, 1)
+	go func() { exit <- srv.serve(context.Background(), stdio{inR, outW}) }()
+	client := jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{outR, inW}))
+	client.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, _ jsonrpc2.Request) error {
+		return reply(ctx, nil, nil)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var res protocol.InitializeResult
+	if _, err := client.Call(ctx, protocol.MethodInitialize, &protocol.InitializeParams{WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(pathURI(t.TempDir())), Name: "w"}}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Call(ctx, protocol.MethodShutdown, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Notify(ctx, protocol.MethodExit, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-exit:
+		if code != 0 {
+			t.Errorf("exit %d after shutdown, want 0", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server did not end its session on exit while its stdin stayed open")
+	}
+}

@@ -33,30 +33,8 @@ func TestPreCommitReal(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	if _, err := exec.LookPath("pre-commit"); err != nil {
-		apt, aptErr := exec.LookPath("apt-get")
-		switch {
-		case aptErr != nil:
-			t.Skip("neither pre-commit nor apt-get is installed; install pre-commit (pipx install pre-commit) to run this test")
-		case os.Geteuid() != 0:
-			if os.Getenv("CI") == "true" {
-				t.Fatal("pre-commit is not installed and apt-get needs root to install it")
-			}
-			t.Skip("pre-commit is not installed, and apt-get needs root: apt-get install pre-commit (as root) to run this test")
-		}
-		// Debian's package, as CI installs it (.ci/run does it first).
-		t.Log("pre-commit is not installed: apt-get install -y pre-commit")
-		install := func() error { return exec.Command(apt, "install", "-y", "-q", "pre-commit").Run() }
-		if install() != nil && exec.Command(apt, "update", "-q").Run() == nil {
-			_ = install() // whether it worked, LookPath says
-		}
-		if _, err := exec.LookPath("pre-commit"); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("pre-commit could not be installed with apt-get: %v", err)
-			}
-			t.Skipf("pre-commit could not be installed with apt-get (%v); install it to run this test", err)
-		}
-	}
+	// Debian's package, as CI installs it (.ci/run does it first).
+	debianTool(t, "pre-commit", "pre-commit", "pipx install pre-commit")
 	goEnv := func(name string) string {
 		out, err := exec.Command("go", "env", name).Output()
 		if err != nil {
