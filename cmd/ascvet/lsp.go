@@ -264,7 +264,7 @@ func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 	case protocol.MethodInitialize:
 		var p protocol.InitializeParams
 		if err := json.Unmarshal(req.Params(), &p); err != nil {
-			return reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
+			return reply(ctx, nil, fmt.Errorf("%w: %w", jsonrpc2.ErrInvalidParams, err))
 		}
 		return reply(ctx, s.initialize(&p), nil)
 	case protocol.MethodInitialized, "$/cancelRequest", "$/setTrace", protocol.MethodWorkspaceDidChangeConfiguration:
@@ -312,13 +312,13 @@ func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 	case protocol.MethodTextDocumentCodeAction:
 		var p protocol.CodeActionParams
 		if err := json.Unmarshal(req.Params(), &p); err != nil {
-			return reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
+			return reply(ctx, nil, fmt.Errorf("%w: %w", jsonrpc2.ErrInvalidParams, err))
 		}
 		return reply(ctx, s.codeActions(&p), nil)
 	case protocol.MethodTextDocumentHover:
 		var p protocol.HoverParams
 		if err := json.Unmarshal(req.Params(), &p); err != nil {
-			return reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
+			return reply(ctx, nil, fmt.Errorf("%w: %w", jsonrpc2.ErrInvalidParams, err))
 		}
 		h := s.hover(&p)
 		if h == nil {
@@ -338,8 +338,8 @@ func (s *lspServer) initialize(p *protocol.InitializeParams) *protocol.Initializ
 	root := ""
 	if len(p.WorkspaceFolders) > 0 {
 		root = uriPath(protocol.DocumentURI(p.WorkspaceFolders[0].URI))
-	} else if p.RootURI != "" {
-		root = uriPath(p.RootURI)
+	} else if p.RootURI != "" { //nolint:staticcheck // LSP 3.5 and older clients send only rootUri
+		root = uriPath(p.RootURI) //nolint:staticcheck // as above
 	}
 	if root == "" {
 		root, _ = os.Getwd()

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -103,7 +104,7 @@ func (c *lspClient) notify(method string, params any) {
 func (c *lspClient) initialize(root, locale string) *protocol.InitializeResult {
 	c.t.Helper()
 	var res protocol.InitializeResult
-	c.call(protocol.MethodInitialize, &protocol.InitializeParams{RootURI: pathURI(root), Locale: locale}, &res)
+	c.call(protocol.MethodInitialize, &protocol.InitializeParams{WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "w"}}, Locale: locale}, &res)
 	c.notify(protocol.MethodInitialized, &protocol.InitializedParams{})
 	return &res
 }
@@ -591,7 +592,7 @@ func BenchmarkLSPChange(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				v++
-				c.change(uri, text+"// edit "+string(rune('a'+v%26))+strings.Repeat(" ", int(v%7))+"\n", v)
+				c.change(uri, fmt.Sprintf("%s// edit %d\n", text, v), v)
 				if got := len(c.diagnostics(uri, v)); got != n {
 					b.Fatalf("version %d: %d diagnostics, want %d", v, got, n)
 				}
