@@ -54,7 +54,7 @@ import (
 
 // cacheVersion changes whenever what is stored, or how the key is made,
 // changes.
-const cacheVersion = "ascvet-results-2"
+const cacheVersion = "ascvet-results-3"
 
 // resultCache is the cache of one run; nil is no cache.
 type resultCache struct {
@@ -220,7 +220,11 @@ func (rc *resultCache) key(name string, src []byte, st *settings.Settings) (cach
 	if !filepath.IsAbs(name) {
 		abs = filepath.Join(rc.wd, name)
 	}
-	fmt.Fprintf(h, "name %q %q\n", name, abs)
+	// The absolute path alone: a run that names the file relatively (the
+	// command line, pre-commit) and one that names it absolutely (an
+	// editor's server) share the entry. Positions in other files are stored
+	// absolute and given back in the form of the name (cachedPos).
+	fmt.Fprintf(h, "name %q\n", abs)
 	pre, ok := rc.settingsPrefix(st)
 	if !ok {
 		return cache.ActionID{}, false
@@ -325,17 +329,33 @@ type cachedRelated struct {
 	Message  string
 }
 
-func toCachedPos(p token.Position, name string) cachedPos {
+// toCachedPos stores p, a position of a finding of the file name; a
+// position in another file keeps that file's path, made absolute from the
+// working directory wd.
+func toCachedPos(p token.Position, name, wd string) cachedPos {
 	c := cachedPos{Offset: p.Offset, Line: p.Line, Column: p.Column}
 	if p.Filename != name {
 		c.File = p.Filename
+		if !filepath.IsAbs(c.File) {
+			c.File = filepath.Join(wd, c.File)
+		}
 	}
 	return c
 }
 
-func (p cachedPos) position(name string) token.Position {
+// position is the stored position for a run that names the file name,
+// from the working directory wd: another file's path is relative to wd
+// when name is, as the lowering names the headers it reads from a relative
+// name (the clean join of the name's folder and the include).
+func (p cachedPos) position(name, wd string) token.Position {
 	if p.File != "" {
-		name = p.File
+		other := p.File
+		if !filepath.IsAbs(name) {
+			if rel, err := filepath.Rel(wd, other); err == nil {
+				other = rel
+			}
+		}
+		name = other
 	}
 	return token.Position{Filename: name, Offset: p.Offset, Line: p.Line, Column: p.Column}
 }
@@ -363,7 +383,7 @@ func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analy
 		rc.stats.misses.Add(1) // a header changed: analyse again
 		return nil, nil, false
 	}
-	out, ok := decodeFindings(rest, name, as)
+	out, ok := decodeFindings(rest, name, rc.wd, as)
 	if !ok {
 		rc.stats.misses.Add(1) // corrupt: analyse again
 		return nil, nil, false
@@ -379,7 +399,7 @@ func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analy
 // without a pack, in an entry of its own. A run over a tree writes one
 // pack, not two files a file.
 func (rc *resultCache) put(key cache.ActionID, name string, findings []runner.Finding, deps []cppfront.Dep, own bool) {
-	found, ok := encodeFindings(name, findings)
+	found, ok := encodeFindings(name, rc.wd, findings)
 	if !ok {
 		return
 	}
@@ -394,7 +414,7 @@ func (rc *resultCache) put(key cache.ActionID, name string, findings []runner.Fi
 }
 
 // decodeFindings reads findings stored by encodeFindings, for the file name.
-func decodeFindings(data []byte, name string, as []*analysis.Analyzer) ([]runner.Finding, bool) {
+func decodeFindings(data []byte, name, wd string, as []*analysis.Analyzer) ([]runner.Finding, bool) {
 	if bytes.Equal(data, noFindings) {
 		return nil, true
 	}
@@ -416,15 +436,15 @@ func decodeFindings(data []byte, name string, as []*analysis.Analyzer) ([]runner
 			Analyzer:   a,
 			Rule:       ruleset.ForAnalyzer(a),
 			Diagnostic: analysis.Diagnostic{Message: c.Message, Category: c.Category, URL: c.URL},
-			Pos:        c.Pos.position(name),
-			End:        c.End.position(name),
+			Pos:        c.Pos.position(name, wd),
+			End:        c.End.position(name, wd),
 			Fixes:      c.Fixes,
 		}
 		for _, m := range c.DiagRelated {
 			f.Diagnostic.Related = append(f.Diagnostic.Related, analysis.RelatedInformation{Message: m})
 		}
 		for _, r := range c.Related {
-			f.Related = append(f.Related, runner.Related{Pos: r.Pos.position(name), End: r.End.position(name), Message: r.Message})
+			f.Related = append(f.Related, runner.Related{Pos: r.Pos.position(name, wd), End: r.End.position(name, wd), Message: r.Message})
 		}
 		out = append(out, f)
 	}
@@ -432,7 +452,7 @@ func decodeFindings(data []byte, name string, as []*analysis.Analyzer) ([]runner
 }
 
 // encodeFindings encodes the findings of the file name for the cache.
-func encodeFindings(name string, findings []runner.Finding) ([]byte, bool) {
+func encodeFindings(name, wd string, findings []runner.Finding) ([]byte, bool) {
 	if len(findings) == 0 {
 		return noFindings, true
 	}
@@ -441,13 +461,13 @@ func encodeFindings(name string, findings []runner.Finding) ([]byte, bool) {
 		f := &findings[i]
 		c := cachedFinding{
 			Analyzer: f.Analyzer.Name, Message: f.Diagnostic.Message, Category: f.Diagnostic.Category, URL: f.Diagnostic.URL,
-			Pos: toCachedPos(f.Pos, name), End: toCachedPos(f.End, name), Fixes: f.Fixes,
+			Pos: toCachedPos(f.Pos, name, wd), End: toCachedPos(f.End, name, wd), Fixes: f.Fixes,
 		}
 		for _, r := range f.Diagnostic.Related {
 			c.DiagRelated = append(c.DiagRelated, r.Message)
 		}
 		for _, r := range f.Related {
-			c.Related = append(c.Related, cachedRelated{Pos: toCachedPos(r.Pos, name), End: toCachedPos(r.End, name), Message: r.Message})
+			c.Related = append(c.Related, cachedRelated{Pos: toCachedPos(r.Pos, name, wd), End: toCachedPos(r.End, name, wd), Message: r.Message})
 		}
 		stored = append(stored, c)
 	}

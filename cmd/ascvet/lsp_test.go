@@ -492,6 +492,50 @@ func TestLSPDebounce(t *testing.T) {
 	}
 }
 
+// TestLSPSharesCache: the server and the command line share the result
+// cache, whether the file is named relatively (the command line, from the
+// repository) or absolutely (the server): a buffer that matches a file the
+// command line checked is answered from the cache, and the reverse.
+func TestLSPSharesCache(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("ASCVET_CACHE", t.TempDir())
+	text := readKernel(t, "unaligned_copy.asc")
+	k := filepath.Join(dir, "k.asc")
+	if err := os.WriteFile(k, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var cli cacheCounters
+	withCacheStats(&cli, func() { ascvet(t, "-fail", "none", "k.asc") })
+	if cli.misses.Load() != 1 {
+		t.Fatalf("command line: %d files analysed, want 1", cli.misses.Load())
+	}
+	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
+	c.initialize(dir, "en")
+	uri := c.open(k, text, 1)
+	if got := diagCodes(c.diagnostics(uri, 1)); !slices.Equal(got, []string{"ASC1001", "ASC1002"}) {
+		t.Errorf("diagnostics from the cache: %v", got)
+	}
+	if h, m := c.srv.cache.stats.hits.Load(), c.srv.cache.stats.misses.Load(); h != 1 || m != 0 {
+		t.Errorf("server: %d hits, %d misses; want the command line's entry", h, m)
+	}
+	edited := strings.Replace(text, "scale, all);", "scale, all); // scaled", 1)
+	c.change(uri, edited, 2)
+	c.diagnostics(uri, 2)
+	if err := os.WriteFile(k, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cli = cacheCounters{}
+	var out string
+	withCacheStats(&cli, func() { _, out, _ = ascvet(t, "-fail", "none", "k.asc") })
+	if cli.misses.Load() != 0 || cli.hits.Load() != 1 {
+		t.Errorf("command line after the server analysed the buffer: %d hits, %d misses; want the server's entry", cli.hits.Load(), cli.misses.Load())
+	}
+	if !strings.Contains(out, "k.asc:17:9: warning:") {
+		t.Errorf("command line output from the server's entry:\n%s", out)
+	}
+}
+
 // TestLSPProcess runs the built binary as an editor does, with the
 // --stdio that VS Code's client adds: a session ends with exit code 0
 // after shutdown, 1 without.
