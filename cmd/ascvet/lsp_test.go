@@ -536,6 +536,70 @@ func TestLSPSharesCache(t *testing.T) {
 	}
 }
 
+// TestLSPCorpus compares, when ASCVET_CORPUS names a tree of kernels (the
+// public CANN repositories), the server's diagnostics for every tenth
+// VF file with the command line's findings for it: rule, line and column.
+//
+//	ASCVET_CORPUS=/work/corpus go test ./cmd/ascvet -run LSPCorpus
+func TestLSPCorpus(t *testing.T) {
+	dir := os.Getenv("ASCVET_CORPUS")
+	if dir == "" {
+		t.Skip("ASCVET_CORPUS is not set")
+	}
+	var sample []string
+	n := 0
+	for _, p := range expand([]string{dir}, func(string, error) {}) {
+		src, err := os.ReadFile(p)
+		if err != nil || !cppfront.HasVFMarker(src) {
+			continue
+		}
+		if n++; n%10 == 0 {
+			sample = append(sample, p)
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := startLSP(t, nil, lspOptions{cache: "off"})
+	c.initialize(abs, "en")
+	diffs, total := 0, 0
+	for i, p := range sample {
+		_, out, _ := ascvet(t, "-f", "json", "-fail", "none", "-cache", "off", p)
+		var rep struct {
+			Findings []struct {
+				Rule         string
+				Line, Column int
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		var want []string
+		for _, f := range rep.Findings {
+			want = append(want, fmt.Sprintf("%s@%d", f.Rule, f.Line))
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ap, _ := filepath.Abs(p)
+		uri := c.open(ap, string(src), int32(i+1))
+		var got []string
+		for _, d := range c.diagnostics(uri, int32(i+1)) {
+			got = append(got, fmt.Sprintf("%s@%d", d.Code, d.Range.Start.Line+1))
+		}
+		c.notify(protocol.MethodTextDocumentDidClose, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
+		c.diagnostics(uri, 0)
+		total += len(want)
+		if !slices.Equal(got, want) {
+			diffs++
+			t.Errorf("%s: server %v, command line %v", p, got, want)
+		}
+	}
+	t.Logf("%d files, %d findings, %d files differ", len(sample), total, diffs)
+}
+
 // TestLSPProcess runs the built binary as an editor does, with the
 // --stdio that VS Code's client adds: a session ends with exit code 0
 // after shutdown, 1 without.
