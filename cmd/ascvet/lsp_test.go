@@ -600,6 +600,66 @@ func TestLSPCorpus(t *testing.T) {
 	t.Logf("%d files, %d findings, %d files differ", len(sample), total, diffs)
 }
 
+// TestLSPConfigBaseline: the server reads ascvet.toml from the file up,
+// as the command line does (rules, severities), and drops what the
+// baseline (-baseline) holds.
+func TestLSPConfigBaseline(t *testing.T) {
+	dir := t.TempDir()
+	text := readKernel(t, "unaligned_copy.asc")
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(dir, "ascvet.toml"), "[severity]\nASC1001 = \"error\"\n")
+	write(filepath.Join(dir, "quiet", "ascvet.toml"), "checks = [\"inherit\", \"-ASC1002\"]\n")
+	a, b := filepath.Join(dir, "a.asc"), filepath.Join(dir, "quiet", "b.asc")
+	write(a, text)
+	write(b, text)
+	base := filepath.Join(dir, "base.json")
+	t.Chdir(dir)
+	if code, _, errs := ascvet(t, "-write-baseline", base, "a.asc"); code != exitOK {
+		t.Fatalf("-write-baseline: exit %d: %s", code, errs)
+	}
+	plain := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
+	plain.initialize(dir, "en")
+	ds := plain.diagnostics(plain.open(a, text, 1), 1)
+	if d := findDiag(t, ds, "ASC1001"); d.Severity != protocol.DiagnosticSeverityError {
+		t.Errorf("ASC1001 severity %v, want error from ascvet.toml", d.Severity)
+	}
+	if got := diagCodes(plain.diagnostics(plain.open(b, text, 1), 1)); !slices.Equal(got, []string{"ASC1001"}) {
+		t.Errorf("quiet/b.asc: %v, want ASC1002 disabled by quiet/ascvet.toml", got)
+	}
+	based := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond, baseline: base})
+	based.initialize(dir, "en")
+	if ds := based.diagnostics(based.open(a, text, 1), 1); len(ds) != 0 {
+		t.Errorf("with the baseline: %v, want none", diagCodes(ds))
+	}
+	// A finding the baseline does not hold is reported, as the command
+	// line reports it.
+	changed := strings.Replace(text, "LoadUnAlignPre(uIn, src + i * VL)", "LoadUnAlignPre(uIn, src + VL * i)", 1)
+	uri := pathURI(a)
+	based.change(uri, changed, 2)
+	got := diagCodes(based.diagnostics(uri, 2))
+	write(a, changed)
+	_, out, _ := ascvet(t, "-f", "json", "-fail", "none", "-baseline", base, "a.asc")
+	var rep struct{ Findings []struct{ Rule string } }
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, f := range rep.Findings {
+		want = append(want, f.Rule)
+	}
+	if !slices.Equal(want, []string{"ASC1001"}) || !slices.Equal(got, want) {
+		t.Errorf("a new finding beside the baseline's: server %v, command line %v", got, want)
+	}
+}
+
 // TestLSPProcess runs the built binary as an editor does, with the
 // --stdio that VS Code's client adds: a session ends with exit code 0
 // after shutdown, 1 without.
