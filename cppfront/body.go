@@ -2069,9 +2069,11 @@ func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
 			}
 			return ir.Sym(name)
 		}
-		if sc := e.lw.scope(); sc != nil && isIdentifier(lastComponent(name)) {
-			if x, ok := sc.Value(name); ok {
-				return x
+		if isIdentifier(lastComponent(name)) {
+			if sc := e.lw.scope(); sc != nil {
+				if x, ok := sc.Value(name); ok {
+					return x
+				}
 			}
 		}
 		return ir.Sym(name)
@@ -2191,10 +2193,6 @@ func sizeCall(fl *flat, i int32) (int64, bool) {
 // constCall folds a call without arguments of a constexpr function of
 // the headers (GetVLEleNums<T>()) through the project index.
 func (e *env) constCall(fl *flat, i int32) *ir.Expr {
-	sc := e.lw.scope()
-	if sc == nil {
-		return nil
-	}
 	if al := fl.child(i, "arguments"); al < 0 || len(fl.named(al)) > 0 {
 		return nil
 	}
@@ -2205,6 +2203,12 @@ func (e *env) constCall(fl *flat, i int32) *ir.Expr {
 	text := normSpace(fl.text(fn))
 	name := lastComponent(text)
 	if !isIdentifier(name) {
+		return nil
+	}
+	// The scope last: making it reads the headers, which a call with
+	// arguments never needs.
+	sc := e.lw.scope()
+	if sc == nil {
 		return nil
 	}
 	x, _ := sc.Call(name, splitTargs(text))

@@ -55,6 +55,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -89,7 +90,28 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(profiled(os.Getenv("ASCVET_CPUPROFILE"), func() int { return run(os.Args[1:], os.Stdout, os.Stderr) }))
+}
+
+// profiled runs f, writing a CPU profile of it to the file path names
+// when path is not "" (ASCVET_CPUPROFILE, for go tool pprof: how a run
+// spends its time, on the user's own tree).
+func profiled(path string, f func() int) int {
+	if path == "" {
+		return f()
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ascvet: ASCVET_CPUPROFILE: %v\n", err)
+		return f()
+	}
+	defer out.Close()
+	if err := pprof.StartCPUProfile(out); err != nil {
+		fmt.Fprintf(os.Stderr, "ascvet: ASCVET_CPUPROFILE: %v\n", err)
+		return f()
+	}
+	defer pprof.StopCPUProfile()
+	return f()
 }
 
 // run is ascvet with arguments args (without the program name); it returns

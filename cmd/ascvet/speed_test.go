@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,21 +29,26 @@ import (
 //
 //	ASCVET_SPEED_DIR=/work/corpus go test ./cmd/ascvet -run XXX -bench Speed -benchtime 1x
 //
-// (without ASCVET_SPEED_DIR, the bundled example kernels). It reports CPU
-// time (user + system, of every thread, from getrusage) as ratios to the
-// raw parse:
+// (without ASCVET_SPEED_DIR, the bundled example kernels). Each check is a
+// process of the ascvet binary, built once, as a user runs it; the raw
+// parse is a process too (this test binary, running TestRawParseChild), so
+// that neither pays for what an earlier run left in the other's heap. CPU
+// time is user + system of the child, from wait4. It reports:
 //
 //   - raw-cpu-s: tree-sitter-cpp parsing every VF file of the tree, nothing
 //     done with the trees (the baseline; the least of three);
 //   - cold/raw: a full check with an empty result cache (the least of
-//     three, timed in turn with the raw parses), over the raw parse;
+//     three, run in turn with the raw parses, the order alternating), over
+//     the raw parse; on a shared VM one parse of the same files varies by
+//     20% from run to run, and interference only adds time;
 //     cold/raw-pairs-median is the median of the three pairs' ratios;
 //   - warm/raw: the same check again, nothing changed;
-//   - touch-file-analysed, touch-header-analysed: files analysed again after
-//     one VF file, then one header it includes, changed (in a copy of the
-//     tree's sources, so that nothing of the user's is touched);
 //   - one-ms-cpu: a warm check of the one VF file nearest 70 KB, as
-//     pre-commit runs it (the mean of 20 runs).
+//     pre-commit runs it: a process (the mean of 10);
+//   - touch-file-analysed, touch-header-analysed: files analysed again after
+//     one VF file, then one header its analysis read, changed (in a copy of
+//     the tree's sources, so that nothing of the user's is touched; counted
+//     in-process, where the cache's counters are seen).
 func BenchmarkSpeed(b *testing.B) {
 	dir := os.Getenv("ASCVET_SPEED_DIR")
 	if dir == "" {
@@ -52,27 +58,26 @@ func BenchmarkSpeed(b *testing.B) {
 	if len(vf) == 0 {
 		b.Skip("no VF files under " + dir)
 	}
+	bin := buildBench(b)
+	list := filepath.Join(b.TempDir(), "vf.txt")
+	if err := os.WriteFile(list, []byte(strings.Join(vf, "\n")), 0o644); err != nil {
+		b.Fatal(err)
+	}
 	args := []string{"-f", "json", "-fail", "none", dir}
 	for b.Loop() {
-		// Three pairs of a raw parse and a cold check, the order
-		// alternating. On a shared VM the CPU time of one parse of the
-		// same files varies by 20% from run to run: the ratio is of the
-		// least CPU time of each (interference only adds time), with the
-		// median of the pairs' ratios beside it.
 		var ratios []float64
 		var raw, cold time.Duration
+		var cache string
 		for k := range 3 {
-			r, c := func() (r, c time.Duration) {
-				b.Setenv("ASCVET_CACHE", b.TempDir())
-				if k%2 == 1 {
-					c = cpuOf(func() { mustRun(b, args) })
-				}
-				r = cpuOf(func() { rawParse(b, vf) })
-				if k%2 == 0 {
-					c = cpuOf(func() { mustRun(b, args) })
-				}
-				return r, c
-			}()
+			cache = b.TempDir()
+			var r, c time.Duration
+			if k%2 == 1 {
+				c = procCPU(b, bin, args, cache)
+			}
+			r = rawCPU(b, list)
+			if k%2 == 0 {
+				c = procCPU(b, bin, args, cache)
+			}
 			ratios = append(ratios, c.Seconds()/r.Seconds())
 			if k == 0 || r < raw {
 				raw = r
@@ -82,19 +87,16 @@ func BenchmarkSpeed(b *testing.B) {
 			}
 		}
 		slices.Sort(ratios)
-		var warmStats cacheCounters
-		warm := cpuOf(func() { withCacheStats(&warmStats, func() { mustRun(b, args) }) })
-		if n := warmStats.misses.Load(); n != 0 {
-			b.Errorf("warm run: %d files analysed again, want 0", n)
-		}
+		warm := procCPU(b, bin, args, cache)
 		one := nearest(b, vf, 70<<10)
-		mustRun(b, []string{"-fail", "none", one})
-		const reps = 20
-		oneCPU := cpuOf(func() {
-			for range reps {
-				mustRun(b, []string{"-fail", "none", one})
-			}
-		}) / reps
+		oneArgs := []string{"-fail", "none", one}
+		procCPU(b, bin, oneArgs, cache)
+		const reps = 10
+		var oneCPU time.Duration
+		for range reps {
+			oneCPU += procCPU(b, bin, oneArgs, cache)
+		}
+		oneCPU /= reps
 
 		file, header := touchRun(b, dir, one)
 		b.ReportMetric(raw.Seconds(), "raw-cpu-s")
@@ -106,6 +108,59 @@ func BenchmarkSpeed(b *testing.B) {
 		b.ReportMetric(float64(header), "touch-header-analysed")
 		b.Logf("%d VF files; raw parse %v CPU, cold %v (least of 3), pairs' cold/raw %.3f; warm %v; one file (%s) %v", len(vf), raw, cold, ratios, warm, one, oneCPU)
 	}
+}
+
+// buildBench builds the ascvet binary into a temporary folder.
+func buildBench(b *testing.B) string {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), "ascvet")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// procCPU runs the ascvet binary bin with args and the result cache in
+// cache, and returns the CPU time it took.
+func procCPU(b *testing.B, bin string, args []string, cache string) time.Duration {
+	b.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "ASCVET_CACHE="+cache)
+	var errs strings.Builder
+	cmd.Stdout, cmd.Stderr = io.Discard, &errs
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitFindings {
+			b.Fatalf("ascvet %s: %v\n%s", strings.Join(args, " "), err, errs.String())
+		}
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+// rawCPU runs TestRawParseChild in a child process over the files listed
+// in list, and returns the CPU time it took.
+func rawCPU(b *testing.B, list string) time.Duration {
+	b.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRawParseChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "ASCVET_RAW_FILES="+list)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("raw parse: %v\n%s", err, out)
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+// TestRawParseChild is BenchmarkSpeed's baseline, in a process of its own:
+// it parses every file listed in ASCVET_RAW_FILES with tree-sitter-cpp.
+// Without that variable it does nothing.
+func TestRawParseChild(t *testing.T) {
+	list := os.Getenv("ASCVET_RAW_FILES")
+	if list == "" {
+		t.Skip("BenchmarkSpeed's child: ASCVET_RAW_FILES is not set")
+	}
+	data, err := os.ReadFile(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rawParse(t, strings.Split(string(data), "\n"))
 }
 
 // touchRun copies the sources under dir to a temporary tree, fills a cache
@@ -125,6 +180,11 @@ func touchRun(b *testing.B, dir, one string) (file, header int64) {
 	b.Setenv("ASCVET_CACHE", b.TempDir())
 	args := []string{"-f", "json", "-fail", "none", tmp}
 	mustRun(b, args)
+	var warm cacheCounters
+	withCacheStats(&warm, func() { mustRun(b, args) })
+	if n := warm.misses.Load(); n != 0 {
+		b.Errorf("warm run: %d files analysed again, want 0", n)
+	}
 	appendTo := func(p string) int64 {
 		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
@@ -231,7 +291,7 @@ func nearest(b *testing.B, files []string, size int64) string {
 
 // rawParse parses every file with tree-sitter-cpp, reading each, and
 // closes the trees.
-func rawParse(b *testing.B, files []string) {
+func rawParse(b testing.TB, files []string) {
 	b.Helper()
 	p := sitter.NewParser()
 	defer p.Close()
