@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"go/token"
 	"io"
@@ -129,7 +130,8 @@ func procCPU(b *testing.B, bin string, args []string, cache string) time.Duratio
 	var errs strings.Builder
 	cmd.Stdout, cmd.Stderr = io.Discard, &errs
 	if err := cmd.Run(); err != nil {
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitFindings {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != exitFindings {
 			b.Fatalf("ascvet %s: %v\n%s", strings.Join(args, " "), err, errs.String())
 		}
 	}
