@@ -157,6 +157,7 @@ func (stdio) Close() error { return nil }
 // lspServer is one language server session.
 type lspServer struct {
 	opts  lspOptions
+	lim   limits
 	as    []*analysis.Analyzer
 	logw  io.Writer
 	conn  jsonrpc2.Conn
@@ -199,7 +200,7 @@ func newLSPServer(o *lspOptions, as []*analysis.Analyzer, logw io.Writer) (*lspS
 	if err := lim.apply(as); err != nil {
 		return nil, err
 	}
-	s := &lspServer{opts: *o, as: as, logw: logw, docs: map[string]*lspDoc{}, work: make(chan struct{}, max(runtime.NumCPU(), 1)), exited: make(chan struct{})}
+	s := &lspServer{opts: *o, lim: lim, as: as, logw: logw, docs: map[string]*lspDoc{}, work: make(chan struct{}, max(runtime.NumCPU(), 1)), exited: make(chan struct{})}
 	return s, nil
 }
 
@@ -494,8 +495,19 @@ func (s *lspServer) run(pipe *pipeline, path string, text []byte) (res *lspResul
 			res, ok = nil, false
 		}
 	}()
+	res = &lspResult{text: text, lines: lineStarts(text)}
+	// What the command line refuses to read, the server refuses to
+	// analyse, with the same message: a huge buffer, UTF-16 or binary.
+	if s.lim.maxFileSize > 0 && int64(len(text)) > s.lim.maxFileSize {
+		s.logf(protocol.MessageTypeWarning, "ascvet: %s", describe(path, tooBig(int64(len(text)), &s.lim)))
+		return res, true
+	}
+	if err := sniff(text); err != nil {
+		s.logf(protocol.MessageTypeWarning, "ascvet: %s", describe(path, err))
+		return res, true
+	}
 	a := pipe.run(path, text)
-	res = &lspResult{text: text, lines: lineStarts(text), an: a}
+	res.an = a
 	switch {
 	case a.cfgErr != "":
 		s.logf(protocol.MessageTypeError, "ascvet: %s", a.cfgErr)

@@ -660,6 +660,39 @@ func TestLSPConfigBaseline(t *testing.T) {
 	}
 }
 
+// TestLSPHostile: a binary buffer and one over the size limit get the
+// command line's message in the client's log and no diagnostics; the
+// server goes on with the next file. (A buffer is never UTF-16 here: the
+// editor decodes the file, and LSP carries text.)
+func TestLSPHostile(t *testing.T) {
+	dir := t.TempDir()
+	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
+	c.initialize(dir, "en")
+	huge := "// __simd_vf__\n" + strings.Repeat("int x;\n", int(defaultMaxFileSize/7)+1)
+	cases := map[string]string{
+		"bin.asc":  "__simd_vf__ \x00\x01\x02\xff\xfe garbage \x00",
+		"huge.asc": huge,
+	}
+	for name, text := range cases {
+		uri := c.open(filepath.Join(dir, name), text, 1)
+		if ds := c.diagnostics(uri, 1); len(ds) != 0 {
+			t.Errorf("%s: %v, want none", name, diagCodes(ds))
+		}
+	}
+	c.mu.Lock()
+	logs := strings.Join(c.logs, "\n")
+	c.mu.Unlock()
+	for _, want := range []string{"bin.asc: binary file", "huge.asc: ", "over the -max-file-size limit"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("client log lacks %q:\n%s", want, logs)
+		}
+	}
+	uri := c.open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 1)
+	if got := diagCodes(c.diagnostics(uri, 1)); len(got) != 2 {
+		t.Errorf("after the hostile buffers: %v", got)
+	}
+}
+
 // TestLSPProcess runs the built binary as an editor does, with the
 // --stdio that VS Code's client adds: a session ends with exit code 0
 // after shutdown, 1 without.
