@@ -49,6 +49,11 @@ func benchFiles(b *testing.B) [][]byte {
 // parseLoop parses texts with tree-sitter-cpp on every benchmark
 // iteration, closing each tree: the benchmarks' floor.
 func parseLoop(b *testing.B, texts [][]byte) {
+	parseLoopWith(b, texts, func(p *sitter.Parser, src []byte) *sitter.Tree { return p.Parse(src, nil) })
+}
+
+// parseLoopWith is parseLoop with the parse call given.
+func parseLoopWith(b *testing.B, texts [][]byte, parse func(*sitter.Parser, []byte) *sitter.Tree) {
 	p := sitter.NewParser()
 	defer p.Close()
 	if err := p.SetLanguage(language); err != nil {
@@ -56,7 +61,7 @@ func parseLoop(b *testing.B, texts [][]byte) {
 	}
 	for b.Loop() {
 		for _, src := range texts {
-			p.Parse(src, nil).Close()
+			parse(p, src).Close()
 		}
 	}
 }
@@ -134,14 +139,5 @@ func BenchmarkRawParseLazy(b *testing.B) {
 func BenchmarkRawParseInPlace(b *testing.B) {
 	srcs := benchFiles(b)
 	b.SetBytes(totalBytes(srcs))
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(language); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		for _, src := range srcs {
-			tsutil.Parse(p, src, time.Time{}).Close()
-		}
-	}
+	parseLoopWith(b, srcs, func(p *sitter.Parser, src []byte) *sitter.Tree { return tsutil.Parse(p, src, time.Time{}) })
 }

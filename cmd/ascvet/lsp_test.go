@@ -85,6 +85,17 @@ func dialLSP(t testing.TB, rwc io.ReadWriteCloser) *lspClient {
 	return c
 }
 
+// session starts a server with every rule and a 5 ms debounce on a new
+// workspace folder, initialized in locale; it returns the client and the
+// folder.
+func session(t *testing.T, locale string) (*lspClient, string) {
+	t.Helper()
+	dir := t.TempDir()
+	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
+	c.initialize(dir, locale)
+	return c, dir
+}
+
 func (c *lspClient) call(method string, params, result any) {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -337,9 +348,7 @@ func TestLSPSession(t *testing.T) {
 // TestLSPChinese: a client in Chinese gets the messages, the actions and
 // the hover in Chinese, and the rule links to the Chinese docs.
 func TestLSPChinese(t *testing.T) {
-	dir := t.TempDir()
-	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
-	c.initialize(dir, "zh-CN")
+	c, dir := session(t, "zh-CN")
 	uri := c.open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 1)
 	d := findDiag(t, c.diagnostics(uri, 1), "ASC1002")
 	if !strings.Contains(d.Message, "循环") || d.CodeDescription == nil || !strings.Contains(string(d.CodeDescription.Href), "rules.zh.md#asc1002") {
@@ -359,9 +368,7 @@ func TestLSPChinese(t *testing.T) {
 
 // TestLSPRelated: a finding's related locations travel with it.
 func TestLSPRelated(t *testing.T) {
-	dir := t.TempDir()
-	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
-	c.initialize(dir, "en")
+	c, dir := session(t, "en")
 	text := readKernel(t, "unaligned_bugs.asc")
 	uri := c.open(filepath.Join(dir, "bugs.asc"), text, 1)
 	ds := c.diagnostics(uri, 1)
@@ -382,9 +389,7 @@ func TestLSPRelated(t *testing.T) {
 // TestLSPPython: DSL kernels are analysed, and their suppression is a #
 // comment.
 func TestLSPPython(t *testing.T) {
-	dir := t.TempDir()
-	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
-	c.initialize(dir, "en")
+	c, dir := session(t, "en")
 	text := readKernel(t, "scale_rows.py")
 	uri := c.open(filepath.Join(dir, "scale_rows.py"), text, 1)
 	d := findDiag(t, c.diagnostics(uri, 1), "ASC1001")
@@ -665,9 +670,7 @@ func TestLSPConfigBaseline(t *testing.T) {
 // server goes on with the next file. (A buffer is never UTF-16 here: the
 // editor decodes the file, and LSP carries text.)
 func TestLSPHostile(t *testing.T) {
-	dir := t.TempDir()
-	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
-	c.initialize(dir, "en")
+	c, dir := session(t, "en")
 	huge := "// __simd_vf__\n" + strings.Repeat("int x;\n", int(defaultMaxFileSize/7)+1)
 	cases := map[string]string{
 		"bin.asc":  "__simd_vf__ \x00\x01\x02\xff\xfe garbage \x00",
