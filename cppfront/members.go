@@ -126,12 +126,37 @@ func (lw *lowerer) memberValues(class string) map[string]*ir.Expr {
 // operator (not ==), ++ or --, or preceded by ++, -- or a unary &.
 func writtenNames(text []byte) map[string]bool {
 	out := map[string]bool{}
-	eachIdent(text, func(k, e int) {
+	eachCodeIdent(text, func(k, e int) {
 		if writeAt(text, k, e) {
 			out[string(text[k:e])] = true
 		}
 	})
 	return out
+}
+
+// eachCodeIdent is eachIdent outside comments and string and character
+// literals: a comment saying "x = a * b" writes no x.
+func eachCodeIdent(text []byte, f func(k, e int)) {
+	for i := 0; i < len(text); {
+		if next, _ := trivia(text, i); next != i {
+			i = min(next, len(text))
+			continue
+		}
+		c := text[i]
+		if isIdentStart(c) {
+			e, raw := identEnd(text, i)
+			if !raw {
+				f(i, e)
+			}
+			i = e
+			continue
+		}
+		if j, _ := literal(text, i); j != i {
+			i = j
+			continue
+		}
+		i++
+	}
 }
 
 // writeAt reports whether the identifier text[k:e] is written there.
