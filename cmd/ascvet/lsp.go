@@ -506,7 +506,11 @@ func (s *lspServer) run(pipe *pipeline, path string, text []byte) (res *lspResul
 		s.logf(protocol.MessageTypeWarning, "ascvet: %s", describe(path, err))
 		return res, true
 	}
-	a := pipe.run(path, text)
+	// The cache keeps the analysis of a buffer that matches its file (as
+	// opened, or saved): the command line finds it. The states in between,
+	// one a keystroke, are not worth an entry each.
+	disk, err := os.ReadFile(path)
+	a := pipe.runStore(path, text, err == nil && bytes.Equal(disk, text))
 	res.an = a
 	switch {
 	case a.cfgErr != "":

@@ -500,7 +500,9 @@ func TestLSPDebounce(t *testing.T) {
 // TestLSPSharesCache: the server and the command line share the result
 // cache, whether the file is named relatively (the command line, from the
 // repository) or absolutely (the server): a buffer that matches a file the
-// command line checked is answered from the cache, and the reverse.
+// command line checked is answered from the cache, and the command line
+// finds what the server analysed of a saved buffer. An unsaved buffer's
+// analysis is not stored.
 func TestLSPSharesCache(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("ASCVET_CACHE", t.TempDir())
@@ -524,11 +526,20 @@ func TestLSPSharesCache(t *testing.T) {
 	if h, m := c.srv.cache.stats.hits.Load(), c.srv.cache.stats.misses.Load(); h != 1 || m != 0 {
 		t.Errorf("server: %d hits, %d misses; want the command line's entry", h, m)
 	}
+	// An unsaved change is analysed but not stored; once saved, it is.
 	edited := strings.Replace(text, "scale, all);", "scale, all); // scaled", 1)
 	c.change(uri, edited, 2)
 	c.diagnostics(uri, 2)
+	if n := c.srv.cache.stats.puts.Load(); n != 0 {
+		t.Errorf("an unsaved buffer stored %d entries, want none", n)
+	}
 	if err := os.WriteFile(k, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	c.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
+	c.diagnostics(uri, 2)
+	if n := c.srv.cache.stats.puts.Load(); n != 1 {
+		t.Errorf("the saved buffer stored %d entries, want 1", n)
 	}
 	cli = cacheCounters{}
 	var out string

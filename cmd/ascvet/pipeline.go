@@ -116,6 +116,13 @@ func (p *pipeline) settingsFor(eff *config.Effective) (settings.Settings, error)
 
 // run analyses one file.
 func (p *pipeline) run(name string, src []byte) analysed {
+	return p.runStore(name, src, true)
+}
+
+// runStore is run, storing what the analyzers find in the result cache
+// only when store is set: an editor's server stores the buffers that
+// match their files, not every keystroke's.
+func (p *pipeline) runStore(name string, src []byte, store bool) analysed {
 	eff, err := p.loader.ForFile(name, p.wd)
 	if err != nil {
 		return analysed{cfgErr: err.Error()}
@@ -132,7 +139,7 @@ func (p *pipeline) run(name string, src []byte) analysed {
 	}
 	f := runner.File{Name: name, Src: bytes.Clone(src), Provided: map[*analysis.Analyzer]any{settings.Analyzer: &st}}
 	sc := scanAhead(f)
-	res, deps, errs, skip := p.analyse(f, &st)
+	res, deps, errs, skip := p.analyse(f, &st, store)
 	if skip != "" {
 		return analysed{skip: skip}
 	}
@@ -149,7 +156,7 @@ func (p *pipeline) run(name string, src []byte) analysed {
 
 // analyse runs the analyzers on f, or takes their findings from the cache.
 // It returns, besides, the headers whose bytes the findings depend on.
-func (p *pipeline) analyse(f runner.File, st *settings.Settings) (res *runner.Result, deps []cppfront.Dep, errs []runner.InternalError, skip string) {
+func (p *pipeline) analyse(f runner.File, st *settings.Settings, store bool) (res *runner.Result, deps []cppfront.Dep, errs []runner.InternalError, skip string) {
 	key, keyed := cache.ActionID{}, false
 	if p.cache != nil {
 		if key, keyed = p.cache.key(f.Name, f.Src, st); keyed {
@@ -167,7 +174,7 @@ func (p *pipeline) analyse(f runner.File, st *settings.Settings) (res *runner.Re
 	if len(skips) > 0 {
 		return nil, nil, nil, skips[0]
 	}
-	if keyed && len(res.Errors) == 0 {
+	if keyed && store && len(res.Errors) == 0 {
 		p.cache.put(key, f.Name, res.Findings, deps, p.named[filepath.Clean(f.Name)])
 	}
 	return res, deps, errs, ""
