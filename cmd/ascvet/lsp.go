@@ -172,6 +172,7 @@ type lspServer struct {
 	pipe     *pipeline
 	lang     string
 	shutdown bool
+	watch    bool                             // the client takes file watchers registered dynamically
 	analysed func(path string, version int32) // tests: told when diagnostics for a version went out
 }
 
@@ -268,7 +269,10 @@ func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 			return reply(ctx, nil, fmt.Errorf("%w: %w", jsonrpc2.ErrInvalidParams, err))
 		}
 		return reply(ctx, s.initialize(&p), nil)
-	case protocol.MethodInitialized, "$/cancelRequest", "$/setTrace", protocol.MethodWorkspaceDidChangeConfiguration:
+	case protocol.MethodInitialized:
+		s.registerWatchers()
+		return nil
+	case "$/cancelRequest", "$/setTrace", protocol.MethodWorkspaceDidChangeConfiguration:
 		return nil
 	case protocol.MethodShutdown:
 		s.mu.Lock()
@@ -352,6 +356,11 @@ func (s *lspServer) initialize(p *protocol.InitializeParams) *protocol.Initializ
 	if lang == "" {
 		lang = i18n.Lang("", os.Getenv)
 	}
+	if ws := p.Capabilities.Workspace; ws != nil && ws.DidChangeWatchedFiles != nil && ws.DidChangeWatchedFiles.DynamicRegistration {
+		s.mu.Lock()
+		s.watch = true
+		s.mu.Unlock()
+	}
 	if err := s.start(root, lang); err != nil {
 		s.logf(protocol.MessageTypeError, "ascvet lsp: %v", err)
 	}
@@ -407,13 +416,18 @@ func (s *lspServer) change(uri protocol.DocumentURI, version int32, text []byte)
 
 // saved re-reads the headers from disk and analyses again the document
 // at path, when it is open, and every open document whose last analysis
-// read it.
+// read it; every open document when path is an ascvet.toml, whose
+// configuration is read again.
 func (s *lspServer) saved(path string) {
 	cppir.ProjectIndex().Refresh()
+	isConfig := filepath.Base(path) == "ascvet.toml"
+	if isConfig {
+		s.reloadConfig()
+	}
 	s.mu.Lock()
 	var again []*lspDoc
 	for _, d := range s.docs {
-		if d.path == path || d.res != nil && slices.Contains(d.res.deps, path) {
+		if isConfig || d.path == path || d.res != nil && slices.Contains(d.res.deps, path) {
 			d.gen++
 			again = append(again, d)
 		}
@@ -422,6 +436,56 @@ func (s *lspServer) saved(path string) {
 	for _, d := range again {
 		s.schedule(d, 0)
 	}
+}
+
+// reloadConfig makes the pipeline read the ascvet.toml files again: the
+// loader keeps what it parsed for the life of a run.
+func (s *lspServer) reloadConfig() {
+	loader, err := config.NewLoader(config.Options{Chips: simcheck.Chips()})
+	if err != nil {
+		s.logf(protocol.MessageTypeError, "ascvet lsp: %v", err)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pipe != nil {
+		p := *s.pipe
+		p.loader = loader
+		s.pipe = &p
+	}
+}
+
+// lspWatched are the files whose changes on disk the server asks a client
+// that can watch files to report (workspace/didChangeWatchedFiles): the
+// sources, whose dependents it analyses again, and the configuration.
+var lspWatched = []string{"**/*.{asc,cpp,cc,cxx,h,hh,hpp,hxx,py}", "**/ascvet.toml"}
+
+// registerWatchers asks the client, when it can, to report changes to the
+// watched files made outside the editor (a checkout, a generator). It
+// runs on its own goroutine: the answer arrives on the connection's
+// reading goroutine, which handle must not block.
+func (s *lspServer) registerWatchers() {
+	s.mu.Lock()
+	watch := s.watch
+	s.mu.Unlock()
+	if !watch {
+		return
+	}
+	watchers := make([]protocol.FileSystemWatcher, len(lspWatched))
+	for i, g := range lspWatched {
+		watchers[i] = protocol.FileSystemWatcher{GlobPattern: g}
+	}
+	params := &protocol.RegistrationParams{Registrations: []protocol.Registration{{
+		ID: "ascvet-watch", Method: protocol.MethodWorkspaceDidChangeWatchedFiles,
+		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
+	}}}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := s.conn.Call(ctx, protocol.MethodClientRegisterCapability, params, nil); err != nil {
+			s.logf(protocol.MessageTypeWarning, "ascvet lsp: the client did not take the file watchers: %v", err)
+		}
+	}()
 }
 
 func (s *lspServer) close(uri protocol.DocumentURI) {

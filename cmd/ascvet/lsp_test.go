@@ -33,6 +33,7 @@ type lspClient struct {
 	diags chan publishParams
 	mu    sync.Mutex
 	logs  []string
+	calls []jsonrpc2.Request // requests from the server
 	exit  chan int
 }
 
@@ -77,6 +78,9 @@ func dialLSP(t testing.TB, rwc io.ReadWriteCloser) *lspClient {
 			c.mu.Unlock()
 		}
 		if _, call := req.(*jsonrpc2.Call); call {
+			c.mu.Lock()
+			c.calls = append(c.calls, req)
+			c.mu.Unlock()
 			return reply(ctx, nil, nil)
 		}
 		return nil
@@ -704,6 +708,48 @@ func TestLSPHostile(t *testing.T) {
 	uri := c.open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 1)
 	if got := diagCodes(c.diagnostics(uri, 1)); len(got) != 2 {
 		t.Errorf("after the hostile buffers: %v", got)
+	}
+}
+
+// TestLSPWatched: a client that can watch files is asked to report the
+// sources and ascvet.toml files; a configuration changed on disk is read
+// again and the open files analysed again.
+func TestLSPWatched(t *testing.T) {
+	dir := t.TempDir()
+	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
+	var res protocol.InitializeResult
+	c.call(protocol.MethodInitialize, &protocol.InitializeParams{
+		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(pathURI(dir)), Name: "w"}},
+		Capabilities: protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{
+			DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesWorkspaceClientCapabilities{DynamicRegistration: true}}},
+	}, &res)
+	c.notify(protocol.MethodInitialized, &protocol.InitializedParams{})
+	uri := c.open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 1)
+	if d := findDiag(t, c.diagnostics(uri, 1), "ASC1001"); d.Severity != protocol.DiagnosticSeverityWarning {
+		t.Fatalf("ASC1001 severity %v before the configuration", d.Severity)
+	}
+	c.mu.Lock()
+	var reg *protocol.RegistrationParams
+	for _, r := range c.calls {
+		if r.Method() == protocol.MethodClientRegisterCapability {
+			reg = &protocol.RegistrationParams{}
+			if err := json.Unmarshal(r.Params(), reg); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	c.mu.Unlock()
+	if reg == nil || len(reg.Registrations) != 1 || reg.Registrations[0].Method != protocol.MethodWorkspaceDidChangeWatchedFiles ||
+		!strings.Contains(fmt.Sprint(reg.Registrations[0].RegisterOptions), "ascvet.toml") {
+		t.Errorf("registration %+v, want file watchers for the sources and ascvet.toml", reg)
+	}
+	toml := filepath.Join(dir, "ascvet.toml")
+	if err := os.WriteFile(toml, []byte("[severity]\nASC1001 = \"error\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{{URI: pathURI(toml), Type: protocol.FileChangeTypeCreated}}})
+	if d := findDiag(t, c.diagnostics(uri, 1), "ASC1001"); d.Severity != protocol.DiagnosticSeverityError {
+		t.Errorf("ASC1001 severity %v after ascvet.toml made it an error", d.Severity)
 	}
 }
 
