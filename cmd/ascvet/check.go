@@ -20,8 +20,9 @@ import (
 // name, reads it into a buffer of its own, scans it for a VF marker and, if
 // it has none, is done with it; a file with one is analysed at once, and
 // only its findings are kept (and its source, when -fix or -diff needs
-// it). So memory holds the file names, jobs files in flight, and the
-// findings, whatever the size of the tree.
+// it). So memory holds the file names (a file free of VF code leaves
+// nothing else), jobs files in flight, and the findings, whatever the
+// size of the tree.
 //
 // Order does not depend on jobs: each file's outcome goes to its slot in
 // walk order; messages are printed in that order after the run, and the
@@ -50,6 +51,12 @@ type fileOutcome struct {
 	cfgErr   string                 // its configuration did not load
 }
 
+// plain reports whether o is a file read and found free of VF code, with
+// nothing to say.
+func (o *fileOutcome) plain() bool {
+	return o.read && !o.vf && o.msg == "" && o.cfgErr == "" && o.src == nil && o.findings == nil && o.issues == nil && o.errs == nil
+}
+
 // check expands paths, reads every file and analyses those with a VF
 // marker. Skipped inputs are reported on stderr, one line each, in walk
 // order, and counted; the result is in in.res. Its error is a
@@ -74,25 +81,37 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 	})
 
 	cfg.progress.setTotal(len(names))
-	outs := make([]fileOutcome, len(names))
+	// A file read and found free of VF code (most files) leaves only its
+	// size, added here: its slot stays nil, 8 bytes a file of the tree.
+	outs := make([]*fileOutcome, len(names))
+	var plainFiles, plainBytes atomic.Int64
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(cfg.jobs, max(len(names), 1)) {
 		wg.Go(func() {
 			var buf []byte
 			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
-				outs[i] = checkFile(names[i], as, &cfg, &buf)
+				o := checkFile(names[i], as, &cfg, &buf)
+				if o.plain() {
+					plainFiles.Add(1)
+					plainBytes.Add(o.size)
+				} else {
+					outs[i] = &o
+				}
 				cfg.progress.add(1)
 			}
 		})
 	}
 	wg.Wait()
 	cfg.progress.finish()
+	in.read, in.bytes = int(plainFiles.Load()), plainBytes.Load()
 
 	all := &runner.Result{}
 	cfgSeen := map[string]bool{}
-	for i := range outs {
-		o := &outs[i]
+	for i, o := range outs {
+		if o == nil {
+			continue
+		}
 		if o.msg != "" {
 			in.skipped++
 			fmt.Fprintf(stderr, "ascvet: %s\n", o.msg)
@@ -121,7 +140,7 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 		all.Findings = append(all.Findings, o.findings...)
 		in.issues = append(in.issues, o.issues...)
 		all.Errors = append(all.Errors, o.errs...)
-		*o = fileOutcome{}
+		outs[i] = nil
 	}
 	in.res = (&runner.Result{}).Replace(nil, all) // sorted as runner.Run sorts
 	sortIssues(in.issues)
