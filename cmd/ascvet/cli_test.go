@@ -124,6 +124,9 @@ func TestHelp(t *testing.T) {
 		t.Errorf("ascvet -h differs from ascvet help:\n%s", h)
 	}
 	for _, c := range commands {
+		if !strings.Contains(out, "\n       ascvet "+c.name+" ") && !strings.Contains(out, "\n       ascvet "+c.name+"\n") {
+			t.Errorf("ascvet help does not list ascvet %s", c.name)
+		}
 		code, out, errs := ascvet(t, "help", c.name)
 		if code != exitOK || errs != "" || !strings.HasPrefix(out, "usage: ascvet "+c.name) {
 			t.Errorf("ascvet help %s: exit %d, stderr %q, stdout %q", c.name, code, errs, out)

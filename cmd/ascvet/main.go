@@ -5,6 +5,7 @@
 //
 //	ascvet [flags] [path ...]
 //	ascvet stats [-j N] [path ...]
+//	ascvet lsp [-baseline FILE]
 //	ascvet help [COMMAND]
 //	ascvet version [-f json]
 //	ascvet completion bash|zsh|fish
@@ -385,6 +386,7 @@ const mainUsage = `usage: ascvet [flags] [path ...]
        ascvet ir FILE...
        ascvet regs [-f json] PATH[:LINE]...
        ascvet sim [-f json] PATH:LINE | PATH...
+       ascvet lsp [-baseline FILE] [-debounce DURATION]
        ascvet help [COMMAND]
        ascvet version [-f json]
        ascvet completion bash|zsh|fish
