@@ -163,6 +163,7 @@ type lspServer struct {
 	conn  jsonrpc2.Conn
 	cache *resultCache
 	work  chan struct{} // a token per analysis running at once
+	pubMu sync.Mutex    // held while an analysis publishes its diagnostics
 
 	exited   chan struct{} // closed on the client's exit notification
 	exitOnce sync.Once
@@ -490,6 +491,8 @@ func (s *lspServer) registerWatchers() {
 
 func (s *lspServer) close(uri protocol.DocumentURI) {
 	path := uriPath(uri)
+	s.pubMu.Lock() // after any analysis of it that is publishing
+	defer s.pubMu.Unlock()
 	s.mu.Lock()
 	d := s.docs[path]
 	if d != nil {
@@ -534,6 +537,10 @@ func (s *lspServer) analyse(d *lspDoc, gen int) {
 		return
 	}
 	diags := s.diagnostics(d.uri, res)
+	// One publisher at a time, checking under it that no newer analysis
+	// came: an older one never publishes after a newer one.
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
 	s.mu.Lock()
 	current := d.gen == gen
 	if current {
