@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/config"
@@ -382,7 +384,7 @@ func (s *lspServer) initialize(p *protocol.InitializeParams) *protocol.Initializ
 // lspSource reports whether the server analyses the file at path: the
 // C++ sources the command line walks, and Python DSL files.
 func lspSource(path string) bool {
-	return runner.IsSource(filepath.Base(path)) || strings.EqualFold(filepath.Ext(path), ".py")
+	return runner.IsSource(filepath.Base(path)) || cppir.IsPython(path)
 }
 
 func (s *lspServer) open(uri protocol.DocumentURI, version int32, text []byte) {
@@ -829,7 +831,7 @@ func (s *lspServer) loopSummary(res *lspResult, path string, line int) string {
 			if fset.Position(lp.Pos).Line != line {
 				continue
 			}
-			m, err := simcheckMachine(st.Chip, st.Machine)
+			m, err := simcost.Load(st.Chip, st.Machine)
 			if err != nil {
 				return ""
 			}
@@ -878,15 +880,6 @@ func lspText(lang, key string) string {
 	return key
 }
 
-// simcheckMachine loads the machine model of a chip or machine file, as
-// the rules do.
-var simcheckMachine = func(chip, machine string) (*simcheck.Machine, error) {
-	if machine != "" {
-		return simcheck.Load(machine)
-	}
-	return simcheck.Chip(chip)
-}
-
 // Positions. LSP counts lines from 0 and characters in UTF-16 code units;
 // findings count lines from 1 and columns in bytes.
 
@@ -903,23 +896,9 @@ func lineStarts(text []byte) []int {
 // position returns the LSP position of byte offset off.
 func (res *lspResult) position(off int) protocol.Position {
 	off = min(max(off, 0), len(res.text))
-	line := max(sortSearch(res.lines, off), 0)
+	line := max(sort.SearchInts(res.lines, off+1)-1, 0)
 	start := res.lines[line]
 	return protocol.Position{Line: uint32(line), Character: uint32(utf16Len(res.text[start:off]))}
-}
-
-// sortSearch returns the index of the last line starting at or before off.
-func sortSearch(starts []int, off int) int {
-	lo, hi := 0, len(starts)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if starts[m] <= off {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo - 1
 }
 
 // offset returns the byte offset of a finding's position (1-based line,
