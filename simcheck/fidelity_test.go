@@ -44,9 +44,10 @@ type point struct {
 
 // Error bounds the test holds the model to: the mean absolute error over
 // the points in scope, by source (measured 5.9% and 9.3% when they were
-// set; the targets were 8% and 12%). Lower them as the model improves;
+// set; the targets were 8% and 12%; 4.7% and 7.0% when lowered to 6% and
+// 8%). Lower them as the model improves;
 // never raise them to let a change pass.
-var fidelityBound = map[string]float64{"camodel": 0.07, "950PR": 0.10}
+var fidelityBound = map[string]float64{"camodel": 0.06, "950PR": 0.08}
 
 func loadPoints(t *testing.T) []*point {
 	t.Helper()
@@ -130,8 +131,8 @@ func TestFidelity(t *testing.T) {
 	b.WriteString("Every third point of each source (in id order) is reported apart as held out. No constant was fitted\n")
 	b.WriteString("to these points: latencies, forwarding, initiation intervals and queue sizes come from VfSim's\n")
 	b.WriteString("configuration (simcheck/machines/ascend950.toml names each source). Structural choices were made\n")
-	b.WriteString("looking at all points, held-out ones included, one VfSim mechanism at a time: the window is VfSim's\n")
-	b.WriteString("58-entry shared queue freed at issue (a reorder buffer freed at retire was worse); the 68-register\n")
+	b.WriteString("looking at all points, held-out ones included, one mechanism at a time: the window is VfSim's\n")
+	b.WriteString("58-entry shared queue (a reorder buffer freed at retire was worse); the 68-register\n")
 	b.WriteString("renaming pool does not limit dispatch (VfSim frees a register after its last read; freeing at the\n")
 	b.WriteString("next writer's retire made every loop 30-90% slow); initiation intervals between classes on one unit;\n")
 	b.WriteString("at most 7 compute instructions in flight on a unit; a nested hardware loop's next run starts at least\n")
@@ -140,7 +141,12 @@ func TestFidelity(t *testing.T) {
 	b.WriteString("3510 guide; a top-level loop starts once the previous one is dispatched, so only the last drains\n")
 	b.WriteString("(unless a LocalMemBar stands between them). The errors after each step: camodel 10.7%, 9.3%, 6.0%,\n")
 	b.WriteString("6.1%, 5.9%; hardware 17.7%, 15.0%, 10.8%, 11.6% once the two nd2nz points came into scope with\n")
-	b.WriteString("the bank rule, 9.9%, 9.3%; the held-out third moved with the rest.\n\n")
+	b.WriteString("the bank rule, 9.9%, 9.3%; the held-out third moved with the rest. Then four more (ablations in the\n")
+	b.WriteString("machine file): a window entry is held until its result is written, not freed at issue as VfSim frees\n")
+	b.WriteString("it; loads wait in the load queue, outside the window, as in VfSim; mask ops (PSET, PLT, PAND, ...) run\n")
+	b.WriteString("on a predicate unit, not on EXU0/1 (VfSim has none of them); iteration k of a hardware loop starts\n")
+	b.WriteString("dispatching no earlier than k cycles after the first (VfSim's stride). Together: camodel 4.7% (held\n")
+	b.WriteString("out 4.5%), hardware 7.0% (held out 9.3%).\n\n")
 	type agg struct{ fit, held, all []float64 }
 	sums := map[string]*agg{}
 	idx := map[string]int{}
@@ -233,6 +239,12 @@ func directionTable(t *testing.T, m *simcheck.Machine, pts []*point) string {
 		ag := float64(base.predicted-p.predicted) / float64(base.predicted)
 		ok := (mg > 0) == (ag > 0)
 		agrees := fmt.Sprint(ok)
+		if math.Abs(mg) < noChange {
+			// The measurement shows no change: the model must not
+			// promise one either.
+			ok = math.Abs(ag) < noChange
+			agrees = fmt.Sprintf("%v: no change measured, within %.0f%% both", ok, 100*noChange)
+		}
 		pair := p.Source + "/" + p.Of + "->" + p.ID
 		switch {
 		case p.DirectionOut != "":
@@ -247,10 +259,14 @@ func directionTable(t *testing.T, m *simcheck.Machine, pts []*point) string {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %+.1f%% | %+.1f%% | %s |\n", p.Source, p.Opt, p.Of, p.ID, -100*mg, -100*ag, esc(agrees))
 	}
-	b.WriteString("\nA row marked false is an open error of the model, listed in the test (knownWrong); any other\n")
-	b.WriteString("disagreement fails it. The two #pragma unroll rows gain 3-4% on hardware; the model prices the rolled\n")
-	b.WriteString("loops within 1% and 3% but sees no gain in the copies. The 2R1W hand unroll and the main-tail\n")
-	b.WriteString("split are in points whose absolute figures are out of scope, the second within measurement noise.\n")
+	b.WriteString("\nA row agrees when the model moves the way the measurement does. Where the measurement moves less\n")
+	b.WriteString("than 1% either way (the main-tail split: +0.3%, documented as a gain), the model agrees only if it\n")
+	b.WriteString("too predicts less than 1%. A row marked false is an open error of the model, listed in the test\n")
+	b.WriteString("(knownWrong); any other disagreement fails it. The one left is the hand unroll of bank_c06 ->\n")
+	b.WriteString("bank_c07: -148 cycles a call measured, none predicted. Its loop is bound by UB accesses before and\n")
+	b.WriteString("after the unroll in the model; the vendor says unrolling removes loop control, and an iteration\n")
+	b.WriteString("stride of 2 cycles (VfSim's is 1) turns the row right, but keeps seed 002's VLoop-1 from ever\n")
+	b.WriteString("dual-issuing and its six-Add split from gaining.\n")
 	return b.String()
 }
 
@@ -259,11 +275,11 @@ func directionTable(t *testing.T, m *simcheck.Machine, pts []*point) string {
 // fails the test, and so does one of these coming right without leaving
 // the list.
 var knownWrong = map[string]bool{
-	"950PR/gelu_c1->gelu_c2":                 true, // #pragma unroll 6: -4.0% measured
-	"950PR/gelu_eltwise_c2->gelu_eltwise_c3": true, // #pragma unroll 6: -2.9% measured
-	"950PR/bank_c06->bank_c07":               true, // hand unroll under 2R1W conflicts: -6.3% measured
-	"950PR/softmax_c2->softmax_c4":           true, // main-tail split: +0.3% measured, within noise
+	"950PR/bank_c06->bank_c07": true, // hand unroll x2 of a UB-bound loop: -6.3% measured, 0.0% predicted
 }
+
+// noChange is the change under which a measurement counts as no change.
+const noChange = 0.01
 
 // sourceKey is a twin's code with comments, blank lines and the function's
 // name taken out.

@@ -8,9 +8,11 @@
 //
 //	dispatch  in program order, dispatch_width a cycle, into a window of
 //	          `window` entries (VfSim's 58-entry shared queue; seed 002's
-//	          "execution queue depth 64"), freed at issue or, with
-//	          window_frees = "retire", at retire; a RegTensor result also
-//	          needs a free physical register when the model sets a pool
+//	          "execution queue depth 64"), freed at issue, or with
+//	          window_frees = "done" when the result is written, or with
+//	          "retire" at retire; with load_queue, loads take no entry; a
+//	          RegTensor result also needs a free physical register when the
+//	          model sets a pool
 //	issue     out of order: the oldest instructions whose operands are ready
 //	          and whose port is free; at most issue_width in all, of them
 //	          at most compute_issue compute instructions, ub_accesses loads
@@ -73,7 +75,8 @@ type Machine struct {
 	RetireWidth   int            `toml:"retire_width"`
 	IssueWidth    int            `toml:"issue_width"`
 	Window        int            `toml:"window"`
-	WindowFrees   string         `toml:"window_frees"` // "retire" (a reorder buffer) or "issue" (an issue queue; the default)
+	WindowFrees   string         `toml:"window_frees"` // "issue" (an issue queue; the default), "done" (an entry held until its result is written) or "retire" (a reorder buffer)
+	LoadQueue     bool           `toml:"load_queue"`   // loads wait in a queue of their own and take no window entry
 	ComputeIssue  int            `toml:"compute_issue"`
 	UBAccesses    int            `toml:"ub_accesses"`
 	UBWrites      int            `toml:"ub_writes"`
@@ -81,6 +84,7 @@ type Machine struct {
 	VFStart       int            `toml:"vf_start"`
 	VFDrain       int            `toml:"vf_drain"`
 	LoopEntry     int            `toml:"loop_entry"`
+	IterStride    int            `toml:"iter_stride"`   // cycles between the dispatch starts of two iterations at least (the hardware loop's control)
 	NestedGap     int            `toml:"nested_gap"`    // cycles between the starts of two runs of inner loops (hardware loops nested in the simulated one)
 	UnitInflight  int            `toml:"unit_inflight"` // compute instructions a unit holds between issue and done at most (0: no limit)
 	PointerDep    int            `toml:"pointer_dep"`
@@ -154,6 +158,11 @@ func (m *Machine) check() error {
 		if f.v <= 0 {
 			return fmt.Errorf("%s must be positive", f.name)
 		}
+	}
+	switch m.WindowFrees {
+	case "", "issue", "done", "retire":
+	default:
+		return fmt.Errorf("window_frees must be issue, done or retire, not %q", m.WindowFrees)
 	}
 	m.byOp = map[string]*Class{}
 	for name, n := range m.Ports {

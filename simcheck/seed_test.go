@@ -73,12 +73,8 @@ func splitBefore(adds int) (*ir.Func, *ir.Loop) {
 	return b.Func(), lp
 }
 
-func splitAfter(adds int) (*ir.Func, []*ir.Loop) {
-	return splitAfterAs(adds, false)
-}
-
-// splitAfterAs is splitAfter; asPrinted builds VLoop-1 as seed 002 prints
-// it, its Adds reading dstReg1, which the loop does not write (so they do
+// splitAfterAs is the two loops the split makes; asPrinted builds VLoop-1
+// as seed 002 prints it, its Adds reading dstReg1, which the loop does not write (so they do
 // not chain), rather than the chain the text describes.
 func splitAfterAs(adds int, asPrinted bool) (*ir.Func, []*ir.Loop) {
 	b := it.New("After")
@@ -109,30 +105,52 @@ func splitAfterAs(adds int, asPrinted bool) (*ir.Func, []*ir.Loop) {
 	return b.Func(), []*ir.Loop{l1, l2}
 }
 
-// TestSeedVLoop1: the 16 iterations of 4 dependent instructions overlap in
-// the window: by the time the first iteration's store issues, the loads of
-// ten iterations and more have entered the window, and the loop dual-issues.
+// TestSeedVLoop1: the 16 iterations of dependent instructions overlap in
+// the window: each iteration's load enters it before the previous
+// iteration's store issues, and the two EXUs issue together: the loop runs
+// near 16 iteration starts (iter_stride apart) plus one chain, not 16
+// chains.
 func TestSeedVLoop1(t *testing.T) {
+	m := chip(t)
 	fn, lp := seedVLoop1()
-	r := chip(t).Run(BodyOf(fn, lp, nil), 16)
+	r := m.Run(BodyOf(fn, lp, nil), 16)
 	t.Logf("VLoop-1: %d cycles, IPC %.2f, window high-water %d", r.Cycles, r.IPC(), r.MaxWindow)
-	firstStore, lastLoad := -1, -1
+	load, store := map[int]int{}, map[int]int{}
+	issues := map[int]int{} // cycle -> compute instructions issued
+	chain := 0
 	for _, e := range r.Events {
-		if e.Iter == 0 && e.Index == 4 {
-			firstStore = e.Issue
+		switch e.Index {
+		case 1:
+			load[e.Iter] = e.Dispatch
+		case 4:
+			store[e.Iter] = e.Issue
 		}
-		if e.Iter == 9 && e.Index == 1 {
-			lastLoad = e.Dispatch
+		if e.Compute {
+			issues[e.Issue]++
+		}
+		if e.Iter == 0 {
+			chain = max(chain, e.Done)
 		}
 	}
-	if lastLoad < 0 || firstStore < 0 || lastLoad > firstStore {
-		t.Errorf("iteration 9's load dispatched at %d, after iteration 0's store issued at %d: iterations do not overlap", lastLoad, firstStore)
+	for k := 1; k < 16; k++ {
+		if load[k] >= store[k-1] {
+			t.Errorf("iteration %d's load dispatched at %d, once iteration %d's store had issued (%d): iterations do not overlap", k, load[k], k-1, store[k-1])
+		}
 	}
-	// 48 compute instructions in all, and a 20-cycle chain to fill and
-	// drain: above one compute instruction a cycle only when iterations
-	// overlap and issue two at once.
-	if r.IPC() < 1.0 {
-		t.Errorf("IPC %.2f: the independent iterations should dual-issue", r.IPC())
+	dual := 0
+	for _, n := range issues {
+		if n >= 2 {
+			dual++
+		}
+	}
+	if dual == 0 {
+		t.Error("no cycle issues two compute instructions: the independent iterations should dual-issue")
+	}
+	if serial := 16 * chain; r.Cycles*3 > serial {
+		t.Errorf("%d cycles: not under a third of 16 chains of %d cycles run one after another", r.Cycles, chain)
+	}
+	if floor := 16*m.IterStride + chain; r.Cycles > floor+chain/2 {
+		t.Errorf("%d cycles: far above 16 iteration starts every %d cycles plus one chain (%d)", r.Cycles, m.IterStride, floor)
 	}
 }
 
@@ -157,33 +175,41 @@ func TestSeedUnroll(t *testing.T) {
 }
 
 // TestSeedSplit: splitting a VF loop (intermediates through UB) pays off
-// when an iteration's dependency chain keeps the window and the renaming
-// pool from holding several iterations: each half's shorter chains
-// overlap. Hardware shows the split of gelu_eltwise gaining 22%
-// (docs/fidelity.md); seed 002 documents the split of its Add chain.
+// when an iteration's dependency chain keeps the window from holding
+// several iterations: each half's shorter chains overlap. Hardware shows
+// the split of gelu_eltwise gaining 22% (docs/fidelity.md); seed 002
+// documents the split of an Add chain, printed with six Adds. The gain
+// must grow with the chain, and the seed's six-Add split must gain too.
+// (VfSim at 63c3583, given the same loops as traces, has the six-Add split
+// at 180 -> 197 cycles and gains only from 16 Adds: this is where the two
+// models part.)
 func TestSeedSplit(t *testing.T) {
 	m := chip(t)
 	// Whole VF functions, as a kernel author compares them: the second
 	// loop starts once the first is dispatched.
-	run := func(adds int) (before, after int) {
+	run := func(adds int, printed bool) (before, after int) {
 		fb, _ := splitBefore(adds)
-		fa, _ := splitAfter(adds)
+		fa, _ := splitAfterAs(adds, printed)
 		return m.RunRegion(fb, 32, nil).Cycles, m.RunRegion(fa, 32, nil).Cycles
 	}
-	b6, a6 := run(6)
-	b64, a64 := run(64)
-	t.Logf("split, 6 Adds (the seed's loop): before %d, after %d cycles", b6, a6)
-	t.Logf("split, 64 Adds: before %d, after %d cycles (%d%% fewer)", b64, a64, 100*(b64-a64)/b64)
-	if a64 >= b64*85/100 {
-		t.Errorf("splitting a 64-Add chain: %d -> %d cycles, want at least 15%% fewer", b64, a64)
+	prev := 0.0 // the gain must grow with the chain, and be one from the first
+	for _, adds := range []int{6, 8, 16, 32, 64} {
+		b, a := run(adds, false)
+		gain := float64(b-a) / float64(b)
+		t.Logf("split, %d Adds: before %d, after %d cycles (%.1f%% fewer)", adds, b, a, 100*gain)
+		if gain <= prev {
+			t.Errorf("splitting a %d-Add chain gains %.1f%%, not more than a shorter chain's %.1f%%", adds, 100*gain, 100*prev)
+		}
+		prev = gain
 	}
-	if a6 >= b6 {
-		t.Errorf("splitting the seed's six-Add loop: %d -> %d cycles, want a gain", b6, a6)
+	if prev < 0.15 {
+		t.Errorf("splitting a 64-Add chain gains %.1f%%, want at least 15%%", 100*prev)
 	}
-	fp, _ := splitAfterAs(6, true)
-	printed := m.RunRegion(fp, 32, nil).Cycles
-	t.Logf("the seed's six-Add split as printed (VLoop-1's Adds read dstReg1): %d -> %d cycles", b6, printed)
-	if printed >= b6 {
-		t.Errorf("the seed's split as printed: %d -> %d cycles, want a gain", b6, printed)
+	for _, printed := range []bool{false, true} {
+		b, a := run(6, printed)
+		t.Logf("the seed's six-Add split (as printed, VLoop-1's Adds reading dstReg1: %v): %d -> %d cycles", printed, b, a)
+		if a >= b {
+			t.Errorf("the seed's six-Add split (as printed: %v): %d -> %d cycles, want a gain", printed, b, a)
+		}
 	}
 }

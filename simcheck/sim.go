@@ -282,14 +282,32 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 	var ubNow []*instance // UB accesses issued this cycle with known banks
 	nextDispatch, nextRetire := 0, 0
 	lastGate := -1 // dispatch cycle of the last inner loop run's start
-	window := 0    // instructions dispatched and not retired (a reorder buffer)
+	window := 0    // entries taken: dispatched and not yet freed (see Machine.WindowFrees)
 	pregs := m.Registers["physical_vreg"] - m.Registers["vreg"]
 	if pregs <= 0 {
 		pregs = 1 << 30 // no renaming pool in the model: no limit
 	}
 	var pending []int // dispatched, not issued, in program order
+	var frees []int   // window_frees = "done": the done cycles of issued instructions still holding an entry
+	nextFree := -1    // the earliest of frees, -1 when none
+	loopBase := 0     // the cycle the first instruction dispatched (Machine.IterStride)
 	for cycle := 0; nextRetire < len(insts); cycle++ {
 		progress := false
+		if nextFree >= 0 && nextFree <= cycle {
+			kept, next := frees[:0], -1
+			for _, t := range frees {
+				if t <= cycle {
+					window--
+					continue
+				}
+				kept = append(kept, t)
+				if next < 0 || t < next {
+					next = t
+				}
+			}
+			frees, nextFree = kept, next
+			progress = true
+		}
 		// Retire in order.
 		for r := 0; r < m.RetireWidth && nextRetire < len(insts); r++ {
 			in := insts[nextRetire]
@@ -314,7 +332,14 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 				kept = append(kept, k)
 				continue
 			}
-			if m.WindowFrees != "retire" {
+			switch {
+			case m.LoadQueue && in.t.Load:
+			case m.WindowFrees == "done":
+				frees = append(frees, in.ev.Done)
+				if nextFree < 0 || in.ev.Done < nextFree {
+					nextFree = in.ev.Done
+				}
+			case m.WindowFrees != "retire":
 				window--
 			}
 			progress = true
@@ -335,17 +360,33 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 				}
 				lastGate = cycle
 			}
+			if nextDispatch == 0 {
+				loopBase = cycle
+			} else if cycle < loopBase+in.iter*m.IterStride {
+				break // the hardware loop has not started this iteration yet
+			}
 			pregs -= in.vdefs
 			in.ev.Dispatch = cycle
 			pending = append(pending, nextDispatch)
-			window++
+			if !m.LoadQueue || !in.t.Load {
+				window++
+			}
 			nextDispatch++
 			progress = true
 		}
 		res.MaxWindow = max(res.MaxWindow, window)
 		if !progress {
 			// Nothing moved: jump to the next cycle at which something can.
-			cycle = m.nextEvent(cycle, insts, pending, nextRetire, portFree, pipeFree, lastOn, lastGate+m.NestedGap) - 1
+			next := m.nextEvent(cycle, insts, pending, nextRetire, portFree, pipeFree, lastOn, lastGate+m.NestedGap)
+			if nextDispatch > 0 && nextDispatch < len(insts) {
+				if t := loopBase + insts[nextDispatch].iter*m.IterStride; t > cycle && t < next {
+					next = t
+				}
+			}
+			if nextFree > cycle && nextFree < next {
+				next = nextFree
+			}
+			cycle = next - 1
 		}
 		if cycle > 1<<24 {
 			panic("internal error: simulation does not converge")

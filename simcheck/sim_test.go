@@ -137,3 +137,99 @@ func TestNestedBodyCapped(t *testing.T) {
 		t.Errorf("%d instances in %d iterations", len(res.Events), res.Iterations)
 	}
 }
+
+// independentMuls builds a loop of n independent Muls per iteration, each
+// fed by a load of its own when loads is set.
+func independentMuls(n int, loads bool) (*ir.Func, *ir.Loop) {
+	b := it.New("k")
+	var regs []ir.RegID
+	for i := 0; i < n; i++ {
+		regs = append(regs, b.VReg("r", "float"))
+	}
+	lp := b.Loop(8, func() {
+		for _, r := range regs {
+			if loads {
+				b.Instr(ir.OpLoadAlign, it.W(r), it.PtrRW("src"))
+			}
+			b.Instr(ir.OpMuls, it.W(r), it.R(r), it.S("2"))
+		}
+	})
+	return b.Func(), lp
+}
+
+// TestWindowFrees: with window_frees = "done" an entry stays taken until
+// the result is written, so a small window fills with instructions in
+// flight and dispatch waits for the oldest to finish, where freeing at
+// issue lets it go on.
+func TestWindowFrees(t *testing.T) {
+	fn, lp := independentMuls(8, false)
+	m := chip(t)
+	small := *m
+	small.Window = 4
+	small.IterStride = 0
+	small.WindowFrees = "issue"
+	atIssue := small.Run(BodyOf(fn, lp, nil), 8)
+	small.WindowFrees = "done"
+	atDone := small.Run(BodyOf(fn, lp, nil), 8)
+	t.Logf("64 independent Muls, window 4: %d cycles freed at issue, %d freed when done", atIssue.Cycles, atDone.Cycles)
+	// Freed at issue: two Muls a cycle. Held to done (Mul latency 8): four
+	// in flight at most, one every two cycles.
+	if atIssue.Cycles > 64/2+20 {
+		t.Errorf("freed at issue: %d cycles, want about 32 + the latency", atIssue.Cycles)
+	}
+	if atDone.Cycles < 64*8/4 {
+		t.Errorf("held until done: %d cycles, want at least %d (4 entries, 8 cycles each)", atDone.Cycles, 64*8/4)
+	}
+	for i, e := range atDone.Events {
+		if i >= 4 && e.Dispatch < atDone.Events[i-4].Done {
+			t.Fatalf("instruction %d dispatched at %d, before instruction %d (4 entries back) was done at %d", i, e.Dispatch, i-4, atDone.Events[i-4].Done)
+		}
+	}
+	if _, err := Parse("bad.toml", []byte("name = 'x'\nwindow_frees = 'later'\n")); err == nil {
+		t.Error("window_frees = 'later' must be an error")
+	}
+}
+
+// TestLoadQueue: with load_queue, loads take no window entry, so a window
+// of compute instructions holds as many of them with loads between as
+// without.
+func TestLoadQueue(t *testing.T) {
+	fn, lp := independentMuls(8, true)
+	m := chip(t)
+	small := *m
+	small.Window = 4
+	small.LoadQueue = false
+	with := small.Run(BodyOf(fn, lp, nil), 8)
+	small.LoadQueue = true
+	without := small.Run(BodyOf(fn, lp, nil), 8)
+	t.Logf("64 load+Mul pairs, window 4: %d cycles with loads in the window, %d with a load queue (high-water %d, %d)", with.Cycles, without.Cycles, with.MaxWindow, without.MaxWindow)
+	if without.Cycles >= with.Cycles {
+		t.Errorf("a load queue should leave the window to the Muls: %d cycles, not fewer than %d", without.Cycles, with.Cycles)
+	}
+	if without.MaxWindow > 4 {
+		t.Errorf("window high-water %d, above its 4 entries", without.MaxWindow)
+	}
+}
+
+// TestIterStride: iteration k dispatches no earlier than k * iter_stride
+// cycles after the first instruction.
+func TestIterStride(t *testing.T) {
+	b := it.New("k")
+	x := b.VReg("x", "float")
+	lp := b.Loop(16, func() { b.Instr(ir.OpMuls, it.W(x), it.R(x), it.S("2")) })
+	fn := b.Func()
+	m := *chip(t)
+	for _, stride := range []int{0, 1, 3} {
+		m.IterStride = stride
+		r := m.Run(BodyOf(fn, lp, nil), 16)
+		first := r.Events[0].Dispatch
+		for _, e := range r.Events {
+			if e.Dispatch < first+e.Iter*stride {
+				t.Errorf("stride %d: iteration %d dispatched at %d, before %d", stride, e.Iter, e.Dispatch, first+e.Iter*stride)
+			}
+		}
+		if stride == 3 && r.Events[15].Dispatch != first+45 {
+			t.Errorf("stride 3: the last iteration dispatched at %d, want %d: nothing else holds this loop's dispatch back", r.Events[15].Dispatch, first+45)
+		}
+	}
+}
