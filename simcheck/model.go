@@ -320,6 +320,19 @@ const (
 	kindB16
 )
 
+// IntegerDiv reports whether in is a Div on integer elements. The 950 runs
+// it as a software sequence (51-290 cycles an iteration measured, the
+// trait_num points in docs/fidelity.md) that the model prices as one SFU op,
+// so a cost that hangs on it is not the model's to give.
+func IntegerDiv(in *ir.Instr) bool { return in.Op == ir.OpDiv && elemKind(in.Elem) == kindInt }
+
+// UntypedDiv reports whether in is a Div whose element type is a template
+// parameter: timed as a float Div, and an integer Div if instantiated so.
+func UntypedDiv(in *ir.Instr) bool {
+	_, known := ir.ElemSize(in.Elem)
+	return in.Op == ir.OpDiv && !known && in.Elem != ""
+}
+
 func elemKind(elem string) kind {
 	switch elem {
 	case "half", "bfloat16_t", "float16_t":

@@ -14,6 +14,7 @@ import (
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/regalloc"
 	"github.com/ascvet/ascvet/ruleset"
+	"github.com/ascvet/ascvet/simcheck"
 )
 
 // Rule is ASC4002 low-ilp-loop.
@@ -29,7 +30,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"what the body writes and keeps live, so a body with 17 live RegTensor cannot be unrolled 2x within 32 (the " +
 		"spills would cost more than the overlap gains); the MaskReg budget is checked the same way. A loop that waits " +
 		"on a barrier (LocalMemBar, WaitFlag, PipeBarrier) round-trips through UB each iteration, and its copies would " +
-		"wait on each other: it is not reported. " +
+		"wait on each other: it is not reported. Neither is a loop that divides integers: the 950 runs an integer Div as a " +
+		"software sequence the model prices as one instruction; a Div on a template parameter is timed as a float Div and " +
+		"the message says so. " +
 		"Unroll by hand: the compiler does not do it for you in a VF. " +
 		"Source: seed 002, the dual-issue best practice.",
 	Before: `for (uint16_t i = 0; i < repeatTimes; ++i) {
@@ -88,6 +91,10 @@ func run(pass *analysis.Pass) (any, error) {
 				if hasBarrier(fn, lp) {
 					continue // a round trip through UB with a barrier: the copies would wait on each other
 				}
+				intDiv, untyped := divs(fn, lp)
+				if intDiv {
+					continue // an integer Div is a software sequence the model prices as one op
+				}
 				peak := pressure.Regions[fn]
 				best, factor := st.Cycles, 0
 				for _, k := range []int{2, 4} {
@@ -99,8 +106,11 @@ func run(pass *analysis.Pass) (any, error) {
 					continue
 				}
 				c := simcost.Cost{Before: st.Cycles, After: best, Iterations: st.Iterations}
-				d := analysis.Diagnostic{Pos: lp.Pos, End: lp.Pos,
-					Message: fmt.Sprintf("loop issues %.2f instructions per cycle of the 2 the VF can; unrolled %dx with the copies interleaved it %s", st.IPC, factor, c.Phrase())}
+				msg := fmt.Sprintf("loop issues %.2f instructions per cycle of the 2 the VF can; unrolled %dx with the copies interleaved it %s", st.IPC, factor, c.Phrase())
+				if untyped != "" {
+					msg += fmt.Sprintf(" (timing Div on %s as a float Div: instantiated with an integer type it is a software sequence this estimate does not price)", untyped)
+				}
+				d := analysis.Diagnostic{Pos: lp.Pos, End: lp.Pos, Message: msg}
 				simcost.Attach(&d, c)
 				pass.Report(d)
 			}
@@ -112,6 +122,23 @@ func run(pass *analysis.Pass) (any, error) {
 // hasBarrier reports whether the loop waits on a barrier (LocalMemBar, or a
 // flag wait or pipe barrier): a body that round-trips through UB this way
 // is not made faster by interleaving copies.
+// divs reports whether the loop divides integers, and the element type of
+// a Div whose type is a template parameter.
+func divs(fn *ir.Func, lp *ir.Loop) (integer bool, untyped string) {
+	for _, in := range fn.InstrsIn(lp) {
+		if !fn.Within(in.Loop, lp.ID) {
+			continue
+		}
+		switch {
+		case simcheck.IntegerDiv(in):
+			integer = true
+		case simcheck.UntypedDiv(in) && untyped == "":
+			untyped = in.Elem
+		}
+	}
+	return integer, untyped
+}
+
 func hasBarrier(fn *ir.Func, lp *ir.Loop) bool {
 	for _, in := range fn.InstrsIn(lp) {
 		if !fn.Within(in.Loop, lp.ID) {

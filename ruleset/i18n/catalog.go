@@ -191,6 +191,8 @@ var messages = map[string][]pattern{
 			`循环体中有一条由 ${n} 条指令组成的数据依赖链，超过了 ${w} 条指令的执行队列深度：各次迭代无法重叠执行（模拟 IPC ${ipc}）；请拆分 VF 循环（中间结果搬出到 UB），或手动展开循环${Unroll}`},
 	},
 	"ASC4002": {
+		{`loop issues (?P<ipc>[0-9.]+) instructions per cycle of the 2 the VF can; unrolled (?P<k>\d+)x with the copies interleaved it (?P<Cost>.+) \(timing Div on (?P<t>\S+) as a float Div: instantiated with an integer type it is a software sequence this estimate does not price\)`,
+			`循环每个周期只发射 ${ipc} 条指令，而 VF 每周期可双发 2 条；手动展开 ${k} 倍并交错各副本后，${Cost}（${t} 上的 Div 按浮点 Div 计时：若以整数类型实例化，Div 是软件指令序列，此估算没有计入）`},
 		{`loop issues (?P<ipc>[0-9.]+) instructions per cycle of the 2 the VF can; unrolled (?P<k>\d+)x with the copies interleaved it (?P<Cost>.+)`,
 			`循环每个周期只发射 ${ipc} 条指令，而 VF 每周期可双发 2 条；手动展开 ${k} 倍并交错各副本后，${Cost}`},
 	},
