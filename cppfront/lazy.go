@@ -28,7 +28,9 @@ import (
 //	}
 //
 // Tree-sitter skips white space several times faster than it parses
-// tokens. The tree is the whole parse's tree with these bodies empty; the
+// tokens, and a file parsed whole does not read the blanked bodies at all
+// (parseTreesSkipping: included ranges). The tree is the whole parse's tree
+// with these bodies empty; the
 // lowerer still reads the text of the file unblanked, so lowering that only
 // looks at text (which functions are regions, where a name is called, which
 // members a method writes) sees the file as it is.

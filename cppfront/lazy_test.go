@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
@@ -294,5 +297,59 @@ func TestLazyBlanks(t *testing.T) {
 	withWhole(func() { whole = irText(t, "lazy.asc", []byte(lazySrc)) })
 	if lazy := irText(t, "lazy.asc", []byte(lazySrc)); lazy != whole {
 		t.Errorf("the IR differs when parsed lazily:\n%s", firstDiff(whole, lazy))
+	}
+}
+
+// TestLazySkipsBodies: parsing the lazy text with the blanked bodies left
+// out by included ranges gives the tree of parsing it with the bodies
+// blank: the same nodes at the same offsets.
+func TestLazySkipsBodies(t *testing.T) {
+	planned := 0
+	for _, p := range repoFiles(t) {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clean, blanks := prepass(src)
+		pl := planLazy(clean, blanks)
+		if pl == nil || len(clean) >= segmentMin {
+			continue
+		}
+		planned++
+		blank, _ := parseTrees(pl.text, time.Time{})
+		skip, segs := parseTreesSkipping(pl.text, pl.bodies, time.Time{})
+		if len(blank) != 1 || len(skip) != 1 || segs != nil {
+			t.Fatalf("%s: %d and %d trees", p, len(blank), len(skip))
+		}
+		if a, b := nodesOf(blank[0].RootNode()), nodesOf(skip[0].RootNode()); a != b {
+			t.Errorf("%s: the trees differ:\n%.300s\n%.300s", p, a, b)
+		}
+		closeTrees(blank)
+		closeTrees(skip)
+	}
+	if planned < 3 {
+		t.Errorf("only %d files with bodies to skip", planned)
+	}
+}
+
+// nodesOf lists every node of the tree under n: kind and byte range.
+func nodesOf(n *sitter.Node) string {
+	var b strings.Builder
+	c := n.Walk()
+	defer c.Close()
+	for {
+		nd := c.Node()
+		fmt.Fprintf(&b, "%s %d-%d;", nd.Kind(), nd.StartByte(), nd.EndByte())
+		if c.GotoFirstChild() || c.GotoNextSibling() {
+			continue
+		}
+		for {
+			if !c.GotoParent() {
+				return b.String()
+			}
+			if c.GotoNextSibling() {
+				break
+			}
+		}
 	}
 }
