@@ -26,12 +26,23 @@ var readDir = os.ReadDir
 // key is its real path (filepath.EvalSymlinks). Only arguments and links
 // are resolved; a file found by the walk gets its key from its directory's,
 // with no system call.
+//
+// The walker does not keep the key of every file, so that its memory does
+// not grow with the tree. A directory walk takes a file by name alone (taken
+// and walked below): so a file found by walking is taken before iff it was
+// taken through a link or named explicitly (the keys kept, one per such
+// file), or lies where an earlier directory argument's walk took it; and a
+// file reached through a link or named explicitly is taken before iff its
+// key is kept, or a directory argument's walk took it.
 type walker struct {
-	names  []string                     // in walk order
-	seen   map[string]bool              // real paths of the names
-	bad    func(path string, err error) // a path that cannot be read: a skipped input
-	note   func(path, msg string)       // a remark that changes nothing (an empty directory)
-	failed int                          // calls of bad so far
+	names   []string                     // in walk order
+	seen    map[string]bool              // real paths of the files taken through a link or named explicitly
+	roots   []string                     // real paths of the directory arguments walked, the one being walked last
+	bad     func(path string, err error) // a path that cannot be read: a skipped input
+	note    func(path, msg string)       // a remark that changes nothing (an empty directory)
+	failed  int                          // calls of bad so far
+	walking bool                         // a link found by walking the last root is being resolved
+	at      string                       // its path below that root (real up to its directory)
 }
 
 // expand turns path arguments into file names, each once, in walk order. A
@@ -70,12 +81,13 @@ func expandNoted(paths []string, bad func(path string, err error), note func(pat
 		switch {
 		case info.IsDir():
 			before, failed := len(w.names), w.failed
+			w.roots = append(w.roots, real)
 			w.dir(p, real)
 			if len(w.names) == before && w.failed == failed {
 				note(p, "no source files ("+strings.Join(runner.Extensions, " ")+") here")
 			}
 		case info.Mode().IsRegular():
-			w.add(p, real)
+			w.addResolved(p, real)
 		default:
 			bad(p, errNotRegular)
 		}
@@ -83,12 +95,69 @@ func expandNoted(paths []string, bad func(path string, err error), note func(pat
 	return w.names
 }
 
-// add takes the file name, whose real path is real, unless already taken.
-func (w *walker) add(name, real string) {
-	if !w.seen[real] {
-		w.seen[real] = true
-		w.names = append(w.names, name)
+// walked takes the file name found by walking, whose real path is real,
+// unless already taken.
+func (w *walker) walked(name, real string) {
+	if w.seen[real] {
+		return
 	}
+	for _, r := range w.roots[:len(w.roots)-1] { // the roots walked before this one
+		if walkTakes(r, real) {
+			return
+		}
+	}
+	w.names = append(w.names, name)
+}
+
+// addResolved takes the file name, reached through a link or named
+// explicitly, whose real path is real, unless already taken.
+func (w *walker) addResolved(name, real string) {
+	if w.seen[real] {
+		return
+	}
+	for k, r := range w.roots {
+		// The root being walked took the file only if the walk is past it:
+		// its directories are walked in lexical order, so the file is
+		// taken before when its path sorts before the link's.
+		if walkTakes(r, real) && (k < len(w.roots)-1 || !w.walking || walkOrder(r, real, w.at)) {
+			return
+		}
+	}
+	w.seen[real] = true
+	w.names = append(w.names, name)
+}
+
+// walkTakes reports whether walking the directory whose real path is root
+// takes the file whose real path is real: it lies below root, under
+// directories the walk enters, with a source name. (Every directory of a
+// real path is a directory, not a link, so the walk reaches it by name.)
+func walkTakes(root, real string) bool {
+	rel, err := filepath.Rel(root, real)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	for _, d := range parts[:len(parts)-1] {
+		if strings.HasPrefix(d, ".") || skipDirs[d] {
+			return false
+		}
+	}
+	return runner.IsSource(parts[len(parts)-1])
+}
+
+// walkOrder reports whether the walk of root reaches the file real before
+// the path at (both real paths below root): os.ReadDir lists a directory
+// sorted by name, and the walk goes depth first.
+func walkOrder(root, real, at string) bool {
+	a, _ := filepath.Rel(root, real)
+	b, _ := filepath.Rel(root, at)
+	pa, pb := strings.Split(a, string(filepath.Separator)), strings.Split(b, string(filepath.Separator))
+	for k := 0; k < len(pa) && k < len(pb); k++ {
+		if pa[k] != pb[k] {
+			return pa[k] < pb[k]
+		}
+	}
+	return len(pa) < len(pb)
 }
 
 // dir walks the directory path, whose real path is real.
@@ -108,9 +177,11 @@ func (w *walker) dir(path, real string) {
 			}
 		case !runner.IsSource(name):
 		case t.IsRegular():
-			w.add(p, r)
+			w.walked(p, r)
 		case t&fs.ModeSymlink != 0:
+			w.walking, w.at = true, r
 			w.link(p)
+			w.walking = false
 		default:
 			w.bad(p, errNotRegular) // a device, socket or pipe with a source name
 		}
@@ -137,7 +208,7 @@ func (w *walker) link(p string) {
 		w.bad(p, err)
 		return
 	}
-	w.add(p, real)
+	w.addResolved(p, real)
 }
 
 // realPath returns the absolute path of p with every link resolved.
