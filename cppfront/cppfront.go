@@ -184,13 +184,9 @@ func parseTreesSkipping(text []byte, bodies [][2]int, deadline time.Time) ([]*si
 	}
 	rs := make([]sitter.Range, 0, len(bodies)+1)
 	starts := tsutil.LineStarts(text)
-	point := func(off int) sitter.Point {
-		row := sort.SearchInts(starts, off+1) - 1
-		return sitter.Point{Row: uint(row), Column: uint(off - starts[row])}
-	}
 	add := func(from, to int) {
 		if to > from {
-			rs = append(rs, sitter.Range{StartByte: uint(from), EndByte: uint(to), StartPoint: point(from), EndPoint: point(to)})
+			rs = append(rs, byteRange(starts, from, to))
 		}
 	}
 	bodies = slices.SortedFunc(slices.Values(bodies), func(a, b [2]int) int { return a[0] - b[0] })
@@ -214,6 +210,16 @@ func parseTreesSkipping(text []byte, bodies [][2]int, deadline time.Time) ([]*si
 		return nil, nil
 	}
 	return []*sitter.Tree{tree}, nil
+}
+
+// byteRange is tree-sitter's range of the bytes from to to, in a text
+// whose lines start at starts.
+func byteRange(starts []int, from, to int) sitter.Range {
+	point := func(off int) sitter.Point {
+		row := sort.SearchInts(starts, off+1) - 1
+		return sitter.Point{Row: uint(row), Column: uint(off - starts[row])}
+	}
+	return sitter.Range{StartByte: uint(from), EndByte: uint(to), StartPoint: point(from), EndPoint: point(to)}
 }
 
 // noRegions drops what lowering found in a file it could not finish.

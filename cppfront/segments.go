@@ -2,7 +2,6 @@ package cppfront
 
 import (
 	"runtime"
-	"sort"
 	"sync"
 	"time"
 
@@ -341,10 +340,6 @@ func directive(d []byte) string {
 // parser that would not take the ranges), after closing the trees made.
 func parseSegments(src []byte, segs []segment, deadline time.Time) []*sitter.Tree {
 	starts := tsutil.LineStarts(src)
-	point := func(off int) sitter.Point {
-		row := sort.SearchInts(starts, off+1) - 1
-		return sitter.Point{Row: uint(row), Column: uint(off - starts[row])}
-	}
 	trees := make([]*sitter.Tree, len(segs))
 	inParallel(len(segs), func(next <-chan int) {
 		p := getParser()
@@ -356,7 +351,7 @@ func parseSegments(src []byte, segs []segment, deadline time.Time) []*sitter.Tre
 		for k := range next {
 			rs := make([]sitter.Range, 0, len(segs[k].ranges))
 			for _, r := range segs[k].ranges {
-				rs = append(rs, sitter.Range{StartByte: uint(r[0]), EndByte: uint(r[1]), StartPoint: point(r[0]), EndPoint: point(r[1])})
+				rs = append(rs, byteRange(starts, r[0], r[1]))
 			}
 			if p.SetIncludedRanges(rs) != nil {
 				return
