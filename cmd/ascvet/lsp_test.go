@@ -728,17 +728,21 @@ func TestLSPWatched(t *testing.T) {
 	if d := findDiag(t, c.diagnostics(uri, 1), "ASC1001"); d.Severity != protocol.DiagnosticSeverityWarning {
 		t.Fatalf("ASC1001 severity %v before the configuration", d.Severity)
 	}
-	c.mu.Lock()
+	// The server registers from a goroutine of its own once initialized:
+	// the request may come after the first diagnostics.
 	var reg *protocol.RegistrationParams
-	for _, r := range c.calls {
-		if r.Method() == protocol.MethodClientRegisterCapability {
-			reg = &protocol.RegistrationParams{}
-			if err := json.Unmarshal(r.Params(), reg); err != nil {
-				t.Fatal(err)
+	for end := time.Now().Add(10 * time.Second); reg == nil && time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		c.mu.Lock()
+		for _, r := range c.calls {
+			if r.Method() == protocol.MethodClientRegisterCapability {
+				reg = &protocol.RegistrationParams{}
+				if err := json.Unmarshal(r.Params(), reg); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
+		c.mu.Unlock()
 	}
-	c.mu.Unlock()
 	if reg == nil || len(reg.Registrations) != 1 || reg.Registrations[0].Method != protocol.MethodWorkspaceDidChangeWatchedFiles ||
 		!strings.Contains(fmt.Sprint(reg.Registrations[0].RegisterOptions), "ascvet.toml") {
 		t.Errorf("registration %+v, want file watchers for the sources and ascvet.toml", reg)
