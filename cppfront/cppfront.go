@@ -13,6 +13,7 @@
 package cppfront
 
 import (
+	"bytes"
 	"go/token"
 	"slices"
 	"sort"
@@ -193,6 +194,9 @@ func parseTreesSkipping(text []byte, bodies [][2]int, deadline time.Time) ([]*si
 	prev := 0
 	for _, b := range bodies { // not nested: declaration-level bodies
 		add(prev, b[0]+1)
+		if k := b[0] + 1 + bytes.IndexByte(text[b[0]+1:b[1]], ';'); k > b[0] {
+			add(k, k+1) // the empty statement planLazy leaves in the body
+		}
 		prev = b[1]
 	}
 	add(prev, len(text))

@@ -15,22 +15,22 @@ import (
 // parse, a lexical scan (scanBlocks) finds the bodies of the functions
 // defined at declaration level (in a namespace, an extern "C" block or a
 // class); the body of one that lowering provably never reads is replaced
-// by white space, keeping its braces, every newline and so every byte
-// offset:
+// by white space and one empty statement, keeping its braces, every
+// newline and so every byte offset:
 //
 //	__aicore__ inline void CopyIn(int32_t i) {        // before
 //	    LocalTensor<T> x = inQueue.AllocTensor<T>();
 //	    DataCopy(x, xGm[i * tileLength], tileLength);
 //	}
 //	__aicore__ inline void CopyIn(int32_t i) {        // after
-//
+//	;
 //
 //	}
 //
 // Tree-sitter skips white space several times faster than it parses
 // tokens, and a file parsed whole does not read the blanked bodies at all
 // (parseTreesSkipping: included ranges). The tree is the whole parse's tree
-// with these bodies empty; the
+// with these bodies holding one empty statement; the
 // lowerer still reads the text of the file unblanked, so lowering that only
 // looks at text (which functions are regions, where a name is called, which
 // members a method writes) sees the file as it is.
@@ -105,7 +105,7 @@ func planLazy(clean []byte, blanks []blank) *lazyPlan {
 	}
 	var bodies [][2]int
 	for k, b := range blocks {
-		if why[k] == "" {
+		if why[k] == "" && bytes.ContainsFunc(clean[b.open+1:b.close], func(r rune) bool { return r != '\n' && r != '\r' }) {
 			bodies = append(bodies, [2]int{b.open, b.close})
 		}
 	}
@@ -115,8 +115,14 @@ func planLazy(clean []byte, blanks []blank) *lazyPlan {
 	out := bytes.Clone(clean)
 	p := &lazyPlan{text: out, bodies: bodies, kept: len(clean)}
 	for _, b := range bodies {
-		fill(out[b[0]+1 : b[1]])
-		p.kept -= b[1] - b[0] - 1
+		in := out[b[0]+1 : b[1]]
+		fill(in)
+		// An empty statement keeps the body a compound statement: empty
+		// braces after a declarator can be an initializer list as well
+		// (T CeilDiv(T a, T b) {}), which tree-sitter prefers when T is
+		// not a known type, and the file would be parsed again whole.
+		in[bytes.IndexByte(in, ' ')] = ';'
+		p.kept -= b[1] - b[0] - 2
 	}
 	return p
 }
