@@ -118,9 +118,10 @@ func planLazy(clean []byte, blanks []blank) *lazyPlan {
 		in := out[b[0]+1 : b[1]]
 		fill(in)
 		// An empty statement keeps the body a compound statement: empty
-		// braces after a declarator can be an initializer list as well
-		// (T CeilDiv(T a, T b) {}), which tree-sitter prefers when T is
-		// not a known type, and the file would be parsed again whole.
+		// braces after a declarator can be an initializer list as well,
+		// which tree-sitter takes them for when a stray ";" follows
+		// (T CeilDiv(T a, T b) {...};), and the file would be parsed
+		// again whole.
 		in[bytes.IndexByte(in, ' ')] = ';'
 		p.kept -= b[1] - b[0] - 2
 	}
