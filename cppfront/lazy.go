@@ -38,13 +38,19 @@ import (
 // What lowering reads of a function definition, region or not:
 //   - its header: name, class, template parameters (walkDecls, addFunc)
 //     — never blanked;
-//   - the tree of its body when it is a region (a simd/simt marker before
-//     the body, a register type in its text) or holds a __VEC_SCOPE__
-//     block: kept when its header or body holds a VF marker ("hot");
+//   - the tree of its body when it is a region that is lowered (a simd
+//     marker before the body, a register type in its text) or holds a
+//     __VEC_SCOPE__ block: kept when its header or body holds a VF marker
+//     ("hot"). A SIMT function (a simt marker, no other marker, no
+//     register type) is recorded from its header alone: its body is not
+//     lowered (its kind is not Analysed);
 //   - the tree of a caller of a region, for the values it passes
 //     (callers.go): kept when its body mentions, even in a comment, a
 //     name followed by "(" outside the parentheses of the header of a
-//     hot block (its name);
+//     hot block (its name) that may take such values: not a SIMT
+//     function, not a function holding __VEC_SCOPE__ blocks (no region
+//     itself), and not one without parameters that is no template
+//     (callSiteFacts asks its callers nothing: usesParams);
 //   - the tree of a constructor or an Init* method, for the members they
 //     set once (members.go): kept when its header calls a name that starts
 //     with Init or that follows class, struct or union somewhere in the file;
@@ -145,13 +151,19 @@ func classify(clean []byte, blanks []blank) ([]lazyBlock, []string, bool) {
 		return k < len(hits) && hits[k] <= b.close
 	}
 	// The names called in the headers of hot blocks that may be function
-	// definitions: not inside a function body.
+	// definitions (not inside a function body) and may take values from
+	// their callers.
 	names := map[string]bool{}
 	inBody := make([]bool, len(blocks)) // a level block or inside one
+	marks := make([]blockMarks, len(blocks))
 	for k := range blocks {
 		b := &blocks[k]
 		inBody[k] = b.level || b.parent >= 0 && inBody[b.parent]
-		if hot(b) && (b.parent < 0 || !inBody[b.parent]) {
+		if !hot(b) {
+			continue
+		}
+		marks[k] = marksOf(clean, blanks, b)
+		if (b.parent < 0 || !inBody[b.parent]) && marks[k].takesFacts(clean[b.hdr:b.open]) {
 			callNames(clean[b.hdr:b.open], func(n []byte) { names[string(n)] = true })
 		}
 	}
@@ -169,7 +181,7 @@ func classify(clean []byte, blanks []blank) ([]lazyBlock, []string, bool) {
 		case b.close <= b.open+1:
 			why[k] = "empty"
 			continue
-		case hot(b):
+		case hot(b) && !marks[k].simtOnly():
 			why[k] = "hot"
 			continue
 		case bytes.Contains(h, []byte("constexpr")) || bytes.Contains(h, []byte("consteval")):
@@ -205,6 +217,92 @@ func classify(clean []byte, blanks []blank) ([]lazyBlock, []string, bool) {
 		})
 	}
 	return blocks, why, true
+}
+
+// blockMarks are the region markers of a hot block (vfHits).
+type blockMarks struct {
+	simdHead, simtHead bool // a __simd_* or __simt_* marker in the header
+	scope              bool // a __VEC_SCOPE__ in the body
+	bodyMarker         bool // any region marker in the body
+	regType            bool // a register type named in the header or body
+}
+
+func marksOf(clean []byte, blanks []blank, b *lazyBlock) blockMarks {
+	var m blockMarks
+	k := sort.Search(len(blanks), func(i int) bool { return blanks[i].start >= b.hdr })
+	for _, bl := range blanks[k:] {
+		if bl.start > b.close {
+			break
+		}
+		if _, ok := markerKinds[bl.text]; !ok {
+			continue
+		}
+		if bl.start > b.open {
+			m.bodyMarker = true
+			m.scope = m.scope || bl.text == "__VEC_SCOPE__"
+			continue
+		}
+		switch bl.text {
+		case "__simd_vf__", "__simd_callee__", "__simd_caller__":
+			m.simdHead = true
+		case "__simt_vf__", "__simt_callee__":
+			m.simtHead = true
+		}
+	}
+	m.regType = hasRegType(clean[b.hdr : b.close+1])
+	return m
+}
+
+// simtOnly reports whether the block is a SIMT function and nothing else
+// that lowering reads: a region that is recorded but not lowered (its
+// kind is not Analysed), with no other marker and no register type. Its
+// body may be blanked unless another reason keeps it (a caller, a setter).
+func (m blockMarks) simtOnly() bool {
+	return m.simtHead && !m.simdHead && !m.bodyMarker && !m.regType
+}
+
+// takesFacts reports whether the function whose header is h may be a
+// region that takes values from its call sites (callSiteFacts): an
+// analysed region (not a SIMT one, not a function that only holds
+// __VEC_SCOPE__ blocks, which regionKind does not make a region) with a
+// parameter or a template parameter. Where it is unsure, it says yes.
+func (m blockMarks) takesFacts(h []byte) bool {
+	switch {
+	case m.simtHead && !m.simdHead:
+		return false
+	case !m.simdHead && !m.simtHead && m.scope:
+		return false
+	}
+	return !noParams(h)
+}
+
+// noParams reports whether the header h declares a function that is not a
+// template and takes no parameter: one name before a parenthesis, whose
+// parentheses hold nothing or void, and no template keyword.
+func noParams(h []byte) bool {
+	end, n := 0, 0
+	callNameSpans(h, func(_, e int) { end, n = e, n+1 })
+	if n != 1 {
+		return false
+	}
+	hasTemplate := false
+	eachIdent(h, func(i, e int) { hasTemplate = hasTemplate || string(h[i:e]) == "template" })
+	if hasTemplate {
+		return false
+	}
+	j := skipSpace(h, end)
+	if j < len(h) && h[j] == '<' {
+		return false // a specialisation's arguments
+	}
+	if j >= len(h) || h[j] != '(' {
+		return false
+	}
+	e := matchParen(h, j)
+	if e < 0 {
+		return false
+	}
+	in := bytes.TrimSpace(h[j+1 : e-1])
+	return len(in) == 0 || string(in) == "void"
 }
 
 // holds reports whether every blanked body is, in the trees parsed from
@@ -312,6 +410,11 @@ var notCalls = map[string]bool{
 // function, and the other words a header can hold before a "(" (a macro,
 // an attribute). Calls in default arguments are inside the parentheses.
 func callNames(h []byte, f func(name []byte)) {
+	callNameSpans(h, func(k, e int) { f(h[k:e]) })
+}
+
+// callNameSpans is callNames with the offsets of each name in h.
+func callNameSpans(h []byte, f func(k, e int)) {
 	depth := 0
 	for k := 0; k < len(h); k++ {
 		switch c := h[k]; {
@@ -343,7 +446,7 @@ func callNames(h []byte, f func(name []byte)) {
 				}
 			}
 			if j < len(h) && h[j] == '(' && !notCalls[string(h[k:e])] {
-				f(h[k:e])
+				f(k, e)
 			}
 			k = e - 1
 		}

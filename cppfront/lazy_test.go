@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -279,6 +280,20 @@ func TestLazyBlanks(t *testing.T) {
 	if p == nil {
 		t.Fatal("nothing blanked")
 	}
+	got := blankedNames(clean, p)
+	want := []string{"Process", "Count", "CopyIn", "CopyOut", "add_custom", "HostCheck"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("blanked %v, want %v", got, want)
+	}
+	var whole string
+	withWhole(func() { whole = irText(t, "lazy.asc", []byte(lazySrc)) })
+	if lazy := irText(t, "lazy.asc", []byte(lazySrc)); lazy != whole {
+		t.Errorf("the IR differs when parsed lazily:\n%s", firstDiff(whole, lazy))
+	}
+}
+
+// blankedNames returns the names of the functions whose bodies p blanks.
+func blankedNames(clean []byte, p *lazyPlan) []string {
 	var got []string
 	for _, b := range p.bodies {
 		h := clean[:b[0]]
@@ -289,14 +304,74 @@ func TestLazyBlanks(t *testing.T) {
 		}
 		got = append(got, string(h[k:e]))
 	}
-	want := []string{"Process", "Count", "CopyIn", "CopyOut", "add_custom", "HostCheck"}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
+	return got
+}
+
+// TestLazyCallers: a caller's body is kept only for a region that may take
+// values from its calls (callSiteFacts): one with a parameter or a template
+// parameter. The callers of a region without either, of a function that
+// only holds a __VEC_SCOPE__ block (no region itself) and of a SIMT
+// function (a region that is not lowered) are blanked, and so is the SIMT
+// function's body. The IR is the whole parse's, values from callers
+// included.
+func TestLazyCallers(t *testing.T) {
+	const src = `__simd_vf__ inline void NoArgs()
+{
+    AscendC::Reg::RegTensor<float> v;
+}
+__aicore__ inline void CallsNoArgs() { uint32_t n = 1; NoArgs(); }
+__simd_vf__ inline void WithLen(__ubuf__ float *dst, uint32_t n)
+{
+    AscendC::Reg::RegTensor<float> v;
+    for (uint16_t i = 0; i < n; i++) {
+        AscendC::Reg::LoadAlign(v, dst + i * 64);
+    }
+}
+__aicore__ inline void CallsWithLen(__ubuf__ float *dst) { uint32_t n = 8; WithLen(dst, n); }
+template <typename T>
+__simd_vf__ inline void Tmpl()
+{
+    AscendC::Reg::RegTensor<T> v;
+}
+__aicore__ inline void CallsTmpl() { Tmpl<float>(); }
+__aicore__ inline void Host(__ubuf__ float *dst, uint32_t n)
+{
+    __VEC_SCOPE__
+    {
+        AscendC::Reg::RegTensor<float> v;
+        AscendC::Reg::LoadAlign(v, dst);
+    }
+}
+__aicore__ inline void CallsHost(__ubuf__ float *dst) { Host(dst, 8); }
+__simt_vf__ inline void Simt(int n)
+{
+    int k = n * 2;
+}
+__aicore__ inline void CallsSimt() { Simt(3); }
+`
+	clean, blanks := prepass([]byte(src))
+	p := planLazy(clean, blanks)
+	if p == nil {
+		t.Fatal("nothing blanked")
+	}
+	want := []string{"CallsHost", "CallsNoArgs", "CallsSimt", "Simt"}
+	if got := blankedNames(clean, p); strings.Join(slices.Sorted(slices.Values(got)), " ") != strings.Join(want, " ") {
 		t.Errorf("blanked %v, want %v", got, want)
 	}
+	var held []bool
+	lazyNote = func(total, kept int, ok bool) { held = append(held, ok) }
+	defer func() { lazyNote = nil }()
+	lazy := irText(t, "callers.asc", []byte(src))
+	if len(held) != 1 || !held[0] {
+		t.Fatalf("lazy parses held: %v, want one that held", held)
+	}
 	var whole string
-	withWhole(func() { whole = irText(t, "lazy.asc", []byte(lazySrc)) })
-	if lazy := irText(t, "lazy.asc", []byte(lazySrc)); lazy != whole {
+	withWhole(func() { whole = irText(t, "callers.asc", []byte(src)) })
+	if lazy != whole {
 		t.Errorf("the IR differs when parsed lazily:\n%s", firstDiff(whole, lazy))
+	}
+	if !strings.Contains(lazy, "i < 8") {
+		t.Errorf("WithLen's loop does not take n = 8 from its caller:\n%s", lazy)
 	}
 }
 
