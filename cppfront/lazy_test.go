@@ -358,18 +358,7 @@ __aicore__ inline void CallsSimt() { Simt(3); }
 	if got := blankedNames(clean, p); strings.Join(slices.Sorted(slices.Values(got)), " ") != strings.Join(want, " ") {
 		t.Errorf("blanked %v, want %v", got, want)
 	}
-	var held []bool
-	lazyNote = func(total, kept int, ok bool) { held = append(held, ok) }
-	defer func() { lazyNote = nil }()
-	lazy := irText(t, "callers.asc", []byte(src))
-	if len(held) != 1 || !held[0] {
-		t.Fatalf("lazy parses held: %v, want one that held", held)
-	}
-	var whole string
-	withWhole(func() { whole = irText(t, "callers.asc", []byte(src)) })
-	if lazy != whole {
-		t.Errorf("the IR differs when parsed lazily:\n%s", firstDiff(whole, lazy))
-	}
+	lazy := lazyHolds(t, "callers.asc", src)
 	if !strings.Contains(lazy, "i < 8") {
 		t.Errorf("WithLen's loop does not take n = 8 from its caller:\n%s", lazy)
 	}
@@ -451,16 +440,24 @@ __simd_vf__ inline void Run(__ubuf__ float *dst)
     AscendC::Reg::LoadAlign(v, dst);
 }
 `
+	lazyHolds(t, "ceil.asc", src)
+}
+
+// lazyHolds checks that src is parsed lazily once, without a second parse
+// of the whole file, into the IR of a whole parse, and returns that IR.
+func lazyHolds(t *testing.T, name, src string) string {
+	t.Helper()
 	var held []bool
 	lazyNote = func(total, kept int, ok bool) { held = append(held, ok) }
 	defer func() { lazyNote = nil }()
-	lazy := irText(t, "ceil.asc", []byte(src))
+	lazy := irText(t, name, []byte(src))
 	if len(held) != 1 || !held[0] {
 		t.Fatalf("lazy parses held: %v, want one that held", held)
 	}
 	var whole string
-	withWhole(func() { whole = irText(t, "ceil.asc", []byte(src)) })
+	withWhole(func() { whole = irText(t, name, []byte(src)) })
 	if lazy != whole {
 		t.Errorf("the IR differs when parsed lazily:\n%s", firstDiff(whole, lazy))
 	}
+	return lazy
 }
