@@ -181,7 +181,7 @@ func classify(clean []byte, blanks []blank) ([]lazyBlock, []string, bool) {
 		case b.close <= b.open+1:
 			why[k] = "empty"
 			continue
-		case hot(b) && !marks[k].simtOnly():
+		case hot(b) && !marks[k].simtOnly(clean[b.hdr:b.close+1]):
 			why[k] = "hot"
 			continue
 		case bytes.Contains(h, []byte("constexpr")) || bytes.Contains(h, []byte("consteval")):
@@ -224,7 +224,6 @@ type blockMarks struct {
 	simdHead, simtHead bool // a __simd_* or __simt_* marker in the header
 	scope              bool // a __VEC_SCOPE__ in the body
 	bodyMarker         bool // any region marker in the body
-	regType            bool // a register type named in the header or body
 }
 
 func marksOf(clean []byte, blanks []blank, b *lazyBlock) blockMarks {
@@ -249,16 +248,16 @@ func marksOf(clean []byte, blanks []blank, b *lazyBlock) blockMarks {
 			m.simtHead = true
 		}
 	}
-	m.regType = hasRegType(clean[b.hdr : b.close+1])
 	return m
 }
 
-// simtOnly reports whether the block is a SIMT function and nothing else
-// that lowering reads: a region that is recorded but not lowered (its
-// kind is not Analysed), with no other marker and no register type. Its
-// body may be blanked unless another reason keeps it (a caller, a setter).
-func (m blockMarks) simtOnly() bool {
-	return m.simtHead && !m.simdHead && !m.bodyMarker && !m.regType
+// simtOnly reports whether the block, whose text from its header to its
+// closing brace is text, is a SIMT function and nothing else that lowering
+// reads: a region that is recorded but not lowered (its kind is not
+// Analysed), with no other marker and no register type. Its body may be
+// blanked unless another reason keeps it (a caller, a setter).
+func (m blockMarks) simtOnly(text []byte) bool {
+	return m.simtHead && !m.simdHead && !m.bodyMarker && !hasRegType(text)
 }
 
 // takesFacts reports whether the function whose header is h may be a
