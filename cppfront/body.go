@@ -1021,7 +1021,7 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 		if l.Var != "" {
 			fb.bind(l.Var, binding{reg: ir.NoReg})
 		}
-		fold(l)
+		l.FoldTrip()
 		l.AtMostOnce = l.TripKnown && l.Trip <= 1 || fb.boundZeroOne(l) || (boundNode >= 0 && fb.zeroOne(boundNode) && l.CmpOp == "<")
 	case "for_range_loop":
 		l.Kind = ir.LoopFor
@@ -1176,46 +1176,6 @@ func (fb *funcBuilder) forStep(l *ir.Loop, u int32) {
 			}
 		}
 	}
-}
-
-// fold computes the trip count of a counted loop when every part is constant.
-func fold(l *ir.Loop) {
-	init, ok1 := l.Init.Value()
-	bound, ok2 := l.Bound.Value()
-	step, ok3 := l.Step.Value()
-	if !ok1 || !ok2 || !ok3 || step == 0 {
-		return
-	}
-	var n int64
-	switch {
-	case l.CmpOp == "<" && step > 0:
-		n = ceilDiv(bound-init, step)
-	case l.CmpOp == "<=" && step > 0:
-		n = ceilDiv(bound-init+1, step)
-	case l.CmpOp == ">" && step < 0:
-		n = ceilDiv(init-bound, -step)
-	case l.CmpOp == ">=" && step < 0:
-		n = ceilDiv(init-bound+1, -step)
-	case l.CmpOp == "!=":
-		d := bound - init
-		if d%step != 0 || d/step < 0 {
-			return
-		}
-		n = d / step
-	default:
-		return
-	}
-	if n < 0 {
-		n = 0
-	}
-	l.Trip, l.TripKnown = n, true
-}
-
-func ceilDiv(a, b int64) int64 {
-	if a <= 0 {
-		return 0
-	}
-	return (a + b - 1) / b
 }
 
 func (fb *funcBuilder) ifStmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) {
@@ -1548,12 +1508,38 @@ func (fb *funcBuilder) call(i int32, loop ir.LoopID, cond bool, out *[]ir.Node, 
 		in.Op, in.Form = op, form
 	case userDefined:
 		in.Op, in.Form = ir.OpCall, ir.FormCall
+		fb.zeroOneArgs(in, argNodes)
 	default:
 		in.Op, in.Form = ir.OpUnknown, ir.FormUnknown
 	}
 	fb.fillInstr(in, args, assign)
 	fb.fn.Instrs = append(fb.fn.Instrs, in)
 	*out = append(*out, in)
+}
+
+// zeroOneArgs writes a helper's argument that is 0 or 1 (a comparison, a
+// bool, c ? 1 : 0, or a local initialised with one) whose value does not
+// fold as (x != 0): the same value, in a form that says it is 0 or 1, so
+// that a loop the helper bounds by it is seen to run at most once when the
+// helper is inlined (ir.Inline).
+func (fb *funcBuilder) zeroOneArgs(in *ir.Instr, argNodes []int32) {
+	for k, a := range argNodes {
+		op := &in.Args[k]
+		if op.Reg != ir.NoReg || op.Expr == nil || op.Expr.ZeroOne() {
+			continue
+		}
+		if _, ok := op.Expr.Value(); ok {
+			continue
+		}
+		zo := fb.zeroOne(a)
+		if !zo && op.Expr.Kind == ir.ExprSym {
+			b, found := fb.lookup(op.Expr.Name)
+			zo = found && b.bool01
+		}
+		if zo {
+			op.Expr = &ir.Expr{Kind: ir.ExprBin, Op: "!=", X: op.Expr, Y: ir.Const(0)}
+		}
+	}
 }
 
 // fillInstr derives template facts, roles, defs and uses.

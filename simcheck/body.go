@@ -28,24 +28,46 @@ const MaxBodyInsts = 8192
 // LoadUnAlign through a hidden unaligned register, a generic Store a
 // StoreUnAlign and a Post, a MERGING op one more Move). skip drops
 // instructions (how a rule simulates "after the fix").
+//
+// The body is the one the compiler builds for the function's instantiation
+// (ir.Func.SoleInstance): an if constexpr whose condition folds contributes
+// its taken branch, one that does not fold its costlier branch, and a call
+// of a helper whose definition is lowered (Instr.Target) is the helper's
+// body, inlined (ir.Inline).
 func BodyOf(fn *ir.Func, lp *ir.Loop, skip func(*ir.Instr) bool) Body {
-	b := &builder{fn: fn, skip: skip, regs: append([]*ir.Reg(nil), fn.Regs...), loopVar: lp.Var}
+	b := newBuilder(fn, skip)
+	b.loopVar = lp.Var
 	b.block(lp.Body)
-	return Body{Insts: b.insts, Regs: b.regs, Truncated: b.truncated, Capped: b.capped}
+	return b.body()
+}
+
+func newBuilder(fn *ir.Func, skip func(*ir.Instr) bool) *builder {
+	return &builder{fn: fn, skip: skip, regs: append([]*ir.Reg(nil), fn.Regs...), bind: fn.SoleInstance()}
+}
+
+func (b *builder) body() Body {
+	return Body{Insts: b.insts, Regs: b.regs, Truncated: b.truncated, Capped: b.capped, Loops: b.loops, Inlined: b.inlined, Opaque: b.opaque, Unfolded: b.unfolded}
 }
 
 // RegionBody returns a whole region as one straight-line body, loops
 // repeated by their trip count (capped at iterations).
 func RegionBody(fn *ir.Func, iterations int, skip func(*ir.Instr) bool) Body {
-	b := &builder{fn: fn, skip: skip, regs: append([]*ir.Reg(nil), fn.Regs...), outer: iterations}
+	b := newBuilder(fn, skip)
+	b.outer = iterations
 	b.block(fn.Body)
-	return Body{Insts: b.insts, Regs: b.regs, Truncated: b.truncated}
+	body := b.body()
+	body.Capped = false
+	return body
 }
 
 // Trip returns how many iterations to simulate lp for.
+// A loop that runs at most once (ir.Loop.AtMostOnce) runs once.
 func Trip(lp *ir.Loop, iterations int) int {
 	if lp.TripKnown {
 		return int(max(lp.Trip, 0))
+	}
+	if lp.AtMostOnce {
+		return 1
 	}
 	return iterations
 }
@@ -60,6 +82,13 @@ type builder struct {
 	truncated bool      // inner-loop repetitions were cut at MaxBodyInsts
 	capped    bool      // an inner loop was repeated maxInner times, fewer than its trip count
 	reps      []loopRep // the repeated loops around the current instruction, outermost first
+	bind      ir.Bindings
+	depth     int       // helpers being inlined around the current instruction
+	inlined   int       // helper calls inlined
+	opaque    []string  // helpers whose bodies are not known, each once
+	unfolded  int       // if constexpr not folded
+	loops     int       // loops met
+	via       *ir.Instr // the caller's call being inlined
 }
 
 // loopRep is a loop the builder repeats and the repetition being built:
@@ -78,9 +107,25 @@ func (b *builder) block(bl *ir.Block) {
 		case *ir.Instr:
 			b.instr(n)
 		case *ir.If:
+			if taken, ok := n.Taken(b.bind); ok {
+				b.block(taken)
+				continue
+			}
+			if n.Constexpr {
+				// One branch is compiled, which one is not known here:
+				// time the instantiation that costs more.
+				b.unfolded++
+				if Cost(n.Else) > Cost(n.Then) {
+					b.block(n.Else)
+				} else {
+					b.block(n.Then)
+				}
+				continue
+			}
 			b.block(n.Then)
 			b.block(n.Else)
 		case *ir.Loop:
+			b.loops++
 			limit := maxInner
 			if b.outer > 0 {
 				limit = b.outer
@@ -123,7 +168,10 @@ func (b *builder) instr(in *ir.Instr) {
 		b.truncated = true // a straight-line body this long: stop adding
 		return
 	}
-	base := Inst{Instr: in, Op: in.Op, Elem: in.Elem, Defs: in.Defs, Uses: in.Uses, Ptrs: in.PtrDefs, Text: in.Callee}
+	if in.Op == ir.OpCall && b.call(in) {
+		return
+	}
+	base := Inst{Instr: in, Via: b.via, Op: in.Op, Elem: b.bind.Type(in.Elem), Defs: in.Defs, Uses: in.Uses, Ptrs: in.PtrDefs, Text: in.Callee}
 	for _, a := range in.Args {
 		// Only a plain address (not post-updated, no AddrReg offset) can be
 		// proven equal to another: the text of the expression.
@@ -162,10 +210,65 @@ func (b *builder) instr(in *ir.Instr) {
 		b.insts = append(b.insts, base)
 		if in.Merging && in.Op != ir.OpMove && in.Op != ir.OpMaskMove && in.Op != ir.OpDuplicate && len(in.Defs) > 0 {
 			// MERGING outside Move/Duplicate is emulated: compute, then a masked move.
-			mv := Inst{Instr: in, Op: ir.OpMove, Elem: in.Elem, Defs: in.Defs[:1], Uses: in.Defs[:1], Text: in.Callee + " (merge)"}
+			mv := Inst{Instr: in, Via: b.via, Op: ir.OpMove, Elem: base.Elem, Defs: in.Defs[:1], Uses: in.Defs[:1], Text: in.Callee + " (merge)"}
 			b.insts = append(b.insts, mv)
 		}
 	}
+}
+
+// call inlines a call of a helper whose body is known, and reports
+// whether it did. A helper that is not known, or is called deeper than
+// ir.MaxInlineDepth, stays one instruction, and is named in Body.Opaque.
+func (b *builder) call(in *ir.Instr) bool {
+	if in.Target != nil && b.depth < ir.MaxInlineDepth {
+		body, regs, inner, ok := ir.Inline(in, b.regs, b.bind)
+		if ok {
+			b.regs = regs
+			outer := b.bind
+			b.bind = inner
+			if b.depth == 0 {
+				b.via = in
+			}
+			b.depth++
+			b.inlined++
+			b.block(body)
+			b.depth--
+			b.bind = outer
+			if b.depth == 0 {
+				b.via = nil
+			}
+			return true
+		}
+	}
+	if !slices.Contains(b.opaque, in.Name) {
+		b.opaque = append(b.opaque, in.Name)
+	}
+	return false
+}
+
+// Cost is the number of instructions a block issues once as the simulator
+// counts them: an if constexpr its costlier branch, a runtime if both, a
+// loop its body once, a helper call one.
+func Cost(bl *ir.Block) int {
+	if bl == nil {
+		return 0
+	}
+	n := 0
+	for _, x := range bl.Nodes {
+		switch x := x.(type) {
+		case *ir.Instr:
+			n++
+		case *ir.Loop:
+			n += Cost(x.Body)
+		case *ir.If:
+			if x.Constexpr {
+				n += max(Cost(x.Then), Cost(x.Else))
+			} else {
+				n += Cost(x.Then) + Cost(x.Else)
+			}
+		}
+	}
+	return n
 }
 
 // traitOne64 reports whether in is a 64-bit Add, Sub, Mul or Div on
@@ -208,7 +311,7 @@ func (b *builder) viaTraitTwo(in Inst) {
 			continue
 		}
 		t := b.hidden(ir.ClassVReg)
-		b.insts = append(b.insts, Inst{Instr: in.Instr, Op: ir.OpDeInterleave, Elem: "uint32_t", Defs: []ir.RegID{t}, Uses: []ir.RegID{id}, Text: in.Text + " (split to RegTraitNumTwo)"})
+		b.insts = append(b.insts, Inst{Instr: in.Instr, Via: in.Via, Op: ir.OpDeInterleave, Elem: "uint32_t", Defs: []ir.RegID{t}, Uses: []ir.RegID{id}, Text: in.Text + " (split to RegTraitNumTwo)"})
 		op.Uses[i] = t
 	}
 	if len(in.Defs) == 0 {
@@ -218,7 +321,7 @@ func (b *builder) viaTraitTwo(in Inst) {
 	d := b.hidden(ir.ClassVReg)
 	op.Defs = append([]ir.RegID{d}, in.Defs[1:]...)
 	b.insts = append(b.insts, op,
-		Inst{Instr: in.Instr, Op: ir.OpInterleave, Elem: "uint32_t", Defs: in.Defs[:1], Uses: []ir.RegID{d}, Text: in.Text + " (join to RegTraitNumOne)"})
+		Inst{Instr: in.Instr, Via: in.Via, Op: ir.OpInterleave, Elem: "uint32_t", Defs: in.Defs[:1], Uses: []ir.RegID{d}, Text: in.Text + " (join to RegTraitNumOne)"})
 }
 
 func (b *builder) reg(id ir.RegID) *ir.Reg {

@@ -96,10 +96,11 @@ func (m *Machine) RunRegion(fn *ir.Func, iterations int, skip func(*ir.Instr) bo
 		if len(straight) == 0 {
 			return
 		}
-		b := &builder{fn: fn, skip: skip, regs: append([]*ir.Reg(nil), fn.Regs...), outer: iterations}
+		b := newBuilder(fn, skip)
+		b.outer = iterations
 		b.block(&ir.Block{Nodes: straight})
 		straight = straight[:0]
-		body := Body{Insts: b.insts, Regs: b.regs, Truncated: b.truncated, Capped: b.capped}
+		body := b.body()
 		if len(body.Insts) == 0 {
 			return
 		}

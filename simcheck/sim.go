@@ -11,6 +11,7 @@ import (
 // Inst is one instruction of a simulated loop body.
 type Inst struct {
 	Instr *ir.Instr // source instruction (nil for an expansion step)
+	Via   *ir.Instr // the caller's helper call this instruction was inlined from, nil when none
 	Op    ir.Op
 	Elem  string
 	Defs  []ir.RegID
@@ -42,6 +43,10 @@ type Body struct {
 	Regs      []*ir.Reg // the region's registers, by ID
 	Truncated bool      // inner loops were repeated fewer times than their trip count (MaxBodyInsts)
 	Capped    bool      // an inner loop was repeated maxInner times, fewer than its trip count
+	Loops     int       // loops met inside the body (of the loop, or of a helper it calls), each counted once per repetition
+	Inlined   int       // helper calls expanded into their bodies (ir.Inline)
+	Opaque    []string  // helpers called whose bodies are not known, each timed as one instruction
+	Unfolded  int       // if constexpr whose condition does not fold: the costlier branch is simulated
 }
 
 // Event is what happened to one instruction instance.

@@ -119,6 +119,11 @@ func (md *Model) stats1(fn *ir.Func, lp *ir.Loop) LoopStats {
 		n -= n % 4 // keep the unrolls whole
 	}
 	body := simcheck.BodyOf(fn, lp, nil)
+	if body.Loops > 0 {
+		// A helper the loop calls holds a loop: the loop is not innermost
+		// as the compiler builds it, and its copies cannot be interleaved.
+		return LoopStats{Loop: lp, Iterations: n}
+	}
 	st := LoopStats{Loop: lp, Iterations: n, Chain: simcheck.LongestChain(body)}
 	if n <= 0 || len(body.Insts) == 0 || st.Chain < MinChain {
 		return st

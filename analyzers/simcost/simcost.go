@@ -199,6 +199,9 @@ func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cos
 			pos = i
 			break
 		}
+		if body.Insts[i].Via == at {
+			pos = i // a helper call, inlined: the peak is across it, at its last instruction
+		}
 	}
 	if pos < 0 {
 		return Cost{}, false

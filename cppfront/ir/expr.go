@@ -346,6 +346,24 @@ func ElemSize(t string) (int64, bool) {
 	return 0, false
 }
 
+// ZeroOne reports whether e's value is 0 or 1: the constant 0 or 1, or a
+// comparison or logical operation.
+func (e *Expr) ZeroOne() bool {
+	if e == nil {
+		return false
+	}
+	if v, ok := e.Value(); ok {
+		return v == 0 || v == 1
+	}
+	if e.Kind == ExprBin {
+		switch e.Op {
+		case "<", ">", "<=", ">=", "==", "!=", "&&", "||":
+			return true
+		}
+	}
+	return false
+}
+
 // Known reports whether e holds no unknown part.
 func (e *Expr) Known() bool {
 	if e == nil {

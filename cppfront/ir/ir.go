@@ -416,6 +416,12 @@ type Instr struct {
 	Cond     bool      // nested under an if (inside the region)
 	Assign   string    // name assigned from the call's return value ("m" in m = CreateMask()), "" when none
 	Pos, End token.Pos // the whole call expression, byte-exact
+
+	// Target is the lowered definition of the helper an OpCall calls, when
+	// the project defines it (a __simd_callee__ or register-taking function
+	// of the file) and the call picks one definition; nil when the helper's
+	// body is not known (Inline expands it).
+	Target *Func
 }
 
 // Span implements Node.
@@ -545,4 +551,45 @@ func (fn *Func) SharedLoop(a, b LoopID) bool {
 		}
 	}
 	return false
+}
+
+// FoldTrip sets the trip count of a counted loop when its start, bound and
+// step are all constants.
+func (l *Loop) FoldTrip() {
+	init, ok1 := l.Init.Value()
+	bound, ok2 := l.Bound.Value()
+	step, ok3 := l.Step.Value()
+	if !ok1 || !ok2 || !ok3 || step == 0 {
+		return
+	}
+	var n int64
+	switch {
+	case l.CmpOp == "<" && step > 0:
+		n = ceilDiv(bound-init, step)
+	case l.CmpOp == "<=" && step > 0:
+		n = ceilDiv(bound-init+1, step)
+	case l.CmpOp == ">" && step < 0:
+		n = ceilDiv(init-bound, -step)
+	case l.CmpOp == ">=" && step < 0:
+		n = ceilDiv(init-bound+1, -step)
+	case l.CmpOp == "!=":
+		d := bound - init
+		if d%step != 0 || d/step < 0 {
+			return
+		}
+		n = d / step
+	default:
+		return
+	}
+	l.Trip, l.TripKnown = max(n, 0), true
+	if l.Trip <= 1 {
+		l.AtMostOnce = true
+	}
+}
+
+func ceilDiv(a, b int64) int64 {
+	if a <= 0 {
+		return 0
+	}
+	return (a + b - 1) / b
 }

@@ -1,0 +1,658 @@
+package ir
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Instantiation and inlining: the code the compiler builds.
+//
+// A VF function is a template instantiated with element types and flags,
+// and it calls __simd_callee__ helpers that the compiler inlines. The IR of
+// a function is its text as written; Bindings say what one instantiation
+// fixes, and two operations give the code that instantiation compiles:
+//
+//   - If.Taken picks the branch of an if constexpr whose condition folds
+//     under the bindings (is_same, sizeof, flags, constants);
+//   - Inline expands a call of a helper whose definition is lowered
+//     (Instr.Target) into a copy of the helper's body: its own registers
+//     renamed fresh, a reference parameter aliasing the caller's register,
+//     scalar parameters bound to the caller's values, its template
+//     parameters bound to the call's explicit arguments and to those
+//     deduced from the registers it is passed, its if constexpr folded.
+//
+// Nothing is guessed: a condition that does not fold stays an If, a
+// parameter whose argument is not known stays a symbol, and a helper whose
+// body is not known stays an OpCall.
+
+// Bindings is what one instantiation fixes.
+type Bindings struct {
+	Types  map[string]string // template type parameters: "T" -> "half"
+	Values map[string]*Expr  // non-type template parameters and scalar parameters: "Mode" -> 2
+}
+
+// Empty reports whether b binds nothing.
+func (b Bindings) Empty() bool { return len(b.Types) == 0 && len(b.Values) == 0 }
+
+// SoleInstance returns the bindings of fn's one instantiation: the types
+// of its template parameters that every call site in its file agrees on
+// (Func.Instances with a single type). Values bound by callers are folded
+// into the IR already.
+func (fn *Func) SoleInstance() Bindings {
+	var b Bindings
+	for p, ts := range fn.Instances {
+		if len(ts) == 1 {
+			if b.Types == nil {
+				b.Types = map[string]string{}
+			}
+			b.Types[p] = ts[0]
+		}
+	}
+	return b
+}
+
+// Type returns the type t names under b: a bound template parameter's
+// type, else t.
+func (b Bindings) Type(t string) string {
+	for range 4 { // T -> U -> half
+		u, ok := b.Types[strings.TrimSpace(t)]
+		if !ok || u == t {
+			return t
+		}
+		t = u
+	}
+	return t
+}
+
+// Subst returns e with the names b binds replaced by their values and
+// sizeof of a bound type by its size, folded.
+func (b Bindings) Subst(e *Expr) *Expr {
+	if e == nil || b.Empty() {
+		return e
+	}
+	return e.Subst(func(kind ExprKind, name string) *Expr {
+		if kind == ExprSizeof {
+			if sz, ok := ElemSize(b.Type(name)); ok {
+				return Const(sz)
+			}
+			return nil
+		}
+		if v, ok := b.Values[name]; ok && v != nil {
+			return v
+		}
+		return nil
+	})
+}
+
+// String prints b as template arguments are written: "T=half, Mode=2",
+// names sorted.
+func (b Bindings) String() string {
+	var parts []string
+	for k, v := range b.Types {
+		parts = append(parts, k+"="+v)
+	}
+	for k, v := range b.Values {
+		parts = append(parts, k+"="+v.String())
+	}
+	sortStrings(parts)
+	return strings.Join(parts, ", ")
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// Taken returns the branch of an if constexpr that an instantiation with
+// bindings b compiles (an empty block for a false condition without an
+// else), and whether the condition folds. A runtime if never folds here.
+func (s *If) Taken(b Bindings) (*Block, bool) {
+	if !s.Constexpr {
+		return nil, false
+	}
+	v, ok := EvalCond(s.CondText, s.Cond, b)
+	if !ok {
+		return nil, false
+	}
+	if v != 0 {
+		return s.Then, true
+	}
+	if s.Else == nil {
+		return &Block{}, true
+	}
+	return s.Else, true
+}
+
+// EvalCond folds a constant condition: its text as written (for the type
+// traits an expression cannot hold: is_same, IsSameType, sizeof of a bound
+// type), else its expression with b's values bound.
+func EvalCond(text string, cond *Expr, b Bindings) (int64, bool) {
+	if text != "" {
+		p := &condParser{toks: condTokens(text), b: b}
+		if v, ok := p.or(); ok && p.k == len(p.toks) {
+			return v, true
+		}
+	}
+	return b.Subst(cond).Value()
+}
+
+// condParser evaluates a C++ constant condition over tokens. Each level
+// returns ok false for what it cannot fold; && and || still fold when the
+// known side decides.
+type condParser struct {
+	toks []string
+	k    int
+	b    Bindings
+}
+
+func (p *condParser) peek() string {
+	if p.k < len(p.toks) {
+		return p.toks[p.k]
+	}
+	return ""
+}
+
+func (p *condParser) or() (int64, bool) {
+	v, ok := p.and()
+	for p.peek() == "||" {
+		p.k++
+		w, wok := p.and()
+		switch {
+		case ok && v != 0, wok && w != 0:
+			v, ok = 1, true
+		case ok && wok:
+			v = 0
+		default:
+			ok = false
+		}
+	}
+	return v, ok
+}
+
+func (p *condParser) and() (int64, bool) {
+	v, ok := p.cmp()
+	for p.peek() == "&&" {
+		p.k++
+		w, wok := p.cmp()
+		switch {
+		case ok && v == 0, wok && w == 0:
+			v, ok = 0, true
+		case ok && wok:
+			v = 1
+		default:
+			ok = false
+		}
+	}
+	return v, ok
+}
+
+func (p *condParser) cmp() (int64, bool) {
+	v, ok := p.sum()
+	for {
+		op := p.peek()
+		switch op {
+		case "==", "!=", "<", ">", "<=", ">=":
+		default:
+			return v, ok
+		}
+		p.k++
+		w, wok := p.sum()
+		if !ok || !wok {
+			ok = false
+			continue
+		}
+		v, ok = foldBin(op, v, w)
+	}
+}
+
+func (p *condParser) sum() (int64, bool) {
+	v, ok := p.unary()
+	for {
+		op := p.peek()
+		switch op {
+		case "+", "-", "*", "/", "%", "&", "|":
+		default:
+			return v, ok
+		}
+		p.k++
+		w, wok := p.unary()
+		if !ok || !wok {
+			ok = false
+			continue
+		}
+		v, ok = foldBin(op, v, w)
+	}
+}
+
+func (p *condParser) unary() (int64, bool) {
+	switch p.peek() {
+	case "!":
+		p.k++
+		v, ok := p.unary()
+		return b2i(v == 0), ok
+	case "-":
+		p.k++
+		v, ok := p.unary()
+		return -v, ok
+	case "(":
+		p.k++
+		v, ok := p.or()
+		if p.peek() != ")" {
+			return 0, false
+		}
+		p.k++
+		return v, ok
+	}
+	return p.primary()
+}
+
+// traitNames are the spellings of std::is_same.
+var traitNames = map[string]bool{
+	"is_same": true, "is_same_v": true, "IsSameType": true, "IsSameTypeV": true, "IsSame": true,
+}
+
+func (p *condParser) primary() (int64, bool) {
+	t := p.peek()
+	if t == "" {
+		return 0, false
+	}
+	p.k++
+	switch {
+	case t == "true":
+		return 1, true
+	case t == "false":
+		return 0, true
+	case t[0] >= '0' && t[0] <= '9':
+		v, err := strconv.ParseInt(strings.TrimRight(t, "uUlL"), 0, 64)
+		return v, err == nil
+	case t == "sizeof":
+		args, ok := p.group("(", ")")
+		if !ok || len(args) != 1 {
+			return 0, false
+		}
+		return ElemSize(p.b.Type(args[0]))
+	case !isIdentStart(t[0]):
+		return 0, false
+	}
+	name := t
+	if k := strings.LastIndex(name, "::"); k >= 0 {
+		name = name[k+2:]
+	}
+	if traitNames[name] && p.peek() == "<" {
+		args, ok := p.group("<", ">")
+		p.suffix()
+		if !ok || len(args) != 2 {
+			return 0, false
+		}
+		a, b := canonType(p.b.Type(args[0])), canonType(p.b.Type(args[1]))
+		if a == b {
+			return 1, true
+		}
+		if _, ka := ElemSize(a); !ka {
+			return 0, false // a template parameter not bound, or a type not known
+		}
+		if _, kb := ElemSize(b); !kb {
+			return 0, false
+		}
+		return 0, true
+	}
+	if p.peek() == "<" || p.peek() == "(" {
+		return 0, false // another template or a call: not folded here
+	}
+	p.suffix()
+	if v, ok := p.b.Values[t]; ok {
+		return v.Value()
+	}
+	return 0, false
+}
+
+// suffix skips ::value and () after a trait.
+func (p *condParser) suffix() {
+	if p.peek() == "::value" {
+		p.k++
+	}
+	if p.peek() == "(" && p.k+1 < len(p.toks) && p.toks[p.k+1] == ")" {
+		p.k += 2
+	}
+}
+
+// group reads a bracketed list opened by open, split at its top-level
+// commas, each part's tokens joined.
+func (p *condParser) group(open, close string) ([]string, bool) {
+	if p.peek() != open {
+		return nil, false
+	}
+	p.k++
+	var parts []string
+	var cur []string
+	depth := 0
+	for p.k < len(p.toks) {
+		t := p.toks[p.k]
+		p.k++
+		switch {
+		case t == "<" || t == "(":
+			depth++
+		case (t == ">" || t == ")") && depth > 0:
+			depth--
+		case t == close && depth == 0:
+			return append(parts, strings.Join(cur, " ")), true
+		case t == ">>" && close == ">" && depth == 1:
+			// A<B<C>> closes two levels.
+			p.toks[p.k-1] = ">"
+			p.k--
+			depth--
+			cur = append(cur, ">")
+			continue
+		case t == "," && depth == 0:
+			parts = append(parts, strings.Join(cur, " "))
+			cur = nil
+			continue
+		}
+		cur = append(cur, t)
+	}
+	return nil, false
+}
+
+// condTokens splits a condition: qualified names (with ::value kept as a
+// token of its own), numbers, and operators.
+func condTokens(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case isIdentStart(c) || c == ':' && i+1 < len(s) && s[i+1] == ':':
+			j := i
+			for j < len(s) && (isIdentChar(s[j]) || s[j] == ':' && j+1 < len(s) && s[j+1] == ':') {
+				if s[j] == ':' {
+					j += 2
+					continue
+				}
+				j++
+			}
+			raw := s[i:j]
+			w := strings.TrimPrefix(raw, "::")
+			switch v, ok := strings.CutSuffix(w, "::value"); {
+			case raw == "::value":
+				out = append(out, raw) // is_same<A, B>::value
+			case ok && v != "":
+				out = append(out, v, "::value")
+			default:
+				out = append(out, w)
+			}
+			i = j
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(s) && (isIdentChar(s[j]) || s[j] == '.') {
+				j++
+			}
+			out = append(out, s[i:j])
+			i = j
+		default:
+			if i+1 < len(s) {
+				switch two := s[i : i+2]; two {
+				case "&&", "||", "==", "!=", "<=", ">=", ">>":
+					out = append(out, two)
+					i += 2
+					continue
+				}
+			}
+			out = append(out, s[i:i+1])
+			i++
+		}
+	}
+	return out
+}
+
+func isIdentStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isIdentChar(c byte) bool  { return isIdentStart(c) || c >= '0' && c <= '9' }
+
+// canonType normalises a type for comparison: qualifiers, namespaces and
+// spacing dropped.
+func canonType(t string) string {
+	t = strings.TrimSpace(t)
+	t = strings.TrimPrefix(t, "const ")
+	t = strings.TrimPrefix(t, "::")
+	for _, ns := range []string{"AscendC::", "std::"} {
+		t = strings.TrimPrefix(t, ns)
+	}
+	switch t {
+	case "float32_t":
+		return "float"
+	case "float16_t":
+		return "half"
+	case "int":
+		return "int32_t"
+	case "unsigned", "unsigned int":
+		return "uint32_t"
+	}
+	return strings.ReplaceAll(t, " ", "")
+}
+
+// MaxInlineDepth bounds how deep helpers are inlined into each other; a
+// call deeper than that (or a recursive one) stays an OpCall.
+const MaxInlineDepth = 8
+
+// Inline returns the body of the helper that call calls (call.Target) as
+// this call runs it, and regs grown with the helper's own registers under
+// fresh IDs. b is the caller's bindings (an instantiation of the caller):
+// the call's template arguments and values are read through them. ok is
+// false when the call has no Target or passes more arguments than the
+// helper takes.
+//
+// The copy's instructions are new: their registers are the caller's (a
+// parameter register is the argument's, a local one fresh), their
+// addresses and counts have the parameters replaced by the caller's
+// values, their element types are bound, their Loop is the call's, and
+// their positions stay in the helper (a finding there names the helper's
+// line). The copy's loops are new too, their trip counts folded again.
+// Calls inside the helper are copied with their Target, for the caller to
+// inline in turn.
+func Inline(call *Instr, regs []*Reg, b Bindings) (*Block, []*Reg, Bindings, bool) {
+	h := call.Target
+	if h == nil || h.Body == nil || len(call.Args) > len(h.Params) {
+		return nil, regs, Bindings{}, false
+	}
+	c := &copier{h: h, call: call, m: make([]RegID, len(h.Regs)), inner: bindCall(call, h, regs, b)}
+	for i := range c.m {
+		c.m[i] = NoReg
+	}
+	for k, p := range h.Params {
+		if p.Reg == NoReg || k >= len(call.Args) || call.Args[k].Reg == NoReg || int(p.Reg) >= len(c.m) {
+			continue
+		}
+		c.m[p.Reg] = call.Args[k].Reg
+	}
+	for _, r := range h.Regs {
+		if c.m[r.ID] != NoReg {
+			continue
+		}
+		if r.Implicit {
+			if id := implicitReg(regs, r); id != NoReg {
+				c.m[r.ID] = id
+				continue
+			}
+		}
+		nr := *r
+		nr.ID = RegID(len(regs))
+		nr.Elem = c.inner.Type(r.Elem)
+		nr.Param = false
+		regs = append(regs, &nr)
+		c.m[r.ID] = nr.ID
+	}
+	return c.block(h.Body), regs, c.inner, true
+}
+
+// implicitReg finds the caller's implicit register of r's name and class.
+func implicitReg(regs []*Reg, r *Reg) RegID {
+	for _, x := range regs {
+		if x.Implicit && x.Name == r.Name && x.Class == r.Class {
+			return x.ID
+		}
+	}
+	return NoReg
+}
+
+// bindCall returns the bindings of the helper's instantiation at call: its
+// template parameters from the call's explicit arguments (through the
+// caller's bindings b) and from the element types of the registers passed
+// to parameters declared RegTensor<U>, and its scalar parameters bound to
+// the values the caller passes.
+func bindCall(call *Instr, h *Func, regs []*Reg, b Bindings) Bindings {
+	in := Bindings{Types: map[string]string{}, Values: map[string]*Expr{}}
+	for k, t := range call.TArgs {
+		if k >= len(h.TParams) || h.TParams[k] == "" {
+			continue
+		}
+		name := h.TParams[k]
+		t = strings.TrimSpace(t)
+		if v, ok := literalValue(t); ok {
+			in.Values[name] = Const(v)
+			continue
+		}
+		if v, ok := b.Values[t]; ok {
+			in.Values[name] = v
+			continue
+		}
+		if isIdentStart(t[0]) {
+			in.Types[name] = b.Type(t)
+		}
+	}
+	tparam := map[string]bool{}
+	for _, t := range h.TParams {
+		tparam[t] = true
+	}
+	for k, p := range h.Params {
+		if k >= len(call.Args) {
+			break
+		}
+		a := call.Args[k]
+		if p.Reg != NoReg && int(p.Reg) < len(h.Regs) && a.Reg != NoReg && int(a.Reg) < len(regs) {
+			u := h.Regs[p.Reg].Elem
+			if _, bound := in.Types[u]; tparam[u] && !bound {
+				if e := b.Type(regs[a.Reg].Elem); e != "" && !tparam[e] {
+					in.Types[u] = e
+				}
+			}
+			continue
+		}
+		if p.Reg == NoReg && p.Name != "" && a.Expr != nil && a.Expr.Kind != ExprUnknown {
+			in.Values[p.Name] = b.Subst(a.Expr)
+		}
+	}
+	return in
+}
+
+// literalValue reads an integer or boolean template argument.
+func literalValue(t string) (int64, bool) {
+	switch t {
+	case "true":
+		return 1, true
+	case "false":
+		return 0, true
+	}
+	v, err := strconv.ParseInt(strings.TrimRight(t, "uUlL"), 0, 64)
+	return v, err == nil
+}
+
+// copier copies a helper's body into a caller.
+type copier struct {
+	h     *Func
+	call  *Instr
+	m     []RegID // the helper's register -> the caller's
+	inner Bindings
+}
+
+func (c *copier) reg(r RegID) RegID {
+	if r >= 0 && int(r) < len(c.m) {
+		return c.m[r]
+	}
+	return r
+}
+
+func (c *copier) regs(rs []RegID) []RegID {
+	if rs == nil {
+		return nil
+	}
+	out := make([]RegID, len(rs))
+	for i, r := range rs {
+		out[i] = c.reg(r)
+	}
+	return out
+}
+
+func (c *copier) block(bl *Block) *Block {
+	if bl == nil {
+		return nil
+	}
+	out := &Block{Nodes: make([]Node, 0, len(bl.Nodes))}
+	for _, n := range bl.Nodes {
+		switch n := n.(type) {
+		case *Instr:
+			out.Nodes = append(out.Nodes, c.instr(n))
+		case *Loop:
+			nl := *n
+			nl.Init, nl.Bound, nl.Step = c.inner.Subst(n.Init), c.inner.Subst(n.Bound), c.inner.Subst(n.Step)
+			if !n.TripKnown {
+				nl.FoldTrip()
+			}
+			if init, ok := nl.Init.Value(); ok && init == 0 && nl.CmpOp == "<" && nl.Bound.ZeroOne() {
+				if step, ok := nl.Step.Value(); ok && step == 1 {
+					nl.AtMostOnce = true // bounded by a 0/1 value the caller passes
+				}
+			}
+			nl.Body = c.block(n.Body)
+			out.Nodes = append(out.Nodes, &nl)
+		case *If:
+			if taken, ok := n.Taken(c.inner); ok {
+				out.Nodes = append(out.Nodes, c.block(taken).Nodes...)
+				continue
+			}
+			ns := *n
+			ns.Cond = c.inner.Subst(n.Cond)
+			ns.Then, ns.Else = c.block(n.Then), c.block(n.Else)
+			out.Nodes = append(out.Nodes, &ns)
+		default:
+			out.Nodes = append(out.Nodes, n)
+		}
+	}
+	return out
+}
+
+func (c *copier) instr(in *Instr) *Instr {
+	ni := *in
+	ni.Defs, ni.Uses = c.regs(in.Defs), c.regs(in.Uses)
+	ni.Elem = c.inner.Type(in.Elem)
+	ni.Loop, ni.Cond = c.call.Loop, c.call.Cond || in.Cond
+	if len(in.TArgs) > 0 {
+		ni.TArgs = make([]string, len(in.TArgs))
+		for k, t := range in.TArgs {
+			ni.TArgs[k] = c.inner.Type(t)
+			if v, ok := c.inner.Values[t]; ok {
+				if x, ok := v.Value(); ok {
+					ni.TArgs[k] = strconv.FormatInt(x, 10)
+				}
+			}
+		}
+	}
+	ni.Args = make([]Operand, len(in.Args))
+	for k, a := range in.Args {
+		a.Reg = c.reg(a.Reg)
+		a.Expr = c.inner.Subst(a.Expr)
+		ni.Args[k] = a
+	}
+	if len(in.PtrDefs) > 0 {
+		ni.PtrDefs = make([]string, len(in.PtrDefs))
+		for k, name := range in.PtrDefs {
+			ni.PtrDefs[k] = name
+			if v, ok := c.inner.Values[name]; ok && v.Kind == ExprSym {
+				ni.PtrDefs[k] = v.Name // the caller's pointer the parameter names
+			}
+		}
+	}
+	return &ni
+}
