@@ -35,14 +35,19 @@ const MaxBodyInsts = 8192
 // of a helper whose definition is lowered (Instr.Target) is the helper's
 // body, inlined (ir.Inline).
 func BodyOf(fn *ir.Func, lp *ir.Loop, skip func(*ir.Instr) bool) Body {
-	b := newBuilder(fn, skip)
+	return BodyOfInstance(fn, fn.SoleInstance(), lp, skip)
+}
+
+// BodyOfInstance is BodyOf for the instantiation of fn that bind fixes.
+func BodyOfInstance(fn *ir.Func, bind ir.Bindings, lp *ir.Loop, skip func(*ir.Instr) bool) Body {
+	b := newBuilder(fn, bind, skip)
 	b.loopVar = lp.Var
 	b.block(lp.Body)
 	return b.body()
 }
 
-func newBuilder(fn *ir.Func, skip func(*ir.Instr) bool) *builder {
-	return &builder{fn: fn, skip: skip, regs: append([]*ir.Reg(nil), fn.Regs...), bind: fn.SoleInstance()}
+func newBuilder(fn *ir.Func, bind ir.Bindings, skip func(*ir.Instr) bool) *builder {
+	return &builder{fn: fn, skip: skip, regs: append([]*ir.Reg(nil), fn.Regs...), bind: bind}
 }
 
 func (b *builder) body() Body {
@@ -52,7 +57,7 @@ func (b *builder) body() Body {
 // RegionBody returns a whole region as one straight-line body, loops
 // repeated by their trip count (capped at iterations).
 func RegionBody(fn *ir.Func, iterations int, skip func(*ir.Instr) bool) Body {
-	b := newBuilder(fn, skip)
+	b := newBuilder(fn, fn.SoleInstance(), skip)
 	b.outer = iterations
 	b.block(fn.Body)
 	body := b.body()
@@ -130,7 +135,7 @@ func (b *builder) block(bl *ir.Block) {
 			if b.outer > 0 {
 				limit = b.outer
 			}
-			trip := Trip(n, DefaultIterations)
+			trip := Trip(b.bind.Loop(n), DefaultIterations)
 			reps := min(trip, limit)
 			if reps < trip {
 				b.capped = true

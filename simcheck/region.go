@@ -34,7 +34,13 @@ type RegionResult struct {
 // copies interleaved, registers renamed, the remainder run plainly. skip
 // drops instructions, as in BodyOf.
 func (m *Machine) RunLoop(fn *ir.Func, lp *ir.Loop, iterations int, skip func(*ir.Instr) bool) Part {
-	body := BodyOf(fn, lp, skip)
+	return m.RunLoopInstance(fn, fn.SoleInstance(), lp, iterations, skip)
+}
+
+// RunLoopInstance is RunLoop for the instantiation of fn that bind fixes.
+func (m *Machine) RunLoopInstance(fn *ir.Func, bind ir.Bindings, lp *ir.Loop, iterations int, skip func(*ir.Instr) bool) Part {
+	lp = bind.Loop(lp)
+	body := BodyOfInstance(fn, bind, lp, skip)
 	n := Trip(lp, iterations)
 	p := Part{Loop: lp, Iterations: n, Unroll: 1, Body: body}
 	if n <= 0 || len(body.Insts) == 0 {
@@ -90,13 +96,20 @@ func (m *Machine) steadyRate(body Body) float64 {
 // RunRegion simulates a VF function (see RegionResult). Loops run for
 // their trip counts, iterations when one does not fold.
 func (m *Machine) RunRegion(fn *ir.Func, iterations int, skip func(*ir.Instr) bool) *RegionResult {
+	return m.RunInstance(fn, fn.SoleInstance(), iterations, skip)
+}
+
+// RunInstance is RunRegion for the instantiation of fn that bind fixes
+// (ir.Bindings): its if constexpr folded under bind, its element types
+// bound.
+func (m *Machine) RunInstance(fn *ir.Func, bind ir.Bindings, iterations int, skip func(*ir.Instr) bool) *RegionResult {
 	rr := &RegionResult{Cycles: m.VFStart + m.VFDrain}
 	var straight []ir.Node
 	flush := func() {
 		if len(straight) == 0 {
 			return
 		}
-		b := newBuilder(fn, skip)
+		b := newBuilder(fn, bind, skip)
 		b.outer = iterations
 		b.block(&ir.Block{Nodes: straight})
 		straight = straight[:0]
@@ -115,7 +128,7 @@ func (m *Machine) RunRegion(fn *ir.Func, iterations int, skip func(*ir.Instr) bo
 				continue
 			}
 			flush()
-			p := m.RunLoop(fn, lp, iterations, skip)
+			p := m.RunLoopInstance(fn, bind, lp, iterations, skip)
 			rr.Parts = append(rr.Parts, p)
 			rr.Notes = append(rr.Notes, LoopNotes(lp, p, iterations)...)
 		}

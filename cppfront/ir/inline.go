@@ -84,6 +84,20 @@ func (b Bindings) Subst(e *Expr) *Expr {
 	})
 }
 
+// Loop returns l with its header under b: a copy whose trip count folds
+// when b binds what its bound or step names, else l itself.
+func (b Bindings) Loop(l *Loop) *Loop {
+	if l.TripKnown || len(b.Values) == 0 {
+		return l
+	}
+	nl := *l
+	nl.Init, nl.Bound, nl.Step = b.Subst(l.Init), b.Subst(l.Bound), b.Subst(l.Step)
+	if nl.FoldTrip(); !nl.TripKnown {
+		return l
+	}
+	return &nl
+}
+
 // String prints b as template arguments are written: "T=half, Mode=2",
 // names sorted.
 func (b Bindings) String() string {

@@ -1,0 +1,189 @@
+package cppfront
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+const inlineSrc = `
+template <typename T, bool Scale>
+__simd_callee__ inline void Poly(Reg::RegTensor<T>& dst, Reg::RegTensor<T>& src, Reg::MaskReg& mask, uint16_t rounds)
+{
+    Reg::RegTensor<T> sq;
+    Reg::Mul(sq, src, src, mask);
+    for (uint16_t k = 0; k < rounds; k++) {
+        Reg::Mul(dst, dst, sq, mask);
+    }
+    if constexpr (Scale) {
+        Reg::Muls(dst, dst, static_cast<T>(2), mask);
+    }
+    if constexpr (std::is_same<T, half>::value) {
+        Reg::Adds(dst, dst, static_cast<T>(1), mask);
+    } else {
+        Reg::Adds(dst, dst, static_cast<T>(1), mask);
+        Reg::Abs(dst, dst, mask);
+    }
+}
+
+template <typename T>
+__simd_callee__ inline void Once(Reg::RegTensor<T>& dst, Reg::MaskReg& mask, uint16_t hasTail)
+{
+    for (uint16_t t = 0; t < hasTail; t++) {
+        Reg::Abs(dst, dst, mask);
+    }
+}
+
+__simd_vf__ inline void Kernel(__ubuf__ float* dst, __ubuf__ float* src, uint32_t n, uint32_t tail)
+{
+    Reg::RegTensor<float> x, y;
+    Reg::MaskReg mask = Reg::CreateMask<float>();
+    uint16_t hasTail = tail > 0 ? 1 : 0;
+    for (uint16_t i = 0; i < 8; i++) {
+        Reg::LoadAlign(x, src + i * 64);
+        Poly<float, true>(y, x, mask, 3);
+        Once<float>(y, mask, hasTail);
+        Reg::StoreAlign(dst + i * 64, y, mask);
+    }
+}
+`
+
+// TestInline checks what ir.Inline makes of a call of a helper of the
+// file: the helper's body with its registers renamed, its parameters bound
+// to the call's, its loops' trip counts folded, its if constexpr folded.
+func TestInline(t *testing.T) {
+	_, f := parse(t, "inline.asc", []byte(inlineSrc))
+	k := f.Func("Kernel")
+	if k == nil {
+		t.Fatal("no Kernel")
+	}
+	var poly, once *ir.Instr
+	for _, in := range k.Instrs {
+		switch in.Name {
+		case "Poly":
+			poly = in
+		case "Once":
+			once = in
+		}
+	}
+	if poly == nil || poly.Target == nil || poly.Target.Name != "Poly" || once == nil || once.Target == nil {
+		t.Fatalf("calls not linked to their helpers: %+v %+v", poly, once)
+	}
+	body, regs, inner, ok := ir.Inline(poly, k.Regs, k.SoleInstance())
+	if !ok {
+		t.Fatal("Inline refused")
+	}
+	if inner.Types["T"] != "float" {
+		t.Errorf("T bound to %q, want float", inner.Types["T"])
+	}
+	if v, _ := inner.Values["Scale"].Value(); v != 1 {
+		t.Errorf("Scale bound to %v", inner.Values["Scale"])
+	}
+	if len(regs) != len(k.Regs)+1 {
+		t.Errorf("%d registers after inlining, want the caller's %d and one fresh (sq)", len(regs), len(k.Regs))
+	}
+	sq := regs[len(regs)-1]
+	if sq.Name != "sq" || sq.Elem != "float" || sq.Param {
+		t.Errorf("fresh register %+v", sq)
+	}
+	var ops []string
+	var lp *ir.Loop
+	for _, n := range body.Nodes {
+		switch n := n.(type) {
+		case *ir.Instr:
+			ops = append(ops, n.Name)
+			if n.Elem != "" && n.Elem != "float" {
+				t.Errorf("%s keeps element type %q", n.Name, n.Elem)
+			}
+			if n.Loop != poly.Loop {
+				t.Errorf("%s in loop %d, want the call's %d", n.Name, n.Loop, poly.Loop)
+			}
+		case *ir.Loop:
+			lp = n
+			ops = append(ops, "loop")
+		case *ir.If:
+			t.Errorf("an if constexpr left unfolded: %s", n.CondText)
+		}
+	}
+	if got, want := strings.Join(ops, " "), "Mul loop Muls Adds Abs"; got != want {
+		t.Errorf("inlined body %q, want %q", got, want)
+	}
+	if lp == nil || !lp.TripKnown || lp.Trip != 3 {
+		t.Fatalf("helper loop not folded to 3 trips: %+v", lp)
+	}
+	// Mul(dst, dst, sq): dst is the caller's y, sq the fresh register.
+	mul := lp.Body.Nodes[0].(*ir.Instr)
+	y := regID(k, "y")
+	if len(mul.Defs) != 1 || mul.Defs[0] != y || !containsID(mul.Uses, sq.ID) || !containsID(mul.Uses, y) {
+		t.Errorf("Mul defs %v uses %v; want y=%d defined, y and sq=%d read", mul.Defs, mul.Uses, y, sq.ID)
+	}
+
+	// Once's loop is bounded by a 0/1 local of the caller: at most once.
+	body, _, _, ok = ir.Inline(once, k.Regs, k.SoleInstance())
+	if !ok || len(body.Nodes) != 1 {
+		t.Fatalf("Once inlined as %v, %v", body, ok)
+	}
+	if l, isLoop := body.Nodes[0].(*ir.Loop); !isLoop || !l.AtMostOnce {
+		t.Errorf("Once's loop, bounded by hasTail, is not at most once: %+v", body.Nodes[0])
+	}
+}
+
+func regID(fn *ir.Func, name string) ir.RegID {
+	for _, r := range fn.Regs {
+		if r.Name == name {
+			return r.ID
+		}
+	}
+	return ir.NoReg
+}
+
+func containsID(ids []ir.RegID, id ir.RegID) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLinkTargets checks how a call picks its helper among overloads.
+func TestLinkTargets(t *testing.T) {
+	src := `
+__simd_callee__ inline void H(Reg::RegTensor<float>& a) { Reg::Abs(a, a, Reg::CreateMask<float>()); }
+__simd_callee__ inline void H(Reg::RegTensor<float>& a, Reg::RegTensor<float>& b) { Reg::Add(a, a, b, Reg::CreateMask<float>()); }
+__simd_callee__ inline void G(Reg::RegTensor<float>& a, int n = 1) { Reg::Abs(a, a, Reg::CreateMask<float>()); }
+__simd_callee__ inline void R(Reg::RegTensor<float>& a) { R(a); }
+__simd_vf__ inline void K()
+{
+    Reg::RegTensor<float> x, y;
+    H(x);
+    H(x, y);
+    G(x);
+    R(x);
+}
+`
+	_, f := parse(t, "link.asc", []byte(src))
+	k := f.Func("K")
+	want := map[int]int{0: 1, 1: 2, 2: 2} // call -> the helper's parameter count
+	calls := 0
+	for _, in := range k.Instrs {
+		if in.Op != ir.OpCall {
+			continue
+		}
+		switch in.Name {
+		case "H", "G":
+			if in.Target == nil || len(in.Target.Params) != want[calls] {
+				t.Errorf("call %d of %s: target %v", calls, in.Name, in.Target)
+			}
+		case "R":
+			if in.Target == nil || in.Target.Name != "R" {
+				t.Errorf("R(x) not linked")
+			}
+		}
+		calls++
+	}
+	if r := f.Func("R"); r == nil || r.Instrs[0].Target != nil {
+		t.Error("a recursive call must keep no target")
+	}
+}

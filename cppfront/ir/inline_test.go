@@ -1,0 +1,91 @@
+package ir
+
+import "testing"
+
+func TestEvalCond(t *testing.T) {
+	b := Bindings{
+		Types:  map[string]string{"T": "half", "U": "AscendC::float32_t", "V": "T"},
+		Values: map[string]*Expr{"Mode": Const(2), "isTail": Const(0), "n": Sym("count")},
+	}
+	for _, c := range []struct {
+		text string
+		want int64
+		ok   bool
+	}{
+		{"std::is_same<T, half>::value", 1, true},
+		{"std::is_same_v<T, float>", 0, true},
+		{"IsSameType<U, float>::value", 1, true},
+		{"AscendC::IsSameType<V, half>::value", 1, true}, // V -> T -> half
+		{"!IsSameType<T, bfloat16_t>::value", 1, true},
+		{"sizeof(T) == 2", 1, true},
+		{"sizeof(T) == sizeof(float)", 0, true},
+		{"Mode == 2", 1, true},
+		{"(Mode == 2) && !isTail", 1, true},
+		{"Mode == 1 || Mode == 3", 0, true},
+		{"std::is_same<T, half>::value || std::is_same<W, float>::value", 1, true}, // decided by the known side
+		{"std::is_same<W, float>::value && Mode == 1", 0, true},
+		{"std::is_same<W, float>::value", 0, false}, // W not bound
+		{"std::is_same<W, W>::value", 1, true},
+		{"n > 0", 0, false},             // a runtime value
+		{"IsFoo<T>()", 0, false},         // another trait: not folded
+		{"std::is_same<T, std::pair<int, int>>::value", 0, false},
+		{"", 0, false},
+	} {
+		v, ok := EvalCond(c.text, nil, b)
+		if ok != c.ok || ok && v != c.want {
+			t.Errorf("EvalCond(%q) = %d, %v; want %d, %v", c.text, v, ok, c.want, c.ok)
+		}
+	}
+	// The expression is the fallback: a flag bound by a call.
+	if v, ok := EvalCond("?", Sym("Mode"), b); !ok || v != 2 {
+		t.Errorf("EvalCond(Mode expr) = %d, %v", v, ok)
+	}
+}
+
+func TestTaken(t *testing.T) {
+	then, els := &Block{Nodes: []Node{&Instr{}}}, &Block{}
+	s := &If{Constexpr: true, CondText: "std::is_same<T, float>::value", Then: then, Else: els}
+	if bl, ok := s.Taken(Bindings{Types: map[string]string{"T": "float"}}); !ok || bl != then {
+		t.Errorf("T=float: %v %v", bl, ok)
+	}
+	if bl, ok := s.Taken(Bindings{Types: map[string]string{"T": "half"}}); !ok || bl != els {
+		t.Errorf("T=half: %v %v", bl, ok)
+	}
+	if _, ok := s.Taken(Bindings{}); ok {
+		t.Error("unbound T folded")
+	}
+	s.Else = nil
+	if bl, ok := s.Taken(Bindings{Types: map[string]string{"T": "half"}}); !ok || len(bl.Nodes) != 0 {
+		t.Errorf("no else: %v %v", bl, ok)
+	}
+	s.Constexpr = false
+	if _, ok := s.Taken(Bindings{Types: map[string]string{"T": "half"}}); ok {
+		t.Error("a runtime if folded")
+	}
+}
+
+func TestFoldTrip(t *testing.T) {
+	for _, c := range []struct {
+		init, bound, step int64
+		cmp               string
+		trip              int64
+		once              bool
+	}{
+		{0, 10, 1, "<", 10, false},
+		{0, 10, 3, "<", 4, false},
+		{0, 1, 1, "<", 1, true},
+		{5, 0, 1, "<", 0, true},
+		{9, 0, -1, ">=", 10, false},
+		{0, 8, 2, "!=", 4, false},
+	} {
+		l := &Loop{Init: Const(c.init), Bound: Const(c.bound), Step: Const(c.step), CmpOp: c.cmp}
+		l.FoldTrip()
+		if !l.TripKnown || l.Trip != c.trip || l.AtMostOnce != c.once {
+			t.Errorf("for (i = %d; i %s %d; i += %d): trip %d known %v once %v", c.init, c.cmp, c.bound, c.step, l.Trip, l.TripKnown, l.AtMostOnce)
+		}
+	}
+	l := &Loop{Init: Const(0), Bound: Sym("n"), Step: Const(1), CmpOp: "<"}
+	if l.FoldTrip(); l.TripKnown {
+		t.Error("a symbolic bound folded")
+	}
+}
