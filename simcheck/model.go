@@ -324,11 +324,12 @@ const (
 // it as a software sequence (51-290 cycles an iteration measured, the
 // trait_num points in docs/fidelity.md) that the model prices as one SFU op,
 // so a cost that hangs on it is not the model's to give.
-func IntegerDiv(in *ir.Instr) bool { return in.Op == ir.OpDiv && elemKind(in.Elem) == kindInt }
+func IntegerDiv(in Inst) bool { return in.Op == ir.OpDiv && elemKind(in.Elem) == kindInt }
 
 // UntypedDiv reports whether in is a Div whose element type is a template
-// parameter: timed as a float Div, and an integer Div if instantiated so.
-func UntypedDiv(in *ir.Instr) bool {
+// parameter (not bound by the instantiation simulated): timed as a float
+// Div, and an integer Div if instantiated so.
+func UntypedDiv(in Inst) bool {
 	_, known := ir.ElemSize(in.Elem)
 	return in.Op == ir.OpDiv && !known && in.Elem != ""
 }

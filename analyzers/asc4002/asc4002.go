@@ -88,17 +88,17 @@ func run(pass *analysis.Pass) (any, error) {
 				if st.Cycles == 0 || st.IPC >= lowIPC || st.Chain > md.M.Window {
 					continue // ASC4001 speaks for chains longer than the window
 				}
-				if hasBarrier(fn, lp) {
+				if hasBarrier(st.Body) {
 					continue // a round trip through UB with a barrier: the copies would wait on each other
 				}
-				intDiv, untyped := divs(fn, lp)
+				intDiv, untyped := divs(st.Body)
 				if intDiv {
 					continue // an integer Div is a software sequence the model prices as one op
 				}
 				peak := pressure.Regions[fn]
 				best, factor := st.Cycles, 0
 				for _, k := range []int{2, 4} {
-					if u := st.Unrolled[k]; u > 0 && u < best && fits(fn, lp, peak, pressure.Budget, k) {
+					if u := st.Unrolled[k]; u > 0 && u < best && fits(st.Body, peak, pressure.Budget, k) {
 						best, factor = u, k
 					}
 				}
@@ -120,15 +120,31 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // hasBarrier reports whether the loop waits on a barrier (LocalMemBar, or a
-// flag wait or pipe barrier): a body that round-trips through UB this way
-// is not made faster by interleaving copies.
-// divs reports whether the loop divides integers, and the element type of
-// a Div whose type is a template parameter.
-func divs(fn *ir.Func, lp *ir.Loop) (integer bool, untyped string) {
-	for _, in := range fn.InstrsIn(lp) {
-		if !fn.Within(in.Loop, lp.ID) {
+// flag wait or pipe barrier), in its body or a helper it calls: a body
+// that round-trips through UB this way is not made faster by interleaving
+// copies.
+func hasBarrier(body simcheck.Body) bool {
+	for _, in := range body.Insts {
+		if in.Op.Info().Cat == ir.CatBarrier {
+			return true
+		}
+		if in.Instr == nil {
 			continue
 		}
+		switch in.Instr.Name {
+		case "WaitFlag", "SetFlag", "PipeBarrier", "wait_flag", "set_flag", "pipe_barrier":
+			return true
+		}
+	}
+	return false
+}
+
+// divs reports whether the loop divides integers (in its body or a helper
+// it calls, with the element types of the instantiation simulated), and
+// the element type of a Div whose type is a template parameter left
+// unbound.
+func divs(body simcheck.Body) (integer bool, untyped string) {
+	for _, in := range body.Insts {
 		switch {
 		case simcheck.IntegerDiv(in):
 			integer = true
@@ -139,43 +155,29 @@ func divs(fn *ir.Func, lp *ir.Loop) (integer bool, untyped string) {
 	return integer, untyped
 }
 
-func hasBarrier(fn *ir.Func, lp *ir.Loop) bool {
-	for _, in := range fn.InstrsIn(lp) {
-		if !fn.Within(in.Loop, lp.ID) {
-			continue
-		}
-		if in.Op.Info().Cat == ir.CatBarrier {
-			return true
-		}
-		switch in.Name {
-		case "WaitFlag", "SetFlag", "PipeBarrier", "wait_flag", "set_flag", "pipe_barrier":
-			return true
-		}
-	}
-	return false
-}
-
 // fits reports whether the loop unrolled k times stays within the register
 // budgets: each further copy needs its own registers for what the body
-// writes and keeps live, at most the region's peak (a body already
-// unrolled 2x with 17 live RegTensor cannot go to 4x).
-func fits(fn *ir.Func, lp *ir.Loop, peak *regalloc.Result, b regalloc.Budget, k int) bool {
+// writes and keeps live (the registers of the helpers it calls included),
+// at most the region's peak (a body already unrolled 2x with 17 live
+// RegTensor cannot go to 4x).
+func fits(body simcheck.Body, peak *regalloc.Result, b regalloc.Budget, k int) bool {
 	if peak == nil {
 		return false
 	}
 	written := map[ir.RegID]bool{}
 	var vregs, masks int
-	for _, in := range fn.InstrsIn(lp) {
-		if !fn.Within(in.Loop, lp.ID) {
-			continue
-		}
+	for _, in := range body.Insts {
 		for _, r := range in.Defs {
-			if written[r] || int(r) >= len(fn.Regs) {
+			if written[r] || int(r) >= len(body.Regs) {
 				continue
 			}
 			written[r] = true
-			n := fn.Regs[r].Width() * max(fn.Regs[r].ArrayLen, 1)
-			switch fn.Regs[r].Class {
+			reg := body.Regs[r]
+			if reg.Implicit && reg.Name == "hidden" {
+				continue // the simulator's own expansion registers
+			}
+			n := reg.Width() * max(reg.ArrayLen, 1)
+			switch reg.Class {
 			case ir.ClassVReg:
 				vregs += n
 			case ir.ClassMask:

@@ -12,11 +12,12 @@ import (
 type LoopStats struct {
 	Loop       *ir.Loop
 	Iterations int
-	Chain      int     // longest dependency chain in one iteration, in instructions
-	Cycles     int     // simulated cycles of all iterations
-	IPC        float64 // simulated
-	Unrolled   [5]int  // Unrolled[k]: cycles with a k-times interleaved unroll (k = 2, 4), 0 when not simulated (IPC at or above LowIPC, a #pragma unroll, or too few iterations)
-	Pragma     bool    // the loop carries a #pragma unroll: simulated as the compiler unrolls it
+	Chain      int           // longest dependency chain in one iteration, in instructions
+	Cycles     int           // simulated cycles of all iterations
+	IPC        float64       // simulated
+	Unrolled   [5]int        // Unrolled[k]: cycles with a k-times interleaved unroll (k = 2, 4), 0 when not simulated (IPC at or above LowIPC, a #pragma unroll, or too few iterations)
+	Pragma     bool          // the loop carries a #pragma unroll: simulated as the compiler unrolls it
+	Body       simcheck.Body // one iteration as simulated: helpers inlined, if constexpr folded
 }
 
 // LowIPC is the compute IPC below which a loop counts as low in
@@ -124,7 +125,7 @@ func (md *Model) stats1(fn *ir.Func, lp *ir.Loop) LoopStats {
 		// as the compiler builds it, and its copies cannot be interleaved.
 		return LoopStats{Loop: lp, Iterations: n}
 	}
-	st := LoopStats{Loop: lp, Iterations: n, Chain: simcheck.LongestChain(body)}
+	st := LoopStats{Loop: lp, Iterations: n, Chain: simcheck.LongestChain(body), Body: body}
 	if n <= 0 || len(body.Insts) == 0 || st.Chain < MinChain {
 		return st
 	}
