@@ -293,13 +293,22 @@ func instancesOf(sites []callSite, own []string, vals map[string]*ir.Expr, param
 				}
 				t = s.targs[j]
 			}
-			t = narrow(t, s.guards)
-			if _, ok := ir.ElemSize(t); !ok {
+			ts := s.typesOf(t)
+			for k := range ts {
+				ts[k] = narrow(ts[k], s.guards)
+				if _, ok := ir.ElemSize(ts[k]); !ok {
+					ts = nil
+					break
+				}
+			}
+			if len(ts) == 0 {
 				types = nil
 				break
 			}
-			if !slices.Contains(types, t) {
-				types = append(types, t)
+			for _, t := range ts {
+				if !slices.Contains(types, t) {
+					types = append(types, t)
+				}
 			}
 		}
 		if len(types) > 0 {
@@ -307,6 +316,98 @@ func instancesOf(sites []callSite, own []string, vals map[string]*ir.Expr, param
 		}
 	}
 	return inst
+}
+
+// typesOf returns the types a template argument t written at the call may
+// be: t itself, or, for a type alias the caller declares before the call
+// (using OFFSET_T = typename std::conditional<C, uint16_t, uint32_t>::type;)
+// or the file declares, what the alias names; both arms of a
+// std::conditional whose condition the call does not decide.
+func (s callSite) typesOf(t string) []string {
+	for range 4 {
+		def, ok := s.localAlias(t)
+		if !ok {
+			def, ok = s.fb.lw.tyAlias[t]
+		}
+		if !ok {
+			break
+		}
+		t = def
+	}
+	return conditionalArms(t, 0)
+}
+
+// localAlias finds the last alias declaration of name in the caller
+// before the call.
+func (s callSite) localAlias(name string) (string, bool) {
+	fl := s.fl
+	at := fl.n[s.call].start
+	def, found := "", false
+	for i := range fl.n {
+		if fl.n[i].start >= at {
+			break
+		}
+		if k := fl.n[i].kind(); k != "alias_declaration" && k != "type_definition" {
+			continue
+		}
+		m := map[string]string{}
+		aliasText(fl.text(int32(i)), m)
+		if v, ok := m[name]; ok {
+			def, found = v, true
+		}
+	}
+	return def, found
+}
+
+// conditionalArms splits typename std::conditional<C, A, B>::type (or
+// std::conditional_t<C, A, B>) into the types it may name.
+func conditionalArms(t string, depth int) []string {
+	t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "typename "))
+	body := ""
+	for _, pre := range []string{"std::conditional<", "conditional<", "std::conditional_t<", "conditional_t<"} {
+		if rest, ok := strings.CutPrefix(t, pre); ok {
+			body = rest
+			break
+		}
+	}
+	if body == "" || depth > 4 {
+		return []string{t}
+	}
+	body = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(body, "::type")), ">")
+	a, b, ok := lastTwoArgs(body)
+	if !ok {
+		return []string{t}
+	}
+	out := conditionalArms(a, depth+1)
+	for _, b := range conditionalArms(b, depth+1) {
+		if !slices.Contains(out, b) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// lastTwoArgs splits the last two arguments off a template argument list
+// whose first argument is a condition (sizeof(T) <= 2 holds a < that is no
+// bracket): scanned from the right, where the arguments are types.
+func lastTwoArgs(s string) (string, string, bool) {
+	depth, commas := 0, []int{}
+	for i := len(s) - 1; i >= 0 && len(commas) < 2; i-- {
+		switch s[i] {
+		case '>', ')', ']':
+			depth++
+		case '<', '(', '[':
+			depth--
+		case ',':
+			if depth == 0 {
+				commas = append(commas, i)
+			}
+		}
+	}
+	if len(commas) < 2 {
+		return "", "", false
+	}
+	return strings.TrimSpace(s[commas[1]+1 : commas[0]]), strings.TrimSpace(s[commas[0]+1:]), true
 }
 
 // deduce returns the type the template parameter p takes at the call from

@@ -40,3 +40,43 @@ func TestIdentOffsetsMatchesEachIdent(t *testing.T) {
 		t.Errorf("x at %v, want [5]", got)
 	}
 }
+
+// TestAliasInstances: a template argument that is a type alias of the
+// caller (using OFFSET_T = std::conditional<C, A, B>::type) instantiates
+// the callee with both arms, for a __VEC_SCOPE__ block as for a VF
+// function; a plain alias with its one type.
+func TestAliasInstances(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "instances", "conditional_alias.asc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, f := parse(t, "conditional_alias.asc", src)
+	fn := f.Func("ComputeVf.vec_scope#1")
+	if fn == nil {
+		t.Fatal("no vec_scope region")
+	}
+	if got := fn.Instances["OFFSET_T"]; !slices.Equal(got, []string{"uint16_t", "uint32_t"}) {
+		t.Errorf("OFFSET_T instances %v, want [uint16_t uint32_t]", got)
+	}
+	plain := []byte(`template <typename T>
+__simd_vf__ inline void V(__ubuf__ T* p, uint16_t n)
+{
+    Reg::RegTensor<T> a;
+    for (uint16_t i = 0; i < n; i++) {
+        Reg::LoadAlign(a, p + i * 64);
+    }
+}
+__aicore__ inline void Caller(__ubuf__ half* p, uint16_t n)
+{
+    using Elem = half;
+    V<Elem>(p, n);
+}
+`)
+	_, f = parse(t, "plain_alias.asc", plain)
+	if got := f.Func("V").Instances["T"]; !slices.Equal(got, []string{"half"}) {
+		t.Errorf("T instances %v, want [half]", got)
+	}
+	if got := conditionalArms("std::conditional_t<A, float, std::conditional<B, half, float>::type>", 0); !slices.Equal(got, []string{"float", "half"}) {
+		t.Errorf("nested conditional arms %v", got)
+	}
+}

@@ -264,15 +264,24 @@ func (m blockMarks) simtOnly(text []byte) bool {
 // region that takes values from its call sites (callSiteFacts): an
 // analysed region (not a SIMT one, not a function that only holds
 // __VEC_SCOPE__ blocks, which regionKind does not make a region) with a
-// parameter or a template parameter. Where it is unsure, it says yes.
+// parameter or a template parameter, or a function template holding
+// __VEC_SCOPE__ blocks, which take its instances (scopeInstances). Where
+// it is unsure, it says yes.
 func (m blockMarks) takesFacts(h []byte) bool {
 	switch {
 	case m.simtHead && !m.simdHead:
 		return false
 	case !m.simdHead && !m.simtHead && m.scope:
-		return false
+		return hasWord(h, "template")
 	}
 	return !noParams(h)
+}
+
+// hasWord reports whether w is an identifier of h.
+func hasWord(h []byte, w string) bool {
+	found := false
+	eachIdent(h, func(i, e int) { found = found || string(h[i:e]) == w })
+	return found
 }
 
 // noParams reports whether the header h declares a function that is not a
@@ -284,9 +293,7 @@ func noParams(h []byte) bool {
 	if n != 1 {
 		return false
 	}
-	hasTemplate := false
-	eachIdent(h, func(i, e int) { hasTemplate = hasTemplate || string(h[i:e]) == "template" })
-	if hasTemplate {
+	if hasWord(h, "template") {
 		return false
 	}
 	j := skipSpace(h, end)

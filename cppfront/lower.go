@@ -404,7 +404,13 @@ func (lw *lowerer) isRegNS(ns string) bool {
 }
 
 func (lw *lowerer) typeAlias(n *sitter.Node, into map[string]string) {
-	t := normSpace(n.Utf8Text(lw.src))
+	aliasText(n.Utf8Text(lw.src), into)
+}
+
+// aliasText records the alias a declaration's text makes (using X = T;
+// typedef T X;) in into.
+func aliasText(t string, into map[string]string) {
+	t = normSpace(t)
 	t = strings.TrimSuffix(t, ";")
 	if rest, ok := strings.CutPrefix(t, "using "); ok {
 		if k := strings.IndexByte(rest, '='); k >= 0 {
@@ -634,6 +640,7 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 		blocks = append(blocks, sb)
 	}
 	counts := map[string]int{}
+	callers := map[uint]*flat{} // callers of the functions around the blocks, flattened once
 	for _, sb := range blocks {
 		b, n, def := sb.b, sb.n, sb.def // def: the enclosing function definition
 		outer := "vec_scope"
@@ -665,7 +672,30 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 			fn.Body = fb.block(blk, ir.NoLoop, false)
 			return fb
 		})
+		if def != nil {
+			lw.scopeInstances(fn, def, callers)
+		}
 		lw.f.Funcs = append(lw.f.Funcs, fn)
+	}
+}
+
+// scopeInstances records the element types the template parameters of the
+// function around a __VEC_SCOPE__ block take at its calls in the file
+// (Func.Instances), as callSiteFacts does for a VF function.
+func (lw *lowerer) scopeInstances(fn *ir.Func, def *sitter.Node, flats map[uint]*flat) {
+	for _, fd := range lw.funcs {
+		if fd.node.StartByte() != def.StartByte() {
+			continue
+		}
+		if len(fd.own) == 0 || !usesParams(fn, fd.own) {
+			return
+		}
+		if sites, ok := lw.callSites(fd, flats); ok {
+			if inst := instancesOf(sites, fd.own, nil, nil); len(inst) > 0 {
+				fn.Instances = inst
+			}
+		}
+		return
 	}
 }
 

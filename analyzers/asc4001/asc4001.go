@@ -77,11 +77,22 @@ func run(pass *analysis.Pass) (any, error) {
 				if lp.AtMostOnce || !simcost.Innermost(fn, lp) {
 					continue
 				}
-				st := md.Stats(fn, lp)
-				// A chain longer than the window matters when it starves the
-				// issue slots; interleaved copies of one (a hand unroll) do not.
-				if st.Chain <= md.M.Window || st.Cycles == 0 || st.IPC >= simcost.LowIPC {
+				all := md.Stats(fn, lp)
+				var hit []simcost.LoopStats
+				for _, st := range all {
+					// A chain longer than the window matters when it starves the
+					// issue slots; interleaved copies of one (a hand unroll) do not.
+					if st.Chain > md.M.Window && st.Cycles > 0 && st.IPC < simcost.LowIPC {
+						hit = append(hit, st)
+					}
+				}
+				if len(hit) == 0 {
 					continue
+				}
+				st := hit[0]
+				st.Instances = nil // the instantiations of every hit, in a slice of the finding's own
+				for _, h := range hit {
+					st.Instances = append(st.Instances, h.Instances...)
 				}
 				msg := fmt.Sprintf("loop body holds a chain of %d dependent instructions, more than the %d-instruction issue window: iterations cannot overlap (simulated IPC %.2f); split the VF loop (intermediates through UB) or unroll it by hand",
 					st.Chain, md.M.Window, st.IPC)
@@ -91,6 +102,7 @@ func run(pass *analysis.Pass) (any, error) {
 					d.Message += " (4x, copies interleaved: " + c.Phrase() + ")"
 					simcost.Attach(&d, c)
 				}
+				d.Message += st.InstancesNote(len(fn.Instantiations()))
 				pass.Report(d)
 			}
 		}

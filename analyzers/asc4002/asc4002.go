@@ -84,32 +84,30 @@ func run(pass *analysis.Pass) (any, error) {
 				if lp.AtMostOnce || !simcost.Innermost(fn, lp) {
 					continue
 				}
-				st := md.Stats(fn, lp)
-				if st.Cycles == 0 || st.IPC >= lowIPC || st.Chain > md.M.Window {
-					continue // ASC4001 speaks for chains longer than the window
-				}
-				if hasBarrier(st.Body) {
-					continue // a round trip through UB with a barrier: the copies would wait on each other
-				}
-				intDiv, untyped := divs(st.Body)
-				if intDiv {
-					continue // an integer Div is a software sequence the model prices as one op
-				}
-				peak := pressure.Regions[fn]
-				best, factor := st.Cycles, 0
-				for _, k := range []int{2, 4} {
-					if u := st.Unrolled[k]; u > 0 && u < best && fits(st.Body, peak, pressure.Budget, k) {
-						best, factor = u, k
+				var (
+					hit  []simcost.LoopStats
+					best []int // per hit: the unrolled cycles and the factor
+				)
+				for _, st := range md.Stats(fn, lp) {
+					if c, k, ok := worth(md, st, pressure.Regions[fn], pressure.Budget); ok {
+						hit = append(hit, st)
+						best = append(best, c, k)
 					}
 				}
-				if factor == 0 || 100*(st.Cycles-best) < 15*st.Cycles {
+				if len(hit) == 0 {
 					continue
 				}
-				c := simcost.Cost{Before: st.Cycles, After: best, Iterations: st.Iterations}
-				msg := fmt.Sprintf("loop issues %.2f instructions per cycle of the 2 the VF can; unrolled %dx with the copies interleaved it %s", st.IPC, factor, c.Phrase())
-				if untyped != "" {
+				st := hit[0]
+				st.Instances = nil // the instantiations of every hit, in a slice of the finding's own
+				for _, h := range hit {
+					st.Instances = append(st.Instances, h.Instances...)
+				}
+				c := simcost.Cost{Before: st.Cycles, After: best[0], Iterations: st.Iterations}
+				msg := fmt.Sprintf("loop issues %.2f instructions per cycle of the 2 the VF can; unrolled %dx with the copies interleaved it %s", st.IPC, best[1], c.Phrase())
+				if _, untyped := divs(st.Body); untyped != "" {
 					msg += fmt.Sprintf(" (timing Div on %s as a float Div: instantiated with an integer type it is a software sequence this estimate does not price)", untyped)
 				}
+				msg += st.InstancesNote(len(fn.Instantiations()))
 				d := analysis.Diagnostic{Pos: lp.Pos, End: lp.Pos, Message: msg}
 				simcost.Attach(&d, c)
 				pass.Report(d)
@@ -117,6 +115,33 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// worth reports whether one instantiation's loop is worth unrolling: its
+// simulated IPC is low, its chain fits the window (ASC4001 speaks for
+// longer ones), it waits on no barrier, divides no integers, and a 2x or
+// 4x unroll that fits the register budgets saves at least 15%. It returns
+// the cycles of the best unroll and its factor.
+func worth(md *simcost.Model, st simcost.LoopStats, peak *regalloc.Result, budget regalloc.Budget) (int, int, bool) {
+	if st.Cycles == 0 || st.IPC >= lowIPC || st.Chain > md.M.Window {
+		return 0, 0, false
+	}
+	if hasBarrier(st.Body) {
+		return 0, 0, false // a round trip through UB with a barrier: the copies would wait on each other
+	}
+	if intDiv, _ := divs(st.Body); intDiv {
+		return 0, 0, false // an integer Div is a software sequence the model prices as one op
+	}
+	best, factor := st.Cycles, 0
+	for _, k := range []int{2, 4} {
+		if u := st.Unrolled[k]; u > 0 && u < best && fits(st.Body, peak, budget, k) {
+			best, factor = u, k
+		}
+	}
+	if factor == 0 || 100*(st.Cycles-best) < 15*st.Cycles {
+		return 0, 0, false
+	}
+	return best, factor, true
 }
 
 // hasBarrier reports whether the loop waits on a barrier (LocalMemBar, or a

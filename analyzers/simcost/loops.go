@@ -2,6 +2,7 @@ package simcost
 
 import (
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -18,6 +19,7 @@ type LoopStats struct {
 	Unrolled   [5]int        // Unrolled[k]: cycles with a k-times interleaved unroll (k = 2, 4), 0 when not simulated (IPC at or above LowIPC, a #pragma unroll, or too few iterations)
 	Pragma     bool          // the loop carries a #pragma unroll: simulated as the compiler unrolls it
 	Body       simcheck.Body // one iteration as simulated: helpers inlined, if constexpr folded
+	Instances  []ir.Bindings // the instantiations of the function that build this loop; nil when it has one
 }
 
 // LowIPC is the compute IPC below which a loop counts as low in
@@ -32,9 +34,13 @@ const LowIPC = 1.4
 const MinChain = 16
 
 // Stats simulates loop lp of fn, and its 2x and 4x unrolls when the trip
-// count allows them. Loops whose longest chain is shorter than MinChain are
-// not simulated (Cycles stays 0).
-func (md *Model) Stats(fn *ir.Func, lp *ir.Loop) LoopStats {
+// count allows them, once for each instantiation of fn (ir.Func.
+// Instantiations) that builds a different loop: instantiations whose
+// simulated bodies are the same (the same operations on the same element
+// types) share one LoopStats, which lists them in Instances. Loops whose
+// longest chain is shorter than MinChain are not simulated (Cycles stays
+// 0).
+func (md *Model) Stats(fn *ir.Func, lp *ir.Loop) []LoopStats {
 	md.mu.Lock()
 	if md.stats == nil {
 		md.stats = map[*ir.Loop]*statsEntry{}
@@ -45,8 +51,52 @@ func (md *Model) Stats(fn *ir.Func, lp *ir.Loop) LoopStats {
 		md.stats[lp] = e
 	}
 	md.mu.Unlock()
-	e.once.Do(func() { e.st = md.stats1(fn, lp) })
+	e.once.Do(func() {
+		insts := fn.Instantiations()
+		seen := map[string]int{}
+		for _, b := range insts {
+			body := simcheck.BodyOfInstance(fn, b, lp, nil)
+			key := bodyKey(body)
+			if k, ok := seen[key]; ok {
+				e.st[k].Instances = append(e.st[k].Instances, b)
+				continue
+			}
+			seen[key] = len(e.st)
+			st := md.stats1(lp, b.Loop(lp), body)
+			st.Instances = []ir.Bindings{b}
+			e.st = append(e.st, st)
+		}
+		if len(insts) == 1 {
+			e.st[0].Instances = nil
+		}
+	})
 	return e.st
+}
+
+// bodyKey is what the scheduling rules read of a simulated body: its
+// operations and their element types, in order.
+func bodyKey(b simcheck.Body) string {
+	var sb strings.Builder
+	for _, in := range b.Insts {
+		sb.WriteString(in.Op.String())
+		sb.WriteByte(':')
+		sb.WriteString(in.Elem)
+		sb.WriteByte(';')
+	}
+	return sb.String()
+}
+
+// Instances names the instantiations a finding on st holds for, "" when
+// the function has one: " (for T=half; T=float)".
+func (st LoopStats) InstancesNote(all int) string {
+	if len(st.Instances) == 0 || len(st.Instances) == all {
+		return ""
+	}
+	var parts []string
+	for _, b := range st.Instances {
+		parts = append(parts, b.String())
+	}
+	return " (instantiated with " + strings.Join(parts, "; ") + ")"
 }
 
 // Prefetch computes, on GOMAXPROCS goroutines, the Stats of every loop the
@@ -114,12 +164,13 @@ func Innermost(fn *ir.Func, lp *ir.Loop) bool {
 	return next >= len(fn.Loops) || fn.Loops[next].Parent != lp.ID
 }
 
-func (md *Model) stats1(fn *ir.Func, lp *ir.Loop) LoopStats {
-	n := md.iters(lp)
-	if trip := simcheck.Trip(lp, md.Iterations); trip > n {
+// stats1 simulates one instantiation's loop: lp as written, inst its
+// header under the instantiation, body its body.
+func (md *Model) stats1(lp, inst *ir.Loop, body simcheck.Body) LoopStats {
+	n := md.iters(inst)
+	if trip := simcheck.Trip(inst, md.Iterations); trip > n {
 		n -= n % 4 // keep the unrolls whole
 	}
-	body := simcheck.BodyOf(fn, lp, nil)
 	if body.Loops > 0 {
 		// A helper the loop calls holds a loop: the loop is not innermost
 		// as the compiler builds it, and its copies cannot be interleaved.

@@ -50,7 +50,7 @@ type writtenKey struct {
 // other loops meanwhile do not wait for it.
 type statsEntry struct {
 	once sync.Once
-	st   LoopStats
+	st   []LoopStats
 }
 
 // Load returns the machine model the flags name. Models are parsed once per

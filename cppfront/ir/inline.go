@@ -51,6 +51,47 @@ func (fn *Func) SoleInstance() Bindings {
 	return b
 }
 
+// MaxInstantiations bounds the instantiations of one function that are
+// analysed (Instantiations): past it, only what every call agrees on.
+const MaxInstantiations = 8
+
+// Instantiations returns the instantiations of fn its call sites make, as
+// far as they say: every combination of the types Func.Instances gives
+// each template parameter, in a stable order (by parameter name, then by
+// the order the types were found). A function whose call sites say
+// nothing, or that would have more than MaxInstantiations, has one: its
+// SoleInstance.
+func (fn *Func) Instantiations() []Bindings {
+	var params []string
+	n := 1
+	for p, ts := range fn.Instances {
+		if len(ts) > 0 {
+			params = append(params, p)
+			n *= len(ts)
+		}
+	}
+	if n <= 1 || n > MaxInstantiations {
+		return []Bindings{fn.SoleInstance()}
+	}
+	sortStrings(params)
+	out := []Bindings{{Types: map[string]string{}}}
+	for _, p := range params {
+		var next []Bindings
+		for _, b := range out {
+			for _, t := range fn.Instances[p] {
+				nb := Bindings{Types: make(map[string]string, len(b.Types)+1)}
+				for k, v := range b.Types {
+					nb.Types[k] = v
+				}
+				nb.Types[p] = t
+				next = append(next, nb)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
 // Type returns the type t names under b: a bound template parameter's
 // type, else t.
 func (b Bindings) Type(t string) string {
