@@ -4,20 +4,42 @@ package stream
 // iteration.
 //
 // A store in the loop breaks a hoisted Pre only when it may write bytes the
-// stream still takes from its unaligned register: the register holds the
-// 32-byte block in which the next iteration starts, loaded one iteration
-// earlier. Per iteration the stream reads the bytes [P, P+consumed) from
-// its Pre address P, and carries [P+consumed, P+consumed+32) over in the
-// register. A store whose address is P plus a constant D (the same base,
-// the same coefficient of the loop variable) and whose bytes lie wholly
-// before P or wholly at or after P+consumed+32 cannot touch them in any
-// iteration; any other store to the stream's base is assumed to overlap:
+// stream takes from its unaligned register at another time than the Pre in
+// the loop would read them. Everything a load reads from memory it reads at
+// the same moment in both versions; only the first partial block of an
+// iteration differs: hoisted, the register holds it from the previous
+// iteration's last load (or from the Pre before the loop); in the loop, the
+// Pre reads it again. Of that block the stream uses only bytes at or after
+// the iteration's start P (a load reads [P, P+256)), so the bytes that
+// matter are [P, P+32), and only writes to them between the previous
+// iteration's last load and this iteration's Pre:
 //
-//	LoadUnAlignPre(u, buf + i*64 + 67);      // reads  [P, P+256), holds up to P+288
+//   - a store after the stream's last load in program order, as seen from
+//     its own iteration: the next iteration's first block, the bytes
+//     [P+consumed, P+consumed+32) from its Pre address P, where consumed is
+//     what the iteration's loads read;
+//   - a store before the Pre: its own iteration's first block, [P, P+32)
+//     (the first iteration's too: a hoisted Pre runs before the loop);
+//   - a store between the Pre and the last load writes the block after the
+//     register read it in both versions (the Pre, or the previous
+//     iteration's last load, ran before it), and before the last load reads
+//     the next block in both: it never matters.
+//
+// A store whose address is P plus a constant D (the same base, the same
+// coefficient of the loop variable) and whose bytes miss its window cannot
+// touch them in any iteration; any other store to the stream's base before
+// the Pre or after the last load is assumed to overlap:
+//
+//	LoadUnAlignPre(u, buf + i*64 + 67);      // reads  [P, P+256), carries [P+256, P+288)
 //	LoadUnAlign(v, u, buf + i*64 + 67);
-//	StoreAlign(buf + i*64, v, m);            // writes [P-268, P-12): before P, no overlap
+//	StoreAlign(buf + i*64, v, m);            // writes [P-268, P-12): no overlap
 //
-//	StoreAlign(buf + i*64 + 3, v, m);        // writes [P, P+256): the Pre stays
+//	LoadUnAlignPre(u, x + i*64 + 1);         // x[i] = x[i+1] - x[i], in place:
+//	LoadUnAlign(v, u, x + i*64 + 1);
+//	StoreAlign(x + i*64, w, m);              // writes [P-4, P+252), bytes the
+//	                                         // iteration already read: no overlap
+//
+//	StoreAlign(buf + i*64 + 64, v, m);       // writes [P+244, P+500): the Pre stays
 //
 // A second Pre on the register that primes exactly where the previous load
 // of the iteration ended re-primes the stream in place: the register
@@ -37,13 +59,14 @@ import (
 // blockBytes is the size of the aligned block an unaligned register holds.
 const blockBytes = 32
 
-// storesOver reports whether a store in lp may write the bytes the explicit
-// address stream of pre reads in an iteration or carries over in its
-// register: ap is the Pre's address (sizes bound to size), consumed the
-// elements the stream's loads read per iteration. Stores to other bases
-// than the stream's are not considered (pointers with different names are
-// taken not to alias, as everywhere in the analysis).
-func storesOver(fn *ir.Func, lp *ir.Loop, loads []*ir.Instr, ap linear.Form, consumed, size int64) bool {
+// storesOver reports whether a store in lp may write the bytes of the
+// explicit address stream of pre that its register carries from one
+// iteration into the next (see the comment at the top of the file): ap is
+// the Pre's address (sizes bound to size), consumed the elements the
+// stream's loads read per iteration. Stores to other bases than the
+// stream's are not considered (pointers with different names are taken not
+// to alias, as everywhere in the analysis).
+func storesOver(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, loads []*ir.Instr, ap linear.Form, consumed, size int64) bool {
 	bases := candidates(ap, lp.Var)
 	if len(bases) == 0 {
 		return false
@@ -52,9 +75,20 @@ func storesOver(fn *ir.Func, lp *ir.Loop, loads []*ir.Instr, ap linear.Form, con
 	if !ok {
 		elem = size // 0 when unknown: every store to the base overlaps
 	}
+	last := loads[len(loads)-1].ID
 	for _, in := range fn.InstrsIn(lp) {
 		if !fn.Within(in.Loop, lp.ID) || !in.Op.Info().Cat.IsStore() {
 			continue
+		}
+		// The window of bytes from P the store must miss.
+		var from int64
+		switch {
+		case in.ID < pre.ID:
+			from = 0 // this iteration's first block
+		case in.ID > last:
+			from = consumed * elem // the next iteration's first block
+		default:
+			continue // between the Pre and the last load: never matters
 		}
 		k := ptrArg(in)
 		if k < 0 {
@@ -78,8 +112,8 @@ func storesOver(fn *ir.Func, lp *ir.Loop, loads []*ir.Instr, ap linear.Form, con
 		lo, hi := storeBytes(fn, in)
 		lo += d.C * elem
 		hi += d.C * elem
-		if hi <= 0 || lo >= consumed*elem+blockBytes {
-			continue // wholly before the stream's first byte, or after its carried block
+		if hi <= from || lo >= from+blockBytes {
+			continue // wholly before the window, or after it
 		}
 		return true
 	}

@@ -345,7 +345,7 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 				}
 			}
 			if rederived {
-				return rederivedStep(fn, lp, loads, bound(pe, size), bound(vectorLen(loads[0].Elem), size), size)
+				return rederivedStep(fn, lp, pre, loads, bound(pe, size), bound(vectorLen(loads[0].Elem), size), size)
 			}
 			return Contiguous, ""
 		})
@@ -408,7 +408,7 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 			}
 			consumed += vl.C
 		}
-		if storesOver(fn, lp, loads, ap, consumed, size) {
+		if storesOver(fn, lp, pre, loads, ap, consumed, size) {
 			return NotContiguous, "the loop stores to the data it re-reads"
 		}
 		// Non-constant parts of the coefficient (rowStride) never reach
@@ -429,9 +429,10 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 // iteration at pre (linear in the loop variable) and advanced by its loads
 // of one vector (vl elements) each: contiguous when one iteration's step
 // moves the start exactly past what the loads consumed, and no store of the
-// loop writes the bytes read or carried (storesOver, by byte ranges from
-// the base of pre, whatever the pointer's name).
-func rederivedStep(fn *ir.Func, lp *ir.Loop, loads []*ir.Instr, pre, vl *ir.Expr, size int64) (Verdict, string) {
+// loop writes the block carried from one iteration into the next
+// (storesOver, by byte ranges from the base of pre, whatever the pointer's
+// name). preIn is the Pre itself.
+func rederivedStep(fn *ir.Func, lp *ir.Loop, preIn *ir.Instr, loads []*ir.Instr, pre, vl *ir.Expr, size int64) (Verdict, string) {
 	n := len(loads)
 	if lp.Var == "" || contains(lp.Assigns, lp.Var) {
 		return Unknown, "the loop has no plain induction variable"
@@ -455,7 +456,7 @@ func rederivedStep(fn *ir.Func, lp *ir.Loop, loads []*ir.Instr, pre, vl *ir.Expr
 	if c*step != int64(n)*v.C {
 		return NotContiguous, fmt.Sprintf("the pointer is re-derived %d elements further each iteration but %d are loaded", c*step, int64(n)*v.C)
 	}
-	if storesOver(fn, lp, loads, a, int64(n)*v.C, size) {
+	if storesOver(fn, lp, preIn, loads, a, int64(n)*v.C, size) {
 		return NotContiguous, "the loop stores to the data it re-reads"
 	}
 	return Contiguous, ""
