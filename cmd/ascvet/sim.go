@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -21,6 +22,7 @@ type simLoop struct {
 	File       string  `json:"file"`
 	Line       int     `json:"line"`
 	Region     string  `json:"region"`
+	Instance   string  `json:"instance,omitempty"` // the instantiation, as template arguments
 	Iterations int     `json:"iterations"`
 	TripKnown  bool    `json:"trip_known"`
 	PerIter    int     `json:"instructions_per_iteration"`
@@ -36,6 +38,7 @@ type simOpts struct {
 	machineFile *string
 	iterations  *int
 	timeline    *int
+	instance    *string
 }
 
 // simFlags defines the flags of ascvet sim; its usage goes to stderr.
@@ -48,6 +51,7 @@ func simFlags(stderr io.Writer) (*flag.FlagSet, *simOpts) {
 	o.machineFile = fs.String("machine", "", "machine model `FILE` to use instead of -chip's")
 	o.iterations = fs.Int("iterations", simcheck.DefaultIterations, "`N` iterations to simulate when a loop's trip count does not fold")
 	o.timeline = fs.Int("timeline", 2, "`N` iterations shown in the timeline")
+	o.instance = fs.String("instance", "", "simulate the instantiation `ARGS` of a template (\"T=half,Mode=2\"): types, integers, true or false; by default every instantiation its file makes, one result each")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: ascvet sim [flags] PATH:LINE
        ascvet sim [flags] PATH...
@@ -57,6 +61,11 @@ llvm-mca-style report of it on the machine model: a summary (iterations,
 instructions, cycles, cycles per iteration, IPC), a timeline of the first
 iterations, the pressure on each port and the critical dependency chain.
 With paths alone, prints one summary line for every loop.
+
+A template is simulated as the compiler builds each of its instantiations
+(helpers inlined, if constexpr folded, types bound): one result for each
+that its file makes, named by its template arguments (with -f json, an
+array of reports when there are several), or the one -instance names.
 
 Flags:
 `)
@@ -85,15 +94,78 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
+	var choice *ir.Bindings
+	if *o.instance != "" {
+		b, err := parseInstance(*o.instance)
+		if err != nil {
+			return usageError(stderr, "-instance: "+err.Error())
+		}
+		choice = &b
+	}
 	if fs.NArg() == 1 {
 		if p, line := splitLine(fs.Arg(0)); line > 0 {
-			return simOne(p, line, m, *o.iterations, *o.timeline, *o.format == "json", stdout, stderr)
+			return simOne(p, line, m, *o.iterations, *o.timeline, choice, *o.format == "json", stdout, stderr)
 		}
 	}
-	return simAll(fs.Args(), m, *o.iterations, *o.format == "json", stdout, stderr)
+	return simAll(fs.Args(), m, *o.iterations, choice, *o.format == "json", stdout, stderr)
 }
 
-func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int, asJSON bool, stdout, stderr io.Writer) int {
+// parseInstance reads -instance: NAME=ARG pairs separated by commas, an
+// integer, true or false binding a value and anything else a type.
+func parseInstance(s string) (ir.Bindings, error) {
+	b := ir.Bindings{Types: map[string]string{}, Values: map[string]*ir.Expr{}}
+	for _, part := range splitTopLevel(s) {
+		name, arg, ok := strings.Cut(part, "=")
+		name, arg = strings.TrimSpace(name), strings.TrimSpace(arg)
+		if !ok || name == "" || arg == "" {
+			return b, fmt.Errorf("%q: want NAME=ARG, as T=half or Mode=2", part)
+		}
+		switch arg {
+		case "true":
+			b.Values[name] = ir.Const(1)
+		case "false":
+			b.Values[name] = ir.Const(0)
+		default:
+			if v, err := strconv.ParseInt(arg, 0, 64); err == nil {
+				b.Values[name] = ir.Const(v)
+			} else {
+				b.Types[name] = arg
+			}
+		}
+	}
+	return b, nil
+}
+
+// splitTopLevel splits s at the commas outside <> (T=pair<int, int>).
+func splitTopLevel(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// instancesOf returns the instantiations of fn to simulate: the one
+// chosen, else every one its file makes (ir.Func.Instantiations).
+func instancesOf(fn *ir.Func, choice *ir.Bindings) []ir.Bindings {
+	if choice != nil {
+		return []ir.Bindings{*choice}
+	}
+	return fn.Instantiations()
+}
+
+func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int, choice *ir.Bindings, asJSON bool, stdout, stderr io.Writer) int {
 	in := load([]string{path}, 1, stderr)
 	if in.skipped > 0 || len(in.files) == 0 {
 		if in.skipped == 0 {
@@ -119,26 +191,44 @@ func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int
 		return 0
 	}
 	loopLine := func(lp *ir.Loop) int { return fset.Position(lp.Pos).Line }
-	var r *view.Report
-	if lp != nil {
-		name = fmt.Sprintf("%s:%d loop in %s", path, fset.Position(lp.Pos).Line, fn.Name)
-		p := m.RunLoop(fn, lp, iterations, nil)
-		r = view.Build(name, m, p.Body, p.Res, timeline, func(i int) int { return lineOf(p.Body, i) })
-		r.Cycles, r.Iterations = p.Cycles, p.Iterations
-		if p.Iterations > 0 {
-			r.CyclesPerIter = (p.Cycles + p.Iterations - 1) / p.Iterations
+	var reports []*view.Report
+	for _, inst := range instancesOf(fn, choice) {
+		var r *view.Report
+		if lp != nil {
+			name := fmt.Sprintf("%s:%d loop in %s", path, fset.Position(lp.Pos).Line, fn.Name)
+			p := m.RunLoopInstance(fn, inst, lp, iterations, nil)
+			r = view.Build(name, m, p.Body, p.Res, timeline, func(i int) int { return lineOf(p.Body, i) })
+			r.Cycles, r.Iterations = p.Cycles, p.Iterations
+			if p.Iterations > 0 {
+				r.CyclesPerIter = (p.Cycles + p.Iterations - 1) / p.Iterations
+			}
+			r.Parts = []view.PartUse{{Kind: "loop", Line: loopLine(lp), Iterations: p.Iterations, Unroll: p.Unroll, Cycles: p.Cycles, Extrapolated: p.Extrapolated}}
+			r.Notes = simcheck.LoopNotes(lp, p, iterations)
+		} else {
+			r = view.BuildRegion(name, m, m.RunInstance(fn, inst, iterations, nil), timeline, lineOf, loopLine)
 		}
-		r.Parts = []view.PartUse{{Kind: "loop", Line: loopLine(lp), Iterations: p.Iterations, Unroll: p.Unroll, Cycles: p.Cycles, Extrapolated: p.Extrapolated}}
-		r.Notes = simcheck.LoopNotes(lp, p, iterations)
-	} else {
-		r = view.BuildRegion(name, m, m.RunRegion(fn, iterations, nil), timeline, lineOf, loopLine)
+		r.Instance = inst.String()
+		reports = append(reports, r)
+	}
+	for i, r := range reports {
+		if asJSON {
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		if err = view.Write(stdout, r); err != nil {
+			break
+		}
 	}
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		err = enc.Encode(r)
-	} else {
-		err = view.Write(stdout, r)
+		if len(reports) == 1 {
+			err = enc.Encode(reports[0])
+		} else {
+			err = enc.Encode(reports)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ascvet: %v\n", err)
@@ -167,7 +257,7 @@ func findTarget(fset *token.FileSet, f *ir.File, line int) (*ir.Func, *ir.Loop) 
 	return best, nil
 }
 
-func simAll(paths []string, m *simcheck.Machine, iterations int, asJSON bool, stdout, stderr io.Writer) int {
+func simAll(paths []string, m *simcheck.Machine, iterations int, choice *ir.Bindings, asJSON bool, stdout, stderr io.Writer) int {
 	in := load(paths, 1, stderr)
 	code := exitOK
 	if in.skipped > 0 {
@@ -186,10 +276,12 @@ func simAll(paths []string, m *simcheck.Machine, iterations int, asJSON bool, st
 				continue
 			}
 			for _, lp := range fn.Loops {
-				p := m.RunLoop(fn, lp, iterations, nil)
-				out = append(out, simLoop{File: file.Name, Line: fset.Position(lp.Pos).Line, Region: fn.Name, Iterations: p.Iterations,
-					TripKnown: lp.TripKnown, PerIter: len(p.Body.Insts) / p.Unroll, Cycles: p.Cycles, IPC: float64(int(p.Res.IPC()*100+0.5)) / 100,
-					Chain: simcheck.LongestChain(simcheck.BodyOf(fn, lp, nil))})
+				for _, inst := range instancesOf(fn, choice) {
+					p := m.RunLoopInstance(fn, inst, lp, iterations, nil)
+					out = append(out, simLoop{File: file.Name, Line: fset.Position(lp.Pos).Line, Region: fn.Name, Instance: inst.String(), Iterations: p.Iterations,
+						TripKnown: p.Loop.TripKnown, PerIter: len(p.Body.Insts) / p.Unroll, Cycles: p.Cycles, IPC: float64(int(p.Res.IPC()*100+0.5)) / 100,
+						Chain: simcheck.LongestChain(simcheck.BodyOfInstance(fn, inst, lp, nil))})
+				}
 			}
 		}
 	}
@@ -206,7 +298,11 @@ func simAll(paths []string, m *simcheck.Machine, iterations int, asJSON bool, st
 			if !l.TripKnown {
 				trip += "*"
 			}
-			fmt.Fprintf(tw, "%s:%d\t%s\t%d\t%d\t%.2f\t%d\t%s\n", l.File, l.Line, trip, l.PerIter, l.Cycles, l.IPC, l.Chain, l.Region)
+			region := l.Region
+			if l.Instance != "" {
+				region += " [" + l.Instance + "]"
+			}
+			fmt.Fprintf(tw, "%s:%d\t%s\t%d\t%d\t%.2f\t%d\t%s\n", l.File, l.Line, trip, l.PerIter, l.Cycles, l.IPC, l.Chain, region)
 		}
 		err = tw.Flush()
 	}

@@ -16,7 +16,8 @@ import (
 
 // Report is everything the views print.
 type Report struct {
-	Name          string      `json:"name"` // what was simulated (the loop or region)
+	Name          string      `json:"name"`               // what was simulated (the loop or region)
+	Instance      string      `json:"instance,omitempty"` // the instantiation simulated, as template arguments ("T=half, Mode=2")
 	Chip          string      `json:"chip"`
 	Iterations    int         `json:"iterations"`
 	Instructions  int         `json:"instructions"` // per iteration
@@ -148,7 +149,11 @@ func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 // Write prints the report as text.
 func Write(w io.Writer, r *Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s  [%s]\n\n", r.Name, r.Chip)
+	fmt.Fprintf(&b, "%s  [%s]\n", r.Name, r.Chip)
+	if r.Instance != "" {
+		fmt.Fprintf(&b, "Instantiation:     %s\n", r.Instance)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "Iterations:        %d\n", r.Iterations)
 	fmt.Fprintf(&b, "Instructions:      %d (%d per iteration)\n", r.Total, r.Instructions)
 	fmt.Fprintf(&b, "Total cycles:      %d\n", r.Cycles)
