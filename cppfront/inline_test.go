@@ -1,6 +1,7 @@
 package cppfront
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -185,5 +186,47 @@ __simd_vf__ inline void K()
 	}
 	if r := f.Func("R"); r == nil || r.Instrs[0].Target != nil {
 		t.Error("a recursive call must keep no target")
+	}
+}
+
+// TestSpecialise: a function specialised for one instantiation holds the
+// taken branches of its if constexpr only, with its types bound, and is a
+// valid function of its own (ir.Verify).
+func TestSpecialise(t *testing.T) {
+	src, err := os.ReadFile("../cmd/ascvet/testdata/sim_instances.asc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, f := parse(t, "sim_instances.asc", src)
+	fn := f.Func("Scale")
+	if fn == nil || len(fn.Instantiations()) != 2 {
+		t.Fatalf("Scale and its two instantiations: %v", fn)
+	}
+	for _, c := range []struct {
+		typ string
+		ops string
+	}{
+		{"half", "CreateMask LoadAlign Cast Muls Adds Cast StoreAlign"},
+		{"float", "CreateMask LoadAlign Muls StoreAlign"},
+	} {
+		sp := fn.Specialise(ir.Bindings{Types: map[string]string{"T": c.typ}})
+		var ops []string
+		for _, in := range sp.Instrs {
+			ops = append(ops, in.Name)
+		}
+		if got := strings.Join(ops, " "); got != c.ops {
+			t.Errorf("T=%s: %s, want %s", c.typ, got, c.ops)
+		}
+		if r := sp.Regs[regID(sp, "in")]; r.Elem != c.typ {
+			t.Errorf("T=%s: in is RegTensor<%s>", c.typ, r.Elem)
+		}
+		g := *f
+		g.Funcs = []*ir.Func{sp}
+		for _, e := range ir.Verify(&g) {
+			t.Errorf("T=%s: Verify: %v", c.typ, e)
+		}
+	}
+	if fn.Specialise(ir.Bindings{}) != fn {
+		t.Error("nothing bound: the function itself")
 	}
 }

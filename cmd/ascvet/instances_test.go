@@ -51,3 +51,31 @@ func TestSimInstances(t *testing.T) {
 		t.Errorf("-instance T: exit %d, want a usage error", code)
 	}
 }
+
+// TestRegsInstances: ascvet regs counts each instantiation on its own: the
+// float one never uses the half registers.
+func TestRegsInstances(t *testing.T) {
+	k := "testdata/sim_instances.asc"
+	type region struct {
+		Instance string `json:"instance"`
+		Classes  []struct {
+			Class string `json:"class"`
+			Used  int    `json:"used"`
+		} `json:"classes"`
+	}
+	code, out, _ := ascvet(t, "regs", "-f", "json", k)
+	var rs []region
+	if err := json.Unmarshal([]byte(out), &rs); err != nil || code != exitOK {
+		t.Fatalf("regs: exit %d, %v\n%s", code, err, out)
+	}
+	if len(rs) != 2 || rs[0].Instance != "T=half" || rs[1].Instance != "T=float" {
+		t.Fatalf("regions %+v", rs)
+	}
+	if rs[0].Classes[0].Used != 3 || rs[1].Classes[0].Used != 1 {
+		t.Errorf("RegTensor used: half %d (want 3), float %d (want 1)", rs[0].Classes[0].Used, rs[1].Classes[0].Used)
+	}
+	code, out, _ = ascvet(t, "regs", "-instance", "T=float", k)
+	if code != exitOK || strings.Contains(out, "T=half") || !strings.Contains(out, "Scale [T=float]") {
+		t.Errorf("-instance T=float: exit %d\n%s", code, out)
+	}
+}

@@ -12,17 +12,20 @@ import (
 	"text/tabwriter"
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/regalloc"
 )
 
 // regsRegion is one region of the pressure report.
 type regsRegion struct {
-	File    string      `json:"file"`
-	Line    int         `json:"line"`
-	EndLine int         `json:"end_line"`
-	Region  string      `json:"region"`
-	Kind    string      `json:"kind"`
-	Classes []regsClass `json:"classes"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	EndLine int    `json:"end_line"`
+	Region  string `json:"region"`
+	Kind    string `json:"kind"`
+	// Instance is the instantiation counted, as template arguments ("T=half").
+	Instance string      `json:"instance,omitempty"`
+	Classes  []regsClass `json:"classes"`
 }
 
 // regsClass is one register class of a region.
@@ -40,29 +43,32 @@ type regsClass struct {
 
 // regsFlags defines the flags of ascvet regs, -f the only one; its usage
 // goes to stderr.
-func regsFlags(stderr io.Writer) (*flag.FlagSet, *string) {
+func regsFlags(stderr io.Writer) (*flag.FlagSet, *string, *string) {
 	fs := flag.NewFlagSet("ascvet regs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("f", "text", "output `FORMAT`: text or json")
+	instance := fs.String("instance", "", "count the instantiation `ARGS` of a template (\"T=half,Mode=2\"); by default every instantiation its file makes")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: ascvet regs [-f text|json] PATH[:LINE]...
+		fmt.Fprint(stderr, `usage: ascvet regs [-f text|json] [-instance ARGS] PATH[:LINE]...
 
 For each VF region (or only the one holding LINE), prints the registers of
 each class: declared, used, the peak live at once against the chip's budget
 (Ascend 950: 32 RegTensor, 8 MaskReg, 4+4 unaligned, 8 AddrReg), the line of
-the peak and the registers live there.
+the peak and the registers live there. A template is counted once for each
+instantiation its file makes (its if constexpr folded, its types bound),
+named by its template arguments, or for the one -instance names.
 
 Flags:
 `)
 		fs.PrintDefaults()
 	}
-	return fs, format
+	return fs, format, instance
 }
 
 // runRegs implements "ascvet regs PATH[:LINE]...": the register pressure
 // report of every VF region (or of the region holding LINE).
 func runRegs(args []string, stdout, stderr io.Writer) int {
-	fs, format := regsFlags(stderr)
+	fs, format, instance := regsFlags(stderr)
 	if code, ok := parseArgs(fs, args, stderr); !ok {
 		return code
 	}
@@ -71,6 +77,14 @@ func runRegs(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() == 0 {
 		return usageError(stderr, "regs: name at least one file or directory")
+	}
+	var choice *ir.Bindings
+	if *instance != "" {
+		b, err := parseInstance(*instance)
+		if err != nil {
+			return usageError(stderr, "-instance: "+err.Error())
+		}
+		choice = &b
 	}
 	var paths []string
 	lines := map[string]int{} // path -> selected line
@@ -95,12 +109,20 @@ func runRegs(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		want := lines[file.Name]
-		for _, r := range regalloc.AnalyzeFile(f) {
-			start, end := fset.Position(r.Func.Pos).Line, fset.Position(r.Func.End).Line
+		a := regalloc.New(f)
+		for _, fn := range f.Funcs {
+			if !fn.Kind.Analysed() {
+				continue
+			}
+			start, end := fset.Position(fn.Pos).Line, fset.Position(fn.End).Line
 			if want > 0 && (want < start || want > end) {
 				continue
 			}
-			out = append(out, regsReport(fset, file.Name, r, start, end))
+			for _, inst := range instancesOf(fn, choice) {
+				rep := regsReport(fset, file.Name, a.Analyze(fn.Specialise(inst)), start, end)
+				rep.Instance = inst.String()
+				out = append(out, rep)
+			}
 		}
 	}
 	var err error
@@ -168,7 +190,11 @@ func writeRegs(w io.Writer, regions []regsRegion) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s:%d-%d %s (%s)\n", r.File, r.Line, r.EndLine, r.Region, r.Kind)
+		inst := ""
+		if r.Instance != "" {
+			inst = " [" + r.Instance + "]"
+		}
+		fmt.Fprintf(w, "%s:%d-%d %s%s (%s)\n", r.File, r.Line, r.EndLine, r.Region, inst, r.Kind)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  class\tdeclared\tused\tpeak\tbudget\tpeak line\tlive at the peak")
 		for _, c := range r.Classes {

@@ -711,3 +711,75 @@ func (c *copier) instr(in *Instr) *Instr {
 	}
 	return &ni
 }
+
+// Specialise returns fn as the instantiation bind builds it, for analyses
+// that read a function's own code (register pressure): every if constexpr
+// whose condition folds under bind replaced by its taken branch, element
+// types bound, loops whose trip counts fold under bind folded. Helper
+// calls stay calls. The copy has its own registers, instructions and loops,
+// numbered densely in program order; positions are the original's. With
+// nothing bound, it returns fn.
+func (fn *Func) Specialise(bind Bindings) *Func {
+	if bind.Empty() {
+		return fn
+	}
+	nf := *fn
+	nf.Regs = make([]*Reg, len(fn.Regs))
+	for i, r := range fn.Regs {
+		nr := *r
+		nr.Elem = bind.Type(r.Elem)
+		nf.Regs[i] = &nr
+	}
+	nf.Instrs, nf.Loops = nil, nil
+	s := &specialiser{fn: &nf, bind: bind, loops: map[LoopID]LoopID{NoLoop: NoLoop}}
+	nf.Body = s.block(fn.Body, NoLoop)
+	return &nf
+}
+
+type specialiser struct {
+	fn    *Func
+	bind  Bindings
+	loops map[LoopID]LoopID // the original's loop -> the copy's
+}
+
+func (s *specialiser) block(bl *Block, parent LoopID) *Block {
+	if bl == nil {
+		return nil
+	}
+	out := &Block{Nodes: make([]Node, 0, len(bl.Nodes))}
+	for _, n := range bl.Nodes {
+		switch n := n.(type) {
+		case *Instr:
+			ni := *n
+			ni.ID = InstrID(len(s.fn.Instrs))
+			ni.Loop = parent
+			ni.Elem = s.bind.Type(n.Elem)
+			s.fn.Instrs = append(s.fn.Instrs, &ni)
+			out.Nodes = append(out.Nodes, &ni)
+		case *Loop:
+			nl := *s.bind.Loop(n)
+			nl.ID, nl.Parent = LoopID(len(s.fn.Loops)), parent
+			s.loops[n.ID] = nl.ID
+			s.fn.Loops = append(s.fn.Loops, &nl)
+			nl.Body = s.block(n.Body, nl.ID)
+			out.Nodes = append(out.Nodes, &nl)
+		case *If:
+			if taken, ok := n.Taken(s.bind); ok {
+				out.Nodes = append(out.Nodes, s.block(taken, parent).Nodes...)
+				continue
+			}
+			ns := *n
+			ns.Then, ns.Else = s.block(n.Then, parent), s.block(n.Else, parent)
+			out.Nodes = append(out.Nodes, &ns)
+		case *Jump:
+			nj := *n
+			if l, ok := s.loops[n.Loop]; ok {
+				nj.Loop = l
+			}
+			out.Nodes = append(out.Nodes, &nj)
+		default:
+			out.Nodes = append(out.Nodes, n)
+		}
+	}
+	return out
+}
