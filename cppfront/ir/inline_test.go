@@ -26,8 +26,8 @@ func TestEvalCond(t *testing.T) {
 		{"std::is_same<W, float>::value && Mode == 1", 0, true},
 		{"std::is_same<W, float>::value", 0, false}, // W not bound
 		{"std::is_same<W, W>::value", 1, true},
-		{"n > 0", 0, false},             // a runtime value
-		{"IsFoo<T>()", 0, false},         // another trait: not folded
+		{"n > 0", 0, false},      // a runtime value
+		{"IsFoo<T>()", 0, false}, // another trait: not folded
 		{"std::is_same<T, std::pair<int, int>>::value", 0, false},
 		{"", 0, false},
 	} {
