@@ -539,6 +539,7 @@ func Inline(call *Instr, regs []*Reg, b Bindings) (*Block, []*Reg, Bindings, boo
 		regs = append(regs, &nr)
 		c.m[r.ID] = nr.ID
 	}
+	c.regsOut = regs
 	return c.block(h.Body), regs, c.inner, true
 }
 
@@ -616,10 +617,11 @@ func literalValue(t string) (int64, bool) {
 
 // copier copies a helper's body into a caller.
 type copier struct {
-	h     *Func
-	call  *Instr
-	m     []RegID // the helper's register -> the caller's
-	inner Bindings
+	h       *Func
+	call    *Instr
+	m       []RegID // the helper's register -> the caller's
+	inner   Bindings
+	regsOut []*Reg // the caller's registers, the helper's fresh ones added
 }
 
 func (c *copier) reg(r RegID) RegID {
@@ -682,6 +684,11 @@ func (c *copier) instr(in *Instr) *Instr {
 	ni := *in
 	ni.Defs, ni.Uses = c.regs(in.Defs), c.regs(in.Uses)
 	ni.Elem = c.inner.Type(in.Elem)
+	if ni.Elem == "" && len(ni.Defs) > 0 && int(ni.Defs[0]) < len(c.regsOut) {
+		// A helper over RegT& (a template parameter) knows no element
+		// type: the register the caller passes has one.
+		ni.Elem = c.regsOut[ni.Defs[0]].Elem
+	}
 	ni.Loop, ni.Cond = c.call.Loop, c.call.Cond || in.Cond
 	if len(in.TArgs) > 0 {
 		ni.TArgs = make([]string, len(in.TArgs))
@@ -723,6 +730,32 @@ func (fn *Func) Specialise(bind Bindings) *Func {
 	if bind.Empty() {
 		return fn
 	}
+	return fn.specialise(bind, false)
+}
+
+// Expand is Specialise with every call of a helper whose body is known
+// (Instr.Target) replaced by that body, inlined as Inline does, to
+// MaxInlineDepth: the function as the compiler builds it, for analyses
+// that count what is live at each instruction (register pressure). The
+// inlined instructions keep their positions in the helpers.
+func (fn *Func) Expand(bind Bindings) *Func {
+	if bind.Empty() && !callsHelpers(fn) {
+		return fn
+	}
+	return fn.specialise(bind, true)
+}
+
+// callsHelpers reports whether fn calls a helper whose body is known.
+func callsHelpers(fn *Func) bool {
+	for _, in := range fn.Instrs {
+		if in.Op == OpCall && in.Target != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (fn *Func) specialise(bind Bindings, inline bool) *Func {
 	nf := *fn
 	nf.Regs = make([]*Reg, len(fn.Regs))
 	for i, r := range fn.Regs {
@@ -731,15 +764,17 @@ func (fn *Func) Specialise(bind Bindings) *Func {
 		nf.Regs[i] = &nr
 	}
 	nf.Instrs, nf.Loops = nil, nil
-	s := &specialiser{fn: &nf, bind: bind, loops: map[LoopID]LoopID{NoLoop: NoLoop}}
+	s := &specialiser{fn: &nf, bind: bind, inline: inline, loops: map[LoopID]LoopID{NoLoop: NoLoop}}
 	nf.Body = s.block(fn.Body, NoLoop)
 	return &nf
 }
 
 type specialiser struct {
-	fn    *Func
-	bind  Bindings
-	loops map[LoopID]LoopID // the original's loop -> the copy's
+	fn     *Func
+	bind   Bindings
+	inline bool              // expand helper calls
+	depth  int               // helpers being expanded around the current node
+	loops  map[LoopID]LoopID // the original's loop -> the copy's
 }
 
 func (s *specialiser) block(bl *Block, parent LoopID) *Block {
@@ -750,6 +785,19 @@ func (s *specialiser) block(bl *Block, parent LoopID) *Block {
 	for _, n := range bl.Nodes {
 		switch n := n.(type) {
 		case *Instr:
+			if s.inline && n.Op == OpCall && n.Target != nil && s.depth < MaxInlineDepth {
+				body, regs, inner, ok := Inline(n, s.fn.Regs, s.bind)
+				if ok {
+					s.fn.Regs = regs
+					outer, loops := s.bind, s.loops
+					s.bind, s.loops = inner, map[LoopID]LoopID{NoLoop: NoLoop}
+					s.depth++
+					out.Nodes = append(out.Nodes, s.block(body, parent).Nodes...)
+					s.depth--
+					s.bind, s.loops = outer, loops
+					continue
+				}
+			}
 			ni := *n
 			ni.ID = InstrID(len(s.fn.Instrs))
 			ni.Loop = parent
@@ -758,7 +806,10 @@ func (s *specialiser) block(bl *Block, parent LoopID) *Block {
 			out.Nodes = append(out.Nodes, &ni)
 		case *Loop:
 			nl := *s.bind.Loop(n)
-			nl.ID, nl.Parent = LoopID(len(s.fn.Loops)), parent
+			nl.ID, nl.Parent, nl.Depth = LoopID(len(s.fn.Loops)), parent, 1
+			if parent != NoLoop {
+				nl.Depth = s.fn.Loops[parent].Depth + 1
+			}
 			s.loops[n.ID] = nl.ID
 			s.fn.Loops = append(s.fn.Loops, &nl)
 			nl.Body = s.block(n.Body, nl.ID)
