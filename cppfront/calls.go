@@ -208,6 +208,7 @@ func exactCall(fn *ir.Func, in *ir.Instr, ef *effect) {
 	}
 	in.Defs, in.Uses = defs, uses
 }
+
 // LinkTargets sets Instr.Target of every helper call in funcs to the
 // definition it calls among funcs: the one of its name (qualified, or by
 // last component) that takes as many parameters as the call passes, or
