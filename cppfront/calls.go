@@ -178,7 +178,7 @@ func exactCall(fn *ir.Func, in *ir.Instr, ef *effect) {
 		case r:
 			a.Role = ir.ArgR
 		default:
-			a.Role = ir.ArgNone // passed, not touched
+			a.Role = ir.ArgPassed
 		}
 	}
 	// Rebuild the reads and writes: what is not an argument (the register

@@ -230,3 +230,86 @@ func TestSpecialise(t *testing.T) {
 		t.Error("nothing bound: the function itself")
 	}
 }
+
+// TestExactCalls: a call of a helper of the file reads, writes or leaves
+// each register argument as the helper's body does, and its template
+// arguments that name constants are folded.
+func TestExactCalls(t *testing.T) {
+	src := `
+constexpr uint32_t FOUR = 4;
+__simd_callee__ inline void Roles(Reg::RegTensor<float>& out, Reg::RegTensor<float>& in, Reg::RegTensor<float>& acc,
+                                  Reg::RegTensor<float>& unused, Reg::MaskReg& m, uint16_t n)
+{
+    Reg::Mul(out, in, in, m);
+    Reg::Add(acc, acc, out, m);
+    for (uint16_t k = 0; k < n; k++) {
+        Reg::Abs(out, out, m);
+    }
+}
+__simd_callee__ inline void Wrap(Reg::RegTensor<float>& o, Reg::RegTensor<float>& i, Reg::MaskReg& m)
+{
+    Reg::RegTensor<float> a, u;
+    Roles(o, i, a, u, m, 2);
+}
+template <uint32_t N>
+__simd_callee__ inline void Tail(Reg::RegTensor<float>& x, Reg::MaskReg& m)
+{
+    if constexpr (N == 4) {
+        Reg::Abs(x, x, m);
+    } else {
+        Reg::Abs(x, x, m);
+        Reg::Abs(x, x, m);
+    }
+}
+__simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src)
+{
+    constexpr uint32_t LOCAL = 4;
+    Reg::RegTensor<float> x, y, z, w;
+    Reg::MaskReg m = Reg::CreateMask<float>();
+    Reg::LoadAlign(x, src);
+    Roles(y, x, z, w, m, 3);
+    Wrap(y, x, m);
+    Tail<FOUR>(y, m);
+    Tail<LOCAL>(y, m);
+}
+`
+	_, f := parse(t, "exact.asc", []byte(src))
+	k := f.Func("K")
+	roles := func(in *ir.Instr) string {
+		var out []string
+		for _, a := range in.Args {
+			out = append(out, a.Role.String())
+		}
+		return strings.Join(out, " ")
+	}
+	var calls []*ir.Instr
+	for _, in := range k.Instrs {
+		if in.Op == ir.OpCall {
+			calls = append(calls, in)
+		}
+	}
+	if len(calls) != 4 {
+		t.Fatalf("%d calls", len(calls))
+	}
+	// out written first (then read: still written), in read, acc read and
+	// written, unused untouched, the mask read.
+	if got, want := roles(calls[0]), "w r rw passed r s"; got != want {
+		t.Errorf("Roles(y, x, z, w, m, 3): %s, want %s", got, want)
+	}
+	y, x, z, w := regID(k, "y"), regID(k, "x"), regID(k, "z"), regID(k, "w")
+	if d := calls[0].Defs; len(d) != 2 || !containsID(d, y) || !containsID(d, z) {
+		t.Errorf("Roles defs %v, want y and z", d)
+	}
+	if u := calls[0].Uses; containsID(u, y) || containsID(u, w) || !containsID(u, x) || !containsID(u, z) {
+		t.Errorf("Roles uses %v, want x, z and the mask", u)
+	}
+	// Through a wrapper: o is written by Roles first.
+	if got, want := roles(calls[1]), "w r r"; got != want {
+		t.Errorf("Wrap(y, x, m): %s, want %s", got, want)
+	}
+	for _, c := range calls[2:] {
+		if len(c.TArgs) != 1 || c.TArgs[0] != "4" {
+			t.Errorf("%s template arguments %v, want the constant folded to 4", c.Callee, c.TArgs)
+		}
+	}
+}

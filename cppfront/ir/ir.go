@@ -441,9 +441,10 @@ const (
 	ArgScalar                  // scalar read (stride, count, immediate)
 	ArgScalarRW                // scalar read and written (UpdateMask count)
 	ArgAddr                    // AddrReg offset (read)
+	ArgPassed                  // register passed to a helper whose body does not touch it
 )
 
-var argRoleNames = [...]string{"?", "w", "r", "rw", "mask", "ptr", "ptr&", "s", "s&", "areg"}
+var argRoleNames = [...]string{"?", "w", "r", "rw", "mask", "ptr", "ptr&", "s", "s&", "areg", "passed"}
 
 func (r ArgRole) String() string { return argRoleNames[r] }
 
