@@ -22,6 +22,7 @@ type binding struct {
 	ptr     bool     // a pointer
 	bool01  bool     // initialised with a 0/1 value (a comparison, a bool): a loop bound that makes the loop run at most once
 	local   int      // for the value of a variable that is not const: 1 + its index in funcBuilder.locals; 0 otherwise
+	decl    int32    // 1 + the flat node of the declarator that declared it in the region (a variable), 0 when none
 }
 
 // A variable that is not const keeps the value of its initialiser
@@ -45,10 +46,20 @@ type localValue struct {
 	loop ir.LoopID // the innermost loop of its declaration
 	val  *ir.Expr  // its value
 	used bool      // read by an expression (first pass)
+	decl int32     // the variable's binding.decl
 }
 
-// mutation is one assignment of a name, by the innermost loop around it.
-type mutations map[string][]ir.LoopID
+// mutation is one assignment of a name: the innermost loop around it, and
+// the declaration the name stood for there (binding.decl), so that a
+// variable declared again with the same name, in a sibling loop or an
+// inner scope, is another variable.
+type mutation struct {
+	loop ir.LoopID
+	decl int32
+}
+
+// mutations are the assignments of each name.
+type mutations map[string][]mutation
 
 // funcBuilder lowers the body of one region from its flat tree.
 type funcBuilder struct {
@@ -137,7 +148,8 @@ func (fb *funcBuilder) mutated(name string, loop ir.LoopID) {
 	if fb.muts == nil {
 		fb.muts = mutations{}
 	}
-	fb.muts[name] = append(fb.muts[name], loop)
+	b, _ := fb.lookup(name)
+	fb.muts[name] = append(fb.muts[name], mutation{loop: loop, decl: b.decl})
 	for _, sc := range fb.scopes {
 		for k, b := range sc {
 			if b.local > 0 && k != name && fb.locals[b.local-1].val.Mentions(name) {
@@ -148,15 +160,18 @@ func (fb *funcBuilder) mutated(name string, loop ir.LoopID) {
 	}
 }
 
-// valueOK reports whether a non-const variable declared in loop may keep
-// the value v for its uses, given where names are assigned (muts): it is
-// assigned only in the loop of its declaration, where source order is
-// execution order within one iteration and each iteration declares it
-// anew, and no name that v mentions is assigned in a loop nested in that
-// loop (whose next iteration would see the new value).
-func valueOK(name string, loop ir.LoopID, v *ir.Expr, muts mutations, loops []*ir.Loop) bool {
-	for _, l := range muts[name] {
-		if l != loop {
+// valueOK reports whether a non-const variable declared in loop (by the
+// declarator decl, its binding.decl) may keep the value v for its uses,
+// given where names are assigned (muts): it is assigned only in the loop
+// of its declaration, where source order is execution order within one
+// iteration and each iteration declares it anew, and no name that v
+// mentions is assigned in a loop nested in that loop (whose next iteration
+// would see the new value). Assignments of another variable of the same
+// name (declared by another declarator) do not count; those of a name
+// whose declaration is not known do.
+func valueOK(name string, decl int32, loop ir.LoopID, v *ir.Expr, muts mutations, loops []*ir.Loop) bool {
+	for _, m := range muts[name] {
+		if m.loop != loop && (m.decl == decl || m.decl == 0 || decl == 0) {
 			return false
 		}
 	}
@@ -165,8 +180,8 @@ func valueOK(name string, loop ir.LoopID, v *ir.Expr, muts mutations, loops []*i
 		if k != ir.ExprSym || !ok {
 			return nil
 		}
-		for _, l := range muts[m] {
-			if l != loop && nestedIn(l, loop, loops) {
+		for _, mu := range muts[m] {
+			if l := mu.loop; l != loop && nestedIn(l, loop, loops) {
 				ok = false
 			}
 		}
@@ -203,10 +218,10 @@ func (fb *funcBuilder) paramValues(vals map[string]*ir.Expr) {
 		if b.reg != ir.NoReg || b.ptr {
 			continue
 		}
-		if fb.prev != nil && !valueOK(name, ir.NoLoop, v, fb.prev.muts, fb.prev.loops) {
+		if fb.prev != nil && !valueOK(name, b.decl, ir.NoLoop, v, fb.prev.muts, fb.prev.loops) {
 			continue
 		}
-		fb.locals = append(fb.locals, localValue{name: name, loop: ir.NoLoop, val: v})
+		fb.locals = append(fb.locals, localValue{name: name, loop: ir.NoLoop, val: v, decl: b.decl})
 		b.local = len(fb.locals)
 		if c, ok := v.Value(); ok {
 			b.isConst, b.val = true, c
@@ -405,7 +420,7 @@ func (fb *funcBuilder) adopt(outer *funcBuilder) {
 		c := make(map[string]binding, len(sc))
 		for name, b := range sc {
 			if b.local > 0 && fb.prev != nil {
-				if lv := fb.locals[b.local-1]; !valueOK(lv.name, lv.loop, lv.val, fb.prev.muts, fb.prev.loops) {
+				if lv := fb.locals[b.local-1]; !valueOK(lv.name, lv.decl, lv.loop, lv.val, fb.prev.muts, fb.prev.loops) {
 					b.isConst, b.sym, b.local = false, nil, 0
 				}
 			}
@@ -482,7 +497,7 @@ func (fb *funcBuilder) secondPass() bool {
 		return true // inductions get their values in the second pass
 	}
 	for _, lv := range fb.locals {
-		if lv.used && !valueOK(lv.name, lv.loop, lv.val, fb.muts, fb.fn.Loops) {
+		if lv.used && !valueOK(lv.name, lv.decl, lv.loop, lv.val, fb.muts, fb.fn.Loops) {
 			return true
 		}
 	}
@@ -896,7 +911,7 @@ func (fb *funcBuilder) decl(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 			fb.bind(name, binding{reg: id})
 			fb.expr(val, loop, cond, out, id)
 		default:
-			b := binding{reg: ir.NoReg, ptr: ptr, bool01: strings.HasPrefix(strings.TrimPrefix(typ, "const "), "bool")}
+			b := binding{reg: ir.NoReg, ptr: ptr, bool01: strings.HasPrefix(strings.TrimPrefix(typ, "const "), "bool"), decl: d + 1}
 			fb.nameDef(name, true, typ, ptr, val, d)
 			if val >= 0 {
 				fb.expr(val, loop, cond, out, ir.NoReg)
@@ -913,8 +928,8 @@ func (fb *funcBuilder) decl(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 				case ref || arr != 1 || !e.Known():
 					// A reference, an array, or a value with a call or
 					// anything else that can differ between evaluations.
-				case fb.prev == nil || valueOK(name, loop, e, fb.prev.muts, fb.prev.loops):
-					fb.locals = append(fb.locals, localValue{name: name, loop: loop, val: e})
+				case fb.prev == nil || valueOK(name, b.decl, loop, e, fb.prev.muts, fb.prev.loops):
+					fb.locals = append(fb.locals, localValue{name: name, loop: loop, val: e, decl: b.decl})
 					b.local = len(fb.locals)
 					if v, ok := e.Value(); ok && !ptr {
 						b.isConst, b.val = true, v
@@ -1937,8 +1952,8 @@ func (fb *funcBuilder) inductions(l *ir.Loop) {
 func (fb *funcBuilder) invariant(e *ir.Expr, l ir.LoopID) bool {
 	ok := e.Known()
 	e.Subst(func(k ir.ExprKind, name string) *ir.Expr {
-		for _, ml := range fb.prev.muts[name] {
-			if k == ir.ExprSym && nestedIn(ml, l, fb.prev.loops) {
+		for _, m := range fb.prev.muts[name] {
+			if k == ir.ExprSym && nestedIn(m.loop, l, fb.prev.loops) {
 				ok = false
 			}
 		}
