@@ -56,6 +56,7 @@ func prepass(src []byte) ([]byte, []blank) {
 	var blanks []blank
 	n := len(out)
 	local := map[string]bool{} // macros defined in this file as one qualifier: #define LocalMem __ubuf__
+	walk := 2*n + condReach    // bytes joinElse may still walk, so that a file of many else lines stays linear
 	for i := 0; i < n; {
 		c := out[i]
 		switch {
@@ -107,6 +108,8 @@ func prepass(src []byte) ([]byte, []blank) {
 				}
 			case word == "if":
 				j = fixBareIf(out, i, j)
+			case word == "else" && atLineStart(out, i) && walk > 0:
+				walk = joinElse(out, i, walk)
 			case word == "using":
 				fixMultiUsing(out, j)
 			case isMacroName(word) && atLineStart(out, i):
@@ -134,6 +137,7 @@ func prepass(src []byte) ([]byte, []blank) {
 // declStarters are tokens that can follow an attribute-like macro such as
 // CATLASS_DEVICE at the start of a declaration.
 var declStarters = map[string]bool{
+	"class": true, "struct": true, "union": true, // TEMPLATE_DECL class Foo { ... }: a template header from a macro
 	"static": true, "inline": true, "void": true, "template": true, "constexpr": true, "extern": true, "friend": true,
 	"__simd_vf__": true, "__simd_callee__": true, "__simd_caller__": true, "__aicore__": true, "__global__": true,
 	"__simt_vf__": true, "__simt_callee__": true, "__host_aicore__": true,
@@ -275,6 +279,158 @@ func fixBareIf(out []byte, i, j int) int {
 		return j
 	}
 	return b
+}
+
+// joinElse makes an if chain that conditional compilation cuts parse as
+// one statement. i is the offset of an else at the start of its line:
+//
+//	if constexpr (A) {
+//	    F();
+//	}
+//	#if defined(X)                 // blanked
+//	else if constexpr (B) {
+//	    G();
+//	}
+//	#endif                         // blanked
+//
+// tree-sitter-cpp parses the groups of a conditional inside a body as
+// statements, and no statement starts with else: its error recovery can
+// then take a whole class for one function. When only blank lines,
+// comments and conditional directives stand between the else and a line
+// that ends a statement ('}' or ';'), the directives of those conditionals
+// are blanked, every #elif and #else of them too: all their groups stay,
+// as when the conditions hold, and the else continues the if before them.
+// walk is the number of bytes the walks over lines may still take; it
+// returns what is left.
+func joinElse(out []byte, i, walk int) int {
+	var conds []int // the directive lines passed, by their start
+	for ls := lineStart(out, i); ls > 0 && walk > 0; {
+		ps := lineStart(out, ls-1)
+		walk -= ls - ps
+		t := bytes.TrimSpace(out[ps : ls-1])
+		switch {
+		case len(t) == 0 || bytes.HasPrefix(t, []byte("//")) ||
+			bytes.HasPrefix(t, []byte("/*")) && bytes.HasSuffix(t, []byte("*/")) && bytes.Count(t, []byte("*/")) == 1:
+		case t[0] == '#' && condDirectives[directive(t[1:])]:
+			conds = append(conds, ps)
+		default:
+			if c := lastCode(t); len(conds) > 0 && (c == '}' || c == ';') {
+				for _, d := range conds {
+					walk = blankConditional(out, d, walk)
+				}
+			}
+			return walk
+		}
+		ls = ps
+	}
+	return walk
+}
+
+// condDirectives are the directives of conditional compilation.
+var condDirectives = map[string]bool{
+	"if": true, "ifdef": true, "ifndef": true, "elif": true, "elifdef": true, "elifndef": true, "else": true, "endif": true,
+}
+
+// blankConditional blanks the directive lines (continuations included) of
+// the conditional that has a directive at the line starting at d: its #if,
+// #elif, #else and #endif, not those of the conditionals nested in it. An
+// unbalanced conditional, or one reaching further than condReach from d,
+// is left as it is. It returns what is left of walk, the bytes it may walk.
+func blankConditional(out []byte, d, walk int) int {
+	open := d
+	if w := condWord(out, d); w != "if" && w != "ifdef" && w != "ifndef" {
+		open = -1
+		depth := 0
+		for ls := d; ls > 0 && open < 0 && d-ls < condReach && walk > 0; {
+			p := ls
+			ls = lineStart(out, ls-1)
+			walk -= p - ls
+			switch condWord(out, ls) {
+			case "endif":
+				depth++
+			case "if", "ifdef", "ifndef":
+				if depth == 0 {
+					open = ls
+				}
+				depth--
+			}
+		}
+		if open < 0 {
+			return walk
+		}
+	}
+	lines := []int{open}
+	depth := 0
+	for ls, e := 0, lineEnd(out, open); e < len(out) && e-d < condReach && walk > 0; {
+		ls, e = e+1, lineEnd(out, e+1)
+		walk -= e - ls
+		switch condWord(out, ls) {
+		case "if", "ifdef", "ifndef":
+			depth++
+		case "elif", "elifdef", "elifndef", "else":
+			if depth == 0 {
+				lines = append(lines, ls)
+			}
+		case "endif":
+			if depth--; depth < 0 {
+				for _, l := range append(lines, ls) {
+					fill(out[l:lineEnd(out, l)])
+				}
+				return walk
+			}
+		}
+	}
+	return walk
+}
+
+// condReach is how far from the directive by an else blankConditional
+// looks for the rest of its conditional: the conditionals inside a body
+// that cut an if chain are a few lines long.
+const condReach = 64 << 10
+
+// condWord returns the conditional directive on the line starting at ls,
+// or "".
+func condWord(out []byte, ls int) string {
+	k := ls
+	for k < len(out) && (out[k] == ' ' || out[k] == '\t') {
+		k++
+	}
+	if k >= len(out) || out[k] != '#' {
+		return ""
+	}
+	e := k + 1
+	for e < len(out) && (out[e] == ' ' || out[e] == '\t') {
+		e++
+	}
+	for e < len(out) && isIdentChar(out[e]) {
+		e++
+	}
+	if w := directive(out[k+1 : e]); condDirectives[w] {
+		return w
+	}
+	return ""
+}
+
+// lineStart returns the offset of the first byte of the line holding b[i].
+func lineStart(b []byte, i int) int {
+	return bytes.LastIndexByte(b[:i], '\n') + 1
+}
+
+// lastCode returns the last byte of a trimmed line that is not in a
+// trailing // comment, or 0.
+func lastCode(t []byte) byte {
+	for k := 0; k+1 < len(t); k++ {
+		switch {
+		case t[k] == '"' || t[k] == '\'':
+			k = skipQuoted(t, k, t[k]) - 1
+		case t[k] == '/' && t[k+1] == '/':
+			t = bytes.TrimRight(t[:k], " \t")
+		}
+	}
+	if len(t) == 0 {
+		return 0
+	}
+	return t[len(t)-1]
 }
 
 // prevNonSpace returns the byte before i, skipping spaces and tabs, or 0.
