@@ -23,7 +23,7 @@ import (
 
 // linkCalls links, folds and makes exact the helper calls of f's regions.
 func linkCalls(f *ir.File) {
-	LinkTargets(f.Funcs)
+	ir.LinkTargets(f.Funcs)
 	for _, fn := range f.Funcs {
 		for _, in := range fn.Instrs {
 			if in.Op == ir.OpCall && in.Target != nil {
@@ -207,69 +207,4 @@ func exactCall(fn *ir.Func, in *ir.Instr, ef *effect) {
 		}
 	}
 	in.Defs, in.Uses = defs, uses
-}
-
-// LinkTargets sets Instr.Target of every helper call in funcs to the
-// definition it calls among funcs: the one of its name (qualified, or by
-// last component) that takes as many parameters as the call passes, or
-// the only one of its name that can take them. A call that several
-// definitions could take, or that calls its own function, keeps no
-// target: its body is not known.
-func LinkTargets(funcs []*ir.Func) {
-	byName := map[string][]*ir.Func{}
-	for _, fn := range funcs {
-		if fn.Kind == ir.RegionVecScope || fn.Body == nil {
-			continue
-		}
-		byName[fn.Name] = append(byName[fn.Name], fn)
-		if k := strings.LastIndex(fn.Name, "::"); k >= 0 {
-			byName[fn.Name[k+2:]] = append(byName[fn.Name[k+2:]], fn)
-		}
-	}
-	if len(byName) == 0 {
-		return
-	}
-	for _, fn := range funcs {
-		for _, in := range fn.Instrs {
-			if in.Op != ir.OpCall {
-				continue
-			}
-			cands := byName[in.Name]
-			if len(cands) == 0 {
-				cands = byName[lastComponent(in.Callee)]
-			}
-			in.Target = pickTarget(cands, len(in.Args))
-			if in.Target == fn {
-				in.Target = nil
-			}
-		}
-	}
-}
-
-// pickTarget returns the one definition among cands that takes n
-// arguments: exactly n parameters, else the only one with more (defaults).
-func pickTarget(cands []*ir.Func, n int) *ir.Func {
-	var exact, more *ir.Func
-	exacts, mores := 0, 0
-	for _, c := range cands {
-		switch {
-		case len(c.Params) == n:
-			if exact != c {
-				exacts++
-			}
-			exact = c
-		case len(c.Params) > n:
-			if more != c {
-				mores++
-			}
-			more = c
-		}
-	}
-	switch {
-	case exacts == 1:
-		return exact
-	case exacts == 0 && mores == 1:
-		return more
-	}
-	return nil
 }

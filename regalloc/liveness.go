@@ -60,6 +60,7 @@ type liveness struct {
 	path    [][]branch     // per instruction: the if constexpr branches it is in, outermost first
 	owner   [][]branch     // per register: the innermost if constexpr branch holding all its reads
 	phantom map[*ir.If]set // per if constexpr ending a chain without a final else: slots dead on its skip path
+	scoped  map[ir.LoopID]set // per loop: slots of registers declared inside it (its own or a nested loop's body)
 }
 
 // branch is one alternative of an if constexpr: its Then (0) or Else (1).
@@ -503,7 +504,49 @@ func (lv *liveness) solveDefs() {
 			entry.add(ir.RegID(sl))
 		}
 	}
+	lv.scoped = lv.scopedSlots()
 	lv.forward(lv.fn.Body, entry)
+}
+
+// scopedSlots returns, per loop, the slots of the registers declared in
+// its body or the body of a loop nested in it: a local of the body (its
+// declarator inside the loop) or a register of a helper inlined there
+// (Func.Scoped). Each iteration has its own, so no definition of one
+// reaches around the loop's back edge: what an iteration leaves in it is
+// not what the next reads.
+func (lv *liveness) scopedSlots() map[ir.LoopID]set {
+	fn := lv.fn
+	declLoop := func(r *ir.Reg) ir.LoopID {
+		if l, ok := fn.Scoped[r.ID]; ok {
+			return l
+		}
+		if r.Param || r.Ref || r.Implicit || r.Pos < fn.Pos || r.Pos >= fn.End {
+			return ir.NoLoop
+		}
+		in := ir.NoLoop
+		for _, l := range fn.Loops { // pre-order: the last one holding the declarator is the innermost
+			if l.Body != nil && l.Pos <= r.Pos && r.Pos < l.End {
+				in = l.ID
+			}
+		}
+		return in
+	}
+	var out map[ir.LoopID]set
+	for sl, id := range lv.reg {
+		l := declLoop(fn.Regs[id])
+		for ; l != ir.NoLoop; l = fn.Loops[l].Parent {
+			if out == nil {
+				out = map[ir.LoopID]set{}
+			}
+			s := out[l]
+			if s == nil {
+				s = newSet(len(lv.reg))
+				out[l] = s
+			}
+			s.add(ir.RegID(sl))
+		}
+	}
+	return out
 }
 
 // forward propagates the defined slots def through b and returns them at
@@ -528,7 +571,14 @@ func (lv *liveness) forward(b *ir.Block, def set) set {
 		case *ir.Loop:
 			head := def
 			for iter := 0; ; iter++ {
-				next := def.union(lv.forward(n.Body, head))
+				back := lv.forward(n.Body, head)
+				if sc := lv.scoped[n.ID]; sc != nil {
+					back = back.clone()
+					for j := range back {
+						back[j] &^= sc[j]
+					}
+				}
+				next := def.union(back)
 				if next.equal(head) || iter > 64 {
 					head = next
 					break

@@ -118,7 +118,8 @@ type Result struct {
 // Analyzer computes the pressure of the regions of one file, following
 // calls into same-file helpers (memoised, cycle-safe).
 type Analyzer struct {
-	funcs   *ir.FuncIndex         // the file's regions by name
+	funcs   *ir.FuncIndex         // the file's regions by name, for a Python file (whose calls have no Target)
+	python  bool
 	summary map[*ir.Func]*summary // a helper's peak, parameters included, and which parameters are live there
 	active  map[*ir.Func]bool
 }
@@ -132,9 +133,19 @@ type summary struct {
 	writeOnly  map[int]bool // parameters the helper writes before any read (not live at its entry)
 }
 
+// callee returns the helper a call calls: its Target (the one definition
+// the call picks; a call that several overloads could take has none, and
+// is opaque), or for a Python file the region of its name.
+func (a *Analyzer) callee(in *ir.Instr) *ir.Func {
+	if in.Target != nil || !a.python {
+		return in.Target
+	}
+	return a.funcs.Func(in.Name)
+}
+
 // New returns an Analyzer for the regions of f.
 func New(f *ir.File) *Analyzer {
-	return &Analyzer{funcs: ir.NewFuncIndex(f), summary: map[*ir.Func]*summary{}, active: map[*ir.Func]bool{}}
+	return &Analyzer{funcs: ir.NewFuncIndex(f), python: f.Lang == ir.Python, summary: map[*ir.Func]*summary{}, active: map[*ir.Func]bool{}}
 }
 
 // Analyze returns the pressure of fn.
@@ -163,12 +174,12 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 		}
 	}
 	opaque := func(in *ir.Instr) bool {
-		return in.Op == ir.OpUnknown || in.Op == ir.OpCall && a.funcs.Func(in.Name) == nil
+		return in.Op == ir.OpUnknown || in.Op == ir.OpCall && a.callee(in) == nil
 	}
 	sums := map[*ir.Instr]*summary{}
 	for _, in := range fn.Instrs {
 		if in.Op == ir.OpCall {
-			if h := a.funcs.Func(in.Name); h != nil && h != fn {
+			if h := a.callee(in); h != nil && h != fn {
 				if s := a.helperPeak(h); s != nil {
 					sums[in] = s
 				}

@@ -178,7 +178,7 @@ func TestHelperCall(t *testing.T) {
 
 	f := b.File()
 	f.Funcs = append(f.Funcs, helper)
-	res := New(f).Analyze(caller).Classes[VReg]
+	res := New(it.Link(f)).Analyze(caller).Classes[VReg]
 	// At the call: x is the helper's p, live at the helper's peak with t1
 	// and t2: 3, not x counted once more by the caller.
 	if res.Peak != 3 || res.Helper != 3 {
@@ -195,7 +195,7 @@ func TestHelperCall(t *testing.T) {
 	caller2 := b2.Func()
 	f2 := b2.File()
 	f2.Funcs = append(f2.Funcs, helper)
-	if got := New(f2).Analyze(caller2).Classes[VReg]; got.Peak != 4 {
+	if got := New(it.Link(f2)).Analyze(caller2).Classes[VReg]; got.Peak != 4 {
 		t.Errorf("peak %d, want 4 (z across the call + the helper's 3)", got.Peak)
 	}
 	// Recursion does not loop.
@@ -204,7 +204,7 @@ func TestHelperCall(t *testing.T) {
 	b3.Instr(ir.OpLoadAlign, it.W(r), it.Ptr("a"))
 	b3.Call("Rec", r)
 	rec := b3.Func()
-	if p := New(b3.File()).Analyze(rec).Classes[VReg]; p.Peak != 1 {
+	if p := New(it.Link(b3.File())).Analyze(rec).Classes[VReg]; p.Peak != 1 {
 		t.Errorf("recursive peak %d", p.Peak)
 	}
 }
@@ -295,7 +295,7 @@ func TestHelperWritesOnly(t *testing.T) {
 
 	f := b.File()
 	f.Funcs = append(f.Funcs, helper)
-	a := New(f)
+	a := New(it.Link(f))
 	a.Analyze(caller)
 	lv := newLivenessCalls(caller, func(in *ir.Instr, k int) bool {
 		return in.Op == ir.OpCall && a.summary[helper].writeOnly[k]

@@ -2,7 +2,9 @@ package regpressure
 
 import (
 	"fmt"
+	"go/token"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -11,60 +13,155 @@ import (
 	"github.com/ascvet/ascvet/regalloc"
 )
 
-// Over reports, for each region whose peak in class c exceeds the budget,
-// one diagnostic at the region's header: the count, the line of the peak,
-// and (as related information) every register live there. consequence
-// says what happens above the budget and what to do.
+// overrun is one region's instantiation whose peak in a class exceeds the
+// budget.
+type overrun struct {
+	fn   *ir.Func
+	inst Instance
+	p    regalloc.Pressure
+}
+
+// Over reports each overrun of class c once, where it happens: the peak is
+// an instruction of one region, the region itself or a helper inlined into
+// it, and every region and instantiation whose peak is that instruction
+// is the same overrun. The diagnostic is at the header of the region that
+// holds the peak, with the most registers live there at once among them,
+// the line of the peak, the callers it is reached from when it is in a
+// helper, the instantiations it holds for when not all, and (as related
+// information) every register live there. consequence says what happens
+// above the budget and what to do.
 func Over(pass *analysis.Pass, res *Result, c regalloc.Class, consequence string, md *simcost.Model) {
-	fns := make([]*ir.Func, 0, len(res.Regions))
-	for fn := range res.Regions {
+	fns := make([]*ir.Func, 0, len(res.Instances))
+	for fn := range res.Instances {
 		fns = append(fns, fn)
 	}
 	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos < fns[j].Pos })
+	groups := map[token.Pos][]overrun{}
+	var order []token.Pos
 	for _, fn := range fns {
-		p := res.Regions[fn].Classes[c]
-		if p.Peak <= res.Budget[c] || p.At == nil {
+		for _, inst := range res.Instances[fn] {
+			p := inst.Res.Classes[c]
+			if p.Peak <= res.Budget[c] || p.At == nil {
+				continue
+			}
+			at := p.At.Pos
+			if _, ok := groups[at]; !ok {
+				order = append(order, at)
+			}
+			groups[at] = append(groups[at], overrun{fn, inst, p})
+		}
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i] < order[j] })
+	for _, at := range order {
+		report(pass, res, c, consequence, md, groups[at])
+	}
+}
+
+// owner returns the innermost region of fns whose text holds pos.
+func owner(fns []*ir.Func, pos token.Pos) *ir.Func {
+	var best *ir.Func
+	for _, fn := range fns {
+		if fn.Pos <= pos && pos < fn.End && (best == nil || fn.End-fn.Pos < best.End-best.Pos) {
+			best = fn
+		}
+	}
+	return best
+}
+
+func report(pass *analysis.Pass, res *Result, c regalloc.Class, consequence string, md *simcost.Model, g []overrun) {
+	rep := g[0]
+	for _, o := range g[1:] {
+		if o.p.Peak > rep.p.Peak {
+			rep = o
+		}
+	}
+	regions := make([]*ir.Func, 0, len(res.Files))
+	for fn := range res.Files {
+		regions = append(regions, fn)
+	}
+	home := owner(regions, rep.p.At.Pos)
+	if home == nil {
+		home = rep.fn
+	}
+	p := rep.p
+	line := pass.Fset.Position(p.At.Pos).Line
+	listed := 0
+	for _, w := range p.Weight {
+		listed += w
+	}
+	// The count is what the related entries list, plus what a called
+	// helper whose body is not known holds there: the two add up to the
+	// peak.
+	where := fmt.Sprintf("%d listed", listed)
+	if inside := p.Peak - listed; inside > 0 {
+		where += fmt.Sprintf(", %d inside a called helper", inside)
+	}
+	var callers []string
+	seen := map[*ir.Func]bool{}
+	var related []analysis.RelatedInformation
+	for _, o := range g {
+		if o.fn == home || seen[o.fn] {
 			continue
 		}
-		line := pass.Fset.Position(p.At.Pos).Line
-		listed := 0
-		for _, w := range p.Weight {
-			listed += w
-		}
-		// The count is what the related entries list, plus what a called
-		// helper holds there (its own registers and the arguments it keeps
-		// live): the two add up to the peak.
-		where := fmt.Sprintf("%d listed", listed)
-		if inside := p.Peak - listed; inside > 0 {
-			where += fmt.Sprintf(", %d inside a called helper", inside)
-		}
-		d := analysis.Diagnostic{
-			Pos: fn.Pos,
-			End: fn.BodyPos,
-			Message: fmt.Sprintf("VF region %s keeps %d %s registers live at once at line %d (%s; budget %d; %d declared); %s",
-				fn.Name, p.Peak, c, line, where, res.Budget[c], p.Declared, consequence),
-		}
-		if md != nil {
-			// The price of the spill, simulated: a store after the peak
-			// and a reload before the next use, per register above the
-			// budget, in the loop holding the peak.
-			excess := p.Peak - res.Budget[c]
-			if cost, ok := md.Spill(fn, p.At, p.Live, excess); ok && listed >= excess {
-				d.Message += "; " + cost.Phrase()
-				simcost.Attach(&d, cost)
-			} else {
-				d.Message += "; the cost is not simulated: the registers to spill are held inside the called helper"
-			}
-		}
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: p.At.Pos, End: p.At.End, Message: "the peak is here"})
-		for i, id := range p.Live {
-			r := fn.Regs[id]
-			msg := r.Name + " is live at the peak"
-			if n := p.Weight[i]; n > 1 {
-				msg = fmt.Sprintf("%s is live at the peak (%d registers)", r.Name, n)
-			}
-			d.Related = append(d.Related, analysis.RelatedInformation{Pos: r.Pos, End: r.End, Message: msg})
-		}
-		pass.Report(d)
+		seen[o.fn] = true
+		callers = append(callers, fmt.Sprintf("%s (line %d)", o.fn.Name, pass.Fset.Position(o.fn.Pos).Line))
+		related = append(related, analysis.RelatedInformation{Pos: o.fn.Pos, End: o.fn.BodyPos,
+			Message: fmt.Sprintf("reached from %s, with %d live", o.fn.Name, o.p.Peak)})
 	}
+	reached := ""
+	if len(callers) > 0 {
+		reached = " when inlined into " + strings.Join(callers, ", ")
+	}
+	d := analysis.Diagnostic{
+		Pos: home.Pos,
+		End: home.BodyPos,
+		Message: fmt.Sprintf("VF region %s keeps %d %s registers live at once at line %d%s (%s; budget %d; %d declared); %s",
+			home.Name, p.Peak, c, line, reached, where, res.Budget[c], p.Declared, consequence),
+	}
+	if note := instancesNote(g, rep); note != "" {
+		d.Message += note
+	}
+	if md != nil {
+		// The price of the spill, simulated on the function as built: a
+		// store after the peak and a reload before the next use, per
+		// register above the budget, in the loop holding the peak.
+		excess := p.Peak - res.Budget[c]
+		if cost, ok := md.Spill(rep.inst.Res.Func, p.At, p.Live, excess); ok && listed >= excess {
+			d.Message += "; " + cost.Phrase()
+			simcost.Attach(&d, cost)
+		} else {
+			d.Message += "; the cost is not simulated: the registers to spill are held inside a called helper whose body is not known"
+		}
+	}
+	d.Related = append(d.Related, analysis.RelatedInformation{Pos: p.At.Pos, End: p.At.End, Message: "the peak is here"})
+	fn := rep.inst.Res.Func
+	for i, id := range p.Live {
+		r := fn.Regs[id]
+		msg := r.Name + " is live at the peak"
+		if n := p.Weight[i]; n > 1 {
+			msg = fmt.Sprintf("%s is live at the peak (%d registers)", r.Name, n)
+		}
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: r.Pos, End: r.End, Message: msg})
+	}
+	d.Related = append(d.Related, related...)
+	pass.Report(d)
+}
+
+// instancesNote names the instantiations of the representative's region
+// the overrun holds for, when it does not hold for all of them.
+func instancesNote(g []overrun, rep overrun) string {
+	var binds []ir.Bindings
+	for _, o := range g {
+		if o.fn == rep.fn {
+			binds = append(binds, o.inst.Binds...)
+		}
+	}
+	if len(binds) == 0 || len(binds) >= rep.inst.All || rep.inst.All <= 1 {
+		return ""
+	}
+	var parts []string
+	for _, b := range binds {
+		parts = append(parts, b.String())
+	}
+	return " (instantiated with " + strings.Join(parts, "; ") + ")"
 }

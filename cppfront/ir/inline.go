@@ -764,6 +764,9 @@ func (fn *Func) specialise(bind Bindings, inline bool) *Func {
 		nf.Regs[i] = &nr
 	}
 	nf.Instrs, nf.Loops = nil, nil
+	if !bind.Empty() {
+		nf.Instances = nil // one instantiation, its types bound in the copy
+	}
 	s := &specialiser{fn: &nf, bind: bind, inline: inline, loops: map[LoopID]LoopID{NoLoop: NoLoop}}
 	nf.Body = s.block(fn.Body, NoLoop)
 	return &nf
@@ -786,9 +789,18 @@ func (s *specialiser) block(bl *Block, parent LoopID) *Block {
 		switch n := n.(type) {
 		case *Instr:
 			if s.inline && n.Op == OpCall && n.Target != nil && s.depth < MaxInlineDepth {
+				before := len(s.fn.Regs)
 				body, regs, inner, ok := Inline(n, s.fn.Regs, s.bind)
 				if ok {
 					s.fn.Regs = regs
+					if parent != NoLoop {
+						if s.fn.Scoped == nil {
+							s.fn.Scoped = map[RegID]LoopID{}
+						}
+						for id := before; id < len(regs); id++ {
+							s.fn.Scoped[RegID(id)] = parent
+						}
+					}
 					outer, loops := s.bind, s.loops
 					s.bind, s.loops = inner, map[LoopID]LoopID{NoLoop: NoLoop}
 					s.depth++

@@ -179,6 +179,13 @@ type Func struct {
 	Locals   map[string]int64 // folded integer constants visible in the region (locals and parameters bound by constexpr)
 	Names    []NameDef        // writes of scalar names, in source order
 
+	// Scoped maps a register an inlined helper declares (ir.Func.Expand)
+	// to the loop around the call: each iteration calls the helper anew,
+	// so its registers carry no value around that loop's back edge, as a
+	// register declared in a loop's body does not (regalloc finds those by
+	// position). Nil when nothing was inlined.
+	Scoped map[RegID]LoopID
+
 	// TParams are the function template's own parameters, in order.
 	TParams []string
 	// Instances maps a template parameter to the element types it is

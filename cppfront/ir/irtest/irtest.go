@@ -243,3 +243,11 @@ func (b *Builder) Func() *ir.Func {
 func (b *Builder) File() *ir.File {
 	return &ir.File{Name: b.tok.Name(), Tok: b.tok, Funcs: []*ir.Func{b.fn}, Consts: map[string]int64{}, Aliases: map[string]string{}}
 }
+
+// Link gives the helper calls of f's regions their targets, as the front
+// ends do once a file is lowered (ir.LinkTargets): call it after adding
+// every region.
+func Link(f *ir.File) *ir.File {
+	ir.LinkTargets(f.Funcs)
+	return f
+}
