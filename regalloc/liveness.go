@@ -47,19 +47,19 @@ type liveness struct {
 	in, out []set
 	kills   []set
 	uses    []set
-	gens    []set          // slots an instruction may write (kills or not): what makes them defined after it
-	weight  []int          // physical registers per slot
-	class   []int8         // budget class per slot, -1 when none
-	reg     []ir.RegID     // register of each slot
-	extra   []int          // per register: slot of its element 1 (elements 1..n-1 follow), 0 when it has one slot
-	remat   []bool         // per register: a rematerialisable constant mask (remat.go)
-	def     []*ir.Instr    // per register: its definition when remat
-	entry   set            // live at the region's entry
-	defIn   []set          // per instruction: slots some definition reaches before it
-	defOut  []set          // the same after it
-	path    [][]branch     // per instruction: the if constexpr branches it is in, outermost first
-	owner   [][]branch     // per register: the innermost if constexpr branch holding all its reads
-	phantom map[*ir.If]set // per if constexpr ending a chain without a final else: slots dead on its skip path
+	gens    []set             // slots an instruction may write (kills or not): what makes them defined after it
+	weight  []int             // physical registers per slot
+	class   []int8            // budget class per slot, -1 when none
+	reg     []ir.RegID        // register of each slot
+	extra   []int             // per register: slot of its element 1 (elements 1..n-1 follow), 0 when it has one slot
+	remat   []bool            // per register: a rematerialisable constant mask (remat.go)
+	def     []*ir.Instr       // per register: its definition when remat
+	entry   set               // live at the region's entry
+	defIn   []set             // per instruction: slots some definition reaches before it
+	defOut  []set             // the same after it
+	path    [][]branch        // per instruction: the if constexpr branches it is in, outermost first
+	owner   [][]branch        // per register: the innermost if constexpr branch holding all its reads
+	phantom map[*ir.If]set    // per if constexpr ending a chain without a final else: slots dead on its skip path
 	scoped  map[ir.LoopID]set // per loop: slots of registers declared inside it (its own or a nested loop's body)
 }
 

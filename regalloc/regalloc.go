@@ -118,7 +118,7 @@ type Result struct {
 // Analyzer computes the pressure of the regions of one file, following
 // calls into same-file helpers (memoised, cycle-safe).
 type Analyzer struct {
-	funcs   *ir.FuncIndex         // the file's regions by name, for a Python file (whose calls have no Target)
+	funcs   *ir.FuncIndex // the file's regions by name, for a Python file (whose calls have no Target)
 	python  bool
 	summary map[*ir.Func]*summary // a helper's peak, parameters included, and which parameters are live there
 	active  map[*ir.Func]bool
