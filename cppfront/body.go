@@ -612,6 +612,9 @@ func (fb *funcBuilder) params(d int32) {
 		name, ref, ptr, arr, _ := fb.declShape(decl)
 		prm := ir.Param{Name: name, Type: typ, Ptr: ptr, Reg: ir.NoReg, Pos: fb.pos(fl.n[p].start)}
 		rt := parseRegType(typ, fb.tyAlias)
+		if c, ok := fb.lw.regParams[fb.fn.Pos][name]; ok && rt.class == ir.ClassNone && !ptr {
+			rt = regType{class: c} // RegT& x, a register by its callers (deduceRegParams)
+		}
 		if fb.quiet {
 			// The function around a __VEC_SCOPE__ block: its parameters
 			// are names the block sees, not the block's own.

@@ -1,6 +1,7 @@
 package cppfront
 
 import (
+	"go/token"
 	"strconv"
 	"strings"
 
@@ -207,4 +208,95 @@ func exactCall(fn *ir.Func, in *ir.Instr, ef *effect) {
 		}
 	}
 	in.Defs, in.Uses = defs, uses
+}
+
+// deduceRegParams finds the parameters of VF functions whose type is a
+// template parameter (template <typename RegT> __simd_callee__ void
+// F(RegT& dst, RegT& src, Mask& m)) that every call in the file passes a
+// register of one class, as the compiler deduces RegT, and lowers those
+// functions again with them as registers of that class: without it their
+// operations read and write no register. A call that passes a parameter of
+// the same kind of its own caller is decided once that one is (rounds); a
+// call that passes anything else, or calls that disagree, leave the
+// parameter a scalar.
+func (lw *lowerer) deduceRegParams(regions []region) {
+	type cand struct {
+		r region
+		k int
+	}
+	isCand := func(fn *ir.Func, fd funcDef, k int) bool {
+		p := fn.Params[k]
+		if p.Reg != ir.NoReg || p.Ptr || p.Name == "" {
+			return false
+		}
+		switch fn.Kind {
+		case ir.RegionSimdVF, ir.RegionSimdCallee, ir.RegionSimdCaller:
+		default:
+			return false
+		}
+		return fd.tparams[strings.TrimSpace(strings.TrimPrefix(p.Type, "const "))]
+	}
+	for round := 0; round < 4; round++ {
+		var cands []cand
+		pending := map[*ir.Func]map[string]bool{} // candidate parameters, by function
+		for _, r := range regions {
+			fn := lw.f.Funcs[r.at]
+			for k := range fn.Params {
+				if isCand(fn, r.fd, k) {
+					cands = append(cands, cand{r, k})
+					if pending[fn] == nil {
+						pending[fn] = map[string]bool{}
+					}
+					pending[fn][fn.Params[k].Name] = true
+				}
+			}
+		}
+		if len(cands) == 0 {
+			return
+		}
+		redo := map[int]region{}
+		for _, c := range cands {
+			fn := lw.f.Funcs[c.r.at]
+			name := lastComponent(fn.Name)
+			class, agree, seen := ir.ClassNone, true, 0
+			for _, caller := range lw.f.Funcs {
+				for _, in := range caller.Instrs {
+					if in.Name != name || in.Op != ir.OpCall || len(in.Args) != len(fn.Params) {
+						continue
+					}
+					a := in.Args[c.k]
+					if a.Reg == ir.NoReg {
+						if pending[caller][a.Text] {
+							continue // the caller's own parameter of a template type: a later round
+						}
+						agree = false
+						continue
+					}
+					cl := caller.Regs[a.Reg].Class
+					if seen > 0 && cl != class {
+						agree = false
+					}
+					class = cl
+					seen++
+				}
+			}
+			if !agree || seen == 0 || class == ir.ClassNone {
+				continue
+			}
+			if lw.regParams == nil {
+				lw.regParams = map[token.Pos]map[string]ir.RegClass{}
+			}
+			if lw.regParams[fn.Pos] == nil {
+				lw.regParams[fn.Pos] = map[string]ir.RegClass{}
+			}
+			lw.regParams[fn.Pos][fn.Params[c.k].Name] = class
+			redo[c.r.at] = c.r
+		}
+		if len(redo) == 0 {
+			return
+		}
+		for at, r := range redo {
+			lw.f.Funcs[at] = lw.lowerFunc(r.fd, r.kind, nil)
+		}
+	}
 }

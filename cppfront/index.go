@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -35,11 +36,12 @@ type Index struct {
 	found    map[[2]string]string // (dir, include) -> resolved path, "" when not found; also ancestors' lookups and folders (inAncestor, isDir)
 	closures map[string][]*header // dir and includes -> their closure, this generation
 	used     map[string][]*header // file name -> the headers its lowering consulted, until Consulted takes them
+	folders  map[string][]*header // folder -> its headers that define a class (classes.go), this generation
 }
 
 // NewIndex returns an empty index, to share between the files of one run.
 func NewIndex() *Index {
-	return &Index{headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string][]*header{}, used: map[string][]*header{}}
+	return &Index{headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string][]*header{}, used: map[string][]*header{}, folders: map[string][]*header{}}
 }
 
 // Refresh makes the index check its headers again, by size and
@@ -52,17 +54,19 @@ func (ix *Index) Refresh() {
 	clear(ix.found)
 	clear(ix.closures)
 	clear(ix.used)
+	clear(ix.folders)
 }
 
 // header is what one file defines that can give a value.
 type header struct {
-	path     string             // where it was read
-	includes []string           // its "..." includes, as written
-	defs     map[string]string  // object-like #define, const/constexpr: name -> value text
-	funcs    map[string]constFn // constexpr functions with one return: name -> body
-	aliases  map[string]string  // using X = Y; typedef Y X;
-	sum      [sha256.Size]byte  // the sha256 of the bytes scanned
-	size     int64              // the file's size and modification time when scanned
+	path     string              // where it was read
+	includes []string            // its "..." includes, as written
+	defs     map[string]string   // object-like #define, const/constexpr: name -> value text
+	funcs    map[string]constFn  // constexpr functions with one return: name -> body
+	aliases  map[string]string   // using X = Y; typedef Y X;
+	classes  map[string]classDef // classes and structs defined with a body (classes.go)
+	sum      [sha256.Size]byte   // the sha256 of the bytes scanned
+	size     int64               // the file's size and modification time when scanned
 	mtime    int64
 	gen      int // the index generation it was last checked in
 }
@@ -94,6 +98,9 @@ var (
 func scan(path string, src []byte) *header {
 	h := newHeader()
 	text := stripComments(string(src))
+	if strings.Contains(text, "class") || strings.Contains(text, "struct") {
+		h.classes = scanClasses(text)
+	}
 	for k := 0; k < len(text); {
 		e := strings.IndexByte(text[k:], '\n')
 		if e < 0 {
@@ -449,10 +456,15 @@ type Scope struct {
 }
 
 // Scope returns the scope of the file name, in dir, whose own definitions
-// are self and whose "..." includes are includes, as written. The headers
-// of the scope are the file's dependencies (Consulted).
-func (ix *Index) Scope(name, dir string, self *header, includes []string) *Scope {
+// are self and whose "..." includes are includes, as written; classes are
+// those whose members the file defines outside their body and does not
+// define (classes.go). The headers of the scope are the file's
+// dependencies (Consulted).
+func (ix *Index) Scope(name, dir string, self *header, includes []string, classes ...ClassRef) *Scope {
 	hs := ix.closure(dir, includes)
+	if len(classes) > 0 {
+		hs = ix.withClasses(dir, slices.Clone(hs), classes)
+	}
 	ix.mu.Lock()
 	ix.used[name] = hs
 	ix.mu.Unlock()

@@ -313,3 +313,62 @@ __simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src)
 		}
 	}
 }
+
+// TestDeduceRegParams: a VF helper's parameters of a template type are the
+// registers its callers pass, of their class (a RegTensor, a MaskReg),
+// through a helper of the same kind too; one that a caller passes a
+// scalar to stays a scalar.
+func TestDeduceRegParams(t *testing.T) {
+	src := `
+template <typename T, typename RegT, typename MaskT>
+__simd_callee__ inline void Inner(RegT& d, RegT& s, MaskT& m)
+{
+    Reg::Mul(d, s, s, m);
+}
+template <typename T, typename RegT, typename MaskT>
+__simd_callee__ inline void Outer(RegT& d, RegT& s, MaskT& m)
+{
+    Inner<T>(d, s, m);
+    Reg::Adds(d, d, static_cast<T>(1), m);
+}
+template <typename V>
+__simd_callee__ inline void Mixed(V& v, Reg::MaskReg& m)
+{
+    Reg::Duplicate(v, 0, m);
+}
+__simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src)
+{
+    Reg::RegTensor<float> x, y;
+    Reg::MaskReg m = Reg::CreateMask<float>();
+    uint32_t n = 0;
+    Reg::LoadAlign(x, src);
+    Outer<float>(y, x, m);
+    Mixed(y, m);
+    Mixed(n, m);
+    Reg::StoreAlign(dst, y, m);
+}
+`
+	_, f := parse(t, "regt.asc", []byte(src))
+	classes := func(name string) string {
+		fn := f.Func(name)
+		var out []string
+		for _, p := range fn.Params {
+			c := "scalar"
+			if p.Reg != ir.NoReg {
+				c = fn.Regs[p.Reg].Class.String()
+			}
+			out = append(out, c)
+		}
+		return strings.Join(out, " ")
+	}
+	for name, want := range map[string]string{"Outer": "vreg vreg mask", "Inner": "vreg vreg mask", "Mixed": "scalar mask"} {
+		if got := classes(name); got != want {
+			t.Errorf("%s parameters: %s, want %s", name, got, want)
+		}
+	}
+	// Inner's Mul now reads and writes registers: inlined, it links to the
+	// caller's.
+	if in := f.Func("Inner").Instrs[0]; len(in.Defs) != 1 || len(in.Uses) != 2 {
+		t.Errorf("Inner's Mul: defs %v uses %v", in.Defs, in.Uses)
+	}
+}

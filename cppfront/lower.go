@@ -24,24 +24,25 @@ type lowerer struct {
 	trees  []*sitter.Tree // the whole file's tree, or one per segment (segments.go)
 	segs   []segment      // the segments, nil for a whole tree
 
-	funcs     []funcDef                      // every function definition found at declaration level
-	defined   map[string]bool                // names of functions defined in the file (last component and qualified)
-	tyAlias   map[string]string              // file-level type aliases (using X = ...; typedef ... X;)
-	regUsing  bool                           // a using-directive brings Reg/MicroAPI names into scope
-	knownNS   map[string]bool                // namespaces and classes declared in the file
-	symConsts map[string]*ir.Expr            // file-scope constants with a fixed symbolic value (static constexpr VL = 256 / sizeof(T))
-	fields    map[string]map[string]bool     // class -> its data members
-	members   map[string]map[string]*ir.Expr // class -> data members set once, with their value (memberValues)
-	budget    *budget                        // the file's clock and tree-depth cut (limits.go)
-	index     *Index                         // the project index, nil for none
-	ixScope   *Scope                         // what the file sees through it, made on first use
-	idents    map[string][]int               // where a name starts as an identifier (callOffsets), per name on first use
-	selfDefs  [][2]string                    // the file\'s object-like #defines: name, value
-	includes  []string                       // the file\'s "..." includes, as written
-	mac       *macroMap                      // same-file macro expansion (macro.go); nil when src is the file's own text
-	classes   map[uint]string                // the class of the first definition starting at each offset (classAt), made on first use
-	membersMu *sync.Mutex                    // guards members (lowerParallel)
-	flats     *flatCache                     // the flat trees made so far
+	funcs     []funcDef                            // every function definition found at declaration level
+	defined   map[string]bool                      // names of functions defined in the file (last component and qualified)
+	tyAlias   map[string]string                    // file-level type aliases (using X = ...; typedef ... X;)
+	regUsing  bool                                 // a using-directive brings Reg/MicroAPI names into scope
+	knownNS   map[string]bool                      // namespaces and classes declared in the file
+	symConsts map[string]*ir.Expr                  // file-scope constants with a fixed symbolic value (static constexpr VL = 256 / sizeof(T))
+	fields    map[string]map[string]bool           // class -> its data members
+	members   map[string]map[string]*ir.Expr       // class -> data members set once, with their value (memberValues)
+	budget    *budget                              // the file's clock and tree-depth cut (limits.go)
+	index     *Index                               // the project index, nil for none
+	ixScope   *Scope                               // what the file sees through it, made on first use
+	idents    map[string][]int                     // where a name starts as an identifier (callOffsets), per name on first use
+	selfDefs  [][2]string                          // the file\'s object-like #defines: name, value
+	includes  []string                             // the file\'s "..." includes, as written
+	mac       *macroMap                            // same-file macro expansion (macro.go); nil when src is the file's own text
+	classes   map[uint]string                      // the class of the first definition starting at each offset (classAt), made on first use
+	membersMu *sync.Mutex                          // guards members (lowerParallel)
+	flats     *flatCache                           // the flat trees made so far
+	regParams map[token.Pos]map[string]ir.RegClass // parameters of a template type that the callers pass registers of one class (deduceRegParams), by region
 }
 
 // funcDef is a function definition found by the declaration-level walk.
@@ -116,10 +117,11 @@ func (lw *lowerer) run() {
 			lw.f.Funcs = append(lw.f.Funcs, lw.lowerFunc(r.fd, r.kind, nil))
 		}
 	}
-	lw.callSiteFacts(regions)
 	if len(scopeBlanks) > 0 {
 		lw.lowerVecScopes(scopeBlanks)
 	}
+	lw.deduceRegParams(regions)
+	lw.callSiteFacts(regions)
 	lw.lowerOrphans()
 	sort.SliceStable(lw.f.Funcs, func(i, j int) bool { return lw.f.Funcs[i].Pos < lw.f.Funcs[j].Pos })
 	linkCalls(lw.f)
@@ -743,7 +745,7 @@ func (lw *lowerer) scope() *Scope {
 				self.funcs[lastComponent(fd.name)] = f
 			}
 		}
-		lw.ixScope = lw.index.Scope(lw.f.Name, filepath.Dir(lw.f.Name), self, lw.includes)
+		lw.ixScope = lw.index.Scope(lw.f.Name, filepath.Dir(lw.f.Name), self, lw.includes, lw.outOfClass()...)
 	}
 	return lw.ixScope
 }
