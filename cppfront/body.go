@@ -630,7 +630,8 @@ func (fb *funcBuilder) params(d int32) {
 				fb.bind(name, binding{reg: prm.Reg})
 			}
 		} else if name != "" {
-			fb.bind(name, binding{reg: ir.NoReg, ptr: ptr})
+			// bool01: every call in the file passes 0 or 1 (zeroOneParams)
+			fb.bind(name, binding{reg: ir.NoReg, ptr: ptr, bool01: fb.lw.zeroOne[fb.fn.Pos][name]})
 		}
 		fb.fn.Params = append(fb.fn.Params, prm)
 	}

@@ -1,6 +1,7 @@
 package cppfront
 
 import (
+	"go/token"
 	"slices"
 	"strings"
 
@@ -55,7 +56,14 @@ func (lw *lowerer) callSiteFacts(regions []region) {
 		}
 		vals := paramAgreement(sites, fn.Params, r.fd)
 		inst := instancesOf(sites, r.fd.own, vals, fn.Params)
-		if len(vals) > 0 {
+		zo := zeroOneParams(sites, fn.Params, vals)
+		if len(zo) > 0 {
+			if lw.zeroOne == nil {
+				lw.zeroOne = map[token.Pos]map[string]bool{}
+			}
+			lw.zeroOne[fn.Pos] = zo
+		}
+		if len(vals) > 0 || len(zo) > 0 {
 			fn = lw.lowerFunc(r.fd, r.kind, vals)
 			lw.f.Funcs[r.at] = fn
 		}
@@ -63,6 +71,45 @@ func (lw *lowerer) callSiteFacts(regions []region) {
 			fn.Instances = inst
 		}
 	}
+}
+
+// zeroOneParams returns the scalar parameters to which every call passes
+// a value that is 0 or 1 and not fixed (a comparison, a bool, c ? 1 : 0,
+// a local initialised with one): a loop they bound runs at most once
+// (hasTail = tail > 0 ? 1 : 0; Fold(..., hasTail) and in Fold,
+// for (i = 0; i < hasTail; ++i)).
+func zeroOneParams(sites []callSite, params []ir.Param, vals map[string]*ir.Expr) map[string]bool {
+	var out map[string]bool
+	for k, p := range params {
+		if p.Reg != ir.NoReg || p.Ptr || p.Name == "" || vals[p.Name] != nil {
+			continue
+		}
+		all := true
+		for _, s := range sites {
+			args := s.args()
+			if len(args) != len(params) {
+				all = false
+				break
+			}
+			a := args[k]
+			zo := s.fb.zeroOne(a)
+			if !zo && s.fl.n[a].kind() == "identifier" {
+				b, ok := s.fb.lookup(s.fl.text(a))
+				zo = ok && b.bool01
+			}
+			if !zo {
+				all = false
+				break
+			}
+		}
+		if all {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[p.Name] = true
+		}
+	}
+	return out
 }
 
 // usesParams reports whether what the call sites could tell matters to the

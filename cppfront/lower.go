@@ -43,6 +43,7 @@ type lowerer struct {
 	membersMu *sync.Mutex                          // guards members (lowerParallel)
 	flats     *flatCache                           // the flat trees made so far
 	regParams map[token.Pos]map[string]ir.RegClass // parameters of a template type that the callers pass registers of one class (deduceRegParams), by region
+	zeroOne   map[token.Pos]map[string]bool        // scalar parameters every call passes 0 or 1 (zeroOneParams), by region
 }
 
 // funcDef is a function definition found by the declaration-level walk.
