@@ -176,6 +176,9 @@ func (b *builder) instr(in *ir.Instr) {
 	if in.Op == ir.OpCall && b.call(in) {
 		return
 	}
+	if in.Op == ir.OpUnknown && len(in.Defs)+len(in.Uses) > 0 && in.Name != "" && !slices.Contains(b.opaque, in.Name) {
+		b.opaque = append(b.opaque, in.Name) // a call on registers whose body is not known: a helper of another file, a macro
+	}
 	base := Inst{Instr: in, Via: b.via, Op: in.Op, Elem: b.bind.Type(in.Elem), Defs: in.Defs, Uses: in.Uses, Ptrs: in.PtrDefs, Text: in.Callee}
 	for _, a := range in.Args {
 		// Only a plain address (not post-updated, no AddrReg offset) can be

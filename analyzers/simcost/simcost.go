@@ -38,7 +38,13 @@ type Model struct {
 
 	mu      sync.Mutex
 	stats   map[*ir.Loop]*statsEntry
-	written map[writtenKey]*simcheck.Result // loops simulated as written, for Loop: several findings share a loop
+	written map[writtenKey]written // loops simulated as written, for Loop: several findings share a loop
+}
+
+// written is a loop simulated as written.
+type written struct {
+	res    *simcheck.Result
+	opaque []string
 }
 
 type writtenKey struct {
@@ -99,6 +105,9 @@ type Cost struct {
 	Before, After int  // cycles of the loop (all its iterations), or of the region
 	Iterations    int  // simulated iterations
 	Region        bool // the finding is outside every loop: the whole region was simulated once
+	// Opaque names the helpers the simulated code calls whose bodies are
+	// not in the project: each was timed as one instruction.
+	Opaque []string
 }
 
 // Saving returns the cycles one iteration saves (rounded) and the share of
@@ -111,8 +120,17 @@ func (c Cost) Saving() (perIter int, percent int) {
 	return (d + c.Iterations/2) / c.Iterations, 100 * d / c.Before
 }
 
-// Phrase is the text a finding carries: "saves ~N cycles per iteration (X% of the loop)".
+// Phrase is the text a finding carries: "saves ~N cycles per iteration (X% of the loop)",
+// and which helpers were timed as one instruction, their bodies unknown.
 func (c Cost) Phrase() string {
+	s := c.phrase()
+	if len(c.Opaque) > 0 {
+		s += fmt.Sprintf(" (timed with %s as one instruction: not defined in the file)", strings.Join(c.Opaque, ", "))
+	}
+	return s
+}
+
+func (c Cost) phrase() string {
 	n, p := c.Saving()
 	if n <= 0 {
 		if c.Region {
@@ -145,19 +163,34 @@ func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 	n := md.iters(lp)
 	k := writtenKey{lp, n}
 	md.mu.Lock()
-	before := md.written[k]
+	w, ok := md.written[k]
 	md.mu.Unlock()
-	if before == nil {
-		before = md.M.RunCycles(simcheck.BodyOf(fn, lp, nil), n)
+	if !ok {
+		body := simcheck.BodyOf(fn, lp, nil)
+		w = written{md.M.RunCycles(body, n), body.Opaque}
 		md.mu.Lock()
 		if md.written == nil {
-			md.written = map[writtenKey]*simcheck.Result{}
+			md.written = map[writtenKey]written{}
 		}
-		md.written[k] = before
+		md.written[k] = w
 		md.mu.Unlock()
 	}
+	before := w.res
 	after := md.M.RunCycles(simcheck.BodyOf(fn, lp, drop), before.Iterations)
-	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations}
+	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: w.opaque}
+}
+
+// opaqueOf names the helpers whose bodies are unknown in a region's run.
+func opaqueOf(rr *simcheck.RegionResult) []string {
+	var out []string
+	for _, p := range rr.Parts {
+		for _, h := range p.Body.Opaque {
+			if !slices.Contains(out, h) {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
 }
 
 // At simulates the innermost loop around in (or the whole region when in
@@ -168,7 +201,7 @@ func (md *Model) At(fn *ir.Func, in *ir.Instr, drop func(*ir.Instr) bool) Cost {
 	}
 	before := md.M.RunRegion(fn, md.Iterations, nil)
 	after := md.M.RunRegion(fn, md.Iterations, drop)
-	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: 1, Region: true}
+	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: 1, Region: true, Opaque: opaqueOf(before)}
 }
 
 // Spill simulates the loop around at (or the whole region when at is in no
@@ -252,7 +285,7 @@ func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cos
 		spilled.Insts = append(spilled.Insts, spill(r, false))
 	}
 	before := md.M.RunCycles(spilled, after.Iterations)
-	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: after.Iterations, Region: region}, true
+	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: after.Iterations, Region: region, Opaque: body.Opaque}, true
 }
 
 // RelatedPrefix marks the related entry that carries a cost from an
