@@ -37,12 +37,26 @@ func IsPython(name string) bool {
 }
 
 // ParseFile parses one file with the front end of its language, with the
-// default limits (the subcommands ir, regs and sim parse by themselves).
+// default limits and no project index (the subcommands regs and sim parse
+// by themselves).
 func ParseFile(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
 	if IsPython(name) {
 		return pyfront.ParseFile(fset, name, src)
 	}
 	return cppfront.ParseFile(fset, name, src)
+}
+
+// ParseFileAsAnalyzer parses one file as the Analyzer does, and is what it
+// runs: with the limits its flags set and the project index it shares
+// with every file the process parses, so that a name a header of the
+// project defines folds as the rules see it (ascvet ir prints that IR).
+// The index records the headers the lowering consulted until
+// ProjectIndex().Consulted(name) takes them.
+func ParseFileAsAnalyzer(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
+	if IsPython(name) {
+		return pyfront.ParseFileOptions(fset, name, src, limits)
+	}
+	return cppfront.ParseFileOptions(fset, name, src, limits)
 }
 
 // HasVFMarker reports whether src, the contents of name, may hold VF code
@@ -90,11 +104,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		parse := cppfront.ParseFileOptions
-		if IsPython(name) {
-			parse = pyfront.ParseFileOptions
-		}
-		f, err := parse(pass.Fset, name, src, limits)
+		f, err := ParseFileAsAnalyzer(pass.Fset, name, src)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

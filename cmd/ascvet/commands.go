@@ -25,7 +25,7 @@ func init() {
 		{name: "explain", run: runExplain, args: "rules", flags: func(w io.Writer) *flag.FlagSet { fs, _, _ := explainFlags(w); return fs }},
 		{name: "config", run: runConfig, args: "config", flags: func(w io.Writer) *flag.FlagSet { fs, _ := configPrintFlags(w); return fs }},
 		{name: "stats", run: runStats, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _ := statsFlags(w); return fs }},
-		{name: "ir", run: runIR, args: "paths", flags: irFlags},
+		{name: "ir", run: runIR, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _ := irFlags(w); return fs }},
 		{name: "regs", run: runRegs, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _, _ := regsFlags(w); return fs }},
 		{name: "sim", run: runSim, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _ := simFlags(w); return fs }},
 		{name: "lsp", run: runLSP, flags: func(w io.Writer) *flag.FlagSet { fs, _ := lspFlags(w); return fs }},

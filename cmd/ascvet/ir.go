@@ -5,50 +5,71 @@ import (
 	"fmt"
 	"go/token"
 	"io"
-	"os"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
-// irFlags is the flag set of ascvet ir, which has no flag but -h; its
-// usage goes to stderr.
-func irFlags(stderr io.Writer) *flag.FlagSet {
+// irFlags is the flag set of ascvet ir: the limit flags of a check, with
+// their defaults; its usage goes to stderr.
+func irFlags(stderr io.Writer) (*flag.FlagSet, *limits) {
 	fs := flag.NewFlagSet("ascvet ir", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	lim := addLimitFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: ascvet ir FILE...
+		fmt.Fprint(stderr, `usage: ascvet ir [limit flags] FILE...
 
 Prints the VF IR of each file: regions, registers, loops (with folded trip
 counts) and instructions (canonical op, argument roles, defs, uses), with
-line:column positions.
+line:column positions. The file is read and parsed as a check reads and
+parses it (same limits, same project index): a constant that a header it
+includes defines shows folded where the rules see it folded.
+
+Flags:
 `)
+		fs.PrintDefaults()
 	}
-	return fs
+	return fs, lim
 }
 
 // runIR implements "ascvet ir FILE...": it prints the IR of each file's VF
 // regions, so an author can see what ascvet understood of a kernel: region
 // kinds, registers with their classes, loops with folded trip counts, and
-// every call with its canonical op, argument roles, defs and uses.
+// every call with its canonical op, argument roles, defs and uses. It is
+// the IR the rules see: the file goes through the parse of the cppir
+// analyzer, with the limits a check gives it and the project index.
 func runIR(args []string, stdout, stderr io.Writer) int {
-	fs := irFlags(stderr)
+	fs, lim := irFlags(stderr)
 	if code, ok := parseArgs(fs, args, stderr); !ok {
 		return code
 	}
 	if fs.NArg() == 0 {
 		return usageError(stderr, "ir: name at least one file")
 	}
+	if msg := lim.validate(); msg != "" {
+		return usageError(stderr, msg)
+	}
+	if err := lim.apply([]*analysis.Analyzer{cppir.Analyzer}); err != nil {
+		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
+		return exitInternal
+	}
+	// The headers as they are now, as at the start of a check.
+	index := cppir.ProjectIndex()
+	index.Refresh()
 	code := exitOK
 	fset := token.NewFileSet()
+	var buf []byte
 	for _, path := range fs.Args() {
-		src, err := os.ReadFile(path)
+		src, _, _, _, err := readSourceStat(path, lim, &buf)
 		if err != nil {
 			fmt.Fprintf(stderr, "ascvet: %s\n", describe(path, err))
 			code = max(code, exitUsage)
 			continue
 		}
-		f, err := cppir.ParseFile(fset, path, src)
+		f, err := cppir.ParseFileAsAnalyzer(fset, path, src)
+		index.Consulted(path) // what a check keys its cache on; nothing to keep here
 		if err != nil {
 			code = max(code, parseFailed(stderr, path, err))
 			continue
