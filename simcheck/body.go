@@ -51,7 +51,7 @@ func newBuilder(fn *ir.Func, bind ir.Bindings, skip func(*ir.Instr) bool) *build
 }
 
 func (b *builder) body() Body {
-	return Body{Insts: b.insts, Regs: b.regs, Truncated: b.truncated, Capped: b.capped, Loops: b.loops, Inlined: b.inlined, Opaque: b.opaque, Unfolded: b.unfolded}
+	return Body{Insts: b.insts, Regs: b.regs, Truncated: b.truncated, Capped: b.capped, Loops: b.loops, Inlined: b.inlined, Opaque: b.opaque, Assumed: b.assumed}
 }
 
 // RegionBody returns a whole region as one straight-line body, loops
@@ -91,7 +91,7 @@ type builder struct {
 	depth     int       // helpers being inlined around the current instruction
 	inlined   int       // helper calls inlined
 	opaque    []string  // helpers whose bodies are not known, each once
-	unfolded  int       // if constexpr not folded
+	assumed   []string  // if constexpr not folded, as assumed
 	loops     int       // loops met
 	via       *ir.Instr // the caller's call being inlined
 }
@@ -119,11 +119,15 @@ func (b *builder) block(bl *ir.Block) {
 			if n.Constexpr {
 				// One branch is compiled, which one is not known here:
 				// time the instantiation that costs more.
-				b.unfolded++
+				cond := n.CondText
 				if Cost(n.Else) > Cost(n.Then) {
+					cond = "!(" + cond + ")"
 					b.block(n.Else)
 				} else {
 					b.block(n.Then)
+				}
+				if !slices.Contains(b.assumed, cond) {
+					b.assumed = append(b.assumed, cond)
 				}
 				continue
 			}

@@ -46,7 +46,7 @@ type Body struct {
 	Loops     int       // loops met inside the body (of the loop, or of a helper it calls), each counted once per repetition
 	Inlined   int       // helper calls expanded into their bodies (ir.Inline)
 	Opaque    []string  // helpers called whose bodies are not known, each timed as one instruction
-	Unfolded  int       // if constexpr whose condition does not fold: the costlier branch is simulated
+	Assumed   []string  // if constexpr whose condition does not fold, as the branch simulated (the costlier) assumes it: "C" or "!(C)", each once
 }
 
 // Event is what happened to one instruction instance.

@@ -98,7 +98,7 @@ func run(pass *analysis.Pass) (any, error) {
 					st.Chain, md.M.Window, st.IPC)
 				d := analysis.Diagnostic{Pos: lp.Pos, End: lp.Pos, Message: msg}
 				if u := st.Unrolled[4]; u > 0 && u < st.Cycles {
-					c := simcost.Cost{Before: st.Cycles, After: u, Iterations: st.Iterations, Opaque: st.Body.Opaque}
+					c := simcost.Cost{Before: st.Cycles, After: u, Iterations: st.Iterations, Opaque: st.Body.Opaque, Assumed: st.Body.Assumed}
 					d.Message += " (4x, copies interleaved: " + c.Phrase() + ")"
 					simcost.Attach(&d, c)
 				}

@@ -102,7 +102,7 @@ func run(pass *analysis.Pass) (any, error) {
 				for _, h := range hit {
 					st.Instances = append(st.Instances, h.Instances...)
 				}
-				c := simcost.Cost{Before: st.Cycles, After: best[0], Iterations: st.Iterations, Opaque: st.Body.Opaque}
+				c := simcost.Cost{Before: st.Cycles, After: best[0], Iterations: st.Iterations, Opaque: st.Body.Opaque, Assumed: st.Body.Assumed}
 				msg := fmt.Sprintf("loop issues %.2f instructions per cycle of the 2 the VF can; unrolled %dx with the copies interleaved it %s", st.IPC, best[1], c.Phrase())
 				if _, untyped := divs(st.Body); untyped != "" {
 					msg += fmt.Sprintf(" (timing Div on %s as a float Div: instantiated with an integer type it is a software sequence this estimate does not price)", untyped)

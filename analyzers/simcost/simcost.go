@@ -43,8 +43,9 @@ type Model struct {
 
 // written is a loop simulated as written.
 type written struct {
-	res    *simcheck.Result
-	opaque []string
+	res     *simcheck.Result
+	opaque  []string
+	assumed []string
 }
 
 type writtenKey struct {
@@ -108,6 +109,10 @@ type Cost struct {
 	// Opaque names the helpers the simulated code calls whose bodies are
 	// not in the project: each was timed as one instruction.
 	Opaque []string
+	// Assumed lists the conditions of the if constexpr the instantiation
+	// simulated does not decide (its template arguments are not known), as
+	// the costlier branch timed assumes them.
+	Assumed []string
 }
 
 // Saving returns the cycles one iteration saves (rounded) and the share of
@@ -126,6 +131,14 @@ func (c Cost) Phrase() string {
 	s := c.phrase()
 	if len(c.Opaque) > 0 {
 		s += fmt.Sprintf(" (timed with %s as one instruction: not defined in the file)", strings.Join(c.Opaque, ", "))
+	}
+	if len(c.Assumed) > 0 {
+		as := c.Assumed
+		more := ""
+		if len(as) > 2 {
+			as, more = as[:2], fmt.Sprintf(" and %d more", len(c.Assumed)-2)
+		}
+		s += fmt.Sprintf(" (timed assuming %s%s, the costlier branches: the file does not give the template arguments)", strings.Join(as, "; "), more)
 	}
 	return s
 }
@@ -167,7 +180,7 @@ func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 	md.mu.Unlock()
 	if !ok {
 		body := simcheck.BodyOf(fn, lp, nil)
-		w = written{md.M.RunCycles(body, n), body.Opaque}
+		w = written{md.M.RunCycles(body, n), body.Opaque, body.Assumed}
 		md.mu.Lock()
 		if md.written == nil {
 			md.written = map[writtenKey]written{}
@@ -177,7 +190,20 @@ func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 	}
 	before := w.res
 	after := md.M.RunCycles(simcheck.BodyOf(fn, lp, drop), before.Iterations)
-	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: w.opaque}
+	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: w.opaque, Assumed: w.assumed}
+}
+
+// assumedOf lists the if constexpr a region's run did not decide.
+func assumedOf(rr *simcheck.RegionResult) []string {
+	var out []string
+	for _, p := range rr.Parts {
+		for _, a := range p.Body.Assumed {
+			if !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }
 
 // opaqueOf names the helpers whose bodies are unknown in a region's run.
@@ -201,7 +227,7 @@ func (md *Model) At(fn *ir.Func, in *ir.Instr, drop func(*ir.Instr) bool) Cost {
 	}
 	before := md.M.RunRegion(fn, md.Iterations, nil)
 	after := md.M.RunRegion(fn, md.Iterations, drop)
-	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: 1, Region: true, Opaque: opaqueOf(before)}
+	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: 1, Region: true, Opaque: opaqueOf(before), Assumed: assumedOf(before)}
 }
 
 // Spill simulates the loop around at (or the whole region when at is in no
@@ -285,7 +311,7 @@ func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cos
 		spilled.Insts = append(spilled.Insts, spill(r, false))
 	}
 	before := md.M.RunCycles(spilled, after.Iterations)
-	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: after.Iterations, Region: region, Opaque: body.Opaque}, true
+	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: after.Iterations, Region: region, Opaque: body.Opaque, Assumed: body.Assumed}, true
 }
 
 // RelatedPrefix marks the related entry that carries a cost from an

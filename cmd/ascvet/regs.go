@@ -55,8 +55,9 @@ For each VF region (or only the one holding LINE), prints the registers of
 each class: declared, used, the peak live at once against the chip's budget
 (Ascend 950: 32 RegTensor, 8 MaskReg, 4+4 unaligned, 8 AddrReg), the line of
 the peak and the registers live there. A template is counted once for each
-instantiation its file makes (its if constexpr folded, its types bound),
-named by its template arguments, or for the one -instance names.
+instantiation its file makes (its if constexpr folded, its types bound, its
+helpers inlined, as the compiler builds it), named by its template
+arguments, or for the one -instance names.
 
 Flags:
 `)
@@ -119,7 +120,7 @@ func runRegs(args []string, stdout, stderr io.Writer) int {
 				continue
 			}
 			for _, inst := range instancesOf(fn, choice) {
-				rep := regsReport(fset, file.Name, a.Analyze(fn.Specialise(inst)), start, end)
+				rep := regsReport(fset, file.Name, a.Analyze(fn.Expand(inst)), start, end)
 				rep.Instance = inst.String()
 				out = append(out, rep)
 			}
