@@ -25,10 +25,11 @@ package stream
 //     iteration's last load, ran before it), and before the last load reads
 //     the next block in both: it never matters.
 //
-// A store whose address is P plus a constant D (the same base, the same
-// coefficient of the loop variable) and whose bytes miss its window cannot
-// touch them in any iteration; any other store to the stream's base before
-// the Pre or after the last load is assumed to overlap:
+// A store whose address is P plus an offset D (the same base) and whose
+// bytes miss its window for every value D may take cannot touch them in any
+// iteration: D a constant, or a sum of unsigned names and loop indices of
+// known sign and range (sign.go). Any other store to the stream's base
+// before the Pre or after the last load is assumed to overlap:
 //
 //	LoadUnAlignPre(u, buf + i*64 + 67);      // reads  [P, P+256), carries [P+256, P+288)
 //	LoadUnAlign(v, u, buf + i*64 + 67);
@@ -76,6 +77,7 @@ func storesOver(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, loads []*ir.Instr, ap l
 		elem = size // 0 when unknown: every store to the base overlaps
 	}
 	last := loads[len(loads)-1].ID
+	sg := newSigns(fn, lp, size)
 	for _, in := range fn.InstrsIn(lp) {
 		if !fn.Within(in.Loop, lp.ID) || !in.Op.Info().Cat.IsStore() {
 			continue
@@ -105,15 +107,18 @@ func storesOver(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, loads []*ir.Instr, ap l
 		if !sharesTerm(sl, bases) && !mentionsAnyWord(a.Text, bases) {
 			continue // another buffer
 		}
-		d := sl.Add(ap, -1)
-		if !d.IsConst() || elem == 0 || in.Op.Info().Cat == ir.CatScatter {
+		if elem == 0 || in.Op.Info().Cat == ir.CatScatter {
 			return true
 		}
+		// The store's bytes [lo, hi) from P + d: wholly before the
+		// window, or after it, for every d the offset may take (sign.go).
+		d := sl.Add(ap, -1)
 		lo, hi := storeBytes(fn, in)
-		lo += d.C * elem
-		hi += d.C * elem
-		if hi <= from || lo >= from+blockBytes {
-			continue // wholly before the window, or after it
+		if u, ok := sg.upper(d); ok && hi+u*elem <= from {
+			continue
+		}
+		if l, ok := sg.lower(d); ok && lo+l*elem >= from+blockBytes {
+			continue
 		}
 		return true
 	}
