@@ -324,6 +324,9 @@ var includeDirs = []string{"", "include", "inc", "op_kernel", filepath.Join("com
 // resolve finds the file an include written in dir names: next to it,
 // else in the include folders of dir's ancestors. Both answers are cached,
 // the second per ancestor, since the files of a tree share most of theirs.
+// The ancestors are those of the absolute folder: a file named from its
+// own folder ("k.asc", dir ".") sees the headers it sees when named from
+// the top of the repository.
 func (ix *Index) resolve(dir, inc string) string {
 	k := [2]string{dir, inc}
 	ix.mu.Lock()
@@ -336,7 +339,11 @@ func (ix *Index) resolve(dir, inc string) string {
 		p = filepath.Join(dir, inc)
 	} else {
 		base := strings.TrimLeft(filepath.ToSlash(inc), "./")
-		for a, n := dir, 0; n < 8 && p == ""; a, n = filepath.Dir(a), n+1 {
+		from := dir
+		if abs, err := filepath.Abs(dir); err == nil {
+			from = abs
+		}
+		for a, n := from, 0; n < 8 && p == ""; a, n = filepath.Dir(a), n+1 {
 			p = ix.inAncestor(a, base)
 			if filepath.Dir(a) == a {
 				break

@@ -127,6 +127,43 @@ template <typename T> __aicore__ inline constexpr uint32_t Lanes() { return GetV
 	}
 }
 
+// TestIndexFromOwnFolder: a file named from its own folder ("k.asc")
+// finds the headers of its ancestors' include folders as when it is named
+// from the top of the tree: the folders searched do not depend on the
+// working directory.
+func TestIndexFromOwnFolder(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"op/include/lens.h": "constexpr uint32_t LANES = 64;\n",
+		"op/op_kernel/arch35/k.asc": `#include "lens.h"
+__simd_vf__ inline void K(__ubuf__ float* src)
+{
+    Reg::RegTensor<float> v;
+    for (uint16_t i = 0; i < 4; ++i) {
+        Reg::LoadAlign(v, src + i * LANES);
+    }
+}
+`,
+	})
+	addr := func(name string) string {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := ParseFileOptions(token.NewFileSet(), name, src, Options{Index: NewIndex()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.Funcs[0].Instrs[0].Args[1].Expr.String()
+	}
+	if got := addr(filepath.Join(dir, "op/op_kernel/arch35/k.asc")); got != "src + (i * 64)" {
+		t.Errorf("named from the top: %s, want src + (i * 64)", got)
+	}
+	t.Chdir(filepath.Join(dir, "op/op_kernel/arch35"))
+	if got := addr("k.asc"); got != "src + (i * 64)" {
+		t.Errorf("named from its folder: %s, want src + (i * 64)", got)
+	}
+}
+
 // TestIndexExprs checks the evaluator of definition texts.
 func TestIndexExprs(t *testing.T) {
 	h := newHeader()
