@@ -314,7 +314,7 @@ func TestStatsStreams(t *testing.T) {
 		"values.asc:76:9":       "contiguous: ",
 		"values_good.asc:219:9": "not contiguous: the loop runs at most once",
 		"values.asc:231:9":      "contiguous: ", // the element type deduced from the arguments
-		"values_good.asc:239:9": "unknown: the stride matches the vector length only for some element sizes",
+		"values_good.asc:239:9": "unknown: the stream is contiguous only for 8-byte elements",
 	} {
 		if whys[pos] != want {
 			t.Errorf("%s: %q, want %q", pos, whys[pos], want)

@@ -260,7 +260,7 @@ var fragments = map[string][]pattern{
 		{`the pointer is reset in the loop`, `指针在循环中被重新赋值`},
 		{`the loop reads back through the stream's pointer`, `循环通过该流的指针读回数据`},
 		{`the pointer is advanced by other instructions too`, `指针还被其他指令推进`},
-		{`the stride matches the vector length only for some element sizes`, `步长只在部分元素大小下等于向量长度`},
+		{`the stream is contiguous only for (?P<sizes>\S+)-byte elements`, `仅当元素为 ${sizes} 字节时该流才连续`},
 		{`the Pre has no address`, `Pre 没有地址参数`},
 		{`the loads advance different pointers`, `各次搬入推进的是不同的指针`},
 		{`the Pre primes another address than the stream's pointer`, `Pre 初始化的地址不是该流的指针`},

@@ -3,6 +3,8 @@ package stream
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/ascvet/ascvet/analyzers/internal/linear"
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -144,23 +146,32 @@ var sizes = []int64{1, 2, 4, 8}
 
 // decide runs check for every element size the stream may have, and merges
 // the outcomes: contiguous for every size, not contiguous for every size, or
-// unknown. check returns Unknown itself when something cannot be folded.
+// unknown, saying for which sizes it is contiguous. check returns Unknown
+// itself when something cannot be folded.
 func decide(fn *ir.Func, ins []*ir.Instr, check func(size int64) (Verdict, string)) (Verdict, string) {
 	if !symbolicElem(ins...) {
 		return check(0)
 	}
 	var first Verdict
 	var why string
+	var yes []string // the sizes for which the stream is contiguous
+	mixed := false
 	for i, sz := range sizesOf(fn, ins) {
 		v, w := check(sz)
 		if v == Unknown {
 			return Unknown, w
 		}
+		if v == Contiguous {
+			yes = append(yes, strconv.FormatInt(sz, 10))
+		}
 		if i == 0 {
 			first, why = v, w
 		} else if v != first {
-			return Unknown, "the stride matches the vector length only for some element sizes"
+			mixed = true
 		}
+	}
+	if mixed {
+		return Unknown, fmt.Sprintf("the stream is contiguous only for %s-byte elements", strings.Join(yes, "/"))
 	}
 	return first, why
 }
