@@ -22,11 +22,16 @@ import (
 // parameter is then no false dependence carried across iterations, and a
 // register the helper only reads dies at the call.
 
-// linkCalls links, folds and makes exact the helper calls of f's regions.
-func linkCalls(f *ir.File) {
+// linkCalls links, folds and makes exact the helper calls of f's regions;
+// foreign finds the helpers of other headers a call of a name the file does
+// not define may call (foreign.go).
+func linkCalls(f *ir.File, foreign func(name string) []*ir.Func) {
 	ir.LinkTargets(f.Funcs)
 	for _, fn := range f.Funcs {
 		for _, in := range fn.Instrs {
+			if in.Op == ir.OpUnknown && in.Form == ir.FormUnknown && foreign != nil && regArgs(in) {
+				linkForeign(in, foreign(in.Name))
+			}
 			if in.Op == ir.OpCall && in.Target != nil {
 				foldTArgs(in, fn.Locals, f.Consts)
 			}
@@ -35,6 +40,42 @@ func linkCalls(f *ir.File) {
 	e := &effects{done: map[*ir.Func]*effect{}}
 	for _, fn := range f.Funcs {
 		e.of(fn)
+	}
+}
+
+// regArgs reports whether a call passes a register.
+func regArgs(in *ir.Instr) bool {
+	for _, a := range in.Args {
+		if a.Reg != ir.NoReg {
+			return true
+		}
+	}
+	return false
+}
+
+// linkForeign makes an unknown call a call of the helper of another header
+// it calls, when one of cands takes its arguments: every register argument
+// read and written, every other a scalar, until the helper's body makes
+// them exact (exactCall).
+func linkForeign(in *ir.Instr, cands []*ir.Func) {
+	h := ir.PickTarget(cands, len(in.Args))
+	if h == nil {
+		return
+	}
+	in.Op, in.Form, in.Target = ir.OpCall, ir.FormCall, h
+	for k := range in.Args {
+		a := &in.Args[k]
+		if a.Reg == ir.NoReg {
+			a.Role = ir.ArgScalar
+			continue
+		}
+		a.Role = ir.ArgRW
+		if !containsReg(in.Uses, a.Reg) {
+			in.Uses = append(in.Uses, a.Reg)
+		}
+		if !containsReg(in.Defs, a.Reg) {
+			in.Defs = append(in.Defs, a.Reg)
+		}
 	}
 }
 
@@ -79,6 +120,9 @@ func (e *effects) of(fn *ir.Func) *effect {
 	}
 	e.done[fn] = nil // in progress
 	for _, in := range fn.Instrs {
+		if fn.Foreign {
+			break // made exact when its header was lowered; shared by the files that call it
+		}
 		if in.Op == ir.OpCall && in.Target != nil {
 			if ef := e.of(in.Target); ef != nil {
 				exactCall(fn, in, ef)

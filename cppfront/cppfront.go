@@ -118,6 +118,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	}()
 	lw := newLowerer(f, clean, blanks, trees, segs, b)
 	lw.index = opts.Index
+	lw.noForeign = opts.noForeign
 	lw.mac = mac
 	lw.run()
 	snapExpansions(f)

@@ -65,6 +65,8 @@ type header struct {
 	funcs    map[string]constFn  // constexpr functions with one return: name -> body
 	aliases  map[string]string   // using X = Y; typedef Y X;
 	classes  map[string]classDef // classes and structs defined with a body (classes.go)
+	vfNames  map[string]bool     // functions defined with a VF marker (foreign.go)
+	foreign  *foreignFile        // those functions, lowered on first use
 	sum      [sha256.Size]byte   // the sha256 of the bytes scanned
 	size     int64               // the file's size and modification time when scanned
 	mtime    int64
@@ -98,6 +100,7 @@ var (
 func scan(path string, src []byte) *header {
 	h := newHeader()
 	text := stripComments(string(src))
+	h.vfNames = vfFuncNames(text)
 	if strings.Contains(text, "class") || strings.Contains(text, "struct") {
 		h.classes = scanClasses(text)
 	}
@@ -531,7 +534,7 @@ func (sc *Scope) Call(name string, targs []string) (*ir.Expr, bool) {
 
 // newHeader returns an empty header, for a file's own definitions.
 func newHeader() *header {
-	return &header{defs: map[string]string{}, funcs: map[string]constFn{}, aliases: map[string]string{}}
+	return &header{defs: map[string]string{}, funcs: map[string]constFn{}, aliases: map[string]string{}, foreign: &foreignFile{}}
 }
 
 // evaluator folds definition texts into fixed values.

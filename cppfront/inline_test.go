@@ -1,7 +1,9 @@
 package cppfront
 
 import (
+	"go/token"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -370,5 +372,79 @@ __simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src)
 	// caller's.
 	if in := f.Func("Inner").Instrs[0]; len(in.Defs) != 1 || len(in.Uses) != 2 {
 		t.Errorf("Inner's Mul: defs %v uses %v", in.Defs, in.Uses)
+	}
+}
+
+// TestForeignHelpers: a call of a __simd_callee__ helper that a header of
+// the file defines is linked to its body through the project index; the
+// body inlined keeps no position of the header, only the call's.
+func TestForeignHelpers(t *testing.T) {
+	dir := t.TempDir()
+	header := `#pragma once
+template <typename T>
+__simd_callee__ inline void Twice(Reg::RegTensor<T>& y, Reg::RegTensor<T>& x, Reg::MaskReg& m)
+{
+    Reg::RegTensor<T> t;
+    Reg::Mul(t, x, x, m);
+    Reg::Add(y, t, t, m);
+}
+`
+	kernel := `#include "helpers.h"
+__simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n)
+{
+    Reg::RegTensor<float> x, y;
+    Reg::MaskReg m = Reg::CreateMask<float>();
+    for (uint16_t i = 0; i < n; i++) {
+        Reg::LoadAlign(x, src + i * 64);
+        Twice<float>(y, x, m);
+        Reg::StoreAlign(dst + i * 64, y, m);
+    }
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "helpers.h"), []byte(header), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, "k.asc")
+	fset := token.NewFileSet()
+	f, err := ParseFileOptions(fset, name, []byte(kernel), Options{Index: NewIndex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := f.Func("K")
+	var call *ir.Instr
+	for _, in := range k.Instrs {
+		if in.Name == "Twice" {
+			call = in
+		}
+	}
+	if call == nil || call.Op != ir.OpCall || call.Target == nil || !call.Target.Foreign {
+		t.Fatalf("Twice not linked to the header's helper: %+v", call)
+	}
+	// y is written, x and m read: the helper's body says so.
+	if got := call.Args[0].Role.String() + " " + call.Args[1].Role.String() + " " + call.Args[2].Role.String(); got != "w r r" {
+		t.Errorf("roles %s, want w r r", got)
+	}
+	body, regs, _, ok := ir.Inline(call, k.Regs, ir.Bindings{})
+	if !ok || len(body.Nodes) != 2 {
+		t.Fatalf("inlined %v %v", body, ok)
+	}
+	for _, n := range body.Nodes {
+		in := n.(*ir.Instr)
+		if in.Pos != call.Pos || in.End != call.End || in.Elem != "float" {
+			t.Errorf("%s at %v-%v elem %q; want the call's position %v-%v and float", in.Name, in.Pos, in.End, in.Elem, call.Pos, call.End)
+		}
+	}
+	if r := regs[len(regs)-1]; r.Name != "t" || r.Pos != call.Pos {
+		t.Errorf("the helper's register %+v keeps a position of the header", r)
+	}
+	// Without the index, the call is unknown.
+	g, err := ParseFile(token.NewFileSet(), name, []byte(kernel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range g.Func("K").Instrs {
+		if in.Name == "Twice" && in.Target != nil {
+			t.Error("linked without an index")
+		}
 	}
 }

@@ -36,6 +36,8 @@ type Options struct {
 	MaxDepth int           // deepest bracket nesting accepted; <= 0 for DefaultMaxDepth
 	Timeout  time.Duration // time to parse and lower the file; <= 0 for none
 	Index    *Index        // the project index to consult for names the file does not define; nil for none
+
+	noForeign bool // do not link calls to helpers of other headers (a header lowered for its helpers)
 }
 
 func (o Options) maxDepth() int {

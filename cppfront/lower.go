@@ -44,6 +44,7 @@ type lowerer struct {
 	flats     *flatCache                           // the flat trees made so far
 	regParams map[token.Pos]map[string]ir.RegClass // parameters of a template type that the callers pass registers of one class (deduceRegParams), by region
 	zeroOne   map[token.Pos]map[string]bool        // scalar parameters every call passes 0 or 1 (zeroOneParams), by region
+	noForeign bool                                 // link no call to a helper of another header (foreign.go)
 }
 
 // funcDef is a function definition found by the declaration-level walk.
@@ -125,7 +126,7 @@ func (lw *lowerer) run() {
 	lw.callSiteFacts(regions)
 	lw.lowerOrphans()
 	sort.SliceStable(lw.f.Funcs, func(i, j int) bool { return lw.f.Funcs[i].Pos < lw.f.Funcs[j].Pos })
-	linkCalls(lw.f)
+	linkCalls(lw.f, lw.foreignHelpers)
 	for name := range lw.defined {
 		lw.f.Defined = append(lw.f.Defined, name)
 	}

@@ -135,8 +135,12 @@ type summary struct {
 
 // callee returns the helper a call calls: its Target (the one definition
 // the call picks; a call that several overloads could take has none, and
-// is opaque), or for a Python file the region of its name.
+// is opaque), or for a Python file the region of its name. A helper of
+// another header is opaque: its registers are not counted at the call.
 func (a *Analyzer) callee(in *ir.Instr) *ir.Func {
+	if in.Target != nil && in.Target.Foreign {
+		return nil // a helper of another header: an opaque call, as before it was linked
+	}
 	if in.Target != nil || !a.python {
 		return in.Target
 	}

@@ -138,7 +138,7 @@ func (c Cost) Phrase() string {
 		if len(as) > 2 {
 			as, more = as[:2], fmt.Sprintf(" and %d more", len(c.Assumed)-2)
 		}
-		s += fmt.Sprintf(" (timed assuming %s%s, the costlier branches: the file does not give the template arguments)", strings.Join(as, "; "), more)
+		s += fmt.Sprintf(" (timed assuming %s%s, the costlier branches: the file does not give the template arguments)", strings.Join(as, " and "), more)
 	}
 	return s
 }

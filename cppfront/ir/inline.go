@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"go/token"
 	"strconv"
 	"strings"
 )
@@ -536,6 +537,9 @@ func Inline(call *Instr, regs []*Reg, b Bindings) (*Block, []*Reg, Bindings, boo
 		nr.ID = RegID(len(regs))
 		nr.Elem = c.inner.Type(r.Elem)
 		nr.Param = false
+		if h.Foreign {
+			nr.Pos, nr.End = call.Pos, call.End // declared in another file
+		}
 		regs = append(regs, &nr)
 		c.m[r.ID] = nr.ID
 	}
@@ -653,6 +657,7 @@ func (c *copier) block(bl *Block) *Block {
 			out.Nodes = append(out.Nodes, c.instr(n))
 		case *Loop:
 			nl := *n
+			c.here(&nl.Pos, &nl.End)
 			nl.Init, nl.Bound, nl.Step = c.inner.Subst(n.Init), c.inner.Subst(n.Bound), c.inner.Subst(n.Step)
 			if !n.TripKnown {
 				nl.FoldTrip()
@@ -670,9 +675,14 @@ func (c *copier) block(bl *Block) *Block {
 				continue
 			}
 			ns := *n
+			c.here(&ns.Pos, &ns.End)
 			ns.Cond = c.inner.Subst(n.Cond)
 			ns.Then, ns.Else = c.block(n.Then), c.block(n.Else)
 			out.Nodes = append(out.Nodes, &ns)
+		case *Jump:
+			nj := *n
+			c.here(&nj.Pos, &nj.End)
+			out.Nodes = append(out.Nodes, &nj)
 		default:
 			out.Nodes = append(out.Nodes, n)
 		}
@@ -680,8 +690,17 @@ func (c *copier) block(bl *Block) *Block {
 	return out
 }
 
+// here gives a copy of a node of a helper of another file the call's
+// position: the helper's positions are not the caller's file's.
+func (c *copier) here(pos, end *token.Pos) {
+	if c.h.Foreign {
+		*pos, *end = c.call.Pos, c.call.End
+	}
+}
+
 func (c *copier) instr(in *Instr) *Instr {
 	ni := *in
+	c.here(&ni.Pos, &ni.End)
 	ni.Defs, ni.Uses = c.regs(in.Defs), c.regs(in.Uses)
 	ni.Elem = c.inner.Type(in.Elem)
 	if ni.Elem == "" && len(ni.Defs) > 0 && int(ni.Defs[0]) < len(c.regsOut) {
@@ -705,6 +724,7 @@ func (c *copier) instr(in *Instr) *Instr {
 	for k, a := range in.Args {
 		a.Reg = c.reg(a.Reg)
 		a.Expr = c.inner.Subst(a.Expr)
+		c.here(&a.Pos, &a.End)
 		ni.Args[k] = a
 	}
 	if len(in.PtrDefs) > 0 {
@@ -733,9 +753,9 @@ func (fn *Func) Specialise(bind Bindings) *Func {
 	return fn.specialise(bind, false)
 }
 
-// Expand is Specialise with every call of a helper whose body is known
-// (Instr.Target) replaced by that body, inlined as Inline does, to
-// MaxInlineDepth: the function as the compiler builds it, for analyses
+// Expand is Specialise with every call of a helper of the file whose body
+// is known (Instr.Target, not Foreign) replaced by that body, inlined as
+// Inline does, to MaxInlineDepth: the function as the compiler builds it, for analyses
 // that count what is live at each instruction (register pressure). The
 // inlined instructions keep their positions in the helpers.
 func (fn *Func) Expand(bind Bindings) *Func {
@@ -748,7 +768,7 @@ func (fn *Func) Expand(bind Bindings) *Func {
 // callsHelpers reports whether fn calls a helper whose body is known.
 func callsHelpers(fn *Func) bool {
 	for _, in := range fn.Instrs {
-		if in.Op == OpCall && in.Target != nil {
+		if in.Op == OpCall && in.Target != nil && !in.Target.Foreign {
 			return true
 		}
 	}
@@ -788,7 +808,7 @@ func (s *specialiser) block(bl *Block, parent LoopID) *Block {
 	for _, n := range bl.Nodes {
 		switch n := n.(type) {
 		case *Instr:
-			if s.inline && n.Op == OpCall && n.Target != nil && s.depth < MaxInlineDepth {
+			if s.inline && n.Op == OpCall && n.Target != nil && !n.Target.Foreign && s.depth < MaxInlineDepth {
 				before := len(s.fn.Regs)
 				body, regs, inner, ok := Inline(n, s.fn.Regs, s.bind)
 				if ok {

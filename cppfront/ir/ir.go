@@ -186,6 +186,11 @@ type Func struct {
 	// position). Nil when nothing was inlined.
 	Scoped map[RegID]LoopID
 
+	// Foreign marks a function lowered from another file (a header whose
+	// helper a call of this file's code calls): its positions are not this
+	// file's, and an inlined copy takes the call's.
+	Foreign bool
+
 	// TParams are the function template's own parameters, in order.
 	TParams []string
 	// Instances maps a template parameter to the element types it is
@@ -197,11 +202,13 @@ type Func struct {
 
 // Param is one function parameter.
 type Param struct {
-	Name string    // may be empty
-	Type string    // as written, qualifiers blanked
-	Ptr  bool      // declared as a pointer (T* p)
-	Reg  RegID     // register declared by this parameter, or NoReg
-	Pos  token.Pos // start of the parameter
+	Name string // may be empty
+	Type string // as written, qualifiers blanked
+	Ptr  bool   // declared as a pointer (T* p)
+	// Default marks a parameter declared with a default argument (int n = 1).
+	Default bool
+	Reg     RegID     // register declared by this parameter, or NoReg
+	Pos     token.Pos // start of the parameter
 }
 
 // RegID indexes Func.Regs.

@@ -31,7 +31,7 @@ func LinkTargets(funcs []*Func) {
 			if len(cands) == 0 {
 				cands = byName[lastName(in.Callee)]
 			}
-			in.Target = pickTarget(cands, len(in.Args))
+			in.Target = PickTarget(cands, len(in.Args))
 			if in.Target == fn {
 				in.Target = nil
 			}
@@ -39,9 +39,11 @@ func LinkTargets(funcs []*Func) {
 	}
 }
 
-// pickTarget returns the one definition among cands that takes n
-// arguments: exactly n parameters, else the only one with more (defaults).
-func pickTarget(cands []*Func, n int) *Func {
+// PickTarget returns the one definition among cands that takes n
+// arguments: exactly n parameters, else the only one whose parameters
+// past the n-th all have default arguments. A call whose arguments do not
+// match (a macro that expands to several) picks none.
+func PickTarget(cands []*Func, n int) *Func {
 	var exact, more *Func
 	exacts, mores := 0, 0
 	for _, c := range cands {
@@ -51,7 +53,7 @@ func pickTarget(cands []*Func, n int) *Func {
 				exacts++
 			}
 			exact = c
-		case len(c.Params) > n:
+		case len(c.Params) > n && defaultsFrom(c.Params, n):
 			if more != c {
 				mores++
 			}
@@ -65,6 +67,17 @@ func pickTarget(cands []*Func, n int) *Func {
 		return more
 	}
 	return nil
+}
+
+// defaultsFrom reports whether every parameter from the n-th on has a
+// default argument.
+func defaultsFrom(ps []Param, n int) bool {
+	for _, p := range ps[n:] {
+		if !p.Default {
+			return false
+		}
+	}
+	return true
 }
 
 // lastName is the last component of a callee as written: the name after

@@ -18,8 +18,9 @@ const tail = `(?P<Tail>(?:[:;] .*)?)`
 // pressure is the message of the register-pressure rules (package
 // regpressure), shared by ASC3001-ASC3003.
 var pressure = []pattern{
-	{`VF region (?P<fn>.+?) keeps (?P<peak>\d+) (?P<class>\S+) registers live at once at line (?P<line>\d+) \((?P<listed>\d+) listed(?P<Helper>(?:, \d+ inside a called helper)?); budget (?P<budget>\d+); (?P<decl>\d+) declared\); (?P<Consequence>.+?)(?P<Tail>(?:; (?:saves ~|no saving measurable|the cost is not simulated).*)?)`,
-		`VF 区域 ${fn} 在第 ${line} 行同时有 ${peak} 个 ${class} 寄存器存活（下面列出 ${listed} 个${Helper}；上限 ${budget} 个；声明了 ${decl} 个）；${Consequence}${Tail}`},
+	{`VF region (?P<fn>.+?) keeps (?P<peak>\d+) (?P<class>\S+) registers live at once at line (?P<line>\d+)(?P<Inlined>(?: when inlined into .+?)?) \((?P<listed>\d+) listed(?P<Helper>(?:, \d+ inside a called helper)?); budget (?P<budget>\d+); (?P<decl>\d+) declared\); (?P<Consequence>.+?)(?P<Inst>(?: \(instantiated with [^()]*\))?)(?P<Tail>(?:; (?:saves ~|no saving measurable|the cost is not simulated).*)?)`,
+		`VF 区域 ${fn} 在第 ${line} 行同时有 ${peak} 个 ${class} 寄存器存活${Inlined}（下面列出 ${listed} 个${Helper}；上限 ${budget} 个；声明了 ${decl} 个）；${Consequence}${Inst}${Tail}`},
+	{`reached from (?P<fn>.+), with (?P<n>\d+) live`, `内联到 ${fn} 时到达此处，同时存活 ${n} 个`},
 	{`the peak is here`, `寄存器数量在此处达到峰值`},
 	{`(?P<r>\S+) is live at the peak`, `${r} 在峰值处存活`},
 	{`(?P<r>\S+) is live at the peak \((?P<n>\d+) registers\)`, `${r} 在峰值处存活（占 ${n} 个寄存器）`},
@@ -187,14 +188,14 @@ var messages = map[string][]pattern{
 		{`second compare: predicate it with (?P<m>\S+)`, `第二个比较：改用 ${m} 作为掩码`},
 	},
 	"ASC4001": {
-		{`loop body holds a chain of (?P<n>\d+) dependent instructions, more than the (?P<w>\d+)-instruction issue window: iterations cannot overlap \(simulated IPC (?P<ipc>[0-9.]+)\); split the VF loop \(intermediates through UB\) or unroll it by hand(?P<Unroll>(?: \(.*\))?)`,
-			`循环体中有一条由 ${n} 条指令组成的数据依赖链，超过了 ${w} 条指令的执行队列深度：各次迭代无法重叠执行（模拟 IPC ${ipc}）；请拆分 VF 循环（中间结果搬出到 UB），或手动展开循环${Unroll}`},
+		{`loop body holds a chain of (?P<n>\d+) dependent instructions, more than the (?P<w>\d+)-instruction issue window: iterations cannot overlap \(simulated IPC (?P<ipc>[0-9.]+)\); split the VF loop \(intermediates through UB\) or unroll it by hand(?P<Unroll>(?: \(.*?\))?)(?P<Inst>(?: \(instantiated with [^()]*\))?)`,
+			`循环体中有一条由 ${n} 条指令组成的数据依赖链，超过了 ${w} 条指令的执行队列深度：各次迭代无法重叠执行（模拟 IPC ${ipc}）；请拆分 VF 循环（中间结果搬出到 UB），或手动展开循环${Unroll}${Inst}`},
 	},
 	"ASC4002": {
-		{`loop issues (?P<ipc>[0-9.]+) instructions per cycle of the 2 the VF can; unrolled (?P<k>\d+)x with the copies interleaved it (?P<Cost>.+) \(timing Div on (?P<t>\S+) as a float Div: instantiated with an integer type it is a software sequence this estimate does not price\)`,
-			`循环每个周期只发射 ${ipc} 条指令，而 VF 每周期可双发 2 条；手动展开 ${k} 倍并交错各副本后，${Cost}（${t} 上的 Div 按浮点 Div 计时：若以整数类型实例化，Div 是软件指令序列，此估算没有计入）`},
-		{`loop issues (?P<ipc>[0-9.]+) instructions per cycle of the 2 the VF can; unrolled (?P<k>\d+)x with the copies interleaved it (?P<Cost>.+)`,
-			`循环每个周期只发射 ${ipc} 条指令，而 VF 每周期可双发 2 条；手动展开 ${k} 倍并交错各副本后，${Cost}`},
+		{`loop issues (?P<ipc>[0-9.]+) instructions per cycle of the 2 the VF can; unrolled (?P<k>\d+)x with the copies interleaved it (?P<Cost>.+) \(timing Div on (?P<t>\S+) as a float Div: instantiated with an integer type it is a software sequence this estimate does not price\)(?P<Inst>(?: \(instantiated with [^()]*\))?)`,
+			`循环每个周期只发射 ${ipc} 条指令，而 VF 每周期可双发 2 条；手动展开 ${k} 倍并交错各副本后，${Cost}（${t} 上的 Div 按浮点 Div 计时：若以整数类型实例化，Div 是软件指令序列，此估算没有计入）${Inst}`},
+		{`loop issues (?P<ipc>[0-9.]+) instructions per cycle of the 2 the VF can; unrolled (?P<k>\d+)x with the copies interleaved it (?P<Cost>.+?)(?P<Inst>(?: \(instantiated with [^()]*\))?)`,
+			`循环每个周期只发射 ${ipc} 条指令，而 VF 每周期可双发 2 条；手动展开 ${k} 倍并交错各副本后，${Cost}${Inst}`},
 	},
 }
 
@@ -224,11 +225,27 @@ var fragments = map[string][]pattern{
 		{`; no automatic fix: (?P<Replay>.+)`, `；未提供自动修复：${Replay}`},
 	},
 	"Cost": {
-		{`the cost is not simulated: the registers to spill are held inside the called helper`, `未模拟其代价：需要换出的寄存器位于被调用的辅助函数内部`},
-		{`saves ~(?P<n>\d+) cycles? per iteration \((?P<p>\d+)% of the loop\)`, `每次迭代约节省 ${n} 个周期（占循环的 ${p}%）`},
-		{`saves ~(?P<n>\d+) cycles? \((?P<p>\d+)% of the region\)`, `约节省 ${n} 个周期（占该区域的 ${p}%）`},
-		{`no saving measurable in the simulated loop`, `在模拟的循环中测不出收益`},
-		{`no saving measurable in the simulated region`, `在模拟的区域中测不出收益`},
+		{`the cost is not simulated: the registers to spill are held inside a called helper whose body is not known`, `未模拟其代价：需要换出的寄存器位于一个函数体未知的被调用辅助函数内部`},
+		{`saves ~(?P<n>\d+) cycles? per iteration \((?P<p>\d+)% of the loop\)(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)`, `每次迭代约节省 ${n} 个周期（占循环的 ${p}%）${Opaque}${Assumed}`},
+		{`saves ~(?P<n>\d+) cycles? \((?P<p>\d+)% of the region\)(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)`, `约节省 ${n} 个周期（占该区域的 ${p}%）${Opaque}${Assumed}`},
+		{`no saving measurable in the simulated loop(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)`, `在模拟的循环中测不出收益${Opaque}${Assumed}`},
+		{`no saving measurable in the simulated region(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)`, `在模拟的区域中测不出收益${Opaque}${Assumed}`},
+	},
+	"Opaque": {
+		{``, ``},
+		{` \(timed with (?P<names>[^()]+) as one instruction: not defined in the file\)`, `（其中 ${names} 按一条指令计时：未在本文件中定义）`},
+	},
+	"Assumed": {
+		{``, ``},
+		{` \(timed assuming (?P<conds>.+), the costlier branches: the file does not give the template arguments\)`, `（按开销较大的分支计时，假设 ${conds}：文件未给出模板实参）`},
+	},
+	"Inlined": {
+		{``, ``},
+		{` when inlined into (?P<callers>.+)`, `（内联到 ${callers} 时）`},
+	},
+	"Inst": {
+		{``, ``},
+		{` \(instantiated with (?P<args>[^()]*)\)`, `（实例化为 ${args} 时）`},
 	},
 	"Move": {
 		{`hoist it before the loop`, `请将其移至循环之前`},
