@@ -107,8 +107,29 @@ func writeOutputs(outs []output, stdout io.Writer, r *report, read int) error {
 
 // writeFileAtomic writes data to a temporary file beside name (see
 // tempfiles.go) and renames it over name, so a reader sees the old file or
-// the whole new one.
+// the whole new one. A name that is a link is written through: the file it
+// names is replaced, the link stays. A name that is no regular file (a
+// device such as /dev/null or /dev/stdout, a pipe) is written in place: a
+// rename would replace the device with a file.
 func writeFileAtomic(name string, data []byte) (err error) {
+	if fi, err := os.Lstat(name); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(name)
+		if err != nil {
+			return err
+		}
+		name = target
+	}
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		f, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(data); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
 	f, err := temps.Create(filepath.Dir(name), filepath.Base(name))
 	if err != nil {
 		return err
