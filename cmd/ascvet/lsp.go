@@ -819,7 +819,7 @@ func (s *lspServer) loopSummary(res *lspResult, path string, line int) string {
 		return ""
 	}
 	fset := token.NewFileSet()
-	f, err := cppir.ParseFile(fset, path, res.text)
+	f, err := parseAsCheck(fset, path, res.text)
 	if err != nil || f == nil {
 		return ""
 	}

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/regalloc"
 )
@@ -104,7 +103,7 @@ func runRegs(args []string, stdout, stderr io.Writer) int {
 	var out []regsRegion
 	fset := token.NewFileSet()
 	for _, file := range in.files {
-		f, err := cppir.ParseFile(fset, file.Name, file.Src)
+		f, err := parseAsCheck(fset, file.Name, file.Src)
 		if err != nil {
 			code = max(code, parseFailed(stderr, file.Name, err))
 			continue

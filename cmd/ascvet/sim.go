@@ -110,6 +110,16 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	return simAll(fs.Args(), m, *o.iterations, choice, *o.format == "json", stdout, stderr)
 }
 
+// parseAsCheck parses a file as a check does (cppir.ParseFileAsAnalyzer):
+// with the project index, so that header constants fold and helpers of
+// other headers are inlined as the rules see them. What the lowering
+// consulted is dropped: nothing is cached here.
+func parseAsCheck(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
+	f, err := cppir.ParseFileAsAnalyzer(fset, name, src)
+	cppir.ProjectIndex().Consulted(name)
+	return f, err
+}
+
 // parseInstance reads -instance: NAME=ARG pairs separated by commas, an
 // integer, true or false binding a value and anything else a type.
 func parseInstance(s string) (ir.Bindings, error) {
@@ -174,7 +184,7 @@ func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int
 		return exitUsage
 	}
 	fset := token.NewFileSet()
-	f, err := cppir.ParseFile(fset, in.files[0].Name, in.files[0].Src)
+	f, err := parseAsCheck(fset, in.files[0].Name, in.files[0].Src)
 	if err != nil {
 		return parseFailed(stderr, path, err)
 	}
@@ -266,7 +276,7 @@ func simAll(paths []string, m *simcheck.Machine, iterations int, choice *ir.Bind
 	out := []simLoop{}
 	fset := token.NewFileSet()
 	for _, file := range in.files {
-		f, err := cppir.ParseFile(fset, file.Name, file.Src)
+		f, err := parseAsCheck(fset, file.Name, file.Src)
 		if err != nil {
 			code = max(code, parseFailed(stderr, file.Name, err))
 			continue
