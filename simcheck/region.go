@@ -87,6 +87,20 @@ func rateBetween(long, short *Result) float64 {
 	return float64(long.Cycles-short.Cycles) / float64(max(long.Iterations-short.Iterations, 1))
 }
 
+// Steady returns body's cost per iteration once the pipeline is full, and
+// its compute IPC there: the difference of two runs (k and k/2
+// iterations), so that neither the VF start nor the fill and drain of the
+// pipeline counts. It is what a loop of many iterations costs each one.
+func (m *Machine) Steady(body Body) (cyclesPerIter, ipc float64) {
+	k := max(min(64, MaxInstances/max(len(body.Insts), 1)), 2)
+	long, short := m.RunCycles(body, k), m.RunCycles(body, k/2)
+	dc := long.Cycles - short.Cycles
+	if dc <= 0 {
+		return 0, 0
+	}
+	return float64(dc) / float64(max(long.Iterations-short.Iterations, 1)), float64(long.computed-short.computed) / float64(dc)
+}
+
 // steadyRate is body's cost per iteration once the pipeline is full.
 func (m *Machine) steadyRate(body Body) float64 {
 	k := max(min(16, MaxInstances/max(len(body.Insts), 1)), 2)

@@ -82,6 +82,9 @@ func (r *Result) IPC() float64 {
 	return float64(r.computed) / float64(r.Cycles)
 }
 
+// Computed is the number of instances issued to a compute unit.
+func (r *Result) Computed() int { return r.computed }
+
 // CyclesPerIter is the average cost of one iteration, rounded up.
 func (r *Result) CyclesPerIter() int {
 	if r.Iterations == 0 {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/regpressure"
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/ruleset"
@@ -56,7 +57,7 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	Precision: "medium",
 	Options:   []ruleset.Option{ruleset.OptionChip, ruleset.OptionMachine, ruleset.OptionIterations},
 }, &analysis.Analyzer{
-	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer},
+	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer, regpressure.Analyzer},
 	RunDespiteErrors: true,
 	Run:              run,
 })
@@ -67,6 +68,7 @@ var Analyzer = Rule.Analyzer
 func run(pass *analysis.Pass) (any, error) {
 	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
 	md := pass.ResultOf[simcost.Analyzer].(*simcost.Model)
+	pressure := pass.ResultOf[regpressure.Analyzer].(*regpressure.Result)
 	md.Prefetch(pkg)
 	for _, f := range pkg.Files {
 		for _, fn := range f.Funcs {
@@ -97,10 +99,20 @@ func run(pass *analysis.Pass) (any, error) {
 				msg := fmt.Sprintf("loop body holds a chain of %d dependent instructions, more than the %d-instruction issue window: iterations cannot overlap (simulated IPC %.2f); split the VF loop (intermediates through UB) or unroll it by hand",
 					st.Chain, md.M.Window, st.IPC)
 				d := analysis.Diagnostic{Pos: lp.Pos, End: lp.Pos, Message: msg}
-				if u := st.Unrolled[4]; u > 0 && u < st.Cycles {
-					c := simcost.Cost{Before: st.Cycles, After: u, Iterations: st.Iterations, Opaque: st.Body.Opaque, Assumed: st.Body.Assumed}
-					d.Message += " (4x, copies interleaved: " + c.Phrase() + ")"
-					simcost.Attach(&d, c)
+				// The unroll offered is the largest that fits the register
+				// budgets: each copy needs its own registers.
+				offered := false
+				for _, k := range []int{4, 2} {
+					if u := st.Unrolled[k]; u > 0 && u < st.Cycles && st.Fits(pressure.Regions[fn], pressure.Budget, k) {
+						c := simcost.Cost{Before: st.Cycles, After: u, Iterations: st.Iterations, Opaque: st.Body.Opaque, Assumed: st.Body.Assumed}
+						d.Message += fmt.Sprintf(" (%dx, copies interleaved: %s)", k, c.Phrase())
+						simcost.Attach(&d, c)
+						offered = true
+						break
+					}
+				}
+				if !offered && (st.Unrolled[2] > 0 || st.Unrolled[4] > 0) {
+					d.Message += " (no 2x or 4x unroll fits the register budgets: split it)"
 				}
 				d.Message += st.InstancesNote(len(fn.Instantiations()))
 				pass.Report(d)

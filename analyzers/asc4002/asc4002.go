@@ -134,7 +134,7 @@ func worth(md *simcost.Model, st simcost.LoopStats, peak *regalloc.Result, budge
 	}
 	best, factor := st.Cycles, 0
 	for _, k := range []int{2, 4} {
-		if u := st.Unrolled[k]; u > 0 && u < best && fits(st.Body, peak, budget, k) {
+		if u := st.Unrolled[k]; u > 0 && u < best && st.Fits(peak, budget, k) {
 			best, factor = u, k
 		}
 	}
@@ -178,38 +178,4 @@ func divs(body simcheck.Body) (integer bool, untyped string) {
 		}
 	}
 	return integer, untyped
-}
-
-// fits reports whether the loop unrolled k times stays within the register
-// budgets: each further copy needs its own registers for what the body
-// writes and keeps live (the registers of the helpers it calls included),
-// at most the region's peak (a body already unrolled 2x with 17 live
-// RegTensor cannot go to 4x).
-func fits(body simcheck.Body, peak *regalloc.Result, b regalloc.Budget, k int) bool {
-	if peak == nil {
-		return false
-	}
-	written := map[ir.RegID]bool{}
-	var vregs, masks int
-	for _, in := range body.Insts {
-		for _, r := range in.Defs {
-			if written[r] || int(r) >= len(body.Regs) {
-				continue
-			}
-			written[r] = true
-			reg := body.Regs[r]
-			if reg.Implicit && reg.Name == "hidden" {
-				continue // the simulator's own expansion registers
-			}
-			n := reg.Width() * max(reg.ArrayLen, 1)
-			switch reg.Class {
-			case ir.ClassVReg:
-				vregs += n
-			case ir.ClassMask:
-				masks += n
-			}
-		}
-	}
-	v, m := peak.Classes[regalloc.VReg].Peak, peak.Classes[regalloc.Mask].Peak
-	return v+(k-1)*min(v, vregs) <= b[regalloc.VReg] && m+(k-1)*min(m, masks) <= b[regalloc.Mask]
 }

@@ -57,6 +57,7 @@ func run(pass *analysis.Pass) (any, error) {
 		Instances: map[*ir.Func][]Instance{}, Files: map[*ir.Func]*ir.File{}}
 	for _, f := range pkg.Files {
 		a := regalloc.New(f)
+		inlined := inlinedHelpers(f)
 		for _, fn := range f.Funcs {
 			if !fn.Kind.Analysed() {
 				continue
@@ -71,15 +72,33 @@ func run(pass *analysis.Pass) (any, error) {
 					res.Instances[fn][i].Binds = append(res.Instances[fn][i].Binds, b)
 					continue
 				}
-				seen[k] = len(res.Instances[fn])
-				res.Instances[fn] = append(res.Instances[fn], Instance{Binds: []ir.Bindings{b}, All: len(insts), Res: r})
 				if best := res.Regions[fn]; best == nil || r.Classes[regalloc.VReg].Peak > best.Classes[regalloc.VReg].Peak {
 					res.Regions[fn] = r
 				}
+				if inlined[fn] {
+					continue // built only inlined into its callers, where it is counted
+				}
+				seen[k] = len(res.Instances[fn])
+				res.Instances[fn] = append(res.Instances[fn], Instance{Binds: []ir.Bindings{b}, All: len(insts), Res: r})
 			}
 		}
 	}
 	return res, nil
+}
+
+// inlinedHelpers returns the regions of f that another region of f calls
+// (and so inlines): the compiler builds them only there, with what their
+// callers keep live, so a count of one alone is no overrun of its own.
+func inlinedHelpers(f *ir.File) map[*ir.Func]bool {
+	out := map[*ir.Func]bool{}
+	for _, fn := range f.Funcs {
+		for _, in := range fn.Instrs {
+			if in.Op == ir.OpCall && in.Target != nil && in.Target != fn && !in.Target.Foreign {
+				out[in.Target] = true
+			}
+		}
+	}
+	return out
 }
 
 // key is what the rules read of a result: each class's peak and where.

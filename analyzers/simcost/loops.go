@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/regalloc"
 	"github.com/ascvet/ascvet/simcheck"
 )
 
@@ -180,26 +181,72 @@ func (md *Model) stats1(lp, inst *ir.Loop, body simcheck.Body) LoopStats {
 	if n <= 0 || len(body.Insts) == 0 || st.Chain < MinChain {
 		return st
 	}
+	// A loop whose trip count folds is simulated for it, start and drain
+	// included: what it costs. One whose trip count does not is priced at
+	// its steady state, n times the cost of an iteration once the pipeline
+	// is full: a run of n iterations would count the VF start and the
+	// pipeline's fill and drain, which weigh more in few iterations than
+	// in the many such a loop usually runs.
+	run := func(b simcheck.Body, iters int) (int, float64) {
+		if inst.TripKnown {
+			r := md.M.RunCycles(b, iters)
+			return r.Cycles, r.IPC()
+		}
+		rate, ipc := md.M.Steady(b)
+		return int(rate*float64(iters) + 0.5), ipc
+	}
 	if u := lp.Unroll; u > 1 && n >= u && n%u == 0 {
 		// The compiler unrolls it already (#pragma unroll): simulate what
 		// it makes of the loop, and offer no unroll on top.
 		st.Pragma = true
-		r := md.M.RunCycles(simcheck.Unroll(body, u), n/u)
-		st.Cycles, st.IPC = r.Cycles, r.IPC()
+		st.Cycles, st.IPC = run(simcheck.Unroll(body, u), n/u)
 		return st
 	}
 	if lp.Unroll != 0 {
 		st.Pragma = true
 	}
-	r := md.M.RunCycles(body, n)
-	st.Cycles, st.IPC = r.Cycles, r.IPC()
+	st.Cycles, st.IPC = run(body, n)
 	if st.IPC >= LowIPC || st.Pragma {
 		return st // no rule offers an unroll here: spare the two runs
 	}
 	for _, k := range []int{2, 4} {
 		if n >= k && n%k == 0 {
-			st.Unrolled[k] = md.M.RunCycles(simcheck.Unroll(body, k), n/k).Cycles
+			st.Unrolled[k], _ = run(simcheck.Unroll(body, k), n/k)
 		}
 	}
 	return st
+}
+
+// Fits reports whether the loop unrolled k times stays within the
+// register budgets: each further copy needs its own registers for what the
+// body writes and keeps live (the registers of the helpers it calls
+// included), at most the region's peak (a body already unrolled 2x with 17
+// live RegTensor cannot go to 4x).
+func (st LoopStats) Fits(peak *regalloc.Result, b regalloc.Budget, k int) bool {
+	if peak == nil {
+		return false
+	}
+	written := map[ir.RegID]bool{}
+	var vregs, masks int
+	for _, in := range st.Body.Insts {
+		for _, r := range in.Defs {
+			if written[r] || int(r) >= len(st.Body.Regs) {
+				continue
+			}
+			written[r] = true
+			reg := st.Body.Regs[r]
+			if reg.Implicit && reg.Name == "hidden" {
+				continue // the simulator's own expansion registers
+			}
+			n := reg.Width() * max(reg.ArrayLen, 1)
+			switch reg.Class {
+			case ir.ClassVReg:
+				vregs += n
+			case ir.ClassMask:
+				masks += n
+			}
+		}
+	}
+	v, m := peak.Classes[regalloc.VReg].Peak, peak.Classes[regalloc.Mask].Peak
+	return v+(k-1)*min(v, vregs) <= b[regalloc.VReg] && m+(k-1)*min(m, masks) <= b[regalloc.Mask]
 }

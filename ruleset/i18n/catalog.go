@@ -502,6 +502,7 @@ var fragments = map[string][]pattern{
 	},
 	"Unroll": {
 		{``, ``},
+		{` \(no 2x or 4x unroll fits the register budgets: split it\)`, `（展开 2 倍或 4 倍都会超出寄存器上限：请拆分循环）`},
 		{` \((?P<k>\d+)x, copies interleaved: (?P<Cost>.+)\)`, `（展开 ${k} 倍并交错各副本：${Cost}）`},
 	},
 }
