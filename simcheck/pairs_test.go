@@ -44,10 +44,10 @@ type pairBinds map[string]string
 func (p pairBinds) bindings() ir.Bindings {
 	b := ir.Bindings{Types: map[string]string{}, Values: map[string]*ir.Expr{}}
 	for k, v := range p {
-		switch {
-		case v == "true":
+		switch v {
+		case "true":
 			b.Values[k] = ir.Const(1)
-		case v == "false":
+		case "false":
 			b.Values[k] = ir.Const(0)
 		default:
 			if n, err := strconv.ParseInt(v, 0, 64); err == nil {

@@ -195,24 +195,22 @@ func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 
 // assumedOf lists the if constexpr a region's run did not decide.
 func assumedOf(rr *simcheck.RegionResult) []string {
-	var out []string
-	for _, p := range rr.Parts {
-		for _, a := range p.Body.Assumed {
-			if !slices.Contains(out, a) {
-				out = append(out, a)
-			}
-		}
-	}
-	return out
+	return unionOf(rr, func(b simcheck.Body) []string { return b.Assumed })
 }
 
 // opaqueOf names the helpers whose bodies are unknown in a region's run.
 func opaqueOf(rr *simcheck.RegionResult) []string {
+	return unionOf(rr, func(b simcheck.Body) []string { return b.Opaque })
+}
+
+// unionOf is what of gives for the parts of a region's run, each once, in
+// order.
+func unionOf(rr *simcheck.RegionResult, of func(simcheck.Body) []string) []string {
 	var out []string
 	for _, p := range rr.Parts {
-		for _, h := range p.Body.Opaque {
-			if !slices.Contains(out, h) {
-				out = append(out, h)
+		for _, x := range of(p.Body) {
+			if !slices.Contains(out, x) {
+				out = append(out, x)
 			}
 		}
 	}

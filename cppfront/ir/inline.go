@@ -245,36 +245,32 @@ func (p *condParser) and() (int64, bool) {
 	return v, ok
 }
 
-func (p *condParser) cmp() (int64, bool) {
-	v, ok := p.sum()
-	for {
-		op := p.peek()
-		switch op {
-		case "==", "!=", "<", ">", "<=", ">=":
-		default:
-			return v, ok
-		}
-		p.k++
-		w, wok := p.sum()
-		if !ok || !wok {
-			ok = false
-			continue
-		}
-		v, ok = foldBin(op, v, w)
-	}
+// condLevels are the binary operators the condition parser folds, from
+// the loosest binding level (comparisons) to the tightest (arithmetic).
+var condLevels = []map[string]bool{
+	{"==": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true},
+	{"+": true, "-": true, "*": true, "/": true, "%": true, "&": true, "|": true},
 }
 
-func (p *condParser) sum() (int64, bool) {
-	v, ok := p.unary()
+func (p *condParser) cmp() (int64, bool) { return p.binary(0) }
+
+// binary folds the operators of condLevels[level], left to right, over
+// operands of the next level (unary ones past the last).
+func (p *condParser) binary(level int) (int64, bool) {
+	operand := func() (int64, bool) {
+		if level+1 < len(condLevels) {
+			return p.binary(level + 1)
+		}
+		return p.unary()
+	}
+	v, ok := operand()
 	for {
 		op := p.peek()
-		switch op {
-		case "+", "-", "*", "/", "%", "&", "|":
-		default:
+		if !condLevels[level][op] {
 			return v, ok
 		}
 		p.k++
-		w, wok := p.unary()
+		w, wok := operand()
 		if !ok || !wok {
 			ok = false
 			continue

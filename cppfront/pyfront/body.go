@@ -730,7 +730,7 @@ func (fb *funcBuilder) forStmt(i int32, parent ir.LoopID, cond bool, out *[]ir.N
 		if s, ok := l.Step.Value(); ok && s < 0 {
 			l.CmpOp = ">"
 		}
-		fold(l)
+		l.FoldTrip()
 		l.AtMostOnce = l.TripKnown && l.Trip <= 1 || fb.boundZeroOne(l) || rng[1] >= 0 && fb.zeroOne(unparen(fl, rng[1])) && unitFromZero(l)
 	}
 	for _, t := range fb.targets(left) {
@@ -838,30 +838,6 @@ func (fb *funcBuilder) whileStmt(i int32, parent ir.LoopID, cond bool, out *[]ir
 	if e := fl.child(i, "alternative"); e >= 0 {
 		fb.stmts(fl.child(e, "body"), parent, true, out)
 	}
-}
-
-// fold computes the trip count of range(init, bound, step) when all fold.
-func fold(l *ir.Loop) {
-	init, ok1 := l.Init.Value()
-	bound, ok2 := l.Bound.Value()
-	step, ok3 := l.Step.Value()
-	if !ok1 || !ok2 || !ok3 || step == 0 {
-		return
-	}
-	var n int64
-	if step > 0 {
-		n = ceilDiv(bound-init, step)
-	} else {
-		n = ceilDiv(init-bound, -step)
-	}
-	l.Trip, l.TripKnown = n, true
-}
-
-func ceilDiv(a, b int64) int64 {
-	if a <= 0 {
-		return 0
-	}
-	return (a-1)/b + 1
 }
 
 // finish records the parse errors of the definition at node outer, infers
