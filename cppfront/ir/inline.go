@@ -489,6 +489,11 @@ func canonType(t string) string {
 // call deeper than that (or a recursive one) stays an OpCall.
 const MaxInlineDepth = 8
 
+// MaxExpandInstrs bounds the instructions of a function Expand builds:
+// helpers that call helpers many times each multiply, so past it the calls
+// left stay calls (a helper's peak is then counted at the call).
+const MaxExpandInstrs = 1 << 14
+
 // Inline returns the body of the helper that call calls (call.Target) as
 // this call runs it, and regs grown with the helper's own registers under
 // fresh IDs. b is the caller's bindings (an instantiation of the caller):
@@ -804,7 +809,7 @@ func (s *specialiser) block(bl *Block, parent LoopID) *Block {
 	for _, n := range bl.Nodes {
 		switch n := n.(type) {
 		case *Instr:
-			if s.inline && n.Op == OpCall && n.Target != nil && !n.Target.Foreign && s.depth < MaxInlineDepth {
+			if s.inline && n.Op == OpCall && n.Target != nil && !n.Target.Foreign && s.depth < MaxInlineDepth && len(s.fn.Instrs) < MaxExpandInstrs {
 				before := len(s.fn.Regs)
 				body, regs, inner, ok := Inline(n, s.fn.Regs, s.bind)
 				if ok {

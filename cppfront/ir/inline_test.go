@@ -1,6 +1,9 @@
 package ir
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 func TestEvalCond(t *testing.T) {
 	b := Bindings{
@@ -87,5 +90,38 @@ func TestFoldTrip(t *testing.T) {
 	l := &Loop{Init: Const(0), Bound: Sym("n"), Step: Const(1), CmpOp: "<"}
 	if l.FoldTrip(); l.TripKnown {
 		t.Error("a symbolic bound folded")
+	}
+}
+
+// TestExpandBounded: helpers calling helpers ten times each, eight deep,
+// would make 10^8 instructions inlined; Expand stops at MaxExpandInstrs
+// and leaves the rest as calls.
+func TestExpandBounded(t *testing.T) {
+	var funcs []*Func
+	for d := 0; d < 8; d++ {
+		fn := &Func{Name: "H" + strconv.Itoa(d), Kind: RegionSimdCallee, Body: &Block{}}
+		for k := 0; k < 10; k++ {
+			in := &Instr{ID: InstrID(k), Op: OpCall, Form: FormCall, Name: "H" + strconv.Itoa(d+1), Callee: "H" + strconv.Itoa(d+1), Loop: NoLoop}
+			if d == 7 {
+				in = &Instr{ID: InstrID(k), Op: OpAbs, Name: "Abs", Loop: NoLoop}
+			}
+			fn.Instrs = append(fn.Instrs, in)
+			fn.Body.Nodes = append(fn.Body.Nodes, in)
+		}
+		funcs = append(funcs, fn)
+	}
+	LinkTargets(funcs)
+	x := funcs[0].Expand(Bindings{})
+	if n := len(x.Instrs); n > MaxExpandInstrs+10*MaxInlineDepth {
+		t.Fatalf("%d instructions", n)
+	}
+	calls := 0
+	for _, in := range x.Instrs {
+		if in.Op == OpCall {
+			calls++
+		}
+	}
+	if calls == 0 {
+		t.Error("nothing left as a call past the bound")
 	}
 }
