@@ -298,31 +298,43 @@ func (lw *lowerer) deduceRegParams(regions []region) {
 		if len(cands) == 0 {
 			return
 		}
+		// The calls of the file by name, once a round.
+		type site struct {
+			caller *ir.Func
+			in     *ir.Instr
+		}
+		calls := map[string][]site{}
+		for _, caller := range lw.f.Funcs {
+			for _, in := range caller.Instrs {
+				if in.Op == ir.OpCall {
+					calls[in.Name] = append(calls[in.Name], site{caller, in})
+				}
+			}
+		}
 		redo := map[int]region{}
 		for _, c := range cands {
 			fn := lw.f.Funcs[c.r.at]
 			name := lastComponent(fn.Name)
 			class, agree, seen := ir.ClassNone, true, 0
-			for _, caller := range lw.f.Funcs {
-				for _, in := range caller.Instrs {
-					if in.Name != name || in.Op != ir.OpCall || len(in.Args) != len(fn.Params) {
-						continue
-					}
-					a := in.Args[c.k]
-					if a.Reg == ir.NoReg {
-						if pending[caller][a.Text] {
-							continue // the caller's own parameter of a template type: a later round
-						}
-						agree = false
-						continue
-					}
-					cl := caller.Regs[a.Reg].Class
-					if seen > 0 && cl != class {
-						agree = false
-					}
-					class = cl
-					seen++
+			for _, st := range calls[name] {
+				caller, in := st.caller, st.in
+				if len(in.Args) != len(fn.Params) {
+					continue
 				}
+				a := in.Args[c.k]
+				if a.Reg == ir.NoReg {
+					if pending[caller][a.Text] {
+						continue // the caller's own parameter of a template type: a later round
+					}
+					agree = false
+					continue
+				}
+				cl := caller.Regs[a.Reg].Class
+				if seen > 0 && cl != class {
+					agree = false
+				}
+				class = cl
+				seen++
 			}
 			if !agree || seen == 0 || class == ir.ClassNone {
 				continue

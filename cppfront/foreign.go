@@ -118,9 +118,17 @@ func (lw *lowerer) foreignHelpers(name string) []*ir.Func {
 	if lw.index == nil || lw.noForeign {
 		return nil
 	}
+	if fns, ok := lw.foreign[name]; ok {
+		return fns
+	}
 	sc := lw.scope()
 	if sc == nil {
 		return nil
 	}
-	return sc.Helpers(name)
+	fns := sc.Helpers(name)
+	if lw.foreign == nil {
+		lw.foreign = map[string][]*ir.Func{}
+	}
+	lw.foreign[name] = fns
+	return fns
 }

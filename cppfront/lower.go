@@ -45,6 +45,7 @@ type lowerer struct {
 	regParams map[token.Pos]map[string]ir.RegClass // parameters of a template type that the callers pass registers of one class (deduceRegParams), by region
 	zeroOne   map[token.Pos]map[string]bool        // scalar parameters every call passes 0 or 1 (zeroOneParams), by region
 	noForeign bool                                 // link no call to a helper of another header (foreign.go)
+	foreign   map[string][]*ir.Func                // the helpers of other headers by name, looked up once (foreignHelpers)
 }
 
 // funcDef is a function definition found by the declaration-level walk.

@@ -199,10 +199,15 @@ func EvalCond(text string, cond *Expr, b Bindings) (int64, bool) {
 // returns ok false for what it cannot fold; && and || still fold when the
 // known side decides.
 type condParser struct {
-	toks []string
-	k    int
-	b    Bindings
+	toks  []string
+	k     int
+	b     Bindings
+	depth int // unary and parenthesis nesting, bounded by maxCondDepth
 }
+
+// maxCondDepth bounds the nesting the condition parser follows (!!!...x,
+// ((...))): deeper, the condition does not fold.
+const maxCondDepth = 256
 
 func (p *condParser) peek() string {
 	if p.k < len(p.toks) {
@@ -280,6 +285,11 @@ func (p *condParser) binary(level int) (int64, bool) {
 }
 
 func (p *condParser) unary() (int64, bool) {
+	if p.depth++; p.depth > maxCondDepth {
+		p.k = len(p.toks)
+		return 0, false
+	}
+	defer func() { p.depth-- }()
 	switch p.peek() {
 	case "!":
 		p.k++

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -123,5 +124,21 @@ func TestExpandBounded(t *testing.T) {
 	}
 	if calls == 0 {
 		t.Error("nothing left as a call past the bound")
+	}
+}
+
+// TestEvalCondDeep: a condition nested past maxCondDepth does not fold,
+// and costs no more than its length.
+func TestEvalCondDeep(t *testing.T) {
+	deep := strings.Repeat("!", 100000) + "Mode"
+	if _, ok := EvalCond(deep, nil, Bindings{Values: map[string]*Expr{"Mode": Const(1)}}); ok {
+		t.Error("a condition 100,000 deep folded")
+	}
+	parens := strings.Repeat("(", 300) + "1" + strings.Repeat(")", 300)
+	if _, ok := EvalCond(parens, nil, Bindings{}); ok {
+		t.Error("300 parentheses folded")
+	}
+	if v, ok := EvalCond("!!!!1", nil, Bindings{}); !ok || v != 1 {
+		t.Errorf("!!!!1 = %d, %v", v, ok)
 	}
 }
