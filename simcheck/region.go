@@ -88,11 +88,12 @@ func rateBetween(long, short *Result) float64 {
 }
 
 // Steady returns body's cost per iteration once the pipeline is full, and
-// its compute IPC there: the difference of two runs (k and k/2
-// iterations), so that neither the VF start nor the fill and drain of the
-// pipeline counts. It is what a loop of many iterations costs each one.
+// its compute IPC there: the difference of two runs (16 and 8 iterations,
+// fewer for a long body), so that neither the VF start nor the fill and
+// drain of the pipeline counts. It is what a loop of many iterations costs
+// each one.
 func (m *Machine) Steady(body Body) (cyclesPerIter, ipc float64) {
-	k := max(min(64, MaxInstances/max(len(body.Insts), 1)), 2)
+	k := max(min(16, MaxInstances/max(len(body.Insts), 1)), 2)
 	long, short := m.RunCycles(body, k), m.RunCycles(body, k/2)
 	dc := long.Cycles - short.Cycles
 	if dc <= 0 {
