@@ -29,7 +29,9 @@ func linkCalls(f *ir.File, foreign func(name string) []*ir.Func) {
 	ir.LinkTargets(f.Funcs)
 	for _, fn := range f.Funcs {
 		for _, in := range fn.Instrs {
-			if in.Op == ir.OpUnknown && in.Form == ir.FormUnknown && foreign != nil && regArgs(in) {
+			if in.Op == ir.OpUnknown && in.Form == ir.FormUnknown && foreign != nil && regArgs(in) && !macroCall(in.Name) && !strings.ContainsAny(in.Callee, ".>") {
+				// A name spelled as a macro (DO_CAST_16) is no function of a
+				// header, nor is a method called on an object.
 				linkForeign(in, foreign(in.Name))
 			}
 			if in.Op == ir.OpCall && in.Target != nil {
