@@ -29,9 +29,7 @@ func linkCalls(f *ir.File, foreign func(name string) []*ir.Func) {
 	ir.LinkTargets(f.Funcs)
 	for _, fn := range f.Funcs {
 		for _, in := range fn.Instrs {
-			if in.Op == ir.OpUnknown && in.Form == ir.FormUnknown && foreign != nil && regArgs(in) && !macroCall(in.Name) && !strings.ContainsAny(in.Callee, ".>") {
-				// A name spelled as a macro (DO_CAST_16) is no function of a
-				// header, nor is a method called on an object.
+			if in.Op == ir.OpUnknown && in.Form == ir.FormUnknown && foreign != nil && regArgs(in) && userHelperName(in) {
 				linkForeign(in, foreign(in.Name))
 			}
 			if in.Op == ir.OpCall && in.Target != nil {
@@ -43,6 +41,23 @@ func linkCalls(f *ir.File, foreign func(name string) []*ir.Func) {
 	for _, fn := range f.Funcs {
 		e.of(fn)
 	}
+}
+
+// userHelperName reports whether an unknown call may be one of a helper
+// of the project: not a name spelled as a macro (DO_CAST_16), not a method
+// called on an object, not a call of the Ascend API the op table does not
+// know (AscendC::, Reg::, MicroAPI::, asc_*), whose library implementation
+// is not the kernel's code.
+func userHelperName(in *ir.Instr) bool {
+	if macroCall(in.Name) || strings.ContainsAny(in.Callee, ".>") || strings.HasPrefix(in.Name, "asc_") {
+		return false
+	}
+	for _, ns := range []string{"AscendC::", "Reg::", "MicroAPI::", "std::"} {
+		if strings.Contains(in.Callee, ns) {
+			return false
+		}
+	}
+	return true
 }
 
 // regArgs reports whether a call passes a register.
