@@ -177,6 +177,23 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 			res.Classes[c].Used += Size(r)
 		}
 	}
+	read := make([]bool, len(fn.Regs))
+	for _, in := range fn.Instrs {
+		for _, r := range in.Uses {
+			read[r] = true
+		}
+	}
+	deadCode := func(in *ir.Instr) bool {
+		if len(in.Defs) == 0 || in.Op == ir.OpCall || in.Op == ir.OpUnknown || len(in.PtrDefs) > 0 || in.Op.Info().Cat.IsStore() {
+			return false
+		}
+		for _, d := range in.Defs {
+			if read[d] || fn.Regs[d].Param || fn.Regs[d].Ref {
+				return false // read somewhere, or an output of the region
+			}
+		}
+		return true
+	}
 	opaque := func(in *ir.Instr) bool {
 		return in.Op == ir.OpUnknown || in.Op == ir.OpCall && a.callee(in) == nil
 	}
@@ -223,10 +240,12 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 		extra[Mask] += len(remat)
 		sum := sums[in]
 		across := lout.union(lv.gens[in.ID])
-		if opaque(in) {
+		if opaque(in) || deadCode(in) {
 			// What happens inside an unknown call or a macro is not
 			// visible: count what is provably live around it, not every
-			// register it may write at once.
+			// register it may write at once. An instruction whose results
+			// nothing reads is dead code the compiler removes: it holds
+			// no register.
 			across = lout
 		}
 		for c := Class(0); c < NumClasses; c++ {

@@ -308,3 +308,22 @@ func TestHelperWritesOnly(t *testing.T) {
 		t.Error("in, read by the helper, is not live before the call")
 	}
 }
+
+// A mask written and never read is dead code: the compiler removes it, and
+// it holds no register at its definition.
+func TestDeadDefNotCounted(t *testing.T) {
+	b := it.New("k")
+	x := b.VReg("x", "float")
+	m1, m2, dead := b.Mask("m1"), b.Mask("m2"), b.Mask("dead")
+	b.Instr(ir.OpLoadAlign, it.W(x), it.Ptr("a"))
+	b.Instr(ir.OpCompares, it.W(m1), it.R(x), it.S("0"))
+	b.Instr(ir.OpCompares, it.W(m2), it.R(x), it.S("1"))
+	b.Instr(ir.OpMaskNot, it.W(dead), it.R(m1))
+	b.Instr(ir.OpSelect, it.W(x), it.R(x), it.R(x), it.M(m1))
+	b.Instr(ir.OpSelect, it.W(x), it.R(x), it.R(x), it.M(m2))
+	b.Instr(ir.OpStoreAlign, it.Ptr("c"), it.R(x))
+	fn := b.Func()
+	if p := New(b.File()).Analyze(fn).Classes[Mask]; p.Peak != 2 {
+		t.Errorf("mask peak %d, want 2 (dead is never read)", p.Peak)
+	}
+}
