@@ -247,19 +247,7 @@ func (lw *lowerer) outOfClass() []ClassRef {
 		if fd.class != "" {
 			continue
 		}
-		depth, cut := 0, -1
-		for i := 0; i+1 < len(fd.name); i++ {
-			switch fd.name[i] {
-			case '<':
-				depth++
-			case '>':
-				depth--
-			case ':':
-				if depth == 0 && fd.name[i+1] == ':' {
-					cut = i
-				}
-			}
-		}
+		cut := qualifierEnd(fd.name)
 		if cut < 0 {
 			continue
 		}

@@ -218,23 +218,31 @@ func classOf(fd funcDef) string {
 	if fd.class != "" {
 		return fd.class
 	}
+	cut := qualifierEnd(fd.name)
+	if cut < 0 {
+		return ""
+	}
+	return lastComponent(fd.name[:cut])
+}
+
+// qualifierEnd returns where the last :: outside template arguments starts
+// in a qualified name (Kernel<A::B>::Init -> the :: before Init), -1 for
+// none.
+func qualifierEnd(name string) int {
 	depth, cut := 0, -1
-	for i := 0; i+1 < len(fd.name); i++ {
-		switch fd.name[i] {
+	for i := 0; i+1 < len(name); i++ {
+		switch name[i] {
 		case '<':
 			depth++
 		case '>':
 			depth--
 		case ':':
-			if depth == 0 && fd.name[i+1] == ':' {
+			if depth == 0 && name[i+1] == ':' {
 				cut = i
 			}
 		}
 	}
-	if cut < 0 {
-		return ""
-	}
-	return lastComponent(fd.name[:cut])
+	return cut
 }
 
 // recordFields notes the data members a class's field declaration declares.

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -40,22 +39,11 @@ type pairSide struct {
 type pairBinds map[string]string
 
 // bindings reads the instantiation: an integer or true/false is a value,
-// anything else a type.
+// anything else a type (ir.Bindings.Set).
 func (p pairBinds) bindings() ir.Bindings {
-	b := ir.Bindings{Types: map[string]string{}, Values: map[string]*ir.Expr{}}
+	var b ir.Bindings
 	for k, v := range p {
-		switch v {
-		case "true":
-			b.Values[k] = ir.Const(1)
-		case "false":
-			b.Values[k] = ir.Const(0)
-		default:
-			if n, err := strconv.ParseInt(v, 0, 64); err == nil {
-				b.Values[k] = ir.Const(n)
-			} else {
-				b.Types[k] = v
-			}
-		}
+		b.Set(k, v)
 	}
 	return b
 }

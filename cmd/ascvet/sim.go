@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"go/token"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -130,18 +129,7 @@ func parseInstance(s string) (ir.Bindings, error) {
 		if !ok || name == "" || arg == "" {
 			return b, fmt.Errorf("%q: want NAME=ARG, as T=half or Mode=2", part)
 		}
-		switch arg {
-		case "true":
-			b.Values[name] = ir.Const(1)
-		case "false":
-			b.Values[name] = ir.Const(0)
-		default:
-			if v, err := strconv.ParseInt(arg, 0, 64); err == nil {
-				b.Values[name] = ir.Const(v)
-			} else {
-				b.Types[name] = arg
-			}
-		}
+		b.Set(name, arg)
 	}
 	return b, nil
 }

@@ -126,6 +126,22 @@ func (b Bindings) Subst(e *Expr) *Expr {
 	})
 }
 
+// Set binds name to the template argument arg as written: an integer,
+// true or false binds a value, anything else a type.
+func (b *Bindings) Set(name, arg string) {
+	if v, ok := literalValue(arg); ok {
+		if b.Values == nil {
+			b.Values = map[string]*Expr{}
+		}
+		b.Values[name] = Const(v)
+		return
+	}
+	if b.Types == nil {
+		b.Types = map[string]string{}
+	}
+	b.Types[name] = arg
+}
+
 // Loop returns l with its header under b: a copy whose trip count folds
 // when b binds what its bound or step names, else l itself.
 func (b Bindings) Loop(l *Loop) *Loop {
