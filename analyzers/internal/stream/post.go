@@ -80,16 +80,25 @@ type where struct {
 }
 
 // compiled reports whether an instruction at w is compiled together with
-// one at v: no if constexpr puts them in different branches.
+// one at v: no if constexpr puts them in different branches. Two if
+// constexpr on the same condition, as written (if constexpr (Mode == 2)
+// twice in a body), are one choice: an instantiation takes the same
+// branch of both.
 func (w where) compiled(v where) bool {
 	for _, a := range w.cx {
 		for _, b := range v.cx {
-			if a.cond == b.cond && a.then != b.then {
+			if sameCond(a.cond, b.cond) && a.then != b.then {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// sameCond reports whether two if constexpr test the same condition: the
+// same statement, or the same condition text.
+func sameCond(a, b *ir.If) bool {
+	return a == b || a.CondText != "" && a.CondText == b.CondText
 }
 
 // wheres maps the instructions of lp (inner loops included) to where they
