@@ -38,29 +38,43 @@ type Site struct {
 // place is where an instruction sits in the structured body.
 type place struct {
 	direct bool // a statement of its innermost loop's body itself, not under an if inside that loop
+	dead   bool // in the branch of an if constexpr that the function's instantiation does not compile
 }
 
-// places maps each instruction of fn to its place.
+// places maps each instruction of fn to its place. An if constexpr whose
+// condition folds for the function's instantiation (ir.If.Taken) is no
+// if: its taken branch's statements are where the if is, the other's are
+// not compiled.
 func places(fn *ir.Func) []place {
 	ps := make([]place, len(fn.Instrs))
-	var walk func(b *ir.Block, underIf bool)
-	walk = func(b *ir.Block, underIf bool) {
+	bind := fn.SoleInstance()
+	var walk func(b *ir.Block, underIf, dead bool)
+	walk = func(b *ir.Block, underIf, dead bool) {
 		if b == nil {
 			return
 		}
 		for _, n := range b.Nodes {
 			switch n := n.(type) {
 			case *ir.Instr:
-				ps[n.ID] = place{direct: !underIf}
+				ps[n.ID] = place{direct: !underIf, dead: dead}
 			case *ir.Loop:
-				walk(n.Body, false)
+				walk(n.Body, false, dead)
 			case *ir.If:
-				walk(n.Then, true)
-				walk(n.Else, true)
+				if taken, ok := n.Taken(bind); ok {
+					walk(taken, underIf, dead)
+					other := n.Else
+					if taken == n.Else {
+						other = n.Then
+					}
+					walk(other, true, true)
+					continue
+				}
+				walk(n.Then, true, dead)
+				walk(n.Else, true, dead)
 			}
 		}
 	}
-	walk(fn.Body, false)
+	walk(fn.Body, false, false)
 	return ps
 }
 
@@ -130,7 +144,7 @@ func ptrName(in *ir.Instr) string {
 func collect(fn *ir.Func, lp *ir.Loop, u ir.RegID, ps []place) ([]*ir.Instr, bool) {
 	var out []*ir.Instr
 	for _, in := range fn.InstrsIn(lp) {
-		if !fn.Within(in.Loop, lp.ID) || !(hasReg(in.Uses, u) || hasReg(in.Defs, u)) {
+		if !fn.Within(in.Loop, lp.ID) || !(hasReg(in.Uses, u) || hasReg(in.Defs, u)) || ps[in.ID].dead {
 			continue
 		}
 		if in.Loop != lp.ID || !ps[in.ID].direct {
