@@ -236,7 +236,7 @@ func postVerdict(fn *ir.Func, lp *ir.Loop, post *ir.Instr, u ir.RegID) (Verdict,
 		}
 		if in.Op == ir.OpCall || in.Op == ir.OpUnknown {
 			for _, a := range in.Args {
-				if reaches(a, bases) {
+				if reaches(a, bases) && helperTouches(fn, in, bases, p, 0) {
 					return NotContiguous, "the pointer is passed to a call in the loop", stores
 				}
 			}
@@ -248,6 +248,65 @@ func postVerdict(fn *ir.Func, lp *ir.Loop, post *ir.Instr, u ir.RegID) (Verdict,
 		}
 	}
 	return Contiguous, "", stores
+}
+
+// helperTouches reports whether a call that is passed the stream's
+// buffer may read bytes a Post would flush, write it, or move its pointer:
+// always for a function whose body is not known; for a helper whose body
+// is (Instr.Target), what its body, inlined with the call's arguments,
+// does to the buffer: a load behind the stream's pointer, a store, a
+// post-update of the pointer, or a call that may (to 4 helpers deep).
+func helperTouches(fn *ir.Func, in *ir.Instr, bases []string, p string, depth int) bool {
+	if in.Op != ir.OpCall || in.Target == nil || depth >= 4 {
+		return true
+	}
+	body, _, _, ok := ir.Inline(in, fn.Regs, fn.SoleInstance())
+	if !ok {
+		return true
+	}
+	return blockTouches(fn, body, bases, p, depth)
+}
+
+func blockTouches(fn *ir.Func, b *ir.Block, bases []string, p string, depth int) bool {
+	if b == nil {
+		return false
+	}
+	for _, n := range b.Nodes {
+		switch n := n.(type) {
+		case *ir.Loop:
+			if blockTouches(fn, n.Body, bases, p, depth) {
+				return true
+			}
+		case *ir.If:
+			if blockTouches(fn, n.Then, bases, p, depth) || blockTouches(fn, n.Else, bases, p, depth) {
+				return true
+			}
+		case *ir.Instr:
+			for _, b := range bases {
+				if contains(n.PtrDefs, b) {
+					return true
+				}
+			}
+			for k, a := range n.Args {
+				if !reaches(a, bases) {
+					continue
+				}
+				switch cat := n.Op.Info().Cat; {
+				case n.Op == ir.OpCall || n.Op == ir.OpUnknown:
+					if helperTouches(fn, n, bases, p, depth+1) {
+						return true
+					}
+				case cat.IsLoad():
+					if !readsAhead(n, k, p) {
+						return true
+					}
+				default:
+					return true // a store, or any other use of the buffer
+				}
+			}
+		}
+	}
+	return false
 }
 
 // readsAhead reports whether the load in reads at the stream's pointer p
