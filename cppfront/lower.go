@@ -111,6 +111,9 @@ func (lw *lowerer) run() {
 		if !ok {
 			continue
 		}
+		if lw.noForeign && kind != ir.RegionSimdCallee && kind != ir.RegionSimdVF && kind != ir.RegionSimdCaller {
+			continue // a header lowered for its helpers (foreign.go): only functions a call can link to
+		}
 		regions = append(regions, region{fd: fd, kind: kind, at: len(lw.f.Funcs) + len(regions)})
 	}
 	if len(lw.segs) > 1 {
@@ -120,12 +123,16 @@ func (lw *lowerer) run() {
 			lw.f.Funcs = append(lw.f.Funcs, lw.lowerFunc(r.fd, r.kind, nil))
 		}
 	}
-	if len(scopeBlanks) > 0 {
+	if len(scopeBlanks) > 0 && !lw.noForeign {
 		lw.lowerVecScopes(scopeBlanks)
 	}
 	lw.deduceRegParams(regions)
-	lw.callSiteFacts(regions)
-	lw.lowerOrphans()
+	if !lw.noForeign {
+		// A header's helpers are lowered for another file's calls: what
+		// the header's own callers pass them is not what that call does.
+		lw.callSiteFacts(regions)
+		lw.lowerOrphans()
+	}
 	sort.SliceStable(lw.f.Funcs, func(i, j int) bool { return lw.f.Funcs[i].Pos < lw.f.Funcs[j].Pos })
 	linkCalls(lw.f, lw.foreignHelpers)
 	for name := range lw.defined {
