@@ -2,6 +2,7 @@ package ir
 
 import (
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -74,7 +75,7 @@ func (fn *Func) Instantiations() []Bindings {
 	if n <= 1 || n > MaxInstantiations {
 		return []Bindings{fn.SoleInstance()}
 	}
-	sortStrings(params)
+	slices.Sort(params)
 	out := []Bindings{{Types: map[string]string{}}}
 	for _, p := range params {
 		var next []Bindings
@@ -166,16 +167,8 @@ func (b Bindings) String() string {
 	for k, v := range b.Values {
 		parts = append(parts, k+"="+v.String())
 	}
-	sortStrings(parts)
+	slices.Sort(parts)
 	return strings.Join(parts, ", ")
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 // Taken returns the branch of an if constexpr that an instantiation with
