@@ -26,7 +26,10 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"the next iteration cannot enter the window until this one drains, so iterations never overlap and the loop " +
 		"runs at about one instruction per cycle. Split the VF loop (write intermediates to UB and continue in a second " +
 		"loop) or unroll it by hand with the copies interleaved, so that independent chains share the window. The " +
-		"message gives the chain length, the simulated IPC, and the simulated effect of a 4x unroll. " +
+		"message gives the chain length, the simulated IPC, and the simulated effect of the largest unroll (4x, else 2x) " +
+		"whose copies fit the register budgets, or says that none does. The loop is the one the compiler builds: helpers " +
+		"of the file inlined, if constexpr folded for each instantiation the file makes; a loop whose trip count does not " +
+		"fold is priced at its steady state. " +
 		"The examples adapt the manual unroll example of seed 002.",
 	Before: `for (uint16_t i = 0; i < 32; ++i) {
     // iterations are independent, but one holds more than 64 dependent

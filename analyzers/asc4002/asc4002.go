@@ -24,7 +24,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	Title: "loop with low instruction-level parallelism that unrolling would speed up",
 	Text: "Two instructions can issue per cycle, but only if the window holds enough independent work. A loop whose " +
 		"iterations are short dependent chains through the same registers leaves issue slots empty. ascvet simulates the " +
-		"loop as written and unrolled 2x and 4x with the copies interleaved (registers carried between iterations keep " +
+		"loop as the compiler builds it (helpers of the file inlined, if constexpr folded for each instantiation the file " +
+		"makes; a loop whose trip count does not fold at its steady state, without the VF start and the pipeline's fill " +
+		"and drain) and unrolled 2x and 4x with the copies interleaved (registers carried between iterations keep " +
 		"their chain); when one of them saves at least 15% of the loop's cycles, this rule says so, with the estimate. " +
 		"An unroll is suggested only when it fits the register budgets: each further copy needs its own registers for " +
 		"what the body writes and keeps live, so a body with 17 live RegTensor cannot be unrolled 2x within 32 (the " +
