@@ -88,18 +88,18 @@ func rateBetween(long, short *Result) float64 {
 }
 
 // Steady returns body's cost per iteration once the pipeline is full, and
-// its compute IPC there: the difference of two runs (16 and 8 iterations,
-// fewer for a long body), so that neither the VF start nor the fill and
-// drain of the pipeline counts. It is what a loop of many iterations costs
-// each one.
+// its compute IPC there: in one run of 16 iterations (fewer for a long
+// body), what the second half costs after the first half has retired, so
+// that neither the VF start nor the fill and drain of the pipeline counts.
+// It is what a loop of many iterations costs each one.
 func (m *Machine) Steady(body Body) (cyclesPerIter, ipc float64) {
 	k := max(min(16, MaxInstances/max(len(body.Insts), 1)), 2)
-	long, short := m.RunCycles(body, k), m.RunCycles(body, k/2)
-	dc := long.Cycles - short.Cycles
+	r := m.RunCycles(body, k)
+	dc := r.Cycles - r.halfCycles
 	if dc <= 0 {
 		return 0, 0
 	}
-	return float64(dc) / float64(max(long.Iterations-short.Iterations, 1)), float64(long.computed-short.computed) / float64(dc)
+	return float64(dc) / float64(max(r.Iterations-r.Iterations/2, 1)), float64(r.computed-r.halfComputed) / float64(dc)
 }
 
 // steadyRate is body's cost per iteration once the pipeline is full.

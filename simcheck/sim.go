@@ -70,6 +70,10 @@ type Result struct {
 	MaxWindow  int   // most instructions waiting in the window at once
 
 	computed int // instances issued to a compute unit
+
+	// The first half of the iterations (Steady): when its last instance
+	// retired, and how many of its instances were computed.
+	halfCycles, halfComputed int
 }
 
 // IPC is compute instructions (those issued to EXU0/EXU1) per cycle, the
@@ -400,14 +404,21 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			panic("internal error: simulation does not converge")
 		}
 	}
-	first, last := insts[0].ev.Dispatch, 0
+	first, last, half := insts[0].ev.Dispatch, 0, 0
 	for _, in := range insts {
 		last = max(last, in.ev.Retire)
+		if in.iter < iterations/2 {
+			half = max(half, in.ev.Retire)
+		}
 	}
 	res.Cycles = last - first + 1
+	res.halfCycles = half - first + 1
 	for i := range events {
 		if events[i].Compute {
 			res.computed++
+			if events[i].Iter < iterations/2 {
+				res.halfComputed++
+			}
 		}
 	}
 	if !keep {
