@@ -191,7 +191,7 @@ __simd_vf__ inline void K()
 	}
 }
 
-// TestSpecialise: a function specialised for one instantiation holds the
+// TestSpecialise: a function expanded for one instantiation holds the
 // taken branches of its if constexpr only, with its types bound, and is a
 // valid function of its own (ir.Verify).
 func TestSpecialise(t *testing.T) {
@@ -211,7 +211,7 @@ func TestSpecialise(t *testing.T) {
 		{"half", "CreateMask LoadAlign Cast Muls Adds Cast StoreAlign"},
 		{"float", "CreateMask LoadAlign Muls StoreAlign"},
 	} {
-		sp := fn.Specialise(ir.Bindings{Types: map[string]string{"T": c.typ}})
+		sp := fn.Expand(ir.Bindings{Types: map[string]string{"T": c.typ}})
 		var ops []string
 		for _, in := range sp.Instrs {
 			ops = append(ops, in.Name)
@@ -228,7 +228,7 @@ func TestSpecialise(t *testing.T) {
 			t.Errorf("T=%s: Verify: %v", c.typ, e)
 		}
 	}
-	if fn.Specialise(ir.Bindings{}) != fn {
+	if fn.Expand(ir.Bindings{}) != fn {
 		t.Error("nothing bound: the function itself")
 	}
 }

@@ -51,7 +51,7 @@ func newBuilder(fn *ir.Func, bind ir.Bindings, skip func(*ir.Instr) bool) *build
 }
 
 func (b *builder) body() Body {
-	return Body{Insts: b.insts, Regs: b.regs, Truncated: b.truncated, Capped: b.capped, Loops: b.loops, Inlined: b.inlined, Opaque: b.opaque, Assumed: b.assumed}
+	return Body{Insts: b.insts, Regs: b.regs, Truncated: b.truncated, Capped: b.capped, Loops: b.loops, Opaque: b.opaque, Assumed: b.assumed}
 }
 
 // RegionBody returns a whole region as one straight-line body, loops
@@ -89,7 +89,6 @@ type builder struct {
 	reps      []loopRep // the repeated loops around the current instruction, outermost first
 	bind      ir.Bindings
 	depth     int       // helpers being inlined around the current instruction
-	inlined   int       // helper calls inlined
 	opaque    []string  // helpers whose bodies are not known, each once
 	assumed   []string  // if constexpr not folded, as assumed
 	loops     int       // loops met
@@ -242,7 +241,6 @@ func (b *builder) call(in *ir.Instr) bool {
 				b.via = in
 			}
 			b.depth++
-			b.inlined++
 			b.block(body)
 			b.depth--
 			b.bind = outer

@@ -44,7 +44,6 @@ type Body struct {
 	Truncated bool      // inner loops were repeated fewer times than their trip count (MaxBodyInsts)
 	Capped    bool      // an inner loop was repeated maxInner times, fewer than its trip count
 	Loops     int       // loops met inside the body (of the loop, or of a helper it calls), each counted once per repetition
-	Inlined   int       // helper calls expanded into their bodies (ir.Inline)
 	Opaque    []string  // helpers called whose bodies are not known, each timed as one instruction
 	Assumed   []string  // if constexpr whose condition does not fold, as the branch simulated (the costlier) assumes it: "C" or "!(C)", each once
 }

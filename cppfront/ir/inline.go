@@ -225,33 +225,23 @@ func (p *condParser) peek() string {
 	return ""
 }
 
-func (p *condParser) or() (int64, bool) {
-	v, ok := p.and()
-	for p.peek() == "||" {
-		p.k++
-		w, wok := p.and()
-		switch {
-		case ok && v != 0, wok && w != 0:
-			v, ok = 1, true
-		case ok && wok:
-			v = 0
-		default:
-			ok = false
-		}
-	}
-	return v, ok
-}
+func (p *condParser) or() (int64, bool) { return p.logic("||", 1, p.and) }
 
-func (p *condParser) and() (int64, bool) {
-	v, ok := p.cmp()
-	for p.peek() == "&&" {
+func (p *condParser) and() (int64, bool) { return p.logic("&&", 0, p.cmp) }
+
+// logic folds a chain of one logical operator over operands: a known
+// operand equal to absorb (1 for ||, 0 for &&) decides the chain even when
+// another is not known.
+func (p *condParser) logic(op string, absorb int64, operand func() (int64, bool)) (int64, bool) {
+	v, ok := operand()
+	for p.peek() == op {
 		p.k++
-		w, wok := p.cmp()
+		w, wok := operand()
 		switch {
-		case ok && v == 0, wok && w == 0:
-			v, ok = 0, true
+		case ok && (v != 0) == (absorb != 0), wok && (w != 0) == (absorb != 0):
+			v, ok = absorb, true
 		case ok && wok:
-			v = 1
+			v = 1 - absorb
 		default:
 			ok = false
 		}
@@ -759,23 +749,12 @@ func (c *copier) instr(in *Instr) *Instr {
 	return &ni
 }
 
-// Specialise returns fn as the instantiation bind builds it, for analyses
-// that read a function's own code (register pressure): every if constexpr
-// whose condition folds under bind replaced by its taken branch, element
-// types bound, loops whose trip counts fold under bind folded. Helper
-// calls stay calls. The copy has its own registers, instructions and loops,
-// numbered densely in program order; positions are the original's. With
-// nothing bound, it returns fn.
-func (fn *Func) Specialise(bind Bindings) *Func {
-	if bind.Empty() {
-		return fn
-	}
-	return fn.specialise(bind, false)
-}
-
-// Expand is Specialise with every call of a helper of the file whose body
-// is known (Instr.Target, not Foreign) replaced by that body, inlined as
-// Inline does, to MaxInlineDepth: the function as the compiler builds it, for analyses
+// Expand returns fn as the instantiation bind builds it: every if
+// constexpr whose condition folds under bind replaced by its taken branch,
+// element types bound, loops whose trip counts fold under bind folded, and
+// every call of a helper of the file whose body is known (Instr.Target,
+// not Foreign) replaced by that body, inlined as Inline does, to
+// MaxInlineDepth: the function as the compiler builds it, for analyses
 // that count what is live at each instruction (register pressure). The
 // inlined instructions keep their positions in the helpers.
 func (fn *Func) Expand(bind Bindings) *Func {
@@ -784,6 +763,10 @@ func (fn *Func) Expand(bind Bindings) *Func {
 	}
 	return fn.specialise(bind, true)
 }
+
+// specialise builds the copy Expand returns; inline false leaves helper
+// calls as calls. The copy has its own registers, instructions and loops,
+// numbered densely in program order; positions are the original's.
 
 // callsHelpers reports whether fn calls a helper whose body is known.
 func callsHelpers(fn *Func) bool {
