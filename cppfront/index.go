@@ -294,8 +294,9 @@ func (ix *Index) load(path string) *header {
 	ix.mu.Lock()
 	h, ok := ix.headers[path]
 	gen := ix.gen
+	current := ok && h.gen == gen // h.gen is written under the lock
 	ix.mu.Unlock()
-	if ok && h.gen == gen {
+	if current {
 		return h
 	}
 	st, err := os.Stat(path)
