@@ -275,8 +275,20 @@ func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cos
 			}
 		}
 	}
+	// The registers the peak instruction reads or writes are in registers
+	// there whatever is spilled (a constant mask it reads is made again
+	// for it, not reloaded): the victims are the others first.
+	operand := func(r ir.RegID) bool { return slices.Contains(at.Uses, r) || slices.Contains(at.Defs, r) }
 	victims := append([]ir.RegID(nil), live...)
-	slices.SortStableFunc(victims, func(a, b ir.RegID) int { return next[b] - next[a] })
+	slices.SortStableFunc(victims, func(a, b ir.RegID) int {
+		if oa, ob := operand(a), operand(b); oa != ob {
+			if oa {
+				return 1
+			}
+			return -1
+		}
+		return next[b] - next[a]
+	})
 	victims = victims[:min(n, len(victims))]
 	reloadAt := map[int][]ir.RegID{}
 	for _, r := range victims {
