@@ -48,10 +48,14 @@ func TestConstMasks(t *testing.T) {
 			b.Instr(ir.OpCreateMask, it.W(m)).TArgs = targs(k)
 			ms = append(ms, m)
 		}
+		reads := ms
 		if redefine {
+			// m0, redefined, is read last: it stays live from the compare
+			// across the reads of the others.
 			b.Instr(ir.OpCompares, it.W(ms[0]), it.R(x), it.S("0"), it.M(ms[1]))
+			reads = append(append([]ir.RegID(nil), ms[1:]...), ms[0])
 		}
-		for _, m := range ms {
+		for _, m := range reads {
 			b.Instr(ir.OpAbs, it.W(x), it.R(x), it.M(m))
 		}
 		return peak(t, b, Mask)
@@ -160,6 +164,47 @@ func TestConstexprNoElse(t *testing.T) {
 		}
 		if p := peak(t, b, VReg); p.Peak != want {
 			t.Errorf("defined before %v: peak %d, want %d", before, p.Peak, want)
+		}
+	}
+}
+
+// A constant mask is made again for each instruction that reads it, and
+// dies there: the instruction reads its sources before it writes its
+// destination, so the mask it defines may take the constant's register.
+// Four compares under CreateMask<float>() whose results all stay live hold
+// four masks at the last compare, not five. An instruction that reads the
+// constant while the four are live (a MaskAnd under it) needs all five at
+// once: there the constant counts, and is listed.
+func TestConstMaskDiesIntoDef(t *testing.T) {
+	for _, underFull := range []bool{false, true} {
+		b := it.New("k")
+		x := b.VReg("x", "float")
+		full := b.Mask("full")
+		b.Instr(ir.OpCreateMask, it.W(full)).TArgs = []string{"float"}
+		b.Instr(ir.OpLoadAlign, it.W(x), it.Ptr("a"))
+		var ms []ir.RegID
+		for k := 0; k < 4; k++ {
+			m := b.Mask(fmt.Sprintf("m%d", k))
+			b.Instr(ir.OpCompares, it.W(m), it.R(x), it.S(fmt.Sprint(k)), it.M(full))
+			ms = append(ms, m)
+		}
+		pred := ms[3]
+		if underFull {
+			pred = full
+		}
+		b.Instr(ir.OpMaskAnd, it.W(ms[0]), it.R(ms[0]), it.R(ms[1]), it.M(pred))
+		b.Instr(ir.OpMaskAnd, it.W(ms[2]), it.R(ms[2]), it.R(ms[3]), it.M(ms[0]))
+		b.Instr(ir.OpSelect, it.W(x), it.R(x), it.R(x), it.M(ms[0]))
+		b.Instr(ir.OpSelect, it.W(x), it.R(x), it.R(x), it.M(ms[2]))
+		b.Instr(ir.OpStoreAlign, it.Ptr("c"), it.R(x))
+		fn := b.Func()
+		p := New(b.File()).Analyze(fn).Classes[Mask]
+		got := names(fn, p.Live)
+		if !underFull && (p.Peak != 4 || len(got) != 4) {
+			t.Errorf("mask peak %d at %v, live %v; want 4 (full dies into m3)", p.Peak, p.At.Op, got)
+		}
+		if underFull && (p.Peak != 5 || fmt.Sprint(got) != "[m0 m1 m2 m3 full]") {
+			t.Errorf("MaskAnd under full: mask peak %d at %v, live %v; want 5: m0 m1 m2 m3 full", p.Peak, p.At.Op, got)
 		}
 	}
 }

@@ -22,7 +22,12 @@
 //
 // The pressure at an instruction is the larger of its live-in count and its
 // live-out count plus the registers it writes; the region's peak is the
-// largest of those, with the registers live there. A register never read
+// largest of those, with the registers live there. An instruction reads its
+// sources before it writes its results, so a source whose last read it is
+// does not count after it: the result may take its register (the vendor's
+// own MaskAnd(m, m, t, mask) and Compare(m, a, b, m) write what they read).
+// A constant mask made again where it is read (remat.go) is such a source
+// at each of its reads. A register never read
 // costs nothing; RegTraitNumTwo and 64-bit tensors count twice; an array
 // counts its length. A generic Load or Store holds a hidden unaligned
 // register while it runs. A call of a same-file helper adds the helper's
@@ -226,7 +231,11 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 			extra[UStore]++
 		}
 		// The constant masks read here, made again where they are needed:
-		// one register per distinct value.
+		// one register per distinct value. Each dies here (its next reader
+		// makes it again), and an instruction reads its sources before it
+		// writes its destinations, so they count before the instruction
+		// only: what it defines may take their registers, as it may a
+		// dying source's (MaskAnd(m, m, t, mask) writes the m it reads).
 		var remat []ir.RegID
 		keys := map[string]bool{}
 		for _, r := range in.Uses {
@@ -237,7 +246,6 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 				}
 			}
 		}
-		extra[Mask] += len(remat)
 		sum := sums[in]
 		across := lout.union(lv.gens[in.ID])
 		if opaque(in) || deadCode(in) {
@@ -250,19 +258,16 @@ func (a *Analyzer) Analyze(fn *ir.Func) *Result {
 		}
 		for c := Class(0); c < NumClasses; c++ {
 			nIn, nAcross := lv.count(lin, c), lv.count(across, c)
+			var add []ir.RegID
+			if c == Mask {
+				nIn, add = nIn+len(remat), remat
+			}
 			n, set := nIn, lin
 			if nAcross > nIn {
-				n, set = nAcross, across
+				n, set, add = nAcross, across, nil
 			}
 			n += extra[c]
 			helper := extra[c]
-			if c == Mask {
-				helper -= len(remat)
-			}
-			var add []ir.RegID
-			if c == Mask {
-				add = remat
-			}
 			if sum != nil {
 				// At a call: the caller's registers still needed after it
 				// (not passed in), plus the helper's own peak, which

@@ -11,8 +11,9 @@ import (
 // keeping it in a MaskReg: under pressure it rematerialises it at each use
 // rather than spill it. So a mask register whose only definition is such a
 // CreateMask does not count as live between its definition and its uses;
-// it counts at an instruction that reads it, once per distinct value
-// (element width and pattern) read there. Ten helpers that each make
+// it counts before an instruction that reads it, once per distinct value
+// (element width and pattern) read there, and dies there: after it, the
+// instruction's result may hold its register. Ten helpers that each make
 // CreateMask<float, ALL>() hold one mask where they use it, not ten across
 // the region.
 //
