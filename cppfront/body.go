@@ -1054,6 +1054,11 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 		}
 	case "do_statement":
 		l.Kind = ir.LoopDo
+		if c := fl.child(i, "condition"); c >= 0 {
+			if v, ok := fb.env.expr(fl, c).Value(); ok && v == 0 {
+				l.Trip, l.TripKnown, l.AtMostOnce = 1, true, true // do { ... } while (0), a macro's statement: the body once
+			}
+		}
 	}
 	fb.inductions(l)
 	l.Body = fb.block(fl.child(i, "body"), id, cond)

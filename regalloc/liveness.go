@@ -400,6 +400,11 @@ func (lv *liveness) chain(root *ir.If) {
 	}
 }
 
+// once reports whether l's body runs exactly once (do { ... } while (0),
+// the statement of a macro, or a for loop of one trip): straight-line code,
+// with no path around it and no back edge.
+func once(l *ir.Loop) bool { return l.TripKnown && l.Trip == 1 }
+
 // walkInstrs calls f for every instruction inside n.
 func walkInstrs(n ir.Node, f func(*ir.Instr)) {
 	switch n := n.(type) {
@@ -451,6 +456,10 @@ func (lv *liveness) block(b *ir.Block, out set) set {
 			}
 			live = t.union(e)
 		case *ir.Loop:
+			if once(n) {
+				live = lv.block(n.Body, live)
+				continue
+			}
 			head := live
 			for iter := 0; ; iter++ {
 				next := live.union(lv.block(n.Body, head))
@@ -569,6 +578,10 @@ func (lv *liveness) forward(b *ir.Block, def set) set {
 			}
 			def = t.union(e)
 		case *ir.Loop:
+			if once(n) {
+				def = lv.forward(n.Body, def)
+				continue
+			}
 			head := def
 			for iter := 0; ; iter++ {
 				back := lv.forward(n.Body, head)
