@@ -78,6 +78,8 @@ type macroDef struct {
 	at       int  // end of the directive: uses start after it
 	undef    int  // offset of an #undef after the #define, or -1
 	bad      bool // defined twice differently, or unusable
+	hidden   bool // only #undef'd, never defined: a header's macro, undefined from undef on
+	hdr      bool // defined by an included header (headermacro.go)
 }
 
 // xtok is a preprocessing token during expansion.
@@ -173,25 +175,44 @@ func tokenEnd(b []byte, off int) bool {
 	return !isIdentChar(cur)
 }
 
-// expandMacros expands the same-file macros of clean (the pre-pass output
-// of src). It returns nil when there is nothing to expand, or when the
-// expansion would exceed its limits.
-func expandMacros(src, clean []byte, blanks []blank) *macroMap {
-	if !bytes.Contains(clean, []byte("define")) {
+// expandMacros expands the macros of clean (the pre-pass output of src):
+// its own, and those of the headers it includes (hdr, nil for none;
+// headermacro.go). It returns nil when there is nothing to expand, or when
+// the expansion would exceed its limits.
+func expandMacros(src, clean []byte, blanks []blank, hdr *headerMacros) *macroMap {
+	own := bytes.Contains(clean, []byte("define"))
+	if !own && hdr == nil {
 		return nil
 	}
 	regions := vfSpans(clean, blanks)
-	if len(regions) == 0 || !usesDefine(clean, regions) {
+	if len(regions) == 0 {
+		return nil
+	}
+	var names map[string]bool
+	if own {
+		names = defineNames(clean)
+	}
+	if hdr != nil && !macroLike(clean, blanks, names) {
+		hdr = nil // no name the headers could define as a macro: they are not read
+	}
+	if hd := hdr.get(); len(names) == 0 && len(hd) == 0 || !usesMacro(clean, regions, names, hd) {
 		return nil
 	}
 	toks, dirs := lexFile(clean, regions)
 	defs := readDefines(clean, toks, dirs)
-	if len(defs) == 0 {
+	markedDefs(defs, blanks)
+	for name, d := range defs {
+		if h := hdr.get()[name]; h != nil && d.hidden {
+			c := *h // the header's macro, up to the file's #undef
+			c.undef = d.undef
+			defs[name] = &c
+		}
+	}
+	if len(defs) == 0 && len(hdr.get()) == 0 {
 		return nil
 	}
-	markedDefs(defs, blanks)
 	r := 0 // the region at or after the current token
-	x := &expander{defs: defs, budget: maxExpansion(len(src)) - len(src), toks: maxExpansion(len(src))}
+	x := &expander{defs: defs, hdr: hdr, budget: maxExpansion(len(src)) - len(src), toks: maxExpansion(len(src))}
 	m := &macroMap{orig: src}
 	cl, ex := make([]byte, 0, len(clean)+len(clean)/8), make([]byte, 0, len(src)+len(src)/8) // the expanded texts, most of them copied
 	last, shift := 0, 0
@@ -209,7 +230,7 @@ func expandMacros(src, clean []byte, blanks []blank) *macroMap {
 		if t.start < regions[r][0] {
 			continue
 		}
-		d := defs[string(clean[t.start:t.end])]
+		d := x.def(string(clean[t.start:t.end]))
 		if d == nil || d.bad || t.start < d.at || (d.undef >= 0 && t.start > d.undef) {
 			continue
 		}
@@ -242,7 +263,7 @@ func expandMacros(src, clean []byte, blanks []blank) *macroMap {
 		if x.over {
 			return nil
 		}
-		if !ok || len(out) > 0 && out[len(out)-1].unclosed(defs) {
+		if !ok || len(out) > 0 && x.unclosed(out[len(out)-1]) {
 			continue
 		}
 		text := render(out)
@@ -277,8 +298,8 @@ func expandMacros(src, clean []byte, blanks []blank) *macroMap {
 
 // unclosed reports whether t is a function-like macro name left at the end
 // of an expansion: the compiler would take its arguments from what follows.
-func (t xtok) unclosed(defs map[string]*macroDef) bool {
-	d := defs[t.text]
+func (x *expander) unclosed(t xtok) bool {
+	d := x.def(t.text)
 	return d != nil && !d.bad && d.fn && !t.blue
 }
 
@@ -305,10 +326,11 @@ func glue(a, b byte) bool {
 
 // expander expands token lists.
 type expander struct {
-	defs   map[string]*macroDef
-	budget int  // bytes the expansions may still add
-	toks   int  // tokens the expansions may still make, nested ones included
-	over   bool // a budget or the depth limit was exceeded
+	defs   map[string]*macroDef // the file's own
+	hdr    *headerMacros        // the included headers', nil for none
+	budget int                  // bytes the expansions may still add
+	toks   int                  // tokens the expansions may still make, nested ones included
+	over   bool                 // a budget or the depth limit was exceeded
 }
 
 // expand macro-expands toks; active holds the macros being expanded. It
@@ -321,7 +343,7 @@ func (x *expander) expand(toks []xtok, active []string, depth int) ([]xtok, bool
 	var out []xtok
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		d := x.defs[t.text]
+		d := x.def(t.text)
 		if d == nil || d.bad || t.blue {
 			out = append(out, t)
 			continue
@@ -367,6 +389,19 @@ func (x *expander) expand(toks []xtok, active []string, depth int) ([]xtok, bool
 		}
 	}
 	return out, true
+}
+
+// def returns the macro named name: the file's own, else an included
+// header's (noting that the headers were used), or nil.
+func (x *expander) def(name string) *macroDef {
+	d := x.defs[name]
+	if d == nil && x.hdr != nil {
+		d = x.hdr.defs[name]
+	}
+	if d != nil && d.hdr {
+		x.hdr.used = true
+	}
+	return d
 }
 
 func in(list []string, s string) bool {
@@ -634,7 +669,7 @@ func readDefines(b []byte, toks []ftok, dirs [][2]int) map[string]*macroDef {
 				if defs == nil {
 					defs = map[string]*macroDef{}
 				}
-				defs[name] = &macroDef{name: name, bad: true, undef: -1} // #undef first: a header's macro
+				defs[name] = &macroDef{name: name, bad: true, undef: line[0].start, hidden: true} // #undef first: a header's macro
 			}
 			continue
 		case "define":
@@ -680,6 +715,7 @@ func readDefines(b []byte, toks []ftok, dirs [][2]int) map[string]*macroDef {
 			if old.bad || !sameDef(old, d) || old.undef >= 0 {
 				old.bad = true
 			}
+			old.hidden = false // #undef then #define: redefined, unusable as the others
 			continue
 		}
 		if defs == nil {
@@ -731,8 +767,13 @@ func dirEnd(dirs [][2]int, off int) int {
 // invocations in f. While the file is lowered, f.Src holds the expanded
 // original text (lowering indexes it with the parser's offsets); the caller
 // puts src back. It returns nil when nothing was expanded.
-func expandFile(f *ir.File, src, clean []byte, blanks []blank, maxDepth int) *macroMap {
-	m := expandMacros(src, clean, blanks)
+func expandFile(f *ir.File, src, clean []byte, blanks []blank, maxDepth int, ix *Index) *macroMap {
+	var hs []*header
+	hdr := fileMacros(ix, f.Name, clean, &hs)
+	m := expandMacros(src, clean, blanks, hdr)
+	if hdr != nil && hdr.used {
+		ix.use(f.Name, hs)
+	}
 	if m == nil || nesting(m.clean) > maxDepth {
 		return nil
 	}
@@ -832,10 +873,32 @@ func punctLen(b []byte) int {
 	return 1
 }
 
-// usesDefine reports whether an identifier in one of the spans of b is the
-// name of a #define of b: a quick test before lexing the whole file (most
-// files define only their include guard).
-func usesDefine(b []byte, spans [][2]int) bool {
+// usesMacro reports whether an identifier in one of the spans of b is the
+// name of a #define of b (names) or of a header's macro (hdr): a quick test
+// before lexing the whole file (most files define only their include
+// guard, and use no header's macro).
+func usesMacro(b []byte, spans [][2]int, names map[string]bool, hdr map[string]*macroDef) bool {
+	for _, sp := range spans {
+		for i := sp[0]; i < sp[1]; {
+			if !isIdentStart(b[i]) {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < sp[1] && isIdentChar(b[j]) {
+				j++
+			}
+			if names[string(b[i:j])] || hdr[string(b[i:j])] != nil {
+				return true
+			}
+			i = j
+		}
+	}
+	return false
+}
+
+// defineNames returns the names after the #define directives of b.
+func defineNames(b []byte) map[string]bool {
 	names := map[string]bool{}
 	for k := 0; ; {
 		i := bytes.Index(b[k:], []byte("define"))
@@ -859,26 +922,7 @@ func usesDefine(b []byte, spans [][2]int) bool {
 			names[string(b[j:e])] = true
 		}
 	}
-	if len(names) == 0 {
-		return false
-	}
-	for _, sp := range spans {
-		for i := sp[0]; i < sp[1]; {
-			if !isIdentStart(b[i]) {
-				i++
-				continue
-			}
-			j := i + 1
-			for j < sp[1] && isIdentChar(b[j]) {
-				j++
-			}
-			if names[string(b[i:j])] {
-				return true
-			}
-			i = j
-		}
-	}
-	return false
+	return names
 }
 
 // markedDefs marks unusable the macros whose body holds a region marker.

@@ -110,7 +110,7 @@ func TestMacroExpand(t *testing.T) {
 		const pre, post = "__aicore__ void f() {\n", "\n}"
 		src := []byte(pre + tc.src + post)
 		clean, blanks := prepass(src)
-		m := expandMacros(src, clean, blanks)
+		m := expandMacros(src, clean, blanks, nil)
 		got := ""
 		if m != nil {
 			got = string(m.clean[len(pre) : len(m.clean)-len(post)])
@@ -128,7 +128,7 @@ func TestMacroExpand(t *testing.T) {
 func TestMacroMap(t *testing.T) {
 	src := []byte("#define F(a) (a + a)\n__VEC_SCOPE__ { x = F(y) + F(zz); }\nint z = F(w);\n")
 	clean, blanks := prepass(src)
-	m := expandMacros(src, clean, blanks)
+	m := expandMacros(src, clean, blanks, nil)
 	if m == nil || len(m.spans) != 2 {
 		t.Fatalf("spans: %+v", m)
 	}
@@ -175,7 +175,7 @@ func TestMacroLimits(t *testing.T) {
 	src := []byte(b.String())
 	start := time.Now()
 	clean, blanks := prepass(src)
-	if m := expandMacros(src, clean, blanks); m != nil {
+	if m := expandMacros(src, clean, blanks, nil); m != nil {
 		t.Errorf("2^40 expansion not refused: %d bytes", len(m.clean))
 	}
 	_, f := parse(t, "bomb.asc", src)
@@ -208,7 +208,7 @@ func TestMacroCapRelative(t *testing.T) {
 	}
 	src := []byte(b.String())
 	clean, blanks := prepass(src)
-	m := expandMacros(src, clean, blanks)
+	m := expandMacros(src, clean, blanks, nil)
 	if m == nil {
 		t.Fatalf("a %d-byte file with macros was not expanded", len(src))
 	}

@@ -57,8 +57,12 @@ func TestIRUsesProjectIndex(t *testing.T) {
 			t.Errorf("ascvet ir: no %q, the header's constant is not folded:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "TILE_") {
-		t.Errorf("ascvet ir: a constant of the header is left unfolded:\n%s", out)
+	for _, line := range strings.Split(out, "\n") {
+		// A header's #define expands (an expansion line names it); no
+		// instruction keeps a name.
+		if strings.Contains(line, "TILE_") && !strings.HasPrefix(line, "expansion ") {
+			t.Errorf("ascvet ir: a constant of the header is left unfolded:\n%s", out)
+		}
 	}
 	if rules := rulesIR(t, kernel); out != rules {
 		t.Errorf("ascvet ir differs from the IR the rules see\nir:\n%s\nrules:\n%s", out, rules)
