@@ -98,13 +98,14 @@ func (ix *Index) lowerForeign(h *header) []*ir.Func {
 		if err != nil || len(src) > indexMaxHeader || sha256.Sum256(src) != h.sum || bytes.IndexByte(src, 0) >= 0 {
 			return
 		}
-		f, err := ParseFileOptions(token.NewFileSet(), h.path, src, Options{Index: ix, Timeout: foreignLowerTimeout, noForeign: true})
+		fset := token.NewFileSet()
+		f, err := ParseFileOptions(fset, h.path, src, Options{Index: ix, Timeout: foreignLowerTimeout, noForeign: true})
 		if err != nil || f == nil {
 			return
 		}
 		for _, fn := range f.Funcs {
 			if fn.Kind.Analysed() && fn.Kind != ir.RegionVecScope && fn.Body != nil {
-				fn.Foreign = true
+				fn.Foreign, fn.Fset = true, fset
 				h.foreign.funcs = append(h.foreign.funcs, fn)
 			}
 		}

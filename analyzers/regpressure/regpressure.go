@@ -6,9 +6,12 @@
 //
 // The pressure is that of the code the compiler builds: each instantiation
 // of a region that its file makes (ir.Func.Instantiations), with its if
-// constexpr folded and its helpers inlined (ir.Func.Expand), so that the
-// registers a helper holds are counted where they are live, in the helper,
-// together with what its caller keeps live across the call.
+// constexpr folded and its helpers inlined (ir.Func.Expand), those of the
+// headers it includes too, so that the registers a helper holds are
+// counted where they are live, in the helper, together with what its
+// caller keeps live across the call. A helper is counted only inlined into
+// its callers: those of its file, and those of other files of its folder
+// that include it and call it (ir.Func.CalledFrom), which count it there.
 package regpressure
 
 import (
@@ -75,8 +78,11 @@ func run(pass *analysis.Pass) (any, error) {
 				if best := res.Regions[fn]; best == nil || r.Classes[regalloc.VReg].Peak > best.Classes[regalloc.VReg].Peak {
 					res.Regions[fn] = r
 				}
-				if inlined[fn] {
-					continue // built only inlined into its callers, where it is counted
+				if inlined[fn] || len(fn.CalledFrom) > 0 {
+					// Built only inlined into its callers, where it is
+					// counted: those of its file, and those of the files
+					// of its folder that call it (their files count it).
+					continue
 				}
 				seen[k] = len(res.Instances[fn])
 				res.Instances[fn] = append(res.Instances[fn], Instance{Binds: []ir.Bindings{b}, All: len(insts), Res: r})

@@ -3,6 +3,7 @@ package regpressure
 import (
 	"fmt"
 	"go/token"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -28,8 +29,10 @@ type overrun struct {
 // holds the peak, with the most registers live there at once among them,
 // the line of the peak, the callers it is reached from when it is in a
 // helper, the instantiations it holds for when not all, and (as related
-// information) every register live there. consequence says what happens
-// above the budget and what to do.
+// information) every register live there. A peak in a helper of a header
+// the file includes is reported at the call, naming the helper and the
+// line in its file. consequence says what happens above the budget and
+// what to do.
 func Over(pass *analysis.Pass, res *Result, c regalloc.Class, consequence string, md *simcost.Model) {
 	fns := make([]*ir.Func, 0, len(res.Instances))
 	for fn := range res.Instances {
@@ -75,16 +78,7 @@ func report(pass *analysis.Pass, res *Result, c regalloc.Class, consequence stri
 			rep = o
 		}
 	}
-	regions := make([]*ir.Func, 0, len(res.Files))
-	for fn := range res.Files {
-		regions = append(regions, fn)
-	}
-	home := owner(regions, rep.p.At.Pos)
-	if home == nil {
-		home = rep.fn
-	}
 	p := rep.p
-	line := pass.Fset.Position(p.At.Pos).Line
 	listed := 0
 	for _, w := range p.Weight {
 		listed += w
@@ -96,9 +90,37 @@ func report(pass *analysis.Pass, res *Result, c regalloc.Class, consequence stri
 	if inside := p.Peak - listed; inside > 0 {
 		where += fmt.Sprintf(", %d inside a called helper", inside)
 	}
-	var callers []string
+	var (
+		d       analysis.Diagnostic
+		home    *ir.Func // the region of this file that holds the peak; nil for a helper of another file
+		name    string   // the region or helper that holds the peak
+		at      string   // where in it
+		related []analysis.RelatedInformation
+		callers []string
+	)
+	if o := p.At.Origin; o != nil {
+		// The peak is in a helper of a header (Func.Expand inlines it
+		// at a call of this file): reported at the call, naming the
+		// helper and the line of the peak in its file. The helper's own
+		// file leaves it to its callers when they are files of its
+		// folder (ir.Func.CalledFrom).
+		d.Pos, d.End = p.At.Pos, p.At.End
+		name = o.Func.Name
+		at = fmt.Sprintf("at line %d of %s", o.Position().Line, relTo(res, rep.fn, o.Position().Filename))
+	} else {
+		regions := make([]*ir.Func, 0, len(res.Files))
+		for fn := range res.Files {
+			regions = append(regions, fn)
+		}
+		home = owner(regions, p.At.Pos)
+		if home == nil {
+			home = rep.fn
+		}
+		d.Pos, d.End = home.Pos, home.BodyPos
+		name = home.Name
+		at = fmt.Sprintf("at line %d", pass.Fset.Position(p.At.Pos).Line)
+	}
 	seen := map[*ir.Func]bool{}
-	var related []analysis.RelatedInformation
 	for _, o := range g {
 		if o.fn == home || seen[o.fn] {
 			continue
@@ -112,12 +134,8 @@ func report(pass *analysis.Pass, res *Result, c regalloc.Class, consequence stri
 	if len(callers) > 0 {
 		reached = " when inlined into " + strings.Join(callers, ", ")
 	}
-	d := analysis.Diagnostic{
-		Pos: home.Pos,
-		End: home.BodyPos,
-		Message: fmt.Sprintf("VF region %s keeps %d %s registers live at once at line %d%s (%s; budget %d; %d declared); %s",
-			home.Name, p.Peak, c, line, reached, where, res.Budget[c], p.Declared, consequence),
-	}
+	d.Message = fmt.Sprintf("VF region %s keeps %d %s registers live at once %s%s (%s; budget %d; %d declared); %s",
+		name, p.Peak, c, at, reached, where, res.Budget[c], p.Declared, consequence)
 	if note := instancesNote(g, rep); note != "" {
 		d.Message += note
 	}
@@ -133,8 +151,8 @@ func report(pass *analysis.Pass, res *Result, c regalloc.Class, consequence stri
 			d.Message += "; the cost is not simulated: the registers to spill are held inside a called helper whose body is not known"
 		}
 	}
-	d.Related = append(d.Related, analysis.RelatedInformation{Pos: p.At.Pos, End: p.At.End, Message: "the peak is here"})
 	fn := rep.inst.Res.Func
+	d.Related = append(d.Related, analysis.RelatedInformation{Pos: p.At.Pos, End: p.At.End, Message: "the peak is here"})
 	for i, id := range p.Live {
 		r := fn.Regs[id]
 		msg := r.Name + " is live at the peak"
@@ -145,6 +163,18 @@ func report(pass *analysis.Pass, res *Result, c regalloc.Class, consequence stri
 	}
 	d.Related = append(d.Related, related...)
 	pass.Report(d)
+}
+
+// relTo names path, a helper's file, relative to the folder of the file
+// that holds fn (as its #include would), or by its base name when the two
+// have no relative path.
+func relTo(res *Result, fn *ir.Func, path string) string {
+	if f := res.Files[fn]; f != nil {
+		if rel, err := filepath.Rel(filepath.Dir(f.Name), path); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.Base(path)
 }
 
 // instancesNote names the instantiations of the representative's region

@@ -710,6 +710,9 @@ func (c *copier) here(pos, end *token.Pos) {
 
 func (c *copier) instr(in *Instr) *Instr {
 	ni := *in
+	if c.h.Foreign && in.Origin == nil {
+		ni.Origin = &Origin{Func: c.h, Pos: in.Pos}
+	}
 	c.here(&ni.Pos, &ni.End)
 	ni.Defs, ni.Uses = c.regs(in.Defs), c.regs(in.Uses)
 	ni.Elem = c.inner.Type(in.Elem)
@@ -752,11 +755,12 @@ func (c *copier) instr(in *Instr) *Instr {
 // Expand returns fn as the instantiation bind builds it: every if
 // constexpr whose condition folds under bind replaced by its taken branch,
 // element types bound, loops whose trip counts fold under bind folded, and
-// every call of a helper of the file whose body is known (Instr.Target,
-// not Foreign) replaced by that body, inlined as Inline does, to
-// MaxInlineDepth: the function as the compiler builds it, for analyses
-// that count what is live at each instruction (register pressure). The
-// inlined instructions keep their positions in the helpers.
+// every call of a helper whose body is known (Instr.Target) replaced by
+// that body, inlined as Inline does, to MaxInlineDepth: the function as the
+// compiler builds it, for analyses that count what is live at each
+// instruction (register pressure). The inlined instructions keep their
+// positions in the helpers of the file; those of a helper of another file
+// (Foreign) take the call's, and Instr.Origin says where they are written.
 func (fn *Func) Expand(bind Bindings) *Func {
 	if bind.Empty() && !callsHelpers(fn) {
 		return fn
@@ -768,10 +772,38 @@ func (fn *Func) Expand(bind Bindings) *Func {
 // calls as calls. The copy has its own registers, instructions and loops,
 // numbered densely in program order; positions are the original's.
 
+// bindsRegs reports whether a call in fn passes to every register
+// parameter of its helper a register, or a parameter of fn (a register
+// the front end did not type: live at fn's entry, as it is). Any other
+// argument (spelled by a macro the front end did not expand, say) would
+// become a new register, read before any write and so live from fn's
+// entry, which the code the compiler builds does not hold: such a call
+// stays a call (register pressure counts it as a helper's summary, or as
+// opaque).
+func bindsRegs(call *Instr, fn *Func) bool {
+	h := call.Target
+	for k, p := range h.Params {
+		if p.Reg == NoReg {
+			continue
+		}
+		if k >= len(call.Args) {
+			return false
+		}
+		a := call.Args[k]
+		if a.Reg != NoReg {
+			continue
+		}
+		if a.Expr == nil || a.Expr.Kind != ExprSym || !slices.ContainsFunc(fn.Params, func(q Param) bool { return q.Name == a.Expr.Name }) {
+			return false
+		}
+	}
+	return true
+}
+
 // callsHelpers reports whether fn calls a helper whose body is known.
 func callsHelpers(fn *Func) bool {
 	for _, in := range fn.Instrs {
-		if in.Op == OpCall && in.Target != nil && !in.Target.Foreign {
+		if in.Op == OpCall && in.Target != nil {
 			return true
 		}
 	}
@@ -811,7 +843,7 @@ func (s *specialiser) block(bl *Block, parent LoopID) *Block {
 	for _, n := range bl.Nodes {
 		switch n := n.(type) {
 		case *Instr:
-			if s.inline && n.Op == OpCall && n.Target != nil && !n.Target.Foreign && s.depth < MaxInlineDepth && len(s.fn.Instrs) < MaxExpandInstrs {
+			if s.inline && n.Op == OpCall && n.Target != nil && s.depth < MaxInlineDepth && len(s.fn.Instrs) < MaxExpandInstrs && bindsRegs(n, s.fn) {
 				before := len(s.fn.Regs)
 				body, regs, inner, ok := Inline(n, s.fn.Regs, s.bind)
 				if ok {

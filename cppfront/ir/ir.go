@@ -190,6 +190,13 @@ type Func struct {
 	// helper a call of this file's code calls): its positions are not this
 	// file's, and an inlined copy takes the call's.
 	Foreign bool
+	// Fset resolves a Foreign function's positions in its own file; nil
+	// for the functions of the file analysed.
+	Fset *token.FileSet
+	// CalledFrom lists, for a helper, the files of its folder that
+	// include its file and call it by name: the compiler builds it there
+	// too, with what those callers keep live (cppfront's siblings.go).
+	CalledFrom []string
 
 	// TParams are the function template's own parameters, in order.
 	TParams []string
@@ -436,6 +443,28 @@ type Instr struct {
 	// of the file) and the call picks one definition; nil when the helper's
 	// body is not known (Inline expands it).
 	Target *Func
+
+	// Origin is set on a copy that Func.Expand inlined from a helper of
+	// another file (a Foreign function): the copy takes the call's
+	// position, Origin says where the instruction is written.
+	Origin *Origin
+}
+
+// Origin is where an instruction inlined from a helper of another file is
+// written: the innermost such helper, and the position in its file
+// (Func.Fset resolves it).
+type Origin struct {
+	Func *Func
+	Pos  token.Pos
+}
+
+// Position resolves the origin's position in the helper's file; the zero
+// Position when the helper has no file set.
+func (o *Origin) Position() token.Position {
+	if o == nil || o.Func == nil || o.Func.Fset == nil {
+		return token.Position{}
+	}
+	return o.Func.Fset.Position(o.Pos)
 }
 
 // Span implements Node.

@@ -1,0 +1,200 @@
+package cppfront
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// Callers in the file's folder.
+//
+// A header often holds __simd_callee__ helpers that only the kernels of
+// other files of its folder call:
+//
+//	vf_block_common.h      __simd_callee__ void MainLoop(...) { ... }
+//	vf_block_update.h      #include "vf_block_common.h"   ... MainLoop(...)
+//	vf_block_no_update.h   #include "vf_block_common.h"   ... MainLoop(...)
+//
+// The compiler builds such a helper only inlined into those kernels, with
+// what each keeps live around the call: what the helper holds alone is not
+// what the machine sees. The kernels' files see it inlined (a helper of a
+// header they include: foreign.go, ir.Func.Expand) and count it there; the
+// helper's file, knowing that files of its folder that include it call it
+// by name (ir.Func.CalledFrom), leaves its register count to them. The
+// files read are dependencies of the file, as the headers of its scope
+// are: a caller added or removed changes its analysis.
+
+// siblingMax bounds the files of a folder that are looked at.
+const siblingMax = 256
+
+// siblingDir is what the index knows of one folder's files, this
+// generation: each source's "..." includes.
+type siblingDir struct {
+	gen   int
+	files []siblingEntry
+}
+
+type siblingEntry struct {
+	path     string
+	includes []string // as written
+}
+
+// siblingsOf returns the source files of path's folder other than path
+// whose "..." includes resolve to path.
+func (ix *Index) siblingsOf(path string) []string {
+	dir := filepath.Dir(path)
+	ix.mu.Lock()
+	sd, ok := ix.sibDirs[dir]
+	gen := ix.gen
+	ix.mu.Unlock()
+	if !ok || sd.gen != gen {
+		sd = &siblingDir{gen: gen}
+		ents, err := os.ReadDir(dir)
+		if err == nil {
+			for _, e := range ents {
+				if len(sd.files) >= siblingMax {
+					break
+				}
+				if !e.Type().IsRegular() || !sourceExt(e.Name()) {
+					continue
+				}
+				p := filepath.Join(dir, e.Name())
+				src, err := os.ReadFile(p)
+				if err != nil || len(src) > indexMaxHeader {
+					continue
+				}
+				sd.files = append(sd.files, siblingEntry{path: p, includes: quotedIncludeList(src)})
+			}
+		}
+		ix.mu.Lock()
+		ix.sibDirs[dir] = sd
+		ix.mu.Unlock()
+	}
+	var out []string
+	clean := filepath.Clean(path)
+	for _, e := range sd.files {
+		if filepath.Clean(e.path) == clean {
+			continue
+		}
+		for _, inc := range e.includes {
+			if r := ix.resolve(dir, inc); r != "" && filepath.Clean(r) == clean {
+				out = append(out, e.path)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// sourceExt reports whether name has an extension ascvet analyses.
+func sourceExt(name string) bool {
+	switch filepath.Ext(name) {
+	case ".asc", ".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".hxx":
+		return true
+	}
+	return false
+}
+
+// quotedIncludeList returns the "..." includes of src, as written: the
+// lines where "include" follows a '#' that starts the line.
+func quotedIncludeList(src []byte) []string {
+	var out []string
+	for k := 0; ; {
+		j := bytes.Index(src[k:], []byte("include"))
+		if j < 0 {
+			return out
+		}
+		j += k
+		k = j + len("include")
+		s := bytes.LastIndexByte(src[:j], '\n') + 1
+		e := bytes.IndexByte(src[j:], '\n')
+		if e < 0 {
+			e = len(src)
+		} else {
+			e += j
+		}
+		if m := includeRE.FindSubmatch(src[s:e]); m != nil {
+			out = append(out, string(m[1]))
+		}
+	}
+}
+
+// siblingCallers lists, for each helper region of the file, the files of
+// its folder that include the file and call the helper by name
+// (ir.Func.CalledFrom), and records those files as the file's
+// dependencies.
+func (lw *lowerer) siblingCallers() {
+	if lw.index == nil || lw.noForeign {
+		return
+	}
+	var helpers []*ir.Func
+	for _, fn := range lw.f.Funcs {
+		if fn.Body != nil && (fn.Kind == ir.RegionSimdCallee || fn.Kind == ir.RegionAicoreRegs) {
+			helpers = append(helpers, fn)
+		}
+	}
+	if len(helpers) == 0 {
+		return
+	}
+	sibs := lw.index.siblingsOf(lw.f.Name)
+	if len(sibs) == 0 {
+		return
+	}
+	var read []*header
+	for _, p := range sibs {
+		src, err := os.ReadFile(p)
+		if err != nil || len(src) > indexMaxHeader {
+			continue
+		}
+		read = append(read, &header{path: p, sum: sha256.Sum256(src)})
+		for _, fn := range helpers {
+			if callsName(src, lastComponent(fn.Name)) && !slices.Contains(fn.CalledFrom, p) {
+				fn.CalledFrom = append(fn.CalledFrom, p)
+			}
+		}
+	}
+	lw.index.useSiblings(lw.f.Name, read)
+}
+
+// callsName reports whether src names name as an identifier followed by
+// "(" or "<" (a call, or one with template arguments).
+func callsName(src []byte, name string) bool {
+	if name == "" {
+		return false
+	}
+	for k := 0; ; {
+		j := bytes.Index(src[k:], []byte(name))
+		if j < 0 {
+			return false
+		}
+		j += k
+		k = j + len(name)
+		if j > 0 && isIdentChar(src[j-1]) || k < len(src) && isIdentChar(src[k]) {
+			continue
+		}
+		e := k
+		for e < len(src) && (src[e] == ' ' || src[e] == '\t' || src[e] == '\n' || src[e] == '\r') {
+			e++
+		}
+		if e < len(src) && (src[e] == '(' || src[e] == '<') {
+			return true
+		}
+	}
+}
+
+// useSiblings records hs as files the lowering of the file name read.
+func (ix *Index) useSiblings(name string, hs []*header) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	old := ix.used[name]
+	for _, h := range hs {
+		if !slices.ContainsFunc(old, func(o *header) bool { return o.path == h.path }) {
+			old = append(old, h)
+		}
+	}
+	ix.used[name] = old
+}

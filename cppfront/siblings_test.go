@@ -1,0 +1,123 @@
+package cppfront
+
+import (
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// siblingHeader is a header whose helper only the files of its folder
+// call.
+const siblingHeader = `#pragma once
+__simd_callee__ inline void Step(Reg::RegTensor<float>& y, Reg::RegTensor<float>& x, Reg::MaskReg& m)
+{
+    Reg::RegTensor<float> t;
+    Reg::Mul(t, x, x, m);
+    Reg::Add(y, t, t, m);
+}
+`
+
+// TestExpandForeign: Expand inlines a helper of a header, its copies at
+// the call with Origin naming the line of the header; a call that passes
+// a register parameter something the front end did not read as a
+// register (a macro it did not expand) stays a call.
+func TestExpandForeign(t *testing.T) {
+	dir := t.TempDir()
+	kernel := `#include "common.h"
+__simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n)
+{
+    Reg::RegTensor<float> x, y;
+    Reg::MaskReg m = Reg::CreateMask<float>();
+    for (uint16_t i = 0; i < n; i++) {
+        Reg::LoadAlign(x, src + i * 64);
+        Step(y, x, m);
+        Step(y, OTHER_REG(x), m);
+        Reg::StoreAlign(dst + i * 64, y, m);
+    }
+}
+`
+	write(t, filepath.Join(dir, "common.h"), siblingHeader)
+	name := filepath.Join(dir, "k.asc")
+	f, err := ParseFileOptions(token.NewFileSet(), name, []byte(kernel), Options{Index: NewIndex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := f.Func("K").Expand(ir.Bindings{})
+	var mul, calls int
+	for _, in := range e.Instrs {
+		switch {
+		case in.Name == "Mul":
+			mul++
+			p := in.Origin.Position()
+			if filepath.Base(p.Filename) != "common.h" || p.Line != 5 {
+				t.Errorf("Mul's origin %v, want common.h:5", p)
+			}
+			if f.Tok.Line(in.Pos) != 8 {
+				t.Errorf("Mul copied at line %d, want the call's, 8", f.Tok.Line(in.Pos))
+			}
+		case in.Op == ir.OpCall:
+			calls++
+		}
+	}
+	if mul != 1 || calls != 1 {
+		t.Errorf("%d Mul inlined, %d calls left; want 1 and 1 (the call through OTHER_REG stays a call)", mul, calls)
+	}
+}
+
+// TestCalledFrom: a helper that a file of its folder includes and calls
+// lists that file; one its folder does not call lists none, and neither
+// does a file of another folder that includes it.
+func TestCalledFrom(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "common.h"), siblingHeader+`
+__simd_callee__ inline void Unused(Reg::RegTensor<float>& y, Reg::MaskReg& m)
+{
+    Reg::Abs(y, y, m);
+}
+`)
+	caller := `#include "common.h"
+__simd_vf__ inline void K(__ubuf__ float* dst, uint16_t n)
+{
+    Reg::RegTensor<float> x, y;
+    Reg::MaskReg m = Reg::CreateMask<float>();
+    Step(y, x, m);
+    Reg::StoreAlign(dst, y, m);
+}
+`
+	write(t, filepath.Join(dir, "update.h"), caller)
+	write(t, filepath.Join(dir, "sub", "other.h"), `#include "../common.h"
+__simd_vf__ inline void J(__ubuf__ float* dst) { Reg::RegTensor<float> x; Reg::MaskReg m; Unused(x, m); }
+`)
+	write(t, filepath.Join(dir, "notes.h"), "// Step( is mentioned, common.h is not included\n__simd_vf__ void Z() {}\n")
+	name := filepath.Join(dir, "common.h")
+	src, _ := os.ReadFile(name)
+	ix := NewIndex()
+	f, err := ParseFileOptions(token.NewFileSet(), name, src, Options{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Func("Step").CalledFrom; len(got) != 1 || filepath.Base(got[0]) != "update.h" {
+		t.Errorf("Step called from %v, want update.h", got)
+	}
+	if got := f.Func("Unused").CalledFrom; len(got) != 0 {
+		t.Errorf("Unused called from %v, want none (its caller is in another folder)", got)
+	}
+	deps := ix.Consulted(name)
+	if !slices.ContainsFunc(deps, func(d Dep) bool { return filepath.Base(d.Path) == "update.h" }) {
+		t.Errorf("update.h is no dependency of common.h: %v", deps)
+	}
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
