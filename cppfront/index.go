@@ -31,18 +31,19 @@ import (
 // return. Memory grows with the headers VF code includes, not with the tree.
 type Index struct {
 	mu       sync.Mutex
-	gen      int                    // bumped by Refresh: headers are checked again
-	headers  map[string]*header     // by path
-	found    map[[2]string]string   // (dir, include) -> resolved path, "" when not found; also ancestors' lookups and folders (inAncestor, isDir)
-	closures map[string][]*header   // dir and includes -> their closure, this generation
-	used     map[string][]*header   // file name -> the headers its lowering consulted, until Consulted takes them
-	folders  map[string][]*header   // folder -> its headers that define a class (classes.go), this generation
-	sibDirs  map[string]*siblingDir // folder -> its sources' includes (siblings.go)
+	gen      int                             // bumped by Refresh: headers are checked again
+	headers  map[string]*header              // by path
+	found    map[[2]string]string            // (dir, include) -> resolved path, "" when not found; also ancestors' lookups and folders (inAncestor, isDir)
+	closures map[string][]*header            // dir and includes -> their closure, this generation
+	used     map[string][]*header            // file name -> the headers its lowering consulted, until Consulted takes them
+	folders  map[string][]*header            // folder -> its headers that define a class (classes.go), this generation
+	sibDirs  map[string]*siblingDir          // folder -> its sources' includes (siblings.go)
+	macros   map[string]map[string]*macroDef // dir and includes -> the macros of their closure (headermacro.go), this generation
 }
 
 // NewIndex returns an empty index, to share between the files of one run.
 func NewIndex() *Index {
-	return &Index{headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string][]*header{}, used: map[string][]*header{}, folders: map[string][]*header{}, sibDirs: map[string]*siblingDir{}}
+	return &Index{headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string][]*header{}, used: map[string][]*header{}, folders: map[string][]*header{}, sibDirs: map[string]*siblingDir{}, macros: map[string]map[string]*macroDef{}}
 }
 
 // Refresh makes the index check its headers again, by size and
@@ -56,21 +57,23 @@ func (ix *Index) Refresh() {
 	clear(ix.closures)
 	clear(ix.used)
 	clear(ix.folders)
+	clear(ix.macros)
 	clear(ix.sibDirs)
 }
 
 // header is what one file defines that can give a value.
 type header struct {
-	path     string              // where it was read
-	includes []string            // its "..." includes, as written
-	defs     map[string]string   // object-like #define, const/constexpr: name -> value text
-	funcs    map[string]constFn  // constexpr functions with one return: name -> body
-	aliases  map[string]string   // using X = Y; typedef Y X;
-	classes  map[string]classDef // classes and structs defined with a body (classes.go)
-	vfNames  map[string]bool     // functions defined with a VF marker (foreign.go)
-	foreign  *foreignFile        // those functions, lowered on first use
-	sum      [sha256.Size]byte   // the sha256 of the bytes scanned
-	size     int64               // the file's size and modification time when scanned
+	path     string               // where it was read
+	includes []string             // its "..." includes, as written
+	defs     map[string]string    // object-like #define, const/constexpr: name -> value text
+	macros   map[string]*macroDef // #define and #undef, as the expander reads them (headermacro.go)
+	funcs    map[string]constFn   // constexpr functions with one return: name -> body
+	aliases  map[string]string    // using X = Y; typedef Y X;
+	classes  map[string]classDef  // classes and structs defined with a body (classes.go)
+	vfNames  map[string]bool      // functions defined with a VF marker (foreign.go)
+	foreign  *foreignFile         // those functions, lowered on first use
+	sum      [sha256.Size]byte    // the sha256 of the bytes scanned
+	size     int64                // the file's size and modification time when scanned
 	mtime    int64
 	gen      int // the index generation it was last checked in
 }
@@ -106,6 +109,7 @@ func scan(path string, src []byte) *header {
 	if strings.Contains(text, "class") || strings.Contains(text, "struct") {
 		h.classes = scanClasses(text)
 	}
+	var dirs []byte // the #define and #undef lines, for headerDefines
 	for k := 0; k < len(text); {
 		e := strings.IndexByte(text[k:], '\n')
 		if e < 0 {
@@ -114,9 +118,23 @@ func scan(path string, src []byte) *header {
 			e += k
 		}
 		line := text[k:e]
+		start := k
 		k = e + 1
-		if t := strings.TrimLeft(line, " \t"); !strings.HasPrefix(t, "#") {
+		t := strings.TrimLeft(line, " \t")
+		if !strings.HasPrefix(t, "#") {
 			continue
+		}
+		if isDefineLine(t) {
+			for strings.HasSuffix(strings.TrimRight(text[start:e], "\r"), "\\") && e < len(text) {
+				n := strings.IndexByte(text[e+1:], '\n')
+				if n < 0 {
+					e = len(text)
+				} else {
+					e += 1 + n
+				}
+			}
+			dirs = append(append(dirs, text[start:e]...), '\n')
+			k = e + 1
 		}
 		if m := includeRE.FindStringSubmatch(line); m != nil {
 			h.includes = append(h.includes, strings.Clone(m[1])) // as written: resolved from the header's folder
@@ -124,6 +142,7 @@ func scan(path string, src []byte) *header {
 			h.defs[strings.Clone(m[1])] = strings.Clone(m[2])
 		}
 	}
+	h.macros = headerDefines(dirs)
 	if !strings.Contains(text, "const") {
 		return h
 	}
@@ -478,9 +497,7 @@ func (ix *Index) Scope(name, dir string, self *header, includes []string, classe
 	if len(classes) > 0 {
 		hs = ix.withClasses(dir, slices.Clone(hs), classes)
 	}
-	ix.mu.Lock()
-	ix.used[name] = hs
-	ix.mu.Unlock()
+	ix.use(name, hs)
 	return &Scope{ix: ix, hs: append([]*header{self}, hs...), values: map[string]*ir.Expr{}}
 }
 
