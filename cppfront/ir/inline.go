@@ -267,20 +267,67 @@ func (p *condParser) binary(level int) (int64, bool) {
 		}
 		return p.unary()
 	}
+	k0 := p.k
 	v, ok := operand()
+	left := p.enumerator(k0)
 	for {
 		op := p.peek()
 		if !condLevels[level][op] {
 			return v, ok
 		}
 		p.k++
+		k1 := p.k
 		w, wok := operand()
+		if l, r := left, p.enumerator(k1); (!ok || !wok) && (op == "==" || op == "!=") && l != "" && r != "" && (l == r || qualifier(l) == qualifier(r)) {
+			// Two enumerators of one enumeration (pseMode ==
+			// PseTypeEnum::X, the parameter bound to one): equal when
+			// they are the same one. Names of two scopes may be
+			// constants of one value: not folded.
+			v, ok = b2i((l == r) == (op == "==")), true
+			left = ""
+			continue
+		}
+		left = ""
 		if !ok || !wok {
 			ok = false
 			continue
 		}
 		v, ok = foldBin(op, v, w)
 	}
+}
+
+// qualifier returns what qualifies a name: "E" for E::X.
+func qualifier(name string) string {
+	if k := strings.LastIndex(name, "::"); k >= 0 {
+		return name[:k]
+	}
+	return ""
+}
+
+// enumerator returns the enumerator the operand that starts at token k
+// names, when it is one token: a qualified name (PseTypeEnum::X), or a
+// template parameter bound to one; "" otherwise.
+func (p *condParser) enumerator(k int) string {
+	if p.k != k+1 {
+		return ""
+	}
+	t := p.toks[k]
+	if t == "" || !isIdentStart(t[0]) {
+		return ""
+	}
+	if v, ok := p.b.Values[t]; ok && v != nil {
+		if v.Kind != ExprSym {
+			return ""
+		}
+		t = v.Name
+	} else if u := p.b.Type(t); u != t {
+		t = u
+	}
+	t = strings.TrimPrefix(t, "::")
+	if !strings.Contains(t, "::") {
+		return "" // a name not bound, or not qualified: not known to be an enumerator
+	}
+	return t
 }
 
 func (p *condParser) unary() (int64, bool) {

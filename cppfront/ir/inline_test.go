@@ -8,8 +8,8 @@ import (
 
 func TestEvalCond(t *testing.T) {
 	b := Bindings{
-		Types:  map[string]string{"T": "half", "U": "AscendC::float32_t", "V": "T"},
-		Values: map[string]*Expr{"Mode": Const(2), "isTail": Const(0), "n": Sym("count")},
+		Types:  map[string]string{"T": "half", "U": "AscendC::float32_t", "V": "T", "pse": "PseTypeEnum::PSE_NONE_TYPE"},
+		Values: map[string]*Expr{"Mode": Const(2), "isTail": Const(0), "n": Sym("count"), "kind": Sym("Kind::B")},
 	}
 	for _, c := range []struct {
 		text string
@@ -34,6 +34,16 @@ func TestEvalCond(t *testing.T) {
 		{"IsFoo<T>()", 0, false}, // another trait: not folded
 		{"std::is_same<T, std::pair<int, int>>::value", 0, false},
 		{"", 0, false},
+		// Enumerators: a parameter bound to one (as a type argument or a
+		// value) against a qualified enumerator.
+		{"pse == PseTypeEnum::PSE_NONE_TYPE", 1, true},
+		{"pse == PseTypeEnum::PSE_INNER_MUL_ADD_TYPE || pse == PseTypeEnum::PSE_INNER_MUL_ADD_SQRT_TYPE", 0, true},
+		{"pse != PseTypeEnum::PSE_NONE_TYPE", 0, true},
+		{"kind == Kind::B && Mode == 2", 1, true},
+		{"kind == ::Kind::A", 0, true},
+		{"other == PseTypeEnum::PSE_NONE_TYPE", 0, false}, // other not bound
+		{"n == Kind::A", 0, false},                        // bound to a runtime value
+		{"kind == Other::B", 0, false},                    // another scope: may be a constant of the same value
 	} {
 		v, ok := EvalCond(c.text, nil, b)
 		if ok != c.ok || ok && v != c.want {
