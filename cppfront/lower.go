@@ -136,6 +136,7 @@ func (lw *lowerer) run() {
 	sort.SliceStable(lw.f.Funcs, func(i, j int) bool { return lw.f.Funcs[i].Pos < lw.f.Funcs[j].Pos })
 	linkCalls(lw.f, lw.foreignHelpers)
 	lw.siblingCallers()
+	lw.includerInstances()
 	for name := range lw.defined {
 		lw.f.Defined = append(lw.f.Defined, name)
 	}

@@ -3,6 +3,7 @@ package cppfront
 import (
 	"bytes"
 	"crypto/sha256"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,62 +33,63 @@ import (
 const siblingMax = 256
 
 // siblingDir is what the index knows of one folder's files, this
-// generation: each source's "..." includes.
+// generation: which of them include which file.
 type siblingDir struct {
-	gen   int
-	files []siblingEntry
-}
-
-type siblingEntry struct {
-	path     string
-	includes []string // as written
+	gen int
+	by  map[string][]string // absolute path of a file included -> the folder's files that include it ("..." includes)
 }
 
 // siblingsOf returns the source files of path's folder other than path
 // whose "..." includes resolve to path.
 func (ix *Index) siblingsOf(path string) []string {
-	dir := filepath.Dir(path)
+	return ix.includersIn(path, filepath.Dir(path))
+}
+
+// includersIn returns the source files of folder dir other than path whose
+// "..." includes name path, relative to dir. A folder is read once per
+// generation, the first includePrefix bytes of at most siblingMax of its
+// sources.
+func (ix *Index) includersIn(path, dir string) []string {
+	wd, _ := os.Getwd()
+	abs := func(p string) string {
+		if filepath.IsAbs(p) || wd == "" {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(wd, p)
+	}
+	dir = abs(dir)
 	ix.mu.Lock()
 	sd, ok := ix.sibDirs[dir]
 	gen := ix.gen
 	ix.mu.Unlock()
 	if !ok || sd.gen != gen {
-		sd = &siblingDir{gen: gen}
+		sd = &siblingDir{gen: gen, by: map[string][]string{}}
 		ents, err := os.ReadDir(dir)
 		if err == nil {
+			n := 0
 			for _, e := range ents {
-				if len(sd.files) >= siblingMax {
+				if n >= siblingMax {
 					break
 				}
 				if !e.Type().IsRegular() || !sourceExt(e.Name()) {
 					continue
 				}
+				n++
 				p := filepath.Join(dir, e.Name())
-				src, err := os.ReadFile(p)
-				if err != nil || len(src) > indexMaxHeader {
-					continue
+				for _, inc := range includesOf(p) {
+					// Only the file next to the includer: the ones
+					// asked about are in this folder or below it.
+					if r := filepath.Join(dir, inc); r != p && !slices.Contains(sd.by[r], p) {
+						sd.by[r] = append(sd.by[r], p)
+					}
 				}
-				sd.files = append(sd.files, siblingEntry{path: p, includes: quotedIncludeList(src)})
 			}
 		}
 		ix.mu.Lock()
 		ix.sibDirs[dir] = sd
 		ix.mu.Unlock()
 	}
-	var out []string
-	clean := filepath.Clean(path)
-	for _, e := range sd.files {
-		if filepath.Clean(e.path) == clean {
-			continue
-		}
-		for _, inc := range e.includes {
-			if r := ix.resolve(dir, inc); r != "" && filepath.Clean(r) == clean {
-				out = append(out, e.path)
-				break
-			}
-		}
-	}
-	return out
+	return sd.by[abs(path)]
 }
 
 // sourceExt reports whether name has an extension ascvet analyses.
@@ -97,6 +99,23 @@ func sourceExt(name string) bool {
 		return true
 	}
 	return false
+}
+
+// includePrefix is how much of a file is read for its includes: they open
+// a file; one written further down is not seen.
+const includePrefix = 32 << 10
+
+// includesOf returns the "..." includes in the first includePrefix bytes
+// of the file at p.
+func includesOf(p string) []string {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	buf := make([]byte, includePrefix)
+	n, _ := io.ReadFull(f, buf)
+	return quotedIncludeList(buf[:n])
 }
 
 // quotedIncludeList returns the "..." includes of src, as written: the

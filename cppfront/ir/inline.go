@@ -60,8 +60,9 @@ const MaxInstantiations = 8
 // Instantiations returns the instantiations of fn its call sites make, as
 // far as they say: every combination of the types Func.Instances gives
 // each template parameter, in a stable order (by parameter name, then by
-// the order the types were found). A function whose call sites say
-// nothing, or that would have more than MaxInstantiations, has one: its
+// the order the types were found); else the instantiations files that
+// include fn's file name (Func.Tuples). A function of which nothing says
+// more, or that would have more than MaxInstantiations, has one: its
 // SoleInstance.
 func (fn *Func) Instantiations() []Bindings {
 	var params []string
@@ -71,6 +72,15 @@ func (fn *Func) Instantiations() []Bindings {
 			params = append(params, p)
 			n *= len(ts)
 		}
+	}
+	if n <= 1 && len(fn.Tuples) > 0 && len(fn.Tuples) <= MaxInstantiations {
+		// Named by the files that include this one.
+		out := make([]Bindings, len(fn.Tuples))
+		sole := fn.SoleInstance()
+		for i, t := range fn.Tuples {
+			out[i] = t.with(sole)
+		}
+		return out
 	}
 	if n <= 1 || n > MaxInstantiations {
 		return []Bindings{fn.SoleInstance()}
@@ -90,6 +100,24 @@ func (fn *Func) Instantiations() []Bindings {
 			}
 		}
 		out = next
+	}
+	return out
+}
+
+// with returns b with the bindings of o it does not make itself.
+func (b Bindings) with(o Bindings) Bindings {
+	out := Bindings{Types: map[string]string{}, Values: map[string]*Expr{}}
+	for k, v := range o.Types {
+		out.Types[k] = v
+	}
+	for k, v := range o.Values {
+		out.Values[k] = v
+	}
+	for k, v := range b.Types {
+		out.Types[k] = v
+	}
+	for k, v := range b.Values {
+		out.Values[k] = v
 	}
 	return out
 }

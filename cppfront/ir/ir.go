@@ -205,6 +205,11 @@ type Func struct {
 	// is known and names one (explicitly, or under an
 	// if constexpr (std::is_same<T, X>::value) guard); nil otherwise.
 	Instances map[string][]string
+	// Tuples are instantiations that files including this one write
+	// explicitly (Class<half, 1>), when the file itself gives none:
+	// each binds the parameters its arguments fix (cppfront's
+	// includers.go). Instantiations returns them.
+	Tuples []Bindings
 }
 
 // Param is one function parameter.

@@ -1,0 +1,243 @@
+package cppfront
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// Instantiations named by the files that include the file.
+//
+// A kernel's class template is defined in a header and instantiated by the
+// operator's entry file, one folder up, under its tiling keys:
+//
+//	op_kernel/arch35/im2col_gather_cut_hw.h   template <typename T, typename U, typename Y, bool isPadding>
+//	                                          class Im2colGatherCutHw { ... __VEC_SCOPE__ { ... } ... };
+//	op_kernel/im2col_apt.cpp                  #include "arch35/im2col_gather_cut_hw.h"
+//	                                          if (TILING_KEY_IS(1)) { Im2colGatherCutHw<uint8_t, uint16_t, int16_t, isPadding> op(pipe); ...
+//
+// The header alone gives no template argument, and every if constexpr on
+// T is timed on its costlier branch. When a region's file names none of
+// its template arguments, the files of its folder and of the folder above
+// that include the file are read, once per run for their includes, and
+// each explicit argument list they write for the region's class (or, for
+// a function template, for the function) is an instantiation
+// (ir.Func.Tuples): a type, a number, an enumerator or a qualified constant
+// binds its parameter; a bare name (the includer's own template parameter,
+// a constant of its own) binds nothing, so that parameter stays unknown.
+// The lists must all parse, and at most ir.MaxInstantiations differ;
+// otherwise the region keeps what its file says. The includers read are
+// dependencies of the file.
+
+// includerInstances sets ir.Func.Tuples on the template regions of the file
+// whose own file gives no instantiation.
+func (lw *lowerer) includerInstances() {
+	if lw.index == nil || lw.noForeign {
+		return
+	}
+	type want struct {
+		fn     *ir.Func
+		name   string   // the class or function template named
+		params []string // its template parameters, in order
+	}
+	var wants []want
+	for _, fn := range lw.f.Funcs {
+		if !fn.Kind.Analysed() || len(fn.Instances) > 0 {
+			continue
+		}
+		if name, params := templateOf(fn); name != "" {
+			wants = append(wants, want{fn, name, params})
+		}
+	}
+	if len(wants) == 0 {
+		return
+	}
+	dir := filepath.Dir(lw.f.Name)
+	if a, err := filepath.Abs(dir); err == nil {
+		dir = a
+	}
+	var files []string
+	files = append(files, lw.index.includersIn(lw.f.Name, dir)...)
+	if up := filepath.Dir(dir); up != dir {
+		files = append(files, lw.index.includersIn(lw.f.Name, up)...)
+	}
+	if len(files) == 0 {
+		return
+	}
+	var read []*header
+	texts := make([][]byte, 0, len(files))
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil || len(src) > indexMaxHeader {
+			continue
+		}
+		read = append(read, &header{path: p, sum: sha256.Sum256(src)})
+		texts = append(texts, src)
+	}
+	lw.index.useSiblings(lw.f.Name, read)
+	for _, w := range wants {
+		var tuples []ir.Bindings
+		seen := map[string]bool{}
+		ok := true
+		for _, src := range texts {
+			for _, args := range namedArgs(src, w.name) {
+				if len(args) > len(w.params) {
+					ok = false
+					break
+				}
+				b := bindArgs(w.params, args)
+				if b.Empty() {
+					continue
+				}
+				if k := b.String(); !seen[k] {
+					seen[k] = true
+					tuples = append(tuples, b)
+				}
+			}
+		}
+		if ok && len(tuples) > 0 && len(tuples) <= ir.MaxInstantiations {
+			w.fn.Tuples = tuples
+		}
+	}
+}
+
+// templateOf returns the template a region belongs to and its parameters:
+// the class of a method, from the region's name ("C<T, U>::M",
+// "C<T, U>::M.vec_scope#1"), or a function template with parameters of
+// its own.
+func templateOf(fn *ir.Func) (string, []string) {
+	name := fn.Name
+	if k := strings.Index(name, ".vec_scope#"); k >= 0 {
+		name = name[:k]
+	}
+	if k := strings.LastIndex(name, ">::"); k >= 0 {
+		open := strings.IndexByte(name, '<')
+		if open <= 0 || open > k {
+			return "", nil
+		}
+		cls := name[:open]
+		if j := strings.LastIndex(cls, "::"); j >= 0 {
+			cls = cls[j+2:]
+		}
+		params := splitTop(name[open+1 : k])
+		for i, p := range params {
+			params[i] = strings.TrimSpace(p)
+			if _, isType := ir.ElemSize(params[i]); !isIdent(params[i]) || isType || params[i] == "true" || params[i] == "false" {
+				return "", nil // a specialisation's arguments: not parameter names
+			}
+		}
+		return cls, params
+	}
+	if strings.Contains(name, "::") || len(fn.TParams) == 0 {
+		return "", nil
+	}
+	return name, fn.TParams
+}
+
+// isIdent reports whether s is one identifier.
+func isIdent(s string) bool {
+	if s == "" || !isIdentStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isIdentChar(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// namedArgs returns the template argument lists src writes for name:
+// each name<...> outside comments, as identifier, followed by its
+// arguments, split at their top-level commas.
+func namedArgs(src []byte, name string) [][]string {
+	var out [][]string
+	for k := 0; ; {
+		j := bytes.Index(src[k:], []byte(name))
+		if j < 0 {
+			return out
+		}
+		j += k
+		k = j + len(name)
+		if j > 0 && (isIdentChar(src[j-1]) || src[j-1] == '~') || inComment(src, j) {
+			continue
+		}
+		e := k
+		for e < len(src) && (src[e] == ' ' || src[e] == '\t') {
+			e++
+		}
+		if e >= len(src) || src[e] != '<' {
+			continue
+		}
+		end := matchAngle(src, e)
+		if end < 0 {
+			continue
+		}
+		var args []string
+		for _, a := range splitTop(string(src[e+1 : end])) {
+			args = append(args, normSpace(a))
+		}
+		out = append(out, args)
+		k = end + 1
+	}
+}
+
+// inComment reports whether offset j of src is in a // comment of its line.
+func inComment(src []byte, j int) bool {
+	s := bytes.LastIndexByte(src[:j], '\n') + 1
+	return bytes.Contains(src[s:j], []byte("//"))
+}
+
+// bindArgs binds params to args: a number or a boolean as a value; a
+// type, an enumerator or a qualified name as a type argument (what
+// Bindings.Type and the condition folding read); a bare name binds
+// nothing (the includer's own parameter or constant).
+func bindArgs(params, args []string) ir.Bindings {
+	b := ir.Bindings{Types: map[string]string{}, Values: map[string]*ir.Expr{}}
+	for i, a := range args {
+		if i >= len(params) || a == "" {
+			continue
+		}
+		if v, ok := literalArg(a); ok {
+			b.Values[params[i]] = ir.Const(v)
+			continue
+		}
+		if _, known := ir.ElemSize(a); known || strings.Contains(a, "::") {
+			b.Types[params[i]] = strings.TrimPrefix(a, "::")
+		}
+	}
+	return b
+}
+
+// literalArg reads an integer or boolean template argument.
+func literalArg(t string) (int64, bool) {
+	switch t {
+	case "true":
+		return 1, true
+	case "false":
+		return 0, true
+	}
+	t = strings.TrimRight(t, "uUlL")
+	if t == "" || (t[0] < '0' || t[0] > '9') && t[0] != '-' {
+		return 0, false
+	}
+	var v int64
+	neg := t[0] == '-'
+	if neg {
+		t = t[1:]
+	}
+	for _, c := range t {
+		if c < '0' || c > '9' || v > 1<<40 {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}

@@ -1,0 +1,112 @@
+package cppfront
+
+import (
+	"go/token"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// TestIncluderInstances: a class template's regions take the argument
+// lists that the entry file one folder up writes for the class; a bare name
+// (the entry's own template parameter) binds nothing. A file that only
+// mentions the class in a comment, or that does not include the header,
+// adds nothing.
+func TestIncluderInstances(t *testing.T) {
+	dir := t.TempDir()
+	header := `#pragma once
+template <typename T, typename U, bool isPadding>
+class Gather {
+public:
+    __aicore__ inline void Compute(__ubuf__ T* dst, __ubuf__ T* src, uint16_t n);
+};
+
+template <typename T, typename U, bool isPadding>
+__aicore__ inline void Gather<T, U, isPadding>::Compute(__ubuf__ T* dst, __ubuf__ T* src, uint16_t n)
+{
+    __VEC_SCOPE__
+    {
+        Reg::RegTensor<T> x;
+        Reg::MaskReg m = Reg::CreateMask<T>();
+        for (uint16_t i = 0; i < n; i++) {
+            Reg::LoadAlign(x, src + i * 64);
+            if constexpr (sizeof(T) == 1) {
+                Reg::Adds(x, x, 1, m);
+            }
+            Reg::StoreAlign(dst + i * 64, x, m);
+        }
+    }
+}
+`
+	entry := `#include "arch35/gather.h"
+template <bool isPadding>
+__aicore__ void Run() {
+    if (TILING_KEY_IS(1)) { Gather<uint8_t, uint16_t, isPadding> op; op.Compute(nullptr, nullptr, 4); }
+    else if (TILING_KEY_IS(2)) { Gather<float, uint32_t, true> op; op.Compute(nullptr, nullptr, 4); }
+    else { Gather<DTYPE_X, uint32_t, false> op; op.Compute(nullptr, nullptr, 4); } // DTYPE_X: a bare name
+    // Gather<half, half, true> in a comment is no instantiation
+}
+`
+	write(t, filepath.Join(dir, "arch35", "gather.h"), header)
+	write(t, filepath.Join(dir, "entry.cpp"), entry)
+	write(t, filepath.Join(dir, "other.cpp"), "// does not include it\nGather<int8_t, int8_t, false> g;\n")
+	name := filepath.Join(dir, "arch35", "gather.h")
+	f, err := ParseFileOptions(token.NewFileSet(), name, []byte(header), Options{Index: NewIndex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fn *ir.Func
+	for _, g := range f.Funcs {
+		if g.Kind == ir.RegionVecScope {
+			fn = g
+		}
+	}
+	if fn == nil {
+		t.Fatal("no __VEC_SCOPE__ region")
+	}
+	var got []string
+	for _, b := range fn.Instantiations() {
+		got = append(got, b.String())
+	}
+	want := []string{"T=uint8_t, U=uint16_t", "T=float, U=uint32_t, isPadding=1", "U=uint32_t, isPadding=0"}
+	if len(got) != len(want) {
+		t.Fatalf("instantiations %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("instantiation %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+	// Without the index, nothing is known.
+	g, err := ParseFile(token.NewFileSet(), name, []byte(header))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fn := range g.Funcs {
+		if len(fn.Tuples) > 0 {
+			t.Errorf("%s has instantiations without an index", fn.Name)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "entry.cpp")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTemplateOf(t *testing.T) {
+	for _, c := range []struct {
+		name, want string
+		params     int
+	}{
+		{"Im2col<T, U, Y, isPadding>::Calc.vec_scope#1", "Im2col", 4},
+		{"ns::Kernel<T>::Process", "Kernel", 1},
+		{"Kernel<half, X>::Process", "", 0}, // a specialisation's arguments
+		{"Plain::Method", "", 0},
+	} {
+		name, params := templateOf(&ir.Func{Name: c.name})
+		if name != c.want || len(params) != c.params {
+			t.Errorf("templateOf(%q) = %q %v; want %q and %d parameters", c.name, name, params, c.want, c.params)
+		}
+	}
+}
