@@ -20,6 +20,8 @@ const tail = `(?P<Tail>(?:[:;] .*)?)`
 var pressure = []pattern{
 	{`VF region (?P<fn>.+?) keeps (?P<peak>\d+) (?P<class>\S+) registers live at once at line (?P<line>\d+)(?P<Inlined>(?: when inlined into .+?)?) \((?P<listed>\d+) listed(?P<Helper>(?:, \d+ inside a called helper)?); budget (?P<budget>\d+); (?P<decl>\d+) declared\); (?P<Consequence>.+?)(?P<Inst>(?: \(instantiated with [^()]*\))?)(?P<Tail>(?:; (?:saves ~|no saving measurable|the cost is not simulated).*)?)`,
 		`VF 区域 ${fn} 在第 ${line} 行同时有 ${peak} 个 ${class} 寄存器存活${Inlined}（下面列出 ${listed} 个${Helper}；上限 ${budget} 个；声明了 ${decl} 个）；${Consequence}${Inst}${Tail}`},
+	{`VF region (?P<fn>.+?) keeps (?P<peak>\d+) (?P<class>\S+) registers live at once at line (?P<line>\d+) of (?P<file>\S+)(?P<Inlined>(?: when inlined into .+?)?) \((?P<listed>\d+) listed(?P<Helper>(?:, \d+ inside a called helper)?); budget (?P<budget>\d+); (?P<decl>\d+) declared\); (?P<Consequence>.+?)(?P<Inst>(?: \(instantiated with [^()]*\))?)(?P<Tail>(?:; (?:saves ~|no saving measurable|the cost is not simulated).*)?)`,
+		`VF 区域 ${fn} 在 ${file} 第 ${line} 行同时有 ${peak} 个 ${class} 寄存器存活${Inlined}（下面列出 ${listed} 个${Helper}；上限 ${budget} 个；声明了 ${decl} 个）；${Consequence}${Inst}${Tail}`},
 	{`reached from (?P<fn>.+), with (?P<n>\d+) live`, `内联到 ${fn} 时到达此处，同时存活 ${n} 个`},
 	{`the peak is here`, `寄存器数量在此处达到峰值`},
 	{`(?P<r>\S+) is live at the peak`, `${r} 在峰值处存活`},
