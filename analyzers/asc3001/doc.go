@@ -10,6 +10,11 @@ const text = "A VF has 32 RegTensor registers. What counts is how many hold a va
 	"spilled (stored after the peak, reloaded before their next use); when that traffic costs nothing the machine " +
 	"cannot hide, the message says no saving is measurable. Split the VF (intermediates through UB), finish one computation before starting the next, or reuse " +
 	"temporaries. `ascvet regs FILE:LINE` prints the full pressure report of a region. " +
+	"The count is that of the code the compiler builds: helpers of the file and of the headers it includes are " +
+	"inlined at their calls. An overrun inside a helper of a header is reported at the kernel's call, naming the " +
+	"helper's file and the line of the peak; when several kernels inline it, the one with the most registers live " +
+	"there is reported and the others are listed with it (and with -show-ignored). A helper that files of its own " +
+	"folder include and call is counted there, not alone. " +
 	"Source: seed 002 (at most 32 RegTensor per VF)."
 
 const before = `AscendC::Reg::RegTensor<float> x0, x1, /* ... */ x7;   // 8 inputs

@@ -5,6 +5,11 @@ const text = "A VF has 8 MaskReg registers. Masks are easy to keep alive by acci
 	"once the compiler spills masks to UB with synchronisation. The message gives the peak and its line; the related " +
 	"locations are the masks live there. Combine masks with predicated compares, apply De Morgan, or recompute a " +
 	"mask where it is used. " +
+	"The count is that of the code the compiler builds: helpers of the file and of the headers it includes are " +
+	"inlined at their calls. An overrun inside a helper of a header is reported at the kernel's call, naming the " +
+	"helper's file and the line of the peak; when several kernels inline it, the one with the most registers live " +
+	"there is reported and the others are listed with it (and with -show-ignored). A helper that files of its own " +
+	"folder include and call is counted there, not alone. " +
 	"Source: seed 002 (at most 8 MaskReg per VF)."
 
 const before = `AscendC::Reg::MaskReg m0, m1, m2, m3, m4, m5, m6, m7, m8;

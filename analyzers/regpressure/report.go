@@ -14,6 +14,13 @@ import (
 	"github.com/ascvet/ascvet/regalloc"
 )
 
+// OverrunCategory starts the Diagnostic.Category of a finding whose peak
+// is in a helper of an included header: the rest names the class, the
+// helper's file and the line of the peak, and the helper, then after a
+// '#' the registers live there. Findings of one run whose categories
+// agree up to the '#' are one overrun that several kernels inline.
+const OverrunCategory = "overrun "
+
 // overrun is one region's instantiation whose peak in a class exceeds the
 // budget.
 type overrun struct {
@@ -106,7 +113,15 @@ func report(pass *analysis.Pass, res *Result, c regalloc.Class, consequence stri
 		// folder (ir.Func.CalledFrom).
 		d.Pos, d.End = p.At.Pos, p.At.End
 		name = o.Func.Name
-		at = fmt.Sprintf("at line %d of %s", o.Position().Line, relTo(res, rep.fn, o.Position().Filename))
+		op := o.Position()
+		at = fmt.Sprintf("at line %d of %s", op.Line, relTo(res, rep.fn, op.Filename))
+		// Other kernels that inline the helper see the same overrun:
+		// the driver reports it once (the category names it).
+		file := op.Filename
+		if a, err := filepath.Abs(file); err == nil {
+			file = a
+		}
+		d.Category = fmt.Sprintf("%s%s %s:%d %s#%d", OverrunCategory, c, file, op.Line, name, p.Peak)
 	} else {
 		regions := make([]*ir.Func, 0, len(res.Files))
 		for fn := range res.Files {

@@ -316,6 +316,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, "-baseline: "+err.Error())
 		}
 	}
+	sameOverrun(issues, outLang)
 	for i := range issues {
 		if policy.fails(&issues[i]) {
 			code = max(code, exitFindings)

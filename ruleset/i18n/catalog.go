@@ -24,6 +24,7 @@ var pressure = []pattern{
 		`VF 区域 ${fn} 在 ${file} 第 ${line} 行同时有 ${peak} 个 ${class} 寄存器存活${Inlined}（下面列出 ${listed} 个${Helper}；上限 ${budget} 个；声明了 ${decl} 个）；${Consequence}${Inst}${Tail}`},
 	{`reached from (?P<fn>.+), with (?P<n>\d+) live`, `内联到 ${fn} 时到达此处，同时存活 ${n} 个`},
 	{`the peak is here`, `寄存器数量在此处达到峰值`},
+	{`the same overrun, where another kernel inlines the helper`, `同一处超限：另一个核函数在此内联该辅助函数`},
 	{`(?P<r>\S+) is live at the peak`, `${r} 在峰值处存活`},
 	{`(?P<r>\S+) is live at the peak \((?P<n>\d+) registers\)`, `${r} 在峰值处存活（占 ${n} 个寄存器）`},
 }
