@@ -7,6 +7,7 @@ package simcost
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -113,6 +114,11 @@ type Cost struct {
 	// simulated does not decide (its template arguments are not known), as
 	// the costlier branch timed assumes them.
 	Assumed []string
+	// Instance names the instantiation simulated, when the function's
+	// instantiations are known ("T=half"); Of is how many build different
+	// loops when more than one: Instance is the one the fix saves most in.
+	Instance string
+	Of       int
 }
 
 // Saving returns the cycles one iteration saves (rounded) and the share of
@@ -131,6 +137,15 @@ func (c Cost) Phrase() string {
 	s := c.phrase()
 	if len(c.Opaque) > 0 {
 		s += fmt.Sprintf(" (timed with %s as one instruction: not defined in the file)", strings.Join(c.Opaque, ", "))
+	}
+	n, _ := c.Saving()
+	switch {
+	case c.Instance != "" && c.Of > 1 && n <= 0:
+		s += fmt.Sprintf(" (timed for each of %d instantiations)", c.Of)
+	case c.Instance != "" && c.Of > 1:
+		s += fmt.Sprintf(" (timed for %s, of %d instantiations the one it saves most in)", c.Instance, c.Of)
+	case c.Instance != "":
+		s += fmt.Sprintf(" (timed for %s)", c.Instance)
 	}
 	if len(c.Assumed) > 0 {
 		as := c.Assumed
@@ -172,7 +187,16 @@ func (md *Model) iters(lp *ir.Loop) int {
 
 // Loop simulates loop lp of fn as written and without the instructions
 // drop removes (the fix).
+//
+// When fn's instantiations are known (ir.Func.Instantiations: its file's
+// calls, or the files that include it), each that builds a different loop
+// is simulated, and the cost is that of the one the fix saves most in,
+// named (Cost.Instance): a real build, not the costlier branch of every
+// if constexpr.
 func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost {
+	if insts := fn.Instantiations(); len(insts) > 1 || len(insts) == 1 && !insts[0].Empty() {
+		return md.loopInstances(fn, lp, drop, insts)
+	}
 	n := md.iters(lp)
 	k := writtenKey{lp, n}
 	md.mu.Lock()
@@ -191,6 +215,33 @@ func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 	before := w.res
 	after := md.M.RunCycles(simcheck.BodyOf(fn, lp, drop), before.Iterations)
 	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: w.opaque, Assumed: w.assumed}
+}
+
+// loopInstances is Loop over the instantiations insts of fn.
+func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool, insts []ir.Bindings) Cost {
+	var best Cost
+	bestSave := math.MinInt
+	seen := map[string]bool{}
+	distinct := 0
+	for _, b := range insts {
+		body := simcheck.BodyOfInstance(fn, b, lp, nil)
+		if key := bodyKey(body); seen[key] {
+			continue
+		} else {
+			seen[key] = true
+		}
+		distinct++
+		before := md.M.RunCycles(body, md.iters(b.Loop(lp)))
+		after := md.M.RunCycles(simcheck.BodyOfInstance(fn, b, lp, drop), before.Iterations)
+		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: body.Opaque, Assumed: body.Assumed, Instance: b.String()}
+		if save := c.Before - c.After; save > bestSave {
+			best, bestSave = c, save
+		}
+	}
+	if distinct > 1 {
+		best.Of = distinct
+	}
+	return best
 }
 
 // assumedOf lists the if constexpr a region's run did not decide.
