@@ -610,7 +610,7 @@ func (fb *funcBuilder) params(d int32) {
 		}
 		decl := fl.child(p, "declarator")
 		name, ref, ptr, arr, _ := fb.declShape(decl)
-		prm := ir.Param{Name: name, Type: typ, Ptr: ptr, Default: fl.n[p].kind() == "optional_parameter_declaration", Reg: ir.NoReg, Pos: fb.pos(fl.n[p].start)}
+		prm := ir.Param{Name: name, Type: typ, Ptr: ptr, Ref: ref, Default: fl.n[p].kind() == "optional_parameter_declaration", Reg: ir.NoReg, Pos: fb.pos(fl.n[p].start)}
 		rt := parseRegType(typ, fb.tyAlias)
 		if c, ok := fb.lw.regParams[fb.fn.Pos][name]; ok && rt.class == ir.ClassNone && !ptr {
 			rt = regType{class: c} // RegT& x, a register by its callers (deduceRegParams)

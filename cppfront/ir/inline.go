@@ -775,6 +775,17 @@ func (c *copier) block(bl *Block) *Block {
 	return out
 }
 
+// refParam reports whether name is a parameter of the helper declared by
+// reference.
+func (c *copier) refParam(name string) bool {
+	for _, p := range c.h.Params {
+		if p.Name == name {
+			return p.Ref
+		}
+	}
+	return false
+}
+
 // here gives a copy of a node of a helper of another file the call's
 // position: the helper's positions are not the caller's file's.
 func (c *copier) here(pos, end *token.Pos) {
@@ -818,9 +829,14 @@ func (c *copier) instr(in *Instr) *Instr {
 	if len(in.PtrDefs) > 0 {
 		ni.PtrDefs = make([]string, len(in.PtrDefs))
 		for k, name := range in.PtrDefs {
-			ni.PtrDefs[k] = name
-			if v, ok := c.inner.Values[name]; ok && v.Kind == ExprSym {
-				ni.PtrDefs[k] = v.Name // the caller's pointer the parameter names
+			// A pointer parameter taken by reference (T*& p) is the
+			// caller's pointer: advancing it advances the caller's. Any
+			// other pointer the helper advances (a parameter taken by
+			// value, a local) is the helper's own, named apart from the
+			// caller's names.
+			ni.PtrDefs[k] = name + "@" + c.h.Name
+			if v, ok := c.inner.Values[name]; ok && v.Kind == ExprSym && c.refParam(name) {
+				ni.PtrDefs[k] = v.Name
 			}
 		}
 	}

@@ -217,6 +217,7 @@ type Param struct {
 	Name string // may be empty
 	Type string // as written, qualifiers blanked
 	Ptr  bool   // declared as a pointer (T* p)
+	Ref  bool   // declared by reference (T& x, T*& p)
 	// Default marks a parameter declared with a default argument (int n = 1).
 	Default bool
 	Reg     RegID     // register declared by this parameter, or NoReg

@@ -49,6 +49,7 @@ import (
 // it flushes at the stream's own pointer and does not move it.
 func PostSites(fn *ir.Func) []Site {
 	var out []Site
+	var ex *ir.Func // fn with its helpers inlined, made on first use
 	for _, post := range fn.Instrs {
 		if post.Op != ir.OpStoreUnAlignPost || post.Form == ir.FormRaw || post.Loop == ir.NoLoop {
 			continue
@@ -60,9 +61,56 @@ func PostSites(fn *ir.Func) []Site {
 		lp := fn.Loops[post.Loop]
 		s := Site{Func: fn, Loop: lp, Instr: post, Reg: u}
 		s.Verdict, s.Why, s.Stream = postVerdict(fn, lp, post, u)
+		if s.Verdict != Contiguous && passesReg(fn, lp, u) {
+			// The stream goes on in a helper the loop calls with the
+			// register: judged again on the code the compiler builds,
+			// the helper inlined (its stores through a pointer it takes
+			// by reference advance the caller's pointer; one it takes
+			// by value is its own copy).
+			if ex == nil {
+				ex = fn.Expand(fn.SoleInstance())
+			}
+			if es, ok := inExpanded(ex, s); ok && es.Verdict == Contiguous {
+				s = es
+			}
+		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// passesReg reports whether a call of a helper whose body is known, in lp,
+// is passed register u.
+func passesReg(fn *ir.Func, lp *ir.Loop, u ir.RegID) bool {
+	for _, in := range fn.InstrsIn(lp) {
+		if in.Op == ir.OpCall && in.Target != nil && fn.Within(in.Loop, lp.ID) && (hasReg(in.Uses, u) || hasReg(in.Defs, u)) {
+			return true
+		}
+	}
+	return false
+}
+
+// inExpanded returns site s judged on ex, fn as the compiler builds it
+// (ir.Func.Expand): the Post and its loop are found there by position (the
+// caller's own instructions keep theirs, and its registers their IDs).
+func inExpanded(ex *ir.Func, s Site) (Site, bool) {
+	if ex == s.Func || int(s.Reg) >= len(ex.Regs) {
+		return s, false
+	}
+	var post *ir.Instr
+	for _, in := range ex.Instrs {
+		if in.Pos == s.Instr.Pos && in.Op == s.Instr.Op && in.Loop != ir.NoLoop {
+			post = in
+			break
+		}
+	}
+	if post == nil || ex.Loops[post.Loop].Pos != s.Loop.Pos {
+		return s, false
+	}
+	lp := ex.Loops[post.Loop]
+	es := Site{Func: ex, Loop: lp, Instr: post, Reg: s.Reg}
+	es.Verdict, es.Why, es.Stream = postVerdict(ex, lp, post, s.Reg)
+	return es, true
 }
 
 // choice is one branch of an if constexpr.
