@@ -126,7 +126,7 @@ func templateOf(fn *ir.Func) (string, []string) {
 		params := splitTop(name[open+1 : k])
 		for i, p := range params {
 			params[i] = strings.TrimSpace(p)
-			if _, isType := ir.ElemSize(params[i]); !isIdent(params[i]) || isType || params[i] == "true" || params[i] == "false" {
+			if _, isType := ir.ElemSize(params[i]); !isIdentifier(params[i]) || isType || params[i] == "true" || params[i] == "false" {
 				return "", nil // a specialisation's arguments: not parameter names
 			}
 		}
@@ -136,19 +136,6 @@ func templateOf(fn *ir.Func) (string, []string) {
 		return "", nil
 	}
 	return name, fn.TParams
-}
-
-// isIdent reports whether s is one identifier.
-func isIdent(s string) bool {
-	if s == "" || !isIdentStart(s[0]) {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if !isIdentChar(s[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // namedArgs returns the template argument lists src writes for name:
@@ -202,7 +189,7 @@ func bindArgs(params, args []string) ir.Bindings {
 		if i >= len(params) || a == "" {
 			continue
 		}
-		if v, ok := literalArg(a); ok {
+		if v, ok := ir.LiteralValue(a); ok {
 			b.Values[params[i]] = ir.Const(v)
 			continue
 		}
@@ -211,33 +198,4 @@ func bindArgs(params, args []string) ir.Bindings {
 		}
 	}
 	return b
-}
-
-// literalArg reads an integer or boolean template argument.
-func literalArg(t string) (int64, bool) {
-	switch t {
-	case "true":
-		return 1, true
-	case "false":
-		return 0, true
-	}
-	t = strings.TrimRight(t, "uUlL")
-	if t == "" || (t[0] < '0' || t[0] > '9') && t[0] != '-' {
-		return 0, false
-	}
-	var v int64
-	neg := t[0] == '-'
-	if neg {
-		t = t[1:]
-	}
-	for _, c := range t {
-		if c < '0' || c > '9' || v > 1<<40 {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
 }

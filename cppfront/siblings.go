@@ -115,31 +115,7 @@ func includesOf(p string) []string {
 	defer f.Close()
 	buf := make([]byte, includePrefix)
 	n, _ := io.ReadFull(f, buf)
-	return quotedIncludeList(buf[:n])
-}
-
-// quotedIncludeList returns the "..." includes of src, as written: the
-// lines where "include" follows a '#' that starts the line.
-func quotedIncludeList(src []byte) []string {
-	var out []string
-	for k := 0; ; {
-		j := bytes.Index(src[k:], []byte("include"))
-		if j < 0 {
-			return out
-		}
-		j += k
-		k = j + len("include")
-		s := bytes.LastIndexByte(src[:j], '\n') + 1
-		e := bytes.IndexByte(src[j:], '\n')
-		if e < 0 {
-			e = len(src)
-		} else {
-			e += j
-		}
-		if m := includeRE.FindSubmatch(src[s:e]); m != nil {
-			out = append(out, string(m[1]))
-		}
-	}
+	return quotedIncludes(buf[:n])
 }
 
 // siblingCallers lists, for each helper region of the file, the files of

@@ -158,7 +158,7 @@ func (b Bindings) Subst(e *Expr) *Expr {
 // Set binds name to the template argument arg as written: an integer,
 // true or false binds a value, anything else a type.
 func (b *Bindings) Set(name, arg string) {
-	if v, ok := literalValue(arg); ok {
+	if v, ok := LiteralValue(arg); ok {
 		if b.Values == nil {
 			b.Values = map[string]*Expr{}
 		}
@@ -655,7 +655,7 @@ func bindCall(call *Instr, h *Func, regs []*Reg, b Bindings) Bindings {
 		}
 		name := h.TParams[k]
 		t = strings.TrimSpace(t)
-		if v, ok := literalValue(t); ok {
+		if v, ok := LiteralValue(t); ok {
 			in.Values[name] = Const(v)
 			continue
 		}
@@ -693,7 +693,7 @@ func bindCall(call *Instr, h *Func, regs []*Reg, b Bindings) Bindings {
 }
 
 // literalValue reads an integer or boolean template argument.
-func literalValue(t string) (int64, bool) {
+func LiteralValue(t string) (int64, bool) {
 	switch t {
 	case "true":
 		return 1, true
