@@ -124,6 +124,26 @@ func (fb *funcBuilder) lookup(name string) (binding, bool) {
 	return binding{}, false
 }
 
+// returns records what a return statement of the function returns
+// (ir.Func.Ret): the register its expression names, when every return
+// names the same one.
+func (fb *funcBuilder) returns(i int32) {
+	fl := fb.fl
+	reg := ir.NoReg
+	if kids := fl.named(i); len(kids) == 1 && fl.n[kids[0]].kind() == "identifier" {
+		if b, ok := fb.lookup(fl.text(kids[0])); ok {
+			reg = b.reg
+		}
+	}
+	switch {
+	case fb.fn.RetMixed:
+	case reg == ir.NoReg || fb.fn.RetKnown && fb.fn.Ret != reg:
+		fb.fn.Ret, fb.fn.RetKnown, fb.fn.RetMixed = ir.NoReg, false, true
+	default:
+		fb.fn.Ret, fb.fn.RetKnown = reg, true
+	}
+}
+
 // killValue forgets the value of a name without recording an assignment
 // in the loop (a post-update by an instruction: Instr.PtrDefs says it).
 func (fb *funcBuilder) killValue(name string, loop ir.LoopID) {
@@ -752,6 +772,7 @@ func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 	case "return_statement":
 		fb.expr(i, loop, cond, out, ir.NoReg)
 		if fb.lambdas == 0 {
+			fb.returns(i)
 			fb.jump(i, ir.JumpReturn, ir.NoLoop, cond, out)
 		}
 	case "comment", "preproc_call", "preproc_def",

@@ -121,3 +121,57 @@ func write(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestExpandReturned: x = Helper(...) inlined writes x where the helper
+// writes the register it returns; a helper whose returns differ stays a
+// call.
+func TestExpandReturned(t *testing.T) {
+	src := `template <typename T2>
+__aicore__ inline Reg::MaskReg GenMask(uint32_t& n)
+{
+    Reg::MaskReg reg;
+    reg = Reg::UpdateMask<T2>(n);
+    return reg;
+}
+__aicore__ inline Reg::MaskReg Either(uint32_t& n, bool b)
+{
+    Reg::MaskReg a = Reg::UpdateMask<float>(n);
+    Reg::MaskReg c = Reg::UpdateMask<half>(n);
+    if (b) { return a; }
+    return c;
+}
+__simd_vf__ inline void K(__ubuf__ float* y, __ubuf__ float* g, uint32_t cnt)
+{
+    Reg::RegTensor<float> v;
+    uint32_t m = cnt;
+    Reg::MaskReg p = GenMask<int32_t>(m);
+    Reg::MaskReg q = Either(m, true);
+    Reg::LoadAlign(v, g, p);
+    Reg::StoreAlign(y, v, q);
+}
+`
+	f, err := ParseFile(token.NewFileSet(), "k.asc", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := f.Func("K")
+	var p ir.RegID = ir.NoReg
+	for _, r := range k.Regs {
+		if r.Name == "p" {
+			p = r.ID
+		}
+	}
+	e := k.Expand(ir.Bindings{})
+	var writesP, calls int
+	for _, in := range e.Instrs {
+		if in.Name == "UpdateMask" && slices.Contains(in.Defs, p) {
+			writesP++
+		}
+		if in.Op == ir.OpCall {
+			calls++
+		}
+	}
+	if writesP != 1 || calls != 1 {
+		t.Errorf("%d UpdateMask write p, %d calls left; want 1 and 1 (Either returns one of two registers: a call)", writesP, calls)
+	}
+}

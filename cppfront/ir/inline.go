@@ -608,6 +608,13 @@ func Inline(call *Instr, regs []*Reg, b Bindings) (*Block, []*Reg, Bindings, boo
 		}
 		c.m[p.Reg] = call.Args[k].Reg
 	}
+	if dst, ok := assigned(call, regs); ok {
+		// x = Helper(...): the register the helper returns is x.
+		if !h.RetKnown || int(h.Ret) >= len(c.m) || c.m[h.Ret] != NoReg {
+			return nil, regs, Bindings{}, false // what is returned is not known: the call stays a call
+		}
+		c.m[h.Ret] = dst
+	}
 	for _, r := range h.Regs {
 		if c.m[r.ID] != NoReg {
 			continue
@@ -630,6 +637,20 @@ func Inline(call *Instr, regs []*Reg, b Bindings) (*Block, []*Reg, Bindings, boo
 	}
 	c.regsOut = regs
 	return c.block(h.Body), regs, c.inner, true
+}
+
+// assigned returns the register a call's result is assigned to
+// (MaskReg m = Helper(...)), when it is one.
+func assigned(call *Instr, regs []*Reg) (RegID, bool) {
+	if call.Assign == "" {
+		return NoReg, false
+	}
+	for _, r := range call.Defs {
+		if int(r) < len(regs) && regs[r].Name == call.Assign {
+			return r, true
+		}
+	}
+	return NoReg, false
 }
 
 // implicitReg finds the caller's implicit register of r's name and class.

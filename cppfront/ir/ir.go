@@ -193,6 +193,13 @@ type Func struct {
 	// Fset resolves a Foreign function's positions in its own file; nil
 	// for the functions of the file analysed.
 	Fset *token.FileSet
+	// Ret is the register every return statement of the function
+	// returns (return reg;), when RetKnown; RetMixed when a return
+	// returns something else, or another register.
+	Ret      RegID
+	RetKnown bool
+	RetMixed bool
+
 	// CalledFrom lists, for a helper, the files of its folder that
 	// include its file and call it by name: the compiler builds it there
 	// too, with what those callers keep live (cppfront's siblings.go).
