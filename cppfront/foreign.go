@@ -37,11 +37,13 @@ type foreignFile struct {
 }
 
 // vfFuncNames returns the names of the functions text defines with a VF
-// marker (__simd_callee__, __simd_vf__) before their name: the identifier
-// before the first parenthesis after the marker.
+// marker (__simd_callee__, __simd_vf__) before their name, or __aicore__
+// and register parameters (a helper VF code calls, as the file's own
+// RegionAicoreRegs): the identifier before the first parenthesis after the
+// marker.
 func vfFuncNames(text string) map[string]bool {
 	var out map[string]bool
-	for _, marker := range []string{"__simd_callee__", "__simd_vf__"} {
+	for _, marker := range []string{"__simd_callee__", "__simd_vf__", "__aicore__"} {
 		for k := 0; ; {
 			j := strings.Index(text[k:], marker)
 			if j < 0 {
@@ -61,6 +63,9 @@ func vfFuncNames(text string) map[string]bool {
 			for s > j && isIdentChar(text[s-1]) {
 				s--
 			}
+			if marker == "__aicore__" && !takesRegs(text, j+p) {
+				continue // host code: only a helper that takes registers is VF code
+			}
 			if s < e && isIdentStart(text[s]) {
 				if out == nil {
 					out = map[string]bool{}
@@ -70,6 +75,26 @@ func vfFuncNames(text string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// takesRegs reports whether the parameter list that opens at text[open]
+// names a register type (RegTensor, MaskReg, an unaligned register).
+func takesRegs(text string, open int) bool {
+	depth := 0
+	for k := open; k < len(text) && k < open+2000; k++ {
+		switch text[k] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				ps := text[open:k]
+				return strings.Contains(ps, "RegTensor") || strings.Contains(ps, "MaskReg") || strings.Contains(ps, "UnalignReg")
+			}
+		case '{', ';':
+			return false
+		}
+	}
+	return false
 }
 
 // Helpers returns the VF functions named name that the headers of the

@@ -111,7 +111,7 @@ func (lw *lowerer) run() {
 		if !ok {
 			continue
 		}
-		if lw.noForeign && kind != ir.RegionSimdCallee && kind != ir.RegionSimdVF && kind != ir.RegionSimdCaller {
+		if lw.noForeign && kind != ir.RegionSimdCallee && kind != ir.RegionSimdVF && kind != ir.RegionSimdCaller && kind != ir.RegionAicoreRegs {
 			continue // a header lowered for its helpers (foreign.go): only functions a call can link to
 		}
 		regions = append(regions, region{fd: fd, kind: kind, at: len(lw.f.Funcs) + len(regions)})
