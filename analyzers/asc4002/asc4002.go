@@ -34,7 +34,8 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"on a barrier (LocalMemBar, WaitFlag, PipeBarrier) round-trips through UB each iteration, and its copies would " +
 		"wait on each other: it is not reported. Neither is a loop that divides integers: the 950 runs an integer Div as a " +
 		"software sequence the model prices as one instruction; a Div on a template parameter is timed as a float Div and " +
-		"the message says so. " +
+		"the message says so. Nor is a loop that calls a helper whose body ascvet does not see: timed as one instruction " +
+		"that reads and writes every register passed, it would make the loop look serial when it is not. " +
 		"Unroll by hand: the compiler does not do it for you in a VF. " +
 		"Source: seed 002, the dual-issue best practice.",
 	Before: `for (uint16_t i = 0; i < repeatTimes; ++i) {
@@ -133,6 +134,13 @@ func worth(md *simcost.Model, st simcost.LoopStats, peak *regalloc.Result, budge
 	}
 	if intDiv, _ := divs(st.Body); intDiv {
 		return 0, 0, false // an integer Div is a software sequence the model prices as one op
+	}
+	if len(st.Body.Opaque) > 0 {
+		// A helper whose body is not known is timed as one instruction
+		// that reads and writes every register passed: an output it
+		// only writes waits for the previous iteration's readers, and
+		// the low rate may be that, not the loop's.
+		return 0, 0, false
 	}
 	best, factor := st.Cycles, 0
 	for _, k := range []int{2, 4} {
