@@ -155,7 +155,7 @@ __simd_vf__ inline void K(__ubuf__ float* y, __ubuf__ float* g, uint32_t cnt)
 		t.Fatal(err)
 	}
 	k := f.Func("K")
-	var p ir.RegID = ir.NoReg
+	p := ir.NoReg
 	for _, r := range k.Regs {
 		if r.Name == "p" {
 			p = r.ID
