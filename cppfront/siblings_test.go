@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -173,5 +174,63 @@ __simd_vf__ inline void K(__ubuf__ float* y, __ubuf__ float* g, uint32_t cnt)
 	}
 	if writesP != 1 || calls != 1 {
 		t.Errorf("%d UpdateMask write p, %d calls left; want 1 and 1 (Either returns one of two registers: a call)", writesP, calls)
+	}
+}
+
+// TestInlineConcurrent: two analyses inline the same call at once (the
+// simulator and the stream rules run side by side on one function): each
+// gets its own registers, even when the caller's slice has room to grow.
+func TestInlineConcurrent(t *testing.T) {
+	src := `__simd_callee__ inline void Twice(Reg::RegTensor<float>& y, Reg::RegTensor<float>& x, Reg::MaskReg& m)
+{
+    Reg::RegTensor<float> t;
+    Reg::Mul(t, x, x, m);
+    Reg::Add(y, t, t, m);
+}
+__simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src)
+{
+    Reg::RegTensor<float> x, y;
+    Reg::MaskReg m = Reg::CreateMask<float>();
+    Reg::LoadAlign(x, src);
+    Twice(y, x, m);
+    Reg::StoreAlign(dst, y, m);
+}
+`
+	f, err := ParseFile(token.NewFileSet(), "k.asc", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := f.Func("K")
+	k.Regs = append(make([]*ir.Reg, 0, len(k.Regs)+16), k.Regs...) // room to grow
+	var call *ir.Instr
+	for _, in := range k.Instrs {
+		if in.Op == ir.OpCall {
+			call = in
+		}
+	}
+	if call == nil || call.Target == nil {
+		t.Fatal("Twice not linked")
+	}
+	const n = 8
+	results := make([][]*ir.Reg, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			_, regs, _, ok := ir.Inline(call, k.Regs, ir.Bindings{})
+			if ok {
+				results[i] = regs
+			}
+		})
+	}
+	wg.Wait()
+	for i, regs := range results {
+		if len(regs) != len(k.Regs)+1 || regs[len(regs)-1].Name != "t" {
+			t.Fatalf("inline %d: %d registers, want %d ending with t", i, len(regs), len(k.Regs)+1)
+		}
+		for j := range i {
+			if results[j][len(regs)-1] == regs[len(regs)-1] {
+				t.Errorf("inlines %d and %d share the helper's register", j, i)
+			}
+		}
 	}
 }

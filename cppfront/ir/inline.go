@@ -598,6 +598,11 @@ func Inline(call *Instr, regs []*Reg, b Bindings) (*Block, []*Reg, Bindings, boo
 	if h == nil || h.Body == nil || len(call.Args) > len(h.Params) {
 		return nil, regs, Bindings{}, false
 	}
+	// The helper's registers are appended to a slice of the caller's
+	// own: clipped, so that the append never writes into spare capacity
+	// of the caller's array, which other analyses of the same function,
+	// running at the same time, may be appending to as well.
+	regs = slices.Clip(regs)
 	c := &copier{h: h, call: call, m: make([]RegID, len(h.Regs)), inner: bindCall(call, h, regs, b)}
 	for i := range c.m {
 		c.m[i] = NoReg
