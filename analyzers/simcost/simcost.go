@@ -217,12 +217,17 @@ func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: w.opaque, Assumed: w.assumed}
 }
 
-// loopInstances is Loop over the instantiations insts of fn.
+// loopInstances is Loop over the instantiations insts of fn. A build in
+// which the fix removes nothing (the instruction is in an if constexpr
+// branch it does not take) saves nothing and is not run, unless no build
+// takes it.
 func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool, insts []ir.Bindings) Cost {
-	var best Cost
-	bestSave := math.MinInt
+	type build struct {
+		b           ir.Bindings
+		body, fixed simcheck.Body
+	}
+	var builds, priced []build
 	seen := map[string]bool{}
-	distinct := 0
 	for _, b := range insts {
 		body := simcheck.BodyOfInstance(fn, b, lp, nil)
 		if key := bodyKey(body); seen[key] {
@@ -230,16 +235,27 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 		} else {
 			seen[key] = true
 		}
-		distinct++
-		before := md.M.RunCycles(body, md.iters(b.Loop(lp)))
-		after := md.M.RunCycles(simcheck.BodyOfInstance(fn, b, lp, drop), before.Iterations)
-		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: body.Opaque, Assumed: body.Assumed, Instance: b.String()}
+		bd := build{b, body, simcheck.BodyOfInstance(fn, b, lp, drop)}
+		builds = append(builds, bd)
+		if len(bd.fixed.Insts) != len(body.Insts) {
+			priced = append(priced, bd)
+		}
+	}
+	if len(priced) == 0 && len(builds) > 0 {
+		priced = builds[:1]
+	}
+	var best Cost
+	bestSave := math.MinInt
+	for _, bd := range priced {
+		before := md.M.RunCycles(bd.body, md.iters(bd.b.Loop(lp)))
+		after := md.M.RunCycles(bd.fixed, before.Iterations)
+		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: bd.body.Opaque, Assumed: bd.body.Assumed, Instance: bd.b.String()}
 		if save := c.Before - c.After; save > bestSave {
 			best, bestSave = c, save
 		}
 	}
-	if distinct > 1 {
-		best.Of = distinct
+	if len(builds) > 1 {
+		best.Of = len(builds)
 	}
 	return best
 }
