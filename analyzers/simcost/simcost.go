@@ -52,6 +52,7 @@ type written struct {
 type writtenKey struct {
 	lp    *ir.Loop
 	iters int
+	inst  string // the instantiation's bindings (Bindings.String), "" for the function as written
 }
 
 // statsEntry is one loop's LoopStats, computed once: rules asking about
@@ -198,7 +199,7 @@ func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 		return md.loopInstances(fn, lp, drop, insts)
 	}
 	n := md.iters(lp)
-	k := writtenKey{lp, n}
+	k := writtenKey{lp, n, ""}
 	md.mu.Lock()
 	w, ok := md.written[k]
 	md.mu.Unlock()
@@ -247,7 +248,7 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 	var best Cost
 	bestSave := math.MinInt
 	for _, bd := range priced {
-		before := md.M.RunCycles(bd.body, md.iters(bd.b.Loop(lp)))
+		before := md.writtenRun(writtenKey{lp, md.iters(bd.b.Loop(lp)), bd.b.String()}, bd.body)
 		after := md.M.RunCycles(bd.fixed, before.Iterations)
 		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: bd.body.Opaque, Assumed: bd.body.Assumed, Instance: bd.b.String()}
 		if save := c.Before - c.After; save > bestSave {
@@ -258,6 +259,25 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 		best.Of = len(builds)
 	}
 	return best
+}
+
+// writtenRun is the run of body, one build of a loop as written, kept
+// for the other findings of the loop.
+func (md *Model) writtenRun(k writtenKey, body simcheck.Body) *simcheck.Result {
+	md.mu.Lock()
+	w, ok := md.written[k]
+	md.mu.Unlock()
+	if ok {
+		return w.res
+	}
+	r := md.M.RunCycles(body, k.iters)
+	md.mu.Lock()
+	if md.written == nil {
+		md.written = map[writtenKey]written{}
+	}
+	md.written[k] = written{r, body.Opaque, body.Assumed}
+	md.mu.Unlock()
+	return r
 }
 
 // assumedOf lists the if constexpr a region's run did not decide.
