@@ -58,17 +58,45 @@ func identOffsets(src []byte, name string) []int {
 	}
 }
 
+// functionIdents returns where the names of the functions the file
+// defines (their last components) start as identifiers in src, found in
+// one pass over src, as identOffsets finds one name: a file of many
+// functions is not searched once per function.
+func functionIdents(src []byte, funcs []funcDef) map[string][]int {
+	out := map[string][]int{}
+	for _, fd := range funcs {
+		if n := lastComponent(fd.name); n != "" {
+			out[n] = nil
+		}
+	}
+	for i := 0; i < len(src); {
+		if !isIdentStart(src[i]) || i > 0 && isIdentChar(src[i-1]) {
+			i++
+			continue
+		}
+		e := i + 1
+		for e < len(src) && isIdentChar(src[e]) {
+			e++
+		}
+		if offs, ok := out[string(src[i:e])]; ok {
+			out[string(src[i:e])] = append(offs, i)
+		}
+		i = e
+	}
+	return out
+}
+
 // callOffsets returns the offsets of the places in the file that call name
 // (name( or name<...>( not preceded by a type, as a declaration is),
 // outside [from, to).
 func (lw *lowerer) callOffsets(name string, from, to int) []int {
 	src := lw.src
+	if lw.idents == nil {
+		lw.idents = functionIdents(src, lw.funcs)
+	}
 	offs, ok := lw.idents[name]
 	if !ok {
 		offs = identOffsets(src, name)
-		if lw.idents == nil {
-			lw.idents = map[string][]int{}
-		}
 		lw.idents[name] = offs
 	}
 	var out []int

@@ -80,3 +80,16 @@ __aicore__ inline void Caller(__ubuf__ half* p, uint16_t n)
 		t.Errorf("nested conditional arms %v", got)
 	}
 }
+
+// TestFunctionIdents: the one-pass index finds each function name where
+// identOffsets finds it.
+func TestFunctionIdents(t *testing.T) {
+	src := []byte("void Foo(); int a1Foo = Foo(2) + _Foo + Foo_ + 9Foo;\n// Foo in a comment\nBar<3>(Foo); xBar Bar")
+	funcs := []funcDef{{name: "ns::Foo"}, {name: "Bar"}, {name: "Missing"}}
+	got := functionIdents(src, funcs)
+	for _, name := range []string{"Foo", "Bar", "Missing"} {
+		if want := identOffsets(src, name); !slices.Equal(got[name], want) {
+			t.Errorf("%s at %v, want %v", name, got[name], want)
+		}
+	}
+}
