@@ -120,6 +120,10 @@ type Cost struct {
 	// loops when more than one: Instance is the one the fix saves most in.
 	Instance string
 	Of       int
+	// Only lists the instantiations that compile the instruction the fix
+	// removes, when not all of them do (it is in an if constexpr branch
+	// some do not take): the finding holds for those.
+	Only []string
 }
 
 // Saving returns the cycles one iteration saves (rounded) and the share of
@@ -147,6 +151,13 @@ func (c Cost) Phrase() string {
 		s += fmt.Sprintf(" (timed for %s, of %d instantiations the one it saves most in)", c.Instance, c.Of)
 	case c.Instance != "":
 		s += fmt.Sprintf(" (timed for %s)", c.Instance)
+	}
+	if len(c.Only) > 0 {
+		only, more := c.Only, ""
+		if len(only) > 3 {
+			only, more = only[:3], fmt.Sprintf(" and %d more", len(c.Only)-3)
+		}
+		s += fmt.Sprintf(" (compiled for %d of %d instantiations: %s%s)", len(c.Only), c.Of, strings.Join(only, "; "), more)
 	}
 	if len(c.Assumed) > 0 {
 		as := c.Assumed
@@ -242,7 +253,8 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 			priced = append(priced, bd)
 		}
 	}
-	if len(priced) == 0 && len(builds) > 0 {
+	compiled := len(priced) > 0
+	if !compiled && len(builds) > 0 {
 		priced = builds[:1]
 	}
 	var best Cost
@@ -257,6 +269,13 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 	}
 	if len(builds) > 1 {
 		best.Of = len(builds)
+		if compiled && len(priced) < len(builds) {
+			// The instruction is compiled only in some builds: the
+			// finding holds for those.
+			for _, bd := range priced {
+				best.Only = append(best.Only, bd.b.String())
+			}
+		}
 	}
 	return best
 }

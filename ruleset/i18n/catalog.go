@@ -229,10 +229,10 @@ var fragments = map[string][]pattern{
 	},
 	"Cost": {
 		{`the cost is not simulated: the registers to spill are held inside a called helper whose body is not known`, `未模拟其代价：需要换出的寄存器位于一个函数体未知的被调用辅助函数内部`},
-		{`saves ~(?P<n>\d+) cycles? per iteration \((?P<p>\d+)% of the loop\)(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Timed>(?: \(timed for [^()]*\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)`, `每次迭代约节省 ${n} 个周期（占循环的 ${p}%）${Opaque}${Timed}${Assumed}`},
-		{`saves ~(?P<n>\d+) cycles? \((?P<p>\d+)% of the region\)(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Timed>(?: \(timed for [^()]*\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)`, `约节省 ${n} 个周期（占该区域的 ${p}%）${Opaque}${Timed}${Assumed}`},
-		{`no saving measurable in the simulated loop(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Timed>(?: \(timed for [^()]*\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)`, `在模拟的循环中测不出收益${Opaque}${Timed}${Assumed}`},
-		{`no saving measurable in the simulated region(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Timed>(?: \(timed for [^()]*\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)`, `在模拟的区域中测不出收益${Opaque}${Timed}${Assumed}`},
+		{`saves ~(?P<n>\d+) cycles? per iteration \((?P<p>\d+)% of the loop\)(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Timed>(?: \(timed for [^()]*\))?)(?P<Only>(?: \(compiled for \d+ of \d+ instantiations: [^()]*\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)`, `每次迭代约节省 ${n} 个周期（占循环的 ${p}%）${Opaque}${Timed}${Only}${Assumed}`},
+		{`saves ~(?P<n>\d+) cycles? \((?P<p>\d+)% of the region\)(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Timed>(?: \(timed for [^()]*\))?)(?P<Only>(?: \(compiled for \d+ of \d+ instantiations: [^()]*\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)`, `约节省 ${n} 个周期（占该区域的 ${p}%）${Opaque}${Timed}${Only}${Assumed}`},
+		{`no saving measurable in the simulated loop(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Timed>(?: \(timed for [^()]*\))?)(?P<Only>(?: \(compiled for \d+ of \d+ instantiations: [^()]*\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)`, `在模拟的循环中测不出收益${Opaque}${Timed}${Only}${Assumed}`},
+		{`no saving measurable in the simulated region(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Timed>(?: \(timed for [^()]*\))?)(?P<Only>(?: \(compiled for \d+ of \d+ instantiations: [^()]*\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)`, `在模拟的区域中测不出收益${Opaque}${Timed}${Only}${Assumed}`},
 	},
 	"Opaque": {
 		{``, ``},
@@ -243,6 +243,10 @@ var fragments = map[string][]pattern{
 		{` \(timed for (?P<args>[^(),]*(?:, [^(),]*)*?), of (?P<n>\d+) instantiations the one it saves most in\)`, `（按 ${args} 计时：${n} 个实例化中节省最多的一个）`},
 		{` \(timed for each of (?P<n>\d+) instantiations\)`, `（${n} 个实例化分别计时）`},
 		{` \(timed for (?P<args>[^()]*)\)`, `（按 ${args} 计时）`},
+	},
+	"Only": {
+		{``, ``},
+		{` \(compiled for (?P<n>\d+) of (?P<m>\d+) instantiations: (?P<args>[^()]*)\)`, `（${m} 个实例化中仅 ${n} 个编译该指令：${args}）`},
 	},
 	"Assumed": {
 		{``, ``},
