@@ -29,8 +29,10 @@ func linkCalls(f *ir.File, foreign func(name string) []*ir.Func) {
 	ir.LinkTargets(f.Funcs)
 	for _, fn := range f.Funcs {
 		for _, in := range fn.Instrs {
-			if in.Op == ir.OpUnknown && in.Form == ir.FormUnknown && foreign != nil && regArgs(in) && userHelperName(in) {
-				linkForeign(in, foreign(in.Name))
+			if in.Op == ir.OpUnknown && in.Form == ir.FormUnknown && foreign != nil && regArgs(in) {
+				if name, ok := userHelperName(in); ok {
+					linkForeign(in, foreign(name))
+				}
 			}
 			if in.Op == ir.OpCall && in.Target != nil {
 				foldTArgs(in, fn.Locals, f.Consts)
@@ -43,21 +45,30 @@ func linkCalls(f *ir.File, foreign func(name string) []*ir.Func) {
 	}
 }
 
-// userHelperName reports whether an unknown call may be one of a helper
-// of the project: not a name spelled as a macro (DO_CAST_16), not a method
-// called on an object, not a call of the Ascend API the op table does not
-// know (AscendC::, Reg::, MicroAPI::, asc_*), whose library implementation
-// is not the kernel's code.
-func userHelperName(in *ir.Instr) bool {
-	if macroCall(in.Name) || strings.ContainsAny(in.Callee, ".>") || strings.HasPrefix(in.Name, "asc_") {
-		return false
+// userHelperName returns the name an unknown call may call a helper of
+// the project by, and whether it may: not a name spelled as a macro
+// (DO_CAST_16), not a method called on another object (a member of this
+// one is: this->template LoadData<T>(...)), not a call of the Ascend API
+// the op table does not know (AscendC::, Reg::, MicroAPI::, asc_*), whose
+// library implementation is not the kernel's code.
+func userHelperName(in *ir.Instr) (string, bool) {
+	callee, name := in.Callee, in.Name
+	if rest, ok := strings.CutPrefix(callee, "this->"); ok {
+		callee = strings.TrimPrefix(strings.TrimSpace(rest), "template ")
+		if k := strings.IndexByte(callee, '<'); k >= 0 {
+			callee = callee[:k] // LoadData<T>: its template arguments
+		}
+		name = lastComponent(callee)
+	}
+	if macroCall(name) || strings.ContainsAny(callee, ".>") || strings.HasPrefix(name, "asc_") {
+		return "", false
 	}
 	for _, ns := range []string{"AscendC::", "Reg::", "MicroAPI::", "std::"} {
-		if strings.Contains(in.Callee, ns) {
-			return false
+		if strings.Contains(callee, ns) {
+			return "", false
 		}
 	}
-	return true
+	return name, true
 }
 
 // regArgs reports whether a call passes a register.

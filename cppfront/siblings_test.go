@@ -234,3 +234,60 @@ __simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src)
 		}
 	}
 }
+
+// TestThisMemberLinked: this->template LoadData<float>(...) calls a member
+// of a base class defined in a header: linked, its register argument
+// exactly written, so that it carries no false dependence.
+func TestThisMemberLinked(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "base.h"), `#pragma once
+template <typename T>
+class Base {
+public:
+    template <typename C>
+    __aicore__ inline void LoadData(__ubuf__ T* x, uint64_t off, Reg::RegTensor<C>& v, Reg::MaskReg& m);
+};
+template <typename T>
+template <typename C>
+__aicore__ inline void Base<T>::LoadData(__ubuf__ T* x, uint64_t off, Reg::RegTensor<C>& v, Reg::MaskReg& m)
+{
+    Reg::LoadAlign(v, x + off, m);
+}
+`)
+	kernel := `#include "base.h"
+template <typename T>
+class K : public Base<T> {
+public:
+    __aicore__ inline void Run(__ubuf__ T* x, __ubuf__ float* y, uint16_t n) {
+        __VEC_SCOPE__ {
+            Reg::RegTensor<float> v;
+            Reg::MaskReg m = Reg::CreateMask<float>();
+            for (uint16_t i = 0; i < n; i++) {
+                this->template LoadData<float>(x, i * 64, v, m);
+                Reg::StoreAlign(y + i * 64, v, m);
+            }
+        }
+    }
+};
+`
+	name := filepath.Join(dir, "k.asc")
+	f, err := ParseFileOptions(token.NewFileSet(), name, []byte(kernel), Options{Index: NewIndex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fn := range f.Funcs {
+		for _, in := range fn.Instrs {
+			if in.Name != "LoadData" {
+				continue
+			}
+			if in.Op != ir.OpCall || in.Target == nil || !in.Target.Foreign {
+				t.Fatalf("this->template LoadData not linked: %v %q", in.Op, in.Callee)
+			}
+			if len(in.Uses) != 1 || len(in.Defs) != 1 {
+				t.Errorf("LoadData reads %v and writes %v; want the mask read and v written", in.Uses, in.Defs)
+			}
+			return
+		}
+	}
+	t.Fatal("no LoadData call")
+}
