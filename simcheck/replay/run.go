@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"slices"
 	"sort"
 	"strings"
@@ -347,6 +346,17 @@ func (s *state) get(k regKey) []byte {
 			return s.opaqueBytes(k, hashOf(whole, uint64(k.part)))
 		}
 	}
+	if s.p.fn.Regs[k.reg].Class == ir.ClassMask {
+		// A predicate the loop does not compute (made before it): every
+		// lane, so that a store writes, and a load reads, all it may.
+		// An arbitrary pattern would let a proof hold for some masks
+		// only, and which would vary from run to run.
+		v := make([]byte, s.regSize(k))
+		for i := range v {
+			v[i] = 0xff
+		}
+		return v
+	}
 	return s.opaqueBytes(k, hashOf(nil, 0x1d17, uint64(k.reg), uint64(k.part+1)))
 }
 
@@ -369,20 +379,21 @@ func (s *state) set(k regKey, v []byte) {
 	s.vals[k] = v
 }
 
-// hashOf hashes data and xs. Its values are only compared within one run
-// (the original loop's against the fixed one's), so the seed is the
-// process's own.
+// hashOf hashes data and xs: an opaque value, compared within one proof
+// (the original loop's against the fixed one's).
 func hashOf(data []byte, xs ...uint64) uint64 {
-	var h maphash.Hash
-	h.SetSeed(hashSeed)
-	for _, x := range xs {
-		maphash.WriteComparable(&h, x)
+	// FNV-1a over the bytes, then mixed with each x: the same values in
+	// every process (a proof must not depend on a random seed).
+	h := uint64(14695981039346656037)
+	for _, c := range data {
+		h ^= uint64(c)
+		h *= 1099511628211
 	}
-	h.Write(data)
-	return h.Sum64()
+	for _, x := range xs {
+		h = mix64(h ^ x)
+	}
+	return mix64(h)
 }
-
-var hashSeed = maphash.MakeSeed()
 
 // opaqueBytes expands a hash into a register value.
 func (s *state) opaqueBytes(k regKey, h uint64) []byte {
