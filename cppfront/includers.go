@@ -3,7 +3,6 @@ package cppfront
 import (
 	"bytes"
 	"crypto/sha256"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -71,8 +70,8 @@ func (lw *lowerer) includerInstances() {
 	var read []*header
 	texts := make([][]byte, 0, len(files))
 	for _, p := range files {
-		src, err := os.ReadFile(p)
-		if err != nil || len(src) > indexMaxHeader {
+		src, ok := readBounded(p)
+		if !ok {
 			continue
 		}
 		read = append(read, &header{path: p, sum: sha256.Sum256(src)})

@@ -92,6 +92,29 @@ func (ix *Index) includersIn(path, dir string) []string {
 	return sd.by[abs(path)]
 }
 
+// readBounded reads the regular file at p when it is at most
+// indexMaxHeader bytes: a larger file is not read at all, and a pipe or a
+// device, which could block, is not opened for reading.
+func readBounded(p string) ([]byte, bool) {
+	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() || st.Size() > indexMaxHeader {
+		return nil, false // a pipe or a device would block the open
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() > indexMaxHeader {
+		return nil, false
+	}
+	src, err := io.ReadAll(io.LimitReader(f, indexMaxHeader+1))
+	if err != nil || len(src) > indexMaxHeader {
+		return nil, false
+	}
+	return src, true
+}
+
 // sourceExt reports whether name has an extension ascvet analyses.
 func sourceExt(name string) bool {
 	switch filepath.Ext(name) {
@@ -108,6 +131,9 @@ const includePrefix = 32 << 10
 // includesOf returns the "..." includes in the first includePrefix bytes
 // of the file at p.
 func includesOf(p string) []string {
+	if !regular(p) {
+		return nil // a pipe or a device (a link to one) would block the open
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil
@@ -141,8 +167,8 @@ func (lw *lowerer) siblingCallers() {
 	}
 	var read []*header
 	for _, p := range sibs {
-		src, err := os.ReadFile(p)
-		if err != nil || len(src) > indexMaxHeader {
+		src, ok := readBounded(p)
+		if !ok {
 			continue
 		}
 		read = append(read, &header{path: p, sum: sha256.Sum256(src)})

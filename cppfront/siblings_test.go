@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -94,6 +95,9 @@ __simd_vf__ inline void K(__ubuf__ float* dst, uint16_t n)
 __simd_vf__ inline void J(__ubuf__ float* dst) { Reg::RegTensor<float> x; Reg::MaskReg m; Unused(x, m); }
 `)
 	write(t, filepath.Join(dir, "notes.h"), "// Step( is mentioned, common.h is not included\n__simd_vf__ void Z() {}\n")
+	// A file over the index's size limit is not read, though it includes
+	// the header and calls the helper.
+	write(t, filepath.Join(dir, "huge.h"), caller+strings.Repeat("// padding\n", indexMaxHeader/11+1))
 	name := filepath.Join(dir, "common.h")
 	src, _ := os.ReadFile(name)
 	ix := NewIndex()
