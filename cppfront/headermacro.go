@@ -3,6 +3,7 @@ package cppfront
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -160,14 +161,8 @@ func (ix *Index) use(name string, hs []*header) {
 	}
 	out := old[:len(old):len(old)]
 	for _, h := range hs {
-		found := false
-		for _, o := range old {
-			if o == h {
-				found = true
-				break
-			}
-		}
-		if !found {
+		// One entry per file: within a generation a path is one header.
+		if !slices.ContainsFunc(out, func(o *header) bool { return o.path == h.path }) {
 			out = append(out, h)
 		}
 	}

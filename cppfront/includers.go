@@ -2,7 +2,6 @@ package cppfront
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"path/filepath"
 	"strings"
 
@@ -67,17 +66,12 @@ func (lw *lowerer) includerInstances() {
 	if len(files) == 0 {
 		return
 	}
-	var read []*header
 	texts := make([][]byte, 0, len(files))
 	for _, p := range files {
-		src, ok := readBounded(p)
-		if !ok {
-			continue
+		if src, ok := lw.includerText(p); ok {
+			texts = append(texts, src)
 		}
-		read = append(read, &header{path: p, sum: sha256.Sum256(src)})
-		texts = append(texts, src)
 	}
-	lw.index.useSiblings(lw.f.Name, read)
 	for _, w := range wants {
 		var tuples []ir.Bindings
 		seen := map[string]bool{}

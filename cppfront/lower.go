@@ -46,6 +46,7 @@ type lowerer struct {
 	zeroOne   map[token.Pos]map[string]bool        // scalar parameters every call passes 0 or 1 (zeroOneParams), by region
 	noForeign bool                                 // link no call to a helper of another header (foreign.go)
 	foreign   map[string][]*ir.Func                // the helpers of other headers by name, looked up once (foreignHelpers)
+	includers map[string][]byte                    // texts of files that include this one, read once (includerText); nil for one that could not be read
 }
 
 // funcDef is a function definition found by the declaration-level walk.

@@ -1,7 +1,6 @@
 package cppfront
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"io"
 	"os"
@@ -165,57 +164,45 @@ func (lw *lowerer) siblingCallers() {
 	if len(sibs) == 0 {
 		return
 	}
-	var read []*header
 	for _, p := range sibs {
-		src, ok := readBounded(p)
+		src, ok := lw.includerText(p)
 		if !ok {
 			continue
 		}
-		read = append(read, &header{path: p, sum: sha256.Sum256(src)})
 		for _, fn := range helpers {
 			if callsName(src, lastComponent(fn.Name)) && !slices.Contains(fn.CalledFrom, p) {
 				fn.CalledFrom = append(fn.CalledFrom, p)
 			}
 		}
 	}
-	lw.index.useSiblings(lw.f.Name, read)
+}
+
+// includerText returns the text of a file that includes the file being
+// lowered (siblingCallers, includerInstances), read once per lowering and
+// recorded as a dependency of the file.
+func (lw *lowerer) includerText(p string) ([]byte, bool) {
+	if src, ok := lw.includers[p]; ok {
+		return src, src != nil
+	}
+	src, ok := readBounded(p)
+	if lw.includers == nil {
+		lw.includers = map[string][]byte{}
+	}
+	lw.includers[p] = src
+	if !ok {
+		return nil, false
+	}
+	lw.index.use(lw.f.Name, []*header{{path: p, sum: sha256.Sum256(src)}})
+	return src, true
 }
 
 // callsName reports whether src names name as an identifier followed by
 // "(" or "<" (a call, or one with template arguments).
 func callsName(src []byte, name string) bool {
-	if name == "" {
-		return false
-	}
-	for k := 0; ; {
-		j := bytes.Index(src[k:], []byte(name))
-		if j < 0 {
-			return false
-		}
-		j += k
-		k = j + len(name)
-		if j > 0 && isIdentChar(src[j-1]) || k < len(src) && isIdentChar(src[k]) {
-			continue
-		}
-		e := k
-		for e < len(src) && (src[e] == ' ' || src[e] == '\t' || src[e] == '\n' || src[e] == '\r') {
-			e++
-		}
-		if e < len(src) && (src[e] == '(' || src[e] == '<') {
+	for _, k := range identOffsets(src, name) {
+		if e := skipSpace(src, k+len(name)); e < len(src) && (src[e] == '(' || src[e] == '<') {
 			return true
 		}
 	}
-}
-
-// useSiblings records hs as files the lowering of the file name read.
-func (ix *Index) useSiblings(name string, hs []*header) {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	old := ix.used[name]
-	for _, h := range hs {
-		if !slices.ContainsFunc(old, func(o *header) bool { return o.path == h.path }) {
-			old = append(old, h)
-		}
-	}
-	ix.used[name] = old
+	return false
 }

@@ -209,24 +209,9 @@ func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 	if insts := fn.Instantiations(); len(insts) > 1 || len(insts) == 1 && !insts[0].Empty() {
 		return md.loopInstances(fn, lp, drop, insts)
 	}
-	n := md.iters(lp)
-	k := writtenKey{lp, n, ""}
-	md.mu.Lock()
-	w, ok := md.written[k]
-	md.mu.Unlock()
-	if !ok {
-		body := simcheck.BodyOf(fn, lp, nil)
-		w = written{md.M.RunCycles(body, n), body.Opaque, body.Assumed}
-		md.mu.Lock()
-		if md.written == nil {
-			md.written = map[writtenKey]written{}
-		}
-		md.written[k] = w
-		md.mu.Unlock()
-	}
-	before := w.res
-	after := md.M.RunCycles(simcheck.BodyOf(fn, lp, drop), before.Iterations)
-	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: w.opaque, Assumed: w.assumed}
+	w := md.writtenRun(writtenKey{lp, md.iters(lp), ""}, func() simcheck.Body { return simcheck.BodyOf(fn, lp, nil) })
+	after := md.M.RunCycles(simcheck.BodyOf(fn, lp, drop), w.res.Iterations)
+	return Cost{Before: w.res.Cycles, After: after.Cycles, Iterations: w.res.Iterations, Opaque: w.opaque, Assumed: w.assumed}
 }
 
 // loopInstances is Loop over the instantiations insts of fn. A build in
@@ -260,7 +245,7 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 	var best Cost
 	bestSave := math.MinInt
 	for _, bd := range priced {
-		before := md.writtenRun(writtenKey{lp, md.iters(bd.b.Loop(lp)), bd.b.String()}, bd.body)
+		before := md.writtenRun(writtenKey{lp, md.iters(bd.b.Loop(lp)), bd.b.String()}, func() simcheck.Body { return bd.body }).res
 		after := md.M.RunCycles(bd.fixed, before.Iterations)
 		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: bd.body.Opaque, Assumed: bd.body.Assumed, Instance: bd.b.String()}
 		if save := c.Before - c.After; save > bestSave {
@@ -280,23 +265,25 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 	return best
 }
 
-// writtenRun is the run of body, one build of a loop as written, kept
-// for the other findings of the loop.
-func (md *Model) writtenRun(k writtenKey, body simcheck.Body) *simcheck.Result {
+// writtenRun is the run of one build of a loop as written (body builds
+// it, only when it has not been run yet), kept for the loop's other
+// findings.
+func (md *Model) writtenRun(k writtenKey, body func() simcheck.Body) written {
 	md.mu.Lock()
 	w, ok := md.written[k]
 	md.mu.Unlock()
 	if ok {
-		return w.res
+		return w
 	}
-	r := md.M.RunCycles(body, k.iters)
+	b := body()
+	w = written{md.M.RunCycles(b, k.iters), b.Opaque, b.Assumed}
 	md.mu.Lock()
 	if md.written == nil {
 		md.written = map[writtenKey]written{}
 	}
-	md.written[k] = written{r, body.Opaque, body.Assumed}
+	md.written[k] = w
 	md.mu.Unlock()
-	return r
+	return w
 }
 
 // assumedOf lists the if constexpr a region's run did not decide.
