@@ -101,6 +101,8 @@ type Machine struct {
 	pipes     []string  // the pipes classes name, in order of appearance
 	forward   [][]int16 // [producer class][consumer class]: the dep, -1 for the producer's own
 	ii        [][]int16 // [previous class][next class] on one unit: cycles between issues (0: 1)
+
+	memo *memo // RunCycles results by body, when Memoized
 }
 
 // Chips returns the names of the embedded machine models.

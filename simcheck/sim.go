@@ -161,6 +161,14 @@ func (m *Machine) Run(body Body, iterations int) *Result {
 // PerIter and IPC: it keeps no Events, Critical or PortBusy, and reuses
 // its buffers (the rules simulate every loop of a file up to three times).
 func (m *Machine) RunCycles(body Body, iterations int) *Result {
+	if r, key, ok := m.cached(body, iterations); ok {
+		if r != nil {
+			return r
+		}
+		r = m.run(body, iterations, false)
+		m.keep(key, r)
+		return r
+	}
 	return m.run(body, iterations, false)
 }
 

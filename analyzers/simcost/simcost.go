@@ -80,6 +80,9 @@ func Load(chipName, file string) (*simcheck.Machine, error) {
 	} else {
 		l.m, l.err = simcheck.Chip(chipName)
 	}
+	if l.err == nil {
+		l.m = l.m.Memoized()
+	}
 	loaded[key] = l
 	return l.m, l.err
 }

@@ -1,0 +1,150 @@
+package simcheck
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"sync"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// A memo keeps the outcome of RunCycles for bodies already simulated. The
+// rules simulate the same loop many times: in every instantiation whose
+// timings agree, as written and with a fix, and in the copies of one kernel
+// that operator repositories ship side by side. A body's key is its
+// canonical encoding (below): two bodies with one key are simulated alike,
+// instruction for instruction, so the memo returns what the simulation
+// would; it merges nothing the simulator tells apart.
+type memo struct {
+	owner *Machine // the machine it belongs to: a copy of it (then changed) does not use it
+	mu    sync.Mutex
+	runs  map[[sha256.Size]byte]Result
+}
+
+// memoEntries bounds a memo (a Result without Events is a few words): when
+// it is full it starts again empty, so that a long-lived process (the
+// language server) keeps the bodies it simulates now.
+const memoEntries = 1 << 16
+
+// Memoized returns a copy of m whose RunCycles results are kept and
+// reused for identical bodies. The copy must not be changed after; a copy of
+// the copy (changed or not) does not share its memo.
+func (m *Machine) Memoized() *Machine {
+	c := *m
+	c.memo = &memo{runs: map[[sha256.Size]byte]Result{}}
+	c.memo.owner = &c
+	return &c
+}
+
+// cached returns the memo's result for body, when there is one, and the
+// key to store it under.
+func (m *Machine) cached(body Body, iterations int) (*Result, [sha256.Size]byte, bool) {
+	var key [sha256.Size]byte
+	if m.memo == nil || m.memo.owner != m {
+		return nil, key, false
+	}
+	key = bodyKey(body, iterations)
+	m.memo.mu.Lock()
+	r, ok := m.memo.runs[key]
+	m.memo.mu.Unlock()
+	if !ok {
+		return nil, key, true
+	}
+	r.PortBusy = map[string]int{}
+	return &r, key, true
+}
+
+func (m *Machine) keep(key [sha256.Size]byte, r *Result) {
+	c := *r
+	c.PortBusy, c.Events, c.Critical = nil, nil, nil
+	m.memo.mu.Lock()
+	if len(m.memo.runs) >= memoEntries {
+		clear(m.memo.runs)
+	}
+	m.memo.runs[key] = c
+	m.memo.mu.Unlock()
+}
+
+// bodyKey encodes everything run reads of body, with registers and
+// addresses renamed in order of first use (the simulation only compares
+// them), and hashes it.
+func bodyKey(body Body, iterations int) [sha256.Size]byte {
+	regs := map[ir.RegID]uint64{}
+	names := map[string]uint64{}
+	buf := make([]byte, 0, 64*len(body.Insts)+16)
+	num := func(v uint64) { buf = binary.AppendUvarint(buf, v) }
+	snum := func(v int64) { buf = binary.AppendVarint(buf, v) }
+	str := func(s string) {
+		num(uint64(len(s)))
+		buf = append(buf, s...)
+	}
+	name := func(s string) {
+		if s == "" {
+			num(0)
+			return
+		}
+		id, ok := names[s]
+		if !ok {
+			id = uint64(len(names)) + 1
+			names[s] = id
+		}
+		num(id)
+	}
+	reg := func(r ir.RegID) {
+		id, ok := regs[r]
+		if !ok {
+			id = uint64(len(regs))
+			regs[r] = id
+		}
+		num(id)
+		// The register's class is what run reads of it: an unaligned
+		// register's dependence, a RegTensor result's write port.
+		class := uint64(255)
+		if body.Regs != nil && r >= 0 && int(r) < len(body.Regs) {
+			class = uint64(body.Regs[r].Class)
+		}
+		num(class)
+	}
+	num(uint64(iterations))
+	num(uint64(len(body.Insts)))
+	flag := func(b bool) {
+		if b {
+			num(1)
+		} else {
+			num(0)
+		}
+	}
+	for i := range body.Insts {
+		in := &body.Insts[i]
+		num(uint64(in.Op))
+		str(in.Elem)
+		num(uint64(len(in.Defs)))
+		for _, r := range in.Defs {
+			reg(r)
+		}
+		num(uint64(len(in.Uses)))
+		for _, r := range in.Uses {
+			reg(r)
+		}
+		num(uint64(len(in.Ptrs)))
+		for _, p := range in.Ptrs {
+			name(p)
+		}
+		name(in.Addr)
+		flag(in.Iter)
+		flag(in.Gate)
+		snum(int64(in.Banks))
+		if u := in.UB; u != nil {
+			num(1)
+			name(u.Base)
+			snum(u.Off)
+			snum(u.Step)
+			snum(u.Elem)
+			snum(u.Stride)
+			flag(u.Write)
+		} else {
+			num(0)
+		}
+	}
+	return sha256.Sum256(buf)
+}
