@@ -122,7 +122,54 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	lw.mac = mac
 	lw.run()
 	snapExpansions(f)
+	if opts.Index != nil && !opts.noForeign && opts.maxDepth() == DefaultMaxDepth {
+		// A header analysed on its own gives the index its helpers from
+		// the trees just parsed: the files that call them would have the
+		// index parse it again.
+		opts.Index.foreignFrom(name, src, func(fset *token.FileSet) *ir.File {
+			return lowerForeignTrees(fset, name, src, clean, blanks, trees, segs, mac, opts.Index)
+		})
+	}
 	return f, nil
+}
+
+// lowerForeignTrees lowers the file name for its helpers (Options.
+// noForeign) from trees already parsed, as ParseFileOptions would from
+// src: nil when it runs out of time.
+func lowerForeignTrees(fset *token.FileSet, name string, src, clean []byte, blanks []blank, trees []*sitter.Tree, segs []segment, mac *macroMap, ix *Index) (f *ir.File) {
+	tf := fset.AddFile(name, -1, len(src))
+	tf.SetLines(tsutil.LineStarts(src))
+	f = &ir.File{Name: name, Tok: tf, Src: src, Consts: map[string]int64{}, Aliases: map[string]string{}}
+	for _, bl := range blanks {
+		f.Quals = append(f.Quals, ir.Qualifier{Pos: tf.Pos(bl.start), Text: bl.text})
+	}
+	if mac != nil {
+		for _, sp := range mac.spans {
+			f.Expansions = append(f.Expansions, ir.Expansion{Pos: tf.Pos(sp.os), End: tf.Pos(sp.oe), Name: sp.name})
+		}
+		f.Src = mac.exp
+		defer func() {
+			if f != nil {
+				f.Src = src
+			}
+		}()
+	}
+	b := &budget{cut: treeCut(DefaultMaxDepth), deadline: time.Now().Add(foreignLowerTimeout)}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(overTime); !ok {
+				panic(r)
+			}
+			f = nil
+		}
+	}()
+	lw := newLowerer(f, clean, blanks, trees, segs, b)
+	lw.index = ix
+	lw.noForeign = true
+	lw.mac = mac
+	lw.run()
+	snapExpansions(f)
+	return f
 }
 
 // parseLazy parses the pre-passed text with the bodies lowering never

@@ -125,17 +125,46 @@ func (ix *Index) lowerForeign(h *header) []*ir.Func {
 		}
 		fset := token.NewFileSet()
 		f, err := ParseFileOptions(fset, h.path, src, Options{Index: ix, Timeout: foreignLowerTimeout, noForeign: true})
-		if err != nil || f == nil {
+		if err != nil {
 			return
 		}
-		for _, fn := range f.Funcs {
-			if fn.Kind.Analysed() && fn.Kind != ir.RegionVecScope && fn.Body != nil {
-				fn.Foreign, fn.Fset = true, fset
-				h.foreign.funcs = append(h.foreign.funcs, fn)
-			}
-		}
+		h.foreign.funcs = helpersOf(f, fset)
 	})
 	return h.foreign.funcs
+}
+
+// helpersOf returns the functions of f, lowered for its helpers in fset,
+// that a caller may inline.
+func helpersOf(f *ir.File, fset *token.FileSet) []*ir.Func {
+	if f == nil {
+		return nil
+	}
+	var out []*ir.Func
+	for _, fn := range f.Funcs {
+		if fn.Kind.Analysed() && fn.Kind != ir.RegionVecScope && fn.Body != nil {
+			fn.Foreign, fn.Fset = true, fset
+			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+// foreignFrom gives the index the helpers of the header at path, whose
+// bytes are src, lowered by lower from the trees its own analysis parsed:
+// when the index knows the header (a file of the run included it), it has
+// helpers, they were not lowered yet, and src is what the index scanned.
+func (ix *Index) foreignFrom(path string, src []byte, lower func(*token.FileSet) *ir.File) {
+	ix.mu.Lock()
+	h, ok := ix.headers[path]
+	current := ok && h.gen == ix.gen
+	ix.mu.Unlock()
+	if !current || len(h.vfNames) == 0 || h.foreign == nil || len(src) > indexMaxHeader || bytes.IndexByte(src, 0) >= 0 || sha256.Sum256(src) != h.sum {
+		return
+	}
+	h.foreign.once.Do(func() {
+		fset := token.NewFileSet()
+		h.foreign.funcs = helpersOf(lower(fset), fset)
+	})
 }
 
 // foreignHelpers is the lookup linkCalls uses for a name the file does not

@@ -295,3 +295,67 @@ public:
 	}
 	t.Fatal("no LoadData call")
 }
+
+// TestForeignFromOwnAnalysis: a header analysed on its own (after a file
+// of the run included it) gives the index its helpers from the trees its
+// analysis parsed, and a kernel that calls one inlines the same code as
+// when the index lowers the header itself.
+func TestForeignFromOwnAnalysis(t *testing.T) {
+	dir := t.TempDir()
+	hdr := filepath.Join(dir, "common.h")
+	write(t, hdr, siblingHeader)
+	kernel := `#include "common.h"
+__simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n)
+{
+    Reg::RegTensor<float> x, y;
+    Reg::MaskReg m = Reg::CreateMask<float>();
+    for (uint16_t i = 0; i < n; i++) {
+        Reg::LoadAlign(x, src + i * 64);
+        Step(y, x, m);
+        Reg::StoreAlign(dst + i * 64, y, m);
+    }
+}
+`
+	other := "#include \"common.h\"\n__simd_vf__ inline void O(__ubuf__ float* dst)\n{\n    Reg::RegTensor<float> y;\n    Reg::MaskReg m = Reg::CreateMask<float>();\n    Reg::StoreAlign(dst, y, m);\n    Elsewhere(y);\n}\n"
+	expanded := func(ix *Index, first func()) string {
+		first()
+		fset := token.NewFileSet()
+		f, err := ParseFileOptions(fset, filepath.Join(dir, "k.asc"), []byte(kernel), Options{Index: ix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.Func("K").Expand(ir.Bindings{}).String(fset)
+	}
+	fresh := NewIndex()
+	want := expanded(fresh, func() {})
+
+	ix := NewIndex()
+	got := expanded(ix, func() {
+		if _, err := ParseFileOptions(token.NewFileSet(), filepath.Join(dir, "o.asc"), []byte(other), Options{Index: ix}); err != nil {
+			t.Fatal(err)
+		}
+		h := ix.headers[hdr]
+		if h == nil || h.foreign == nil {
+			t.Fatalf("the index does not hold %s after a file included it", hdr)
+		}
+		if h.foreign.funcs != nil {
+			t.Fatal("the header's helpers were lowered before any file called one")
+		}
+		src, err := os.ReadFile(hdr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseFileOptions(token.NewFileSet(), hdr, src, Options{Index: ix}); err != nil {
+			t.Fatal(err)
+		}
+		if len(h.foreign.funcs) != 1 || h.foreign.funcs[0].Name != "Step" {
+			t.Fatalf("the header's own analysis gave the index %d helpers, want Step", len(h.foreign.funcs))
+		}
+	})
+	if !strings.Contains(want, "Mul") {
+		t.Fatalf("Step is not inlined:\n%s", want)
+	}
+	if got != want {
+		t.Errorf("inlined from the header's own trees:\n%s\nlowered by the index:\n%s", got, want)
+	}
+}
