@@ -171,7 +171,7 @@ func (s source) statementBoundaryBefore(off int) bool {
 		if i := strings.Index(line, s.comment()); i >= 0 {
 			line = strings.TrimSpace(line[:i])
 		}
-		if line == "" {
+		if line == "" || !s.py && isLabel(line) {
 			k = ls
 			continue
 		}
@@ -179,13 +179,86 @@ func (s source) statementBoundaryBefore(off int) bool {
 			return !strings.HasSuffix(line, "\\") && !strings.ContainsAny(line[len(line)-1:], "([{,")
 		}
 		if strings.HasPrefix(line, "#") {
-			return true
+			d := strings.TrimSpace(line[1:])
+			switch {
+			case strings.HasPrefix(d, "else") || strings.HasPrefix(d, "elif"):
+				// The loop is in a later branch: what precedes it is what
+				// precedes the #if.
+				k = s.matchingIf(ls)
+				if k < 0 {
+					return false
+				}
+				continue
+			case strings.HasPrefix(d, "endif"):
+				return false // a branch's last statement precedes the loop: which one is not known
+			}
+			k = ls // #if, #pragma, #define...: the statement before them
+			continue
 		}
 		switch line[len(line)-1] {
 		case '{', '}', ';':
 			return true
 		}
 		return false
+	}
+	return true
+}
+
+// matchingIf returns the offset of the line of the #if (#ifdef, #ifndef)
+// that the #else or #elif line at off belongs to, or -1.
+func (s source) matchingIf(off int) int {
+	depth := 0
+	for k := off; k > 0; {
+		ls := s.lineStart(k - 1)
+		line := strings.TrimSpace(string(s.src[ls:k]))
+		k = ls
+		if !strings.HasPrefix(line, "#") {
+			continue
+		}
+		d := strings.TrimSpace(line[1:])
+		switch {
+		case strings.HasPrefix(d, "endif"):
+			depth++
+		case strings.HasPrefix(d, "if"):
+			if depth == 0 {
+				return ls
+			}
+			depth--
+		}
+	}
+	return -1
+}
+
+// loopPrefixStart returns where a statement inserted before the loop
+// whose line starts at ls goes: above the #pragma lines and labels that
+// belong to the loop (a #pragma unroll must stay right before its for).
+func (s source) loopPrefixStart(ls int) int {
+	at := ls
+	for at > 0 {
+		prev := s.lineStart(at - 1)
+		line := strings.TrimSpace(string(s.src[prev:at]))
+		if strings.HasPrefix(line, "#") && strings.HasPrefix(strings.TrimSpace(line[1:]), "pragma") || isLabel(line) {
+			at = prev
+			continue
+		}
+		break
+	}
+	return at
+}
+
+// isLabel reports whether line is a label of its own ("again:").
+func isLabel(line string) bool {
+	if !strings.HasSuffix(line, ":") || strings.HasSuffix(line, "::") {
+		return false
+	}
+	w := strings.TrimSpace(strings.TrimSuffix(line, ":"))
+	if w == "" || w == "default" || w == "public" || w == "private" || w == "protected" {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !linear.IdentChar(w[i]) {
+			return false
+		}
 	}
 	return true
 }
@@ -515,6 +588,9 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	if fromMacro(f, s) {
 		return nil, "the Pre or its loop comes from a macro expansion"
 	}
+	if len(s.Func.Errors) > 0 {
+		return nil, "the region does not parse (ASC0001), so the move cannot be checked"
+	}
 	src := newSource(f)
 	pre, lp, fn := s.Instr, s.Loop, s.Func
 	ls, _, indent, nl, why := src.loopLines(lp)
@@ -523,6 +599,12 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	}
 	start, end, text, why := src.statement(pre)
 	if why != "" {
+		return nil, why
+	}
+	if overlapsMacro(f, start, end) {
+		return nil, "the call names a macro, whose expansion the move would copy unchecked"
+	}
+	if why := escapes(f, s, text); why != "" {
 		return nil, why
 	}
 	// Nothing in the loop before the Pre may touch its register or pointer.
@@ -574,6 +656,7 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	if lp.Var != "" && linear.MentionsWord(stripComment(text[:a]+text[b:], src.comment()), lp.Var) {
 		return nil, "the call uses the loop variable " + lp.Var + " beside its address"
 	}
+	at := src.loopPrefixStart(ls)
 	moved := indent + text[:a] + newAddr + text[b:] + nl
 	edits := []analysis.TextEdit{}
 	if withDecl {
@@ -581,7 +664,7 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 		edits = append(edits, analysis.TextEdit{Pos: f.Tok.Pos(ds), End: f.Tok.Pos(de)})
 	}
 	edits = append(edits,
-		analysis.TextEdit{Pos: f.Tok.Pos(ls), End: f.Tok.Pos(ls), NewText: []byte(moved)},
+		analysis.TextEdit{Pos: f.Tok.Pos(at), End: f.Tok.Pos(at), NewText: []byte(moved)},
 		analysis.TextEdit{Pos: f.Tok.Pos(start), End: f.Tok.Pos(end)})
 	if ok, why := replay.ProveHoist(fn, lp, pre); !ok {
 		return nil, why
@@ -596,6 +679,9 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	if fromMacro(f, s) {
 		return nil, "the Post or its loop comes from a macro expansion"
 	}
+	if len(s.Func.Errors) > 0 {
+		return nil, "the region does not parse (ASC0001), so the move cannot be checked"
+	}
 	src := newSource(f)
 	post, lp, fn := s.Instr, s.Loop, s.Func
 	ls, after, indent, nl, why := src.loopLines(lp)
@@ -604,6 +690,12 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	}
 	start, end, text, why := src.statement(post)
 	if why != "" {
+		return nil, why
+	}
+	if overlapsMacro(f, start, end) {
+		return nil, "the call names a macro, whose expansion the move would copy unchecked"
+	}
+	if why := escapes(f, s, text); why != "" {
 		return nil, why
 	}
 	withDecl, ds, de, dtext, why := movableDecl(f, src, s)
@@ -637,8 +729,9 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	}
 	var edits []analysis.TextEdit
 	if withDecl {
+		at := src.loopPrefixStart(ls)
 		edits = append(edits,
-			analysis.TextEdit{Pos: f.Tok.Pos(ls), End: f.Tok.Pos(ls), NewText: []byte(indent + dtext + nl)},
+			analysis.TextEdit{Pos: f.Tok.Pos(at), End: f.Tok.Pos(at), NewText: []byte(indent + dtext + nl)},
 			analysis.TextEdit{Pos: f.Tok.Pos(ds), End: f.Tok.Pos(de)})
 	}
 	edits = append(edits,
@@ -683,7 +776,14 @@ func substitute(text, v string, init int64) (string, bool) {
 	kept := 0
 	for i, t := range terms {
 		tt := strings.TrimSpace(t)
-		if linear.MentionsWord(tt, v) {
+		if inner, ok := parenthesised(tt); ok && linear.MentionsWord(inner, v) && !isMultipleOf(tt, v) {
+			// (i * VL + HEAD): the sum inside is rewritten on its own.
+			sub, ok := substitute(inner, v, init)
+			if !ok {
+				return "", false
+			}
+			tt = "(" + sub + ")"
+		} else if linear.MentionsWord(tt, v) {
 			if !isMultipleOf(tt, v) {
 				return "", false
 			}
@@ -761,18 +861,86 @@ func splitAdditive(text string) (terms, ops []string, ok bool) {
 // isMultipleOf reports whether term is v, or a product with v as one
 // top-level factor and no other occurrence of v.
 func isMultipleOf(term, v string) bool {
-	factors := strings.Split(term, "*")
+	factors, ok := splitTopLevel(term, '*')
+	if !ok {
+		return false
+	}
 	n := 0
 	for _, f := range factors {
 		f = strings.TrimSpace(f)
-		f = strings.TrimSuffix(strings.TrimPrefix(f, "("), ")")
-		if strings.TrimSpace(f) == v {
+		for {
+			inner, ok := parenthesised(f)
+			if !ok {
+				break
+			}
+			f = strings.TrimSpace(inner)
+		}
+		switch {
+		case f == v:
 			n++
-		} else if linear.MentionsWord(f, v) {
-			return false
+		case !linear.MentionsWord(f, v):
+		case isProduct(f) && isMultipleOf(f, v):
+			n++ // (i * VL) * 2
+		default:
+			return false // (i + 1) * VL, i * i: not a multiple of i alone
 		}
 	}
 	return n == 1 && !strings.ContainsAny(term, "/%")
+}
+
+// isProduct reports whether text has more than one factor at its top
+// level and no top-level sum.
+func isProduct(text string) bool {
+	factors, ok := splitTopLevel(text, '*')
+	if !ok || len(factors) < 2 {
+		return false
+	}
+	terms, _, ok := splitAdditive(text)
+	return ok && len(terms) == 1
+}
+
+// parenthesised returns the inside of text when one pair of parentheses
+// encloses all of it: "(a + b)" but not "(a) + (b)".
+func parenthesised(text string) (string, bool) {
+	text = strings.TrimSpace(text)
+	if len(text) < 2 || text[0] != '(' || text[len(text)-1] != ')' {
+		return "", false
+	}
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 && i != len(text)-1 {
+				return "", false
+			}
+		}
+	}
+	return text[1 : len(text)-1], depth == 0
+}
+
+// splitTopLevel splits text at sep outside parentheses, brackets and
+// template arguments; false when they do not balance.
+func splitTopLevel(text string, sep byte) ([]string, bool) {
+	var out []string
+	depth, last := 0, 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '(' || c == '[' || c == '<':
+			depth++
+		case c == ')' || c == ']' || c == '>':
+			depth--
+			if depth < 0 {
+				return nil, false
+			}
+		case c == sep && depth == 0:
+			out = append(out, text[last:i])
+			last = i + 1
+		}
+	}
+	return append(out, text[last:]), depth == 0
 }
 
 // replaceWord replaces whole-word occurrences of w in s by r.

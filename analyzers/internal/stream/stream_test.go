@@ -182,6 +182,13 @@ func TestSubstitute(t *testing.T) {
 		{"src + i / 2", 0, "", false},
 		{"src + f(i)", 0, "", false},
 		{"i * 64", 0, "", false},
+		// A parenthesised sum is not a multiple of i: its other terms stay.
+		{"src + (i * VL + HEAD)", 0, "src + (HEAD)", true},
+		{"src + (i * VL + HEAD)", 2, "src + (2 * VL + HEAD)", true},
+		{"src + (HEAD + (i * VL))", 0, "src + (HEAD)", true},
+		{"src + (i + 1) * VL", 0, "", false},
+		{"src + (i * VL) * 2", 0, "src", true},
+		{"src + i * i", 0, "", false},
 	}
 	for _, c := range cases {
 		got, ok := substitute(c.text, "i", c.init)

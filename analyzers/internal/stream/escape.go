@@ -1,0 +1,530 @@
+package stream
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ascvet/ascvet/analyzers/internal/linear"
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// Escape analysis. A fix moves a statement across the start or the end of
+// a loop; the IR says what the loop's instructions do to the names the
+// statement reads, but not what C++ may do to them behind its back. Before
+// any fix, every name the moved statement reads, and the stream's pointers,
+// offsets and induction variable, are checked in the function's text: the
+// fix is refused, with the reason, when one of them
+//
+//   - has its address taken (&p);
+//   - is bound to a reference (T*& q = p);
+//   - is captured by reference by a lambda ([&] or [&p]);
+//   - is passed to a helper that may take it by non-const reference (a
+//     helper whose body is known and leaves it alone is fine);
+//   - is a member (cur.src, this->srcUb_, or a name the function does not
+//     declare);
+//   - is converted to or from an integer ((uint64_t)p, reinterpret_cast);
+//   - is named by a macro of the file;
+//   - or is written under a preprocessor condition (#if ... #endif).
+//
+// The loop's own initialiser (for (i = 0, p = src + skip; ...)) counts as
+// well: a statement hoisted above it would read p before it is set.
+
+// escapeNames returns the names a fix of s must check: the identifiers the
+// moved statement's arguments read (not namespaces, not the callee), the
+// pointers and offsets of the stream's instructions in the loop, and the
+// loop variable.
+func escapeNames(s Site, stmt string) []string {
+	var names []string
+	add := func(text string) {
+		for _, n := range identsOf(text) {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	if k := strings.IndexByte(stmt, '('); k >= 0 {
+		add(stmt[k:])
+	}
+	for _, in := range s.Func.InstrsIn(s.Loop) {
+		if !hasReg(in.Uses, s.Reg) && !hasReg(in.Defs, s.Reg) {
+			continue
+		}
+		for _, a := range in.Args {
+			if a.Reg == ir.NoReg {
+				add(a.Text)
+			}
+		}
+	}
+	if v := s.Loop.Var; v != "" && !slices.Contains(names, v) {
+		names = append(names, v)
+	}
+	return names
+}
+
+// identsOf returns the identifiers of text that name values: not those
+// followed by :: (namespaces, classes), not those after . or -> (members:
+// see memberAccess), not keywords or type names.
+func identsOf(text string) []string {
+	var out []string
+	for i := 0; i < len(text); {
+		c := text[i]
+		if !linear.IdentChar(c) || c >= '0' && c <= '9' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && linear.IdentChar(text[j]) {
+			j++
+		}
+		w := text[i:j]
+		rest := strings.TrimLeft(text[j:], " \t")
+		before := strings.TrimRight(text[:i], " \t")
+		switch {
+		case strings.HasPrefix(rest, "::"):
+		case strings.HasSuffix(before, ".") || strings.HasSuffix(before, "->") || strings.HasSuffix(before, "::"):
+		case notValue[w], isTypeName(w):
+		default:
+			out = append(out, w)
+		}
+		i = j
+	}
+	return out
+}
+
+var notValue = map[string]bool{
+	"sizeof": true, "static_cast": true, "reinterpret_cast": true, "const_cast": true, "const": true,
+	"true": true, "false": true, "nullptr": true, "this": true, "template": true, "typename": true,
+	"unsigned": true, "signed": true, "int": true, "long": true, "short": true, "char": true, "bool": true,
+	"float": true, "double": true, "void": true, "auto": true, "half": true, "bfloat16_t": true,
+}
+
+func isTypeName(w string) bool {
+	return strings.HasSuffix(w, "_t") && (strings.HasPrefix(w, "int") || strings.HasPrefix(w, "uint") || w == "size_t")
+}
+
+// memberAccess returns the first member access of text (a.b, a->b,
+// this->b), or "".
+func memberAccess(text string) string {
+	m := memberRe.FindString(text)
+	return m
+}
+
+var memberRe = regexp.MustCompile(`\b[A-Za-z_]\w*\s*(?:\.|->)\s*[A-Za-z_]\w*`)
+
+// escapes says why a fix of s, moving the statement stmt, is not safe
+// because a name it depends on escapes the analysis (see above), or "".
+func escapes(f *ir.File, s Site, stmt string) string {
+	if f.Lang == ir.Python {
+		return "" // no references, lambdas capturing by reference, casts or macros
+	}
+	fn, lp := s.Func, s.Loop
+	args := stmt
+	if k := strings.IndexByte(stmt, '('); k >= 0 {
+		args = stmt[k:]
+	}
+	if m := memberAccess(stripComment(args, "//")); m != "" {
+		return "the call reads the member " + strings.Join(strings.Fields(m), "") + ", which the analysis does not follow"
+	}
+	names := escapeNames(s, stripComment(stmt, "//"))
+	a, b := f.Tok.Offset(fn.Pos), f.Tok.Offset(fn.End)
+	if a < 0 || b > len(f.Src) || a > b {
+		return "the function's text is not at hand"
+	}
+	body := blankCommentsAndStrings(string(f.Src[a:b]))
+	if regexp.MustCompile(`\bgoto\b`).MatchString(body) {
+		return "the function jumps with goto, which may enter or leave the loop past the moved statement"
+	}
+	defines := fileDefines(string(f.Src))
+	header := loopHeaderInit(body, f.Tok.Offset(lp.Pos)-a)
+	for _, n := range names {
+		if why := escapesName(f, s, body, defines, header, n); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+func escapesName(f *ir.File, s Site, body string, defines map[string]string, header, n string) string {
+	fn, lp := s.Func, s.Loop
+	w := regexp.QuoteMeta(n)
+	declared := declaredIn(fn, n) || n == lp.Var
+	isReg := false
+	for _, r := range fn.Regs {
+		if r.Name == n {
+			isReg, declared = true, true
+		}
+	}
+	if !declared && !folded(f, s, n) {
+		return n + " is not declared in the function (a member or a global), so the analysis does not see what else changes it"
+	}
+	if m, ok := macroNaming(defines, n); ok {
+		return n + " is named by the macro " + m + ", whose uses the analysis does not follow"
+	}
+	if lambdaCaptures(body, n) {
+		return n + " is captured by reference by a lambda, which may change it"
+	}
+	if regexp.MustCompile(`(?:^|[^\w)\]&\s])\s*&\s*` + w + `\b\s*(?:[^\w\s\[(.]|-[^>]|$)`).MatchString(body) {
+		return "the address of " + n + " is taken, so it may change behind the analysis"
+	}
+	if regexp.MustCompile(`&\s*[A-Za-z_]\w*\s*(?:=\s*` + w + `\s*[;,)]|[({]\s*` + w + `\s*[)}])`).MatchString(body) {
+		return n + " is bound to a reference, through which it may change"
+	}
+	if !isReg {
+		if why := passedByRef(fn, n); why != "" {
+			return why
+		}
+	}
+	if isPointer(fn, n) {
+		if why := intConversion(body, n); why != "" {
+			return why
+		}
+	}
+	if writtenUnderDirective(body, n) {
+		return n + " is written under a preprocessor condition, which the analysis does not read"
+	}
+	if header != "" && writes(header, n) && n != lp.Var {
+		return "the loop's initialiser assigns " + n + ", so a statement before the loop would read its old value"
+	}
+	return ""
+}
+
+// intConversion says why the pointer n may alias a buffer the analysis
+// does not see: it is converted to an integer (which may be turned back
+// into another pointer), or set from one; or "".
+func intConversion(body, n string) string {
+	w := regexp.QuoteMeta(n)
+	if regexp.MustCompile(`(?:\(\s*(?:unsigned\s+long(?:\s+long)?|u?int(?:8|16|32|64|ptr)_t|size_t|uintptr_t)\s*\)\s*\(?\s*` + w + `\b)|(?:(?:reinterpret|static)_cast\s*<[^>]*>\s*\(\s*` + w + `\b)`).MatchString(body) {
+		return n + " is converted to an integer, and may be read back through another pointer"
+	}
+	if regexp.MustCompile(`\b` + w + `\s*=\s*(?:reinterpret_cast\s*<|\(\s*(?:__ubuf__\s*)?[A-Za-z_]\w*\s*\*\s*\))`).MatchString(body) {
+		return n + " is set from an integer, so it may alias any buffer"
+	}
+	return ""
+}
+
+// isPointer reports whether fn declares n as a pointer.
+func isPointer(fn *ir.Func, n string) bool {
+	for _, p := range fn.Params {
+		if p.Name == n && p.Ptr {
+			return true
+		}
+	}
+	for _, d := range fn.Names {
+		if d.Decl && d.Name == n && d.Ptr {
+			return true
+		}
+	}
+	return false
+}
+
+// declaredIn reports whether n is a parameter of fn or a name it declares.
+func declaredIn(fn *ir.Func, n string) bool {
+	for _, p := range fn.Params {
+		if p.Name == n {
+			return true
+		}
+	}
+	for _, d := range fn.Names {
+		if d.Decl && d.Name == n {
+			return true
+		}
+	}
+	for _, lp := range fn.Loops {
+		if lp.Var == n || slices.Contains(lp.Decls, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// folded reports whether n, which the function does not declare, is a
+// constant the front end folded (a constexpr of the function, the file or
+// a header, or a template value parameter): the moved instruction's and
+// the stream's operands that name it all fold without it.
+func folded(f *ir.File, s Site, n string) bool {
+	if _, ok := s.Func.Locals[n]; ok {
+		return true
+	}
+	if _, ok := f.Consts[n]; ok {
+		return true
+	}
+	if slices.Contains(s.Func.TParams, n) {
+		return true
+	}
+	ins := []*ir.Instr{s.Instr}
+	for _, in := range s.Func.InstrsIn(s.Loop) {
+		if hasReg(in.Uses, s.Reg) || hasReg(in.Defs, s.Reg) {
+			ins = append(ins, in)
+		}
+	}
+	for _, in := range ins {
+		for _, a := range in.Args {
+			if a.Reg != ir.NoReg || !linear.MentionsWord(a.Text, n) {
+				continue
+			}
+			if a.Expr == nil || a.Expr.Mentions(n) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// blankCommentsAndStrings returns text with comments and the insides of
+// string and character literals replaced by spaces (newlines kept), so
+// that offsets and lines stay where they were.
+func blankCommentsAndStrings(text string) string {
+	b := []byte(text)
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/':
+			for i < len(b) && b[i] != '\n' {
+				b[i] = ' '
+				i++
+			}
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
+			for i < len(b) && !(b[i] == '*' && i+1 < len(b) && b[i+1] == '/') {
+				if b[i] != '\n' {
+					b[i] = ' '
+				}
+				i++
+			}
+			if i < len(b) {
+				b[i] = ' '
+				if i+1 < len(b) {
+					b[i+1] = ' '
+				}
+				i++
+			}
+		case b[i] == '"' || b[i] == '\'':
+			q := b[i]
+			i++
+			for i < len(b) && b[i] != q && b[i] != '\n' {
+				if b[i] == '\\' && i+1 < len(b) {
+					b[i] = ' '
+					i++
+				}
+				b[i] = ' '
+				i++
+			}
+		}
+	}
+	return string(b)
+}
+
+// fileDefines returns the macros the file defines: name -> body.
+func fileDefines(src string) map[string]string {
+	out := map[string]string{}
+	lines := strings.Split(blankCommentsAndStrings(src), "\n")
+	for k := 0; k < len(lines); k++ {
+		l := strings.TrimSpace(lines[k])
+		if !strings.HasPrefix(l, "#") {
+			continue
+		}
+		l = strings.TrimSpace(l[1:])
+		if !strings.HasPrefix(l, "define") {
+			continue
+		}
+		full := l
+		for strings.HasSuffix(strings.TrimRight(full, " \t\r"), "\\") && k+1 < len(lines) {
+			k++
+			full = strings.TrimSuffix(strings.TrimRight(full, " \t\r"), "\\") + " " + lines[k]
+		}
+		rest := strings.TrimSpace(strings.TrimPrefix(full, "define"))
+		j := 0
+		for j < len(rest) && linear.IdentChar(rest[j]) {
+			j++
+		}
+		if j > 0 {
+			out[rest[:j]] = rest[j:]
+		}
+	}
+	return out
+}
+
+// macroNaming returns a macro of defines whose body names n.
+func macroNaming(defines map[string]string, n string) (string, bool) {
+	var hits []string
+	for m, body := range defines {
+		if linear.MentionsWord(body, n) {
+			hits = append(hits, m)
+		}
+	}
+	if len(hits) == 0 {
+		return "", false
+	}
+	slices.Sort(hits)
+	return hits[0], true
+}
+
+// lambdaRe finds a lambda's capture list and the start of its body.
+var lambdaRe = regexp.MustCompile(`\[([^\[\]]*)\]\s*(?:\([^()]*\))?\s*(?:mutable\s*)?(?:->\s*[^{;]*)?\{`)
+
+// lambdaCaptures reports whether a lambda of body captures n by reference:
+// by name (&n), or by default (& or this) with a body that names n.
+func lambdaCaptures(body, n string) bool {
+	for _, m := range lambdaRe.FindAllStringSubmatchIndex(body, -1) {
+		capture := body[m[2]:m[3]]
+		if strings.TrimSpace(capture) == "" && !strings.Contains(capture, "&") {
+			continue
+		}
+		open := m[1] - 1
+		end := matchBrace(body, open)
+		inner := body[open:end]
+		for _, c := range strings.Split(capture, ",") {
+			c = strings.TrimSpace(c)
+			switch {
+			case c == "&" || c == "this" || c == "*this":
+				if linear.MentionsWord(inner, n) {
+					return true
+				}
+			case strings.HasPrefix(c, "&") && strings.TrimSpace(c[1:]) == n:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// matchBrace returns the offset past the brace that closes the one at open
+// (len(text) when it is not closed).
+func matchBrace(text string, open int) int {
+	depth := 0
+	for i := open; i < len(text); i++ {
+		switch text[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(text)
+}
+
+// passedByRef says why n may change in a call the IR does not see into:
+// a helper taking it by non-const reference that writes it, or a function
+// whose body is not known, or "".
+func passedByRef(fn *ir.Func, n string) string {
+	for _, in := range fn.Instrs {
+		if in.Op != ir.OpCall && in.Op != ir.OpUnknown {
+			continue
+		}
+		if apiCallee(in.Callee) {
+			continue
+		}
+		for k, a := range in.Args {
+			if strings.TrimSpace(a.Text) != n {
+				continue
+			}
+			if in.Target == nil {
+				return n + " is passed to " + in.Name + ", whose body is not known: it may take " + n + " by reference and change it"
+			}
+			if k >= len(in.Target.Params) {
+				return n + " is passed to " + in.Name + ", which the analysis cannot match to a parameter"
+			}
+			p := in.Target.Params[k]
+			if p.Ref && !strings.Contains(p.Type, "const") && writesName(in.Target, p.Name) {
+				return n + " is passed by reference to " + in.Name + ", which changes it"
+			}
+		}
+	}
+	return ""
+}
+
+// apiCallee reports whether callee is a call of the Ascend C API, whose
+// effects the op table gives.
+func apiCallee(callee string) bool {
+	return strings.Contains(callee, "Reg::") || strings.Contains(callee, "MicroAPI::") || strings.HasPrefix(callee, "asc_") || strings.HasPrefix(callee, "AscendC::")
+}
+
+// writesName reports whether fn writes the scalar name: an assignment, an
+// increment, or a post-update of an instruction, or hands it on to another
+// call that may.
+func writesName(fn *ir.Func, name string) bool {
+	for _, d := range fn.Names {
+		if !d.Decl && d.Name == name {
+			return true
+		}
+	}
+	for _, lp := range fn.Loops {
+		if slices.Contains(lp.Assigns, name) {
+			return true
+		}
+	}
+	for _, in := range fn.Instrs {
+		if slices.Contains(in.PtrDefs, name) {
+			return true
+		}
+		if (in.Op == ir.OpCall || in.Op == ir.OpUnknown) && !apiCallee(in.Callee) {
+			for _, a := range in.Args {
+				if strings.TrimSpace(a.Text) == name || strings.TrimSpace(a.Text) == "&"+name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// writes reports whether text assigns or increments n.
+func writes(text, n string) bool {
+	w := regexp.QuoteMeta(n)
+	return regexp.MustCompile(`(?:^|[^\w.>])` + w + `\s*(?:[-+*/%&|^]?=[^=]|\+\+|--)|(?:\+\+|--)\s*` + w + `\b`).MatchString(text)
+}
+
+// writtenUnderDirective reports whether a line of body between #if and its
+// #endif writes n.
+func writtenUnderDirective(body, n string) bool {
+	depth := 0
+	for _, l := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "#") {
+			d := strings.TrimSpace(t[1:])
+			switch {
+			case strings.HasPrefix(d, "if"):
+				depth++
+			case strings.HasPrefix(d, "endif"):
+				depth = max(depth-1, 0)
+			}
+			continue
+		}
+		if depth > 0 && writes(l, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopHeaderInit returns the initialiser of a for loop starting at off of
+// body (the text between "for (" and its first ';'), or "".
+func loopHeaderInit(body string, off int) string {
+	if off < 0 || off >= len(body) {
+		return ""
+	}
+	rest := body[off:]
+	if !strings.HasPrefix(rest, "for") {
+		return ""
+	}
+	k := strings.IndexByte(rest, '(')
+	if k < 0 {
+		return ""
+	}
+	depth := 0
+	for i := k; i < len(rest); i++ {
+		switch rest[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ';':
+			if depth == 1 {
+				return rest[k+1 : i]
+			}
+		}
+	}
+	return ""
+}
