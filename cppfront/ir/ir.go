@@ -41,6 +41,12 @@ type File struct {
 	Defined []string          // names of every function and function-like macro defined in the file, sorted
 
 	Expansions []Expansion // same-file macro invocations expanded before parsing, in source order, disjoint
+
+	// Relower lowers other bytes for the same file as the front end
+	// lowered these: same options, same project index. A fix checks the
+	// text it writes with it (translation validation). Nil when the front
+	// end offers none.
+	Relower func(src []byte) (*File, error)
 }
 
 // Expansion is a macro invocation that the front end expanded before

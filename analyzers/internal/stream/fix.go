@@ -669,7 +669,11 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	if ok, why := replay.ProveHoist(fn, lp, pre); !ok {
 		return nil, why
 	}
-	return &analysis.SuggestedFix{Message: "hoist the LoadUnAlignPre before the loop", TextEdits: edits}, ""
+	fix := &analysis.SuggestedFix{Message: "hoist the LoadUnAlignPre before the loop", TextEdits: edits}
+	if why := validate(f, s, fix, true); why != "" {
+		return nil, why
+	}
+	return fix, ""
 }
 
 // SinkFix moves a Post that a contiguous stream does not need inside the
@@ -740,7 +744,11 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 	if ok, why := replay.ProveSink(fn, lp, post); !ok {
 		return nil, why
 	}
-	return &analysis.SuggestedFix{Message: "sink the StoreUnAlignPost after the loop", TextEdits: edits}, ""
+	fix := &analysis.SuggestedFix{Message: "sink the StoreUnAlignPost after the loop", TextEdits: edits}
+	if why := validate(f, s, fix, false); why != "" {
+		return nil, why
+	}
+	return fix, ""
 }
 
 // mentioned returns the first of names that text names as a whole word,

@@ -1,0 +1,90 @@
+package stream
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// handFix is a fix written by hand: the line holding the Pre (or Post) of
+// f's first contiguous site is deleted and text inserted before the line
+// holding at.
+func handFix(t *testing.T, f *ir.File, sink bool, at, text string) (Site, *analysis.SuggestedFix) {
+	t.Helper()
+	sites := PreSites(f.Funcs[0])
+	if sink {
+		sites = PostSites(f.Funcs[0])
+	}
+	var s Site
+	for _, x := range sites {
+		if x.Verdict == Contiguous {
+			s = x
+			break
+		}
+	}
+	if s.Instr == nil {
+		t.Fatal("no contiguous site")
+	}
+	src := newSource(f)
+	start, end, _, why := src.statement(s.Instr)
+	if why != "" {
+		t.Fatal(why)
+	}
+	k := strings.Index(string(f.Src), at)
+	if k < 0 {
+		t.Fatalf("%q not in the source", at)
+	}
+	ls := src.lineStart(k)
+	return s, &analysis.SuggestedFix{TextEdits: []analysis.TextEdit{
+		{Pos: f.Tok.Pos(ls), End: f.Tok.Pos(ls), NewText: []byte(text)},
+		{Pos: f.Tok.Pos(start), End: f.Tok.Pos(end)},
+	}}
+}
+
+// TestValidateCatches: fixes written by hand with the mistakes issue 32
+// found are caught on the text they write, even where the checks before
+// them would not be run; the right fix passes.
+func TestValidateCatches(t *testing.T) {
+	cases := []struct {
+		name, src, at, text, want string
+		sink                      bool
+	}{
+		{name: "right", src: loadLoop("", "src + i * 64"), at: "    for (", text: "    Reg::LoadUnAlignPre(u, src);\n"},
+		{name: "right post", src: storeLoop("", "dst", "    pad = 0;\n"), at: "    pad = 0;", text: "    Reg::StoreUnAlignPost(dst, u, 0);\n", sink: true},
+		{name: "wrong address", src: loadLoop("", "src + (i * 64 + 8)"), at: "    for (", text: "    Reg::LoadUnAlignPre(u, src);\n",
+			want: "primes at"},
+		{name: "between pragma and for", src: loadLoop("#pragma unroll 2\n", "src + i * 64"), at: "    for (", text: "    Reg::LoadUnAlignPre(u, src);\n",
+			want: "#pragma unroll"},
+		{name: "into a braceless if", src: loadLoop("    if (pad > 0)\n", "src + i * 64"), at: "    for (", text: "    Reg::LoadUnAlignPre(u, src);\n",
+			want: "lowers differently|another block"},
+		{name: "post inside the next loop", src: storeLoop("", "dst", "    for (uint16_t k = 0; k < n; ++k) {\n        Reg::LoadAlign(v, src);\n    }\n"),
+			at: "        Reg::LoadAlign(v, src);\n    }", text: "        Reg::StoreUnAlignPost(dst, u, 0);\n", sink: true,
+			want: "another"},
+		{name: "a name out of scope", src: loadHead + "    for (uint16_t i = 0; i < n; ++i) {\n        __ubuf__ float* q = src;\n        Reg::LoadUnAlignPre(u, q + i * 64);\n        Reg::LoadUnAlign(v, u, q + i * 64);\n        Reg::StoreAlign(dst + i * 64, v, m);\n    }\n}\n",
+			at: "    for (", text: "    Reg::LoadUnAlignPre(u, q);\n", want: "another declaration|lowers differently|primes"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := lower(t, c.src)
+			s, fix := handFix(t, f, c.sink, c.at, c.text)
+			why := validate(f, s, fix, !c.sink)
+			t.Logf("validate: %q", why)
+			if c.want == "" {
+				if why != "" {
+					t.Errorf("the right fix is refused: %s\n%s", why, apply(f, fix))
+				}
+				return
+			}
+			ok := false
+			for _, w := range strings.Split(c.want, "|") {
+				ok = ok || why != "" && strings.Contains(why, w)
+			}
+			if !ok {
+				t.Errorf("validate = %q, want %q, for\n%s", why, c.want, apply(f, fix))
+			}
+		})
+	}
+}
