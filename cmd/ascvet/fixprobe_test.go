@@ -30,6 +30,11 @@ import (
 //	// expect: nofix  no fix may be offered (it would change the output or not compile)
 //	// expect: safe   a fix may be offered or refused; if offered, it keeps the output
 //
+// A line `// variant: -DNAME=VALUE ...` (repeatable) asks for one more
+// build of both files with those macros, whose output must agree too: a
+// fix that moves a statement across an #if is right only if it is right
+// for every branch.
+//
 // A fixed file that does not compile, or prints other bytes, fails the
 // probe, showing the fix's diff. Findings left in the fixed file are
 // logged. `#pragma unroll [N]` is compiled as `#pragma GCC unroll N`, which,
@@ -39,24 +44,30 @@ import (
 // The probes in knownWrong get a wrong fix today: their failures are
 // logged, not reported, until the fix is refused or made right; a probe
 // that passes while listed is reported, so that the list shrinks.
-var knownWrong = map[string]string{}
+var knownWrong = map[string]string{
+	"47_ifdef_post": "the Post written under #if FLUSH_EACH is sunk out of the #if: with FLUSH_EACH=0 the fixed loop flushes where the original never does",
+}
 
 // probe is one kernel of testdata/fixprobes and what became of it.
 type probe struct {
-	name    string // NN_name
-	expect  string // fix, nofix or safe
-	orig    string // path of the copy as written
-	fixed   string // path of the copy ascvet -fix rewrote
-	diff    string // ascvet -diff on the copy
-	applied bool   // the fixed text differs from the original
-	left    string // findings ascvet reports on the fixed file
-	outA    string // output of the kernel as written
-	outB    string // output of the fixed kernel
-	errA    error  // compiling or running the original
-	errB    error  // compiling or running the fixed copy
+	name    string     // NN_name
+	expect  string     // fix, nofix or safe
+	orig    string     // path of the copy as written
+	fixed   string     // path of the copy ascvet -fix rewrote
+	diff    string     // ascvet -diff on the copy
+	applied bool       // the fixed text differs from the original
+	left    string     // findings ascvet reports on the fixed file
+	builds  [][]string // compiler flags of each build: none, then the variants
+	outA    string     // output of the kernel as written
+	outB    string     // output of the fixed kernel
+	errA    error      // compiling or running the original
+	errB    error      // compiling or running the fixed copy
 }
 
-var expectLine = regexp.MustCompile(`(?m)^//\s*expect:\s*(fix|nofix|safe)\s*$`)
+var (
+	expectLine  = regexp.MustCompile(`(?m)^//\s*expect:\s*(fix|nofix|safe)\s*$`)
+	variantLine = regexp.MustCompile(`(?m)^//\s*variant:(.*)$`)
+)
 
 // cxxCompiler returns a C++ compiler: $CXX, g++, clang++ or c++, else
 // Debian's g++ installed with apt-get when the test runs as root. It skips
@@ -122,11 +133,25 @@ func TestFixProbes(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
-			p.outA, p.errA = buildAndRun(cxx, hostmodel, p.orig, filepath.Join(dir, p.name+".a"))
-			if p.applied {
-				p.outB, p.errB = buildAndRun(cxx, hostmodel, p.fixed, filepath.Join(dir, p.name+".b"))
-			} else {
-				p.outB = p.outA
+			for k, flags := range p.builds {
+				bin := filepath.Join(dir, fmt.Sprintf("%s.%d", p.name, k))
+				a, errA := buildAndRun(cxx, hostmodel, p.orig, bin+".a", flags)
+				b, errB := a, error(nil)
+				if p.applied {
+					b, errB = buildAndRun(cxx, hostmodel, p.fixed, bin+".b", flags)
+				}
+				label := ""
+				if len(flags) > 0 {
+					label = "# build " + strings.Join(flags, " ") + "\n"
+				}
+				p.outA += label + a
+				p.outB += label + b
+				if p.errA == nil {
+					p.errA = errA
+				}
+				if p.errB == nil {
+					p.errB = errB
+				}
 			}
 			<-sem
 		}()
@@ -134,6 +159,7 @@ func TestFixProbes(t *testing.T) {
 	wg.Wait()
 
 	var offered, wrong int
+	var table strings.Builder
 	for _, p := range probes {
 		t.Run(p.name, func(t *testing.T) {
 			if p.orig == "" {
@@ -170,13 +196,24 @@ func TestFixProbes(t *testing.T) {
 					t.Logf("known wrong: %s", why)
 				}
 			}
+			verdict, did := "ok", "no fix"
+			if p.applied {
+				did = "fixed"
+			}
+			if len(problems) > 0 {
+				verdict = "WRONG"
+				if _, ok := knownWrong[p.name]; ok {
+					verdict = "known wrong"
+				}
+			}
+			fmt.Fprintf(&table, "%-28s %-6s %-7s %s\n", p.name, p.expect, did, verdict)
 			if len(problems) > 0 {
 				wrong++
 				report("expect: %s\n%s\nthe fix:\n%s", p.expect, strings.Join(problems, "\n"), p.diff)
 			}
 		})
 	}
-	t.Logf("%d probes, %d with a fix applied, %d wrong (%d known)", len(probes), offered, wrong, len(knownWrong))
+	t.Logf("%d probes, %d with a fix applied, %d wrong (%d known):\n%s", len(probes), offered, wrong, len(knownWrong), table.String())
 }
 
 // fixProbe copies the probe at path into dir twice (as written, and to be
@@ -197,6 +234,10 @@ func fixProbe(t *testing.T, path, dir string) *probe {
 		return p
 	}
 	p.expect = m[1]
+	p.builds = [][]string{nil}
+	for _, v := range variantLine.FindAllStringSubmatch(head, -1) {
+		p.builds = append(p.builds, strings.Fields(v[1]))
+	}
 	for _, sub := range []string{"a", "b"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			t.Fatal(err)
@@ -227,8 +268,9 @@ func fixProbe(t *testing.T, path, dir string) *probe {
 var pragmaUnroll = regexp.MustCompile(`(?m)^([ \t]*)#[ \t]*pragma[ \t]+unroll\b[ \t]*(\(?[0-9]*\)?)`)
 
 // buildAndRun compiles the kernel file src with its host main against the
-// host model, into bin, runs it and returns what it prints.
-func buildAndRun(cxx, hostmodel, src, bin string) (string, error) {
+// host model with the extra compiler flags, into bin, runs it and returns
+// what it prints.
+func buildAndRun(cxx, hostmodel, src, bin string, flags []string) (string, error) {
 	text, err := os.ReadFile(src)
 	if err != nil {
 		return "", err
@@ -248,7 +290,8 @@ func buildAndRun(cxx, hostmodel, src, bin string) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cc := exec.CommandContext(ctx, cxx, "-std=c++17", "-DASCVET_HOST_MAIN", "-I"+hostmodel, "-x", "c++", unit, "-o", bin)
+	args := append([]string{"-std=c++17", "-DASCVET_HOST_MAIN", "-I" + hostmodel}, flags...)
+	cc := exec.CommandContext(ctx, cxx, append(args, "-x", "c++", unit, "-o", bin)...)
 	if out, err := cc.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("%s does not compile (%v):\n%s", filepath.Base(src), err, firstLines(string(out), 20))
 	}
