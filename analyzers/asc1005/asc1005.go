@@ -42,7 +42,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"StoreUnAlign wrote, such as the stream's load register), the finding is that Post, naming the register to " +
 		"flush instead: one bug, one finding. " +
 		"Fix: call StoreUnAlignPost(dst, u, 0) once after the last store of the stream, through the register the " +
-		"stores used. " +
+		"stores used. When a Post flushes the wrong register, -fix renames it, a one-token change, offered only when " +
+		"the text it writes, lowered again, holds the same instructions, flushes the stream's register (the same " +
+		"declaration) and leaves no other stream unflushed; otherwise the finding says why not. " +
 		"Source: seed 000: write an unaligned address with StoreUnAlign, then finish with StoreUnAlignPost.",
 	Before: `AscendC::Reg::RegTensor<float> srcReg;
 AscendC::Reg::UnalignRegForStore ureg1;
@@ -97,9 +99,15 @@ func check(pass *analysis.Pass, f *ir.File, fn *ir.Func) {
 		if p := ureg.MisdirectedPost(fn, in, k); p != nil {
 			// The stream has its Post, through the wrong register: one
 			// finding, at the Post, naming the register to flush.
-			pass.Report(analysis.Diagnostic{Pos: p.Pos, End: p.End, Message: wrongMessage(f, fn, p, in, k),
+			d := analysis.Diagnostic{Pos: p.Pos, End: p.End, Message: wrongMessage(f, fn, p, in, k),
 				Related: []analysis.RelatedInformation{{Pos: in.Pos, End: in.End,
-					Message: fmt.Sprintf("the stream's last store, through %s", ureg.Name(fn, k))}}})
+					Message: fmt.Sprintf("the stream's last store, through %s", ureg.Name(fn, k))}}}
+			if fix, why := wrongFix(f, fn, p, k); fix != nil {
+				d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+			} else if why != "" {
+				d.Message += "; no automatic fix: " + why
+			}
+			pass.Report(d)
 			continue
 		}
 		pass.Report(analysis.Diagnostic{Pos: in.Pos, End: in.End, Message: message(fn, in, k, laterPost(fn, in, k, posts))})

@@ -115,6 +115,9 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts cppfron
 	tf := fset.AddFile(name, -1, len(src))
 	tf.SetLines(tsutil.LineStarts(src))
 	f = &ir.File{Name: name, Lang: ir.Python, Tok: tf, Src: src, Consts: map[string]int64{}, Aliases: map[string]string{}}
+	f.Relower = func(other []byte) (*ir.File, error) {
+		return ParseFileOptions(token.NewFileSet(), name, other, opts)
+	}
 	if !HasVFMarker(src) {
 		return f, nil
 	}

@@ -100,6 +100,8 @@ var messages = map[string][]pattern{
 			`${op} 把搬出流的尾部数据缓存在 ${u} 中，但${Fact}；请${Where}调用 ${call}`},
 		{`(?P<op>\S+) flushes (?P<other>\S+), but the stream stored on line (?P<line>\d+) keeps its tail in (?P<u>\S+), which nothing flushes: whatever its stores leave past a 32-byte boundary is lost; flush (?P<u2>\S+), not (?P<other2>\S+)`,
 			`${op} 对 ${other} 做后处理，但第 ${line} 行写出的搬出流把尾部数据缓存在 ${u} 中，而它没有被后处理：其写出超过 32 字节边界的部分都会丢失；请对 ${u2} 而不是 ${other2} 做后处理`},
+		{`(?P<op>\S+) flushes (?P<other>\S+), but the stream stored on line (?P<line>\d+) keeps its tail in (?P<u>\S+), which nothing flushes: whatever its stores leave past a 32-byte boundary is lost; flush (?P<u2>\S+), not (?P<other2>\S+); no automatic fix: (?P<Replay>.+)`,
+			`${op} 对 ${other} 做后处理，但第 ${line} 行写出的搬出流把尾部数据缓存在 ${u} 中，而它没有被后处理：其写出超过 32 字节边界的部分都会丢失；请对 ${u2} 而不是 ${other2} 做后处理；未提供自动修复：${Replay}`},
 		{`the stream's last store, through (?P<u>\S+)`, `该搬出流的最后一次写出，经由 ${u}`},
 	},
 	"ASC1006": {
@@ -370,6 +372,12 @@ var fragments = map[string][]pattern{
 		{`(?P<n>\S+) is set from an integer, so it may alias any buffer`, `${n} 由整数转换而来，可能与任何缓冲区重叠`},
 		{`(?P<n>\S+) is written under a preprocessor condition, which the analysis does not read`, `${n} 在预处理条件分支中被写入，分析不读取这些分支`},
 		{`the loop's initialiser assigns (?P<n>\S+), so a statement before the loop would read its old value`, `循环的初始化部分给 ${n} 赋值，放在循环之前的语句会读到它的旧值`},
+		// analyzers/asc1005/fix.go: the renamed flush
+		{`the StoreUnAlignPost comes from a macro expansion`, `该 StoreUnAlignPost 来自宏展开`},
+		{`the register operand is not written as (?P<u>\S+)`, `寄存器参数不是直接写作 ${u}`},
+		{`the fixed text lowers to other instructions`, `修复后的代码降级出的指令与原来不同`},
+		{`in the fixed text the StoreUnAlignPost does not flush (?P<u>\S+)`, `在修复后的代码中该 StoreUnAlignPost 并未后处理 ${u}`},
+		{`the fixed text leaves (?P<u>\S+) unflushed`, `修复后的代码使 ${u} 的尾部无人写出`},
 		// analyzers/internal/stream/validate.go: the fixed text lowered again
 		{`the fix's edits overlap`, `修复的各处编辑相互重叠`},
 		{`the fixed text does not lower: (?P<e>.+)`, `修复后的代码无法降级：${e}`},

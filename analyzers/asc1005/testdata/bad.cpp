@@ -163,3 +163,18 @@ __aicore__ inline void RawNoPost(__ubuf__ float* dst, __ubuf__ float* src, uint1
         }
     }
 }
+
+// The register to flush is declared in the loop: renaming the flush would
+// name nothing there, so no fix is offered.
+__simd_vf__ inline void FlushesWrongRegisterScoped(__ubuf__ float* dst, __ubuf__ float* src, uint16_t repeat)
+{
+    AscendC::MicroAPI::RegTensor<float> v;
+    AscendC::MicroAPI::UnalignReg u0;
+    AscendC::MicroAPI::LoadUnAlignPre(u0, src);
+    for (uint16_t i = 0; i < repeat; ++i) {
+        AscendC::MicroAPI::UnalignReg u1;
+        AscendC::MicroAPI::LoadUnAlign(v, u0, src, VL_F32);
+        AscendC::MicroAPI::StoreUnAlign(dst, v, u1, VL_F32);
+    }
+    AscendC::MicroAPI::StoreUnAlignPost(dst, u0, 0); // want "flush u1, not u0; no automatic fix: in the fixed text the StoreUnAlignPost does not flush u1"
+}
