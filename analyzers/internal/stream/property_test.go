@@ -27,12 +27,12 @@ import (
 // buffers' offsets. Every run must write the same UB bytes.
 func TestFixesKeepEveryPath(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 2026))
-	programs, fixes, withheld := 400, 0, 0
+	programs, fixes, withheld, hazards := 400, 0, 0, 0
 	if testing.Short() {
 		programs = 60
 	}
 	for k := range programs {
-		src := genKernel(rng)
+		src, hazard := genKernel(rng)
 		f := lower(t, src)
 		fn := f.Funcs[0]
 		type offer struct {
@@ -62,8 +62,17 @@ func TestFixesKeepEveryPath(t *testing.T) {
 				withheld++
 			}
 		}
+		if hazard != "" && len(offers) > 0 {
+			t.Fatalf("program %d: a %s is offered although %s:\n%s\nfixed:\n%s", k, offers[0].what, hazard, src, apply(f, offers[0].fix))
+		}
+		if hazard != "" {
+			hazards++
+		}
 		for _, o := range offers {
 			fixes++
+			if strings.Contains(src, "#pragma unroll\n    for") && !strings.Contains(apply(f, o.fix), "#pragma unroll\n    for") {
+				t.Fatalf("program %d: the %s separates the #pragma unroll from its loop:\n%s", k, o.what, apply(f, o.fix))
+			}
 			fixed := apply(f, o.fix)
 			g := lower(t, fixed)
 			if len(g.Funcs) != 1 || len(g.Funcs[0].Errors) > 0 {
@@ -77,8 +86,8 @@ func TestFixesKeepEveryPath(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d programs, %d fixes applied and checked, %d withheld with a reason", programs, fixes, withheld)
-	if fixes < programs/10 || withheld < programs/10 {
+	t.Logf("%d programs, %d fixes applied and checked, %d withheld with a reason, %d programs whose pointer escapes (none fixed)", programs, fixes, withheld, hazards)
+	if fixes < programs/10 || withheld < programs/10 || hazards < programs/10 {
 		t.Errorf("the generator exercises too little: %d fixes, %d withheld", fixes, withheld)
 	}
 }
@@ -132,10 +141,36 @@ func redeclared(fn *ir.Func) string {
 }
 
 // genKernel writes one random kernel with a store stream (its Post in the
-// loop) or a load stream (its Pre in the loop).
-func genKernel(rng *rand.Rand) string {
+// loop) or a load stream (its Pre in the loop). When it puts before the
+// loop a statement through which the stream's pointer escapes the IR (a
+// lambda, a reference, its address, a helper, an integer, #if, a macro),
+// hazard says which: no fix may be offered then, since neither the
+// analysis nor this test's interpreter sees what it does.
+func genKernel(rng *rand.Rand) (string, string) {
 	var b strings.Builder
 	store := rng.IntN(2) == 0
+	ptr := "src"
+	if store {
+		ptr = "dst"
+	}
+	hazard, before, macro := "", "", ""
+	switch rng.IntN(18) {
+	case 0:
+		hazard, before = "a lambda captures the pointer by reference", "    auto adv = [&]() { "+ptr+" += 64; };\n    adv();\n"
+	case 1:
+		hazard, before = "a reference is bound to the pointer", "    __ubuf__ float*& again = "+ptr+";\n    again += 64;\n"
+	case 2:
+		hazard, before = "the pointer's address is taken", "    Bump(&"+ptr+");\n"
+	case 3:
+		hazard, before = "the pointer goes to an unknown helper", "    Advance("+ptr+", keep);\n"
+	case 4:
+		hazard, before = "the pointer is converted to an integer", "    uint64_t raw = (uint64_t)"+ptr+";\n    Keep(raw);\n"
+	case 5:
+		hazard, before = "the pointer is written under #if", "#if EXTRA\n    "+ptr+" += 64;\n#endif\n    keep = keep + 0;\n"
+	case 6:
+		hazard, macro, before = "a macro names the pointer", "#define SHIFT "+ptr+" += 64\n", "    SHIFT;\n"
+	}
+	b.WriteString(macro)
 	declIn := rng.IntN(3) == 0
 	clash := declIn && rng.IntN(3) == 0
 	b.WriteString("__simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src, __ubuf__ float* out, uint16_t n, uint32_t keep, uint16_t c0, uint16_t c1, uint16_t c2)\n{\n")
@@ -153,6 +188,10 @@ func genKernel(rng *rand.Rand) string {
 	alias := []string{"dst", "src"}[rng.IntN(2)]
 	aliasOff := []int{0, 8, 64, -64}[rng.IntN(4)]
 	fmt.Fprintf(&b, "    __ubuf__ float* rd = %s + %d;\n", alias, aliasOff)
+	b.WriteString(before)
+	if rng.IntN(4) == 0 {
+		b.WriteString("#pragma unroll\n")
+	}
 	header := []string{
 		"for (uint16_t i = 0; i < n; ++i)",
 		"for (uint16_t i = 2; i < n; ++i)",
@@ -207,7 +246,7 @@ func genKernel(rng *rand.Rand) string {
 		b.WriteString("    dst[0] = u;\n")
 	}
 	b.WriteString("}\n")
-	return b.String()
+	return b.String(), hazard
 }
 
 // samePaths runs both functions for every binding and returns where the
