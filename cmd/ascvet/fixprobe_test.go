@@ -294,13 +294,13 @@ func buildAndRun(cxx, hostmodel, src, bin string, flags []string) (string, error
 	args := append([]string{"-std=c++17", "-DASCVET_HOST_MAIN", "-I" + hostmodel}, flags...)
 	cc := exec.CommandContext(ctx, cxx, append(args, "-x", "c++", unit, "-o", bin)...)
 	if out, err := cc.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("%s does not compile (%v):\n%s", filepath.Base(src), err, firstLines(string(out), 20))
+		return "", fmt.Errorf("%s does not compile (%w):\n%s", filepath.Base(src), err, firstLines(string(out), 20))
 	}
 	var stdout, stderr bytes.Buffer
 	run := exec.CommandContext(ctx, bin)
 	run.Stdout, run.Stderr = &stdout, &stderr
 	if err := run.Run(); err != nil {
-		return stdout.String(), fmt.Errorf("running %s: %v\n%s", filepath.Base(src), err, firstLines(stderr.String(), 10))
+		return stdout.String(), fmt.Errorf("running %s: %w\n%s", filepath.Base(src), err, firstLines(stderr.String(), 10))
 	}
 	return stdout.String(), nil
 }
