@@ -71,7 +71,7 @@ var fixShapes = []fixShape{
 	{name: "this member", src: loadLoop("", "this->srcUb_ + i * 64"), why: "reads the member this->srcUb_"},
 	{name: "macro naming the pointer", src: "#define SKIP src += pad\n" + loadLoop("    SKIP;\n", "src + i * 64"), why: "src is named by the macro SKIP"},
 	{name: "under #if", src: loadLoop("#if HAS_PAD\n    src += pad;\n#endif\n    pad = 0;\n", "src + i * 64"), why: "src is written under a preprocessor condition"},
-	{name: "for init list", src: loadHead + "    uint16_t i;\n    __ubuf__ float* p = src;\n    for (i = 0, p = src + pad; i < n; ++i) {\n        Reg::LoadUnAlignPre(u, p + i * 64);\n        Reg::LoadUnAlign(v, u, p + i * 64);\n        Reg::StoreAlign(dst + i * 64, v, m);\n    }\n}\n",
+	{name: "for init list", src: loadHead + "    uint16_t i;\n    __ubuf__ float* p = src;\n    for (i = 0, p = src + pad; i < n; ++i) {\n        Reg::LoadUnAlignPre(u, p);\n        Reg::LoadUnAlign(v, u, p, 64);\n        Reg::StoreAlign(dst + i * 64, v, m);\n    }\n}\n",
 		why: "the loop's initialiser assigns p"},
 	{name: "braceless if under #if", src: loadHead + "    if (pad > 0)\n#if WIDE\n    for (uint16_t i = 0; i < n; ++i) {\n        Reg::LoadUnAlignPre(u, src + i * 64);\n        Reg::LoadUnAlign(v, u, src + i * 64);\n        Reg::StoreAlign(dst + i * 64, v, m);\n    }\n#else\n    for (uint16_t i = 0; i < n; ++i) {\n        Reg::LoadUnAlignPre(u, src + i * 32);\n        Reg::LoadUnAlign(v, u, src + i * 32);\n        Reg::StoreAlign(dst + i * 64, v, m);\n    }\n#endif\n}\n",
 		why: "braceless|does not parse"},
