@@ -93,6 +93,14 @@ func prepass(src []byte) ([]byte, []blank) {
 				if name, repl, end := defineAlias(out, j); name != "" && (qualifiers[repl] || local[repl]) {
 					local[name] = true
 					j = end // the macro's own name is not blanked
+				} else if k := skipSpace(out, j); k < n && isIdentStart(out[k]) {
+					e := k + 1
+					for e < n && isIdentChar(out[e]) {
+						e++
+					}
+					if qualifiers[string(out[k:e])] {
+						j = e // #define __aicore__ (a host build defines the qualifier away): a macro's name, not a qualifier
+					}
 				}
 			case qualifiers[word] || local[word]:
 				blanks = append(blanks, blank{i, j, strings.Clone(word)})

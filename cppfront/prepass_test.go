@@ -24,6 +24,8 @@ func TestPrepassKeepsOffsets(t *testing.T) {
 		{"__VEC_SCOPE__\n{", "             \n{"},
 		{"#define LocalMem __ubuf__\nvoid f(LocalMem T* p);", "#define LocalMem         \nvoid f(         T* p);"},
 		{"#define LocalMem (x)\nLocalMem;", "#define LocalMem (x)\nLocalMem;"},
+		// A host build defines the qualifiers away: the macro's name is kept.
+		{"#define __aicore__\n#define __ubuf__\n__aicore__ void f();", "#define __aicore__\n#define __ubuf__\n           void f();"},
 		{"CATLASS_DEVICE\n__simd_callee__ static void f();", "              \n                static void f();"},
 		{"TEMPLATE_DECL class Foo {};", "              class Foo {};"},
 		{"EXPORT_API\nstruct Bar;", "          \nstruct Bar;"},

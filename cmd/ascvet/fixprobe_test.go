@@ -44,10 +44,7 @@ import (
 // The probes in knownWrong get a wrong fix today: their failures are
 // logged, not reported, until the fix is refused or made right; a probe
 // that passes while listed is reported, so that the list shrinks.
-var knownWrong = map[string]string{
-	"47_ifdef_post": "the Post written under #if FLUSH_EACH is sunk out of the #if: with FLUSH_EACH=0 the fixed loop flushes where the original never does",
-	"61_ifdef_pre":  "the Pre written under #if PRIME_EACH is hoisted out of the #if: with PRIME_EACH=0 the fixed loop primes where the original never does",
-}
+var knownWrong = map[string]string{}
 
 // probe is one kernel of testdata/fixprobes and what became of it.
 type probe struct {

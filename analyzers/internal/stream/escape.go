@@ -135,6 +135,9 @@ func escapes(f *ir.File, s Site, stmt string) string {
 	if regexp.MustCompile(`\bgoto\b`).MatchString(body) {
 		return "the function jumps with goto, which may enter or leave the loop past the moved statement"
 	}
+	if !sameConditional(body, f.Tok.Offset(s.Instr.Pos)-a, f.Tok.Offset(lp.Pos)-a) || !sameConditional(body, f.Tok.Offset(s.Instr.Pos)-a, f.Tok.Offset(lp.End)-1-a) {
+		return "the call is under a preprocessor condition that its loop is not, which the move would leave"
+	}
 	defines := fileDefines(string(f.Src))
 	header := loopHeaderInit(body, f.Tok.Offset(lp.Pos)-a)
 	for _, n := range names {
@@ -180,7 +183,7 @@ func escapesName(f *ir.File, s Site, body string, defines map[string]string, hea
 			return why
 		}
 	}
-	if writtenUnderDirective(body, n) {
+	if writtenUnderDirective(body, n, conditionalAt(body, f.Tok.Offset(lp.Pos)-f.Tok.Offset(fn.Pos))) {
 		return n + " is written under a preprocessor condition, which the analysis does not read"
 	}
 	if header != "" && writes(header, n) && n != lp.Var {
@@ -476,25 +479,70 @@ func writes(text, n string) bool {
 	return regexp.MustCompile(`(?:^|[^\w.>])` + w + `\s*(?:[-+*/%&|^]?=[^=]|\+\+|--)|(?:\+\+|--)\s*` + w + `\b`).MatchString(text)
 }
 
-// writtenUnderDirective reports whether a line of body between #if and its
-// #endif writes n.
-func writtenUnderDirective(body, n string) bool {
-	depth := 0
-	for _, l := range strings.Split(body, "\n") {
+// sameConditional reports whether offsets a and b of body lie in the same
+// preprocessor conditional groups (#if ... #elif/#else ... #endif).
+func sameConditional(body string, a, b int) bool {
+	return slices.Equal(conditionalAt(body, a), conditionalAt(body, b))
+}
+
+// conditionalAt returns the conditional groups around offset off of body,
+// outermost first, each as the offset of the directive line opening it
+// (#if, #elif or #else).
+func conditionalAt(body string, off int) []int {
+	var stack []int
+	for at := 0; at < len(body) && at <= off; {
+		end := strings.IndexByte(body[at:], '\n')
+		if end < 0 {
+			end = len(body)
+		} else {
+			end += at + 1
+		}
+		if t := strings.TrimSpace(body[at:end]); strings.HasPrefix(t, "#") && at < off {
+			d := strings.TrimSpace(t[1:])
+			switch {
+			case strings.HasPrefix(d, "if"):
+				stack = append(stack, at)
+			case strings.HasPrefix(d, "el"):
+				if len(stack) > 0 {
+					stack[len(stack)-1] = at
+				}
+			case strings.HasPrefix(d, "endif"):
+				if len(stack) > 0 {
+					stack = stack[:len(stack)-1]
+				}
+			}
+		}
+		at = end
+	}
+	return stack
+}
+
+// writtenUnderDirective reports whether a line of body writes n under a
+// preprocessor condition that does not also hold the loop (whose groups
+// are loop, conditionalAt): a build without it would not.
+func writtenUnderDirective(body, n string, loop []int) bool {
+	var stack []int
+	at := 0
+	for _, l := range strings.SplitAfter(body, "\n") {
 		t := strings.TrimSpace(l)
 		if strings.HasPrefix(t, "#") {
 			d := strings.TrimSpace(t[1:])
 			switch {
 			case strings.HasPrefix(d, "if"):
-				depth++
+				stack = append(stack, at)
+			case strings.HasPrefix(d, "el"):
+				if len(stack) > 0 {
+					stack[len(stack)-1] = at
+				}
 			case strings.HasPrefix(d, "endif"):
-				depth = max(depth-1, 0)
+				if len(stack) > 0 {
+					stack = stack[:len(stack)-1]
+				}
 			}
-			continue
-		}
-		if depth > 0 && writes(l, n) {
+		} else if len(stack) > 0 && !(len(stack) <= len(loop) && slices.Equal(stack, loop[:len(stack)])) && writes(l, n) {
 			return true
 		}
+		at += len(l)
 	}
 	return false
 }

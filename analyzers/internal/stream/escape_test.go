@@ -76,6 +76,12 @@ var fixShapes = []fixShape{
 	{name: "braceless if under #if", src: loadHead + "    if (pad > 0)\n#if WIDE\n    for (uint16_t i = 0; i < n; ++i) {\n        Reg::LoadUnAlignPre(u, src + i * 64);\n        Reg::LoadUnAlign(v, u, src + i * 64);\n        Reg::StoreAlign(dst + i * 64, v, m);\n    }\n#else\n    for (uint16_t i = 0; i < n; ++i) {\n        Reg::LoadUnAlignPre(u, src + i * 32);\n        Reg::LoadUnAlign(v, u, src + i * 32);\n        Reg::StoreAlign(dst + i * 64, v, m);\n    }\n#endif\n}\n",
 		why: "braceless|does not parse"},
 	{name: "after #endif", src: loadLoop("#if WIDE\n    pad = 1;\n#endif\n", "src + i * 64"), why: "braceless"},
+	{name: "pre under #if", src: loadHead + "    for (uint16_t i = 0; i < n; ++i) {\n#if PRIME_EACH\n        Reg::LoadUnAlignPre(u, src + i * 64);\n#endif\n        Reg::LoadUnAlign(v, u, src + i * 64);\n        Reg::StoreAlign(dst + i * 64, v, m);\n    }\n}\n",
+		why: "under a preprocessor condition that its loop is not"},
+	{name: "post under #if", src: storeHead + "    for (uint16_t i = 0; i < n; ++i) {\n        Reg::LoadAlign(v, src + i * 64);\n        Reg::StoreUnAlign(dst, v, u, 60);\n#if FLUSH_EACH\n        Reg::StoreUnAlignPost(dst, u, 0);\n#endif\n    }\n}\n",
+		sink: true, why: "under a preprocessor condition that its loop is not"},
+	{name: "loop and post under one #if", src: storeHead + "#if WIDE\n    for (uint16_t i = 0; i < n; ++i) {\n        Reg::LoadAlign(v, src + i * 64);\n        Reg::StoreUnAlign(dst, v, u, 60);\n        Reg::StoreUnAlignPost(dst, u, 0);\n    }\n#endif\n}\n",
+		sink: true, want: "    }\n    Reg::StoreUnAlignPost(dst, u, 0);\n#endif"},
 	{name: "does not parse", src: loadLoop("    int x = (;\n", "src + i * 64"), why: "does not parse"},
 }
 
