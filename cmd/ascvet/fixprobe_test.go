@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +30,10 @@ import (
 //	// expect: fix    a fix is offered, and keeps the output
 //	// expect: nofix  no fix may be offered (it would change the output or not compile)
 //	// expect: safe   a fix may be offered or refused; if offered, it keeps the output
+//	// expect: bugfix a fix is offered that corrects a bug (ASC1005): the fixed
+//	//                kernel writes what the probe's driver writes when built
+//	//                with -DASCVET_REFERENCE (it then runs a correct copy),
+//	//                and the original does not
 //
 // A line `// variant: -DNAME=VALUE ...` (repeatable) asks for one more
 // build of both files with those macros, whose output must agree too: a
@@ -49,7 +54,7 @@ var knownWrong = map[string]string{}
 // probe is one kernel of testdata/fixprobes and what became of it.
 type probe struct {
 	name    string     // NN_name
-	expect  string     // fix, nofix or safe
+	expect  string     // fix, nofix, safe or bugfix
 	orig    string     // path of the copy as written
 	fixed   string     // path of the copy ascvet -fix rewrote
 	diff    string     // ascvet -diff on the copy
@@ -58,12 +63,13 @@ type probe struct {
 	builds  [][]string // compiler flags of each build: none, then the variants
 	outA    string     // output of the kernel as written
 	outB    string     // output of the fixed kernel
+	outR    string     // bugfix: output of the reference build (-DASCVET_REFERENCE)
 	errA    error      // compiling or running the original
 	errB    error      // compiling or running the fixed copy
 }
 
 var (
-	expectLine  = regexp.MustCompile(`(?m)^//\s*expect:\s*(fix|nofix|safe)\s*$`)
+	expectLine  = regexp.MustCompile(`(?m)^//\s*expect:\s*(fix|nofix|safe|bugfix)\s*$`)
 	variantLine = regexp.MustCompile(`(?m)^//\s*variant:(.*)$`)
 )
 
@@ -142,6 +148,13 @@ func TestFixProbes(t *testing.T) {
 				if len(flags) > 0 {
 					label = "# build " + strings.Join(flags, " ") + "\n"
 				}
+				if p.expect == "bugfix" {
+					r, errR := buildAndRun(cxx, hostmodel, p.orig, bin+".r", append(slices.Clone(flags), "-DASCVET_REFERENCE"))
+					p.outR += label + r
+					if p.errA == nil {
+						p.errA = errR
+					}
+				}
 				p.outA += label + a
 				p.outB += label + b
 				if p.errA == nil {
@@ -170,13 +183,17 @@ func TestFixProbes(t *testing.T) {
 			switch {
 			case p.errB != nil:
 				problems = append(problems, fmt.Sprintf("the fixed file does not run: %v", p.errB))
-			case p.outB != p.outA:
+			case p.expect == "bugfix" && p.outA == p.outR:
+				problems = append(problems, "the bug does not show: the probe as written already writes what its reference writes")
+			case p.expect == "bugfix" && p.outB != p.outR:
+				problems = append(problems, "the fixed kernel does not write what the reference writes:\n"+firstLines(lineDiff(p.outR, p.outB), 12))
+			case p.expect != "bugfix" && p.outB != p.outA:
 				problems = append(problems, "the fixed kernel writes other bytes:\n"+firstLines(lineDiff(p.outA, p.outB), 12))
 			}
 			if p.applied && p.expect == "nofix" {
 				problems = append(problems, "a fix was applied to a probe that expects none")
 			}
-			if !p.applied && p.expect == "fix" {
+			if !p.applied && (p.expect == "fix" || p.expect == "bugfix") {
 				problems = append(problems, "no fix was applied to a probe that expects one")
 			}
 			if p.applied {
@@ -228,7 +245,7 @@ func fixProbe(t *testing.T, path, dir string) *probe {
 	head := strings.ReplaceAll(string(src[:min(len(src), 2000)]), "\r", "")
 	m := expectLine.FindStringSubmatch(head)
 	if m == nil {
-		t.Errorf("%s: no `// expect: fix|nofix|safe` line at its top", path)
+		t.Errorf("%s: no `// expect: fix|nofix|safe|bugfix` line at its top", path)
 		return p
 	}
 	p.expect = m[1]
