@@ -143,7 +143,8 @@ func redeclared(fn *ir.Func) string {
 // genKernel writes one random kernel with a store stream (its Post in the
 // loop) or a load stream (its Pre in the loop). When it puts before the
 // loop a statement through which the stream's pointer escapes the IR (a
-// lambda, a reference, its address, a helper, an integer, #if, a macro),
+// lambda, a reference, its address, a helper, an integer, #if, a macro,
+// the loop's initialiser),
 // hazard says which: no fix may be offered then, since neither the
 // analysis nor this test's interpreter sees what it does.
 func genKernel(rng *rand.Rand) (string, string) {
@@ -198,6 +199,12 @@ func genKernel(rng *rand.Rand) (string, string) {
 		"for (int16_t i = n - 1; i >= 0; --i)",
 		"for (uint16_t i = 0; i < n; i += 2)",
 	}[rng.IntN(4)]
+	if hazard == "" && rng.IntN(10) == 0 {
+		// The loop's initialiser moves the stream's pointer.
+		hazard = "the loop's initialiser assigns the pointer"
+		header = "for (i = 0, " + ptr + " = " + ptr + " + 64; i < n; ++i)"
+		b.WriteString("    uint16_t i;\n")
+	}
 	b.WriteString("    " + header + " {\n")
 	var body []string
 	if declIn {
