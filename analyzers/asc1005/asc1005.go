@@ -77,16 +77,31 @@ var Analyzer = Rule.Analyzer
 func run(pass *analysis.Pass) (any, error) {
 	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
 	for _, f := range pkg.Files {
+		var renames []*rename
 		for _, fn := range f.Funcs {
 			if fn.Kind.Analysed() && fn.Body != nil {
-				check(pass, f, fn)
+				renames = append(renames, check(pass, f, fn)...)
 			}
+		}
+		// The renames of a file are checked on one lowering of its fixed
+		// text (fix.go), then reported.
+		for i, why := range checkRenames(f, renames) {
+			r := renames[i]
+			if why == "" {
+				r.d.SuggestedFixes = []analysis.SuggestedFix{*r.fix}
+			} else {
+				r.d.Message += "; no automatic fix: " + why
+			}
+			pass.Report(r.d)
 		}
 	}
 	return nil, nil
 }
 
-func check(pass *analysis.Pass, f *ir.File, fn *ir.Func) {
+// check reports the findings of fn, but for those with a rename to check
+// (a misdirected Post), which it returns.
+func check(pass *analysis.Pass, f *ir.File, fn *ir.Func) []*rename {
+	var renames []*rename
 	var posts []*ir.Instr // every StoreUnAlignPost, for the wording of a finding
 	for _, in := range fn.Instrs {
 		if in.Op == ir.OpStoreUnAlignPost {
@@ -102,9 +117,13 @@ func check(pass *analysis.Pass, f *ir.File, fn *ir.Func) {
 			d := analysis.Diagnostic{Pos: p.Pos, End: p.End, Message: wrongMessage(f, fn, p, in, k),
 				Related: []analysis.RelatedInformation{{Pos: in.Pos, End: in.End,
 					Message: fmt.Sprintf("the stream's last store, through %s", ureg.Name(fn, k))}}}
-			if fix, why := wrongFix(f, fn, p, k); fix != nil {
-				d.SuggestedFixes = []analysis.SuggestedFix{*fix}
-			} else if why != "" {
+			r, why := wrongFix(f, fn, p, k)
+			if r != nil {
+				r.d = d
+				renames = append(renames, r)
+				continue
+			}
+			if why != "" {
 				d.Message += "; no automatic fix: " + why
 			}
 			pass.Report(d)
@@ -112,10 +131,9 @@ func check(pass *analysis.Pass, f *ir.File, fn *ir.Func) {
 		}
 		pass.Report(analysis.Diagnostic{Pos: in.Pos, End: in.End, Message: message(fn, in, k, laterPost(fn, in, k, posts))})
 	}
+	return renames
 }
 
-// wrongMessage is the finding for a stream flushed through another
-// register: the Post flushes p's register, the tail is in k's.
 func wrongMessage(f *ir.File, fn *ir.Func, p, store *ir.Instr, k ureg.Key) string {
 	_, pk, _ := ureg.Operand(fn, p)
 	name, other := ureg.Name(fn, k), ureg.Name(fn, pk)

@@ -1,6 +1,7 @@
 package asc1005
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,16 +12,23 @@ import (
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
-// wrongFix renames the register a misdirected Post flushes (p, flushing
-// another register than the stream k's) to k's: a one-token change. It is
-// offered only when the operand is the register's name alone, outside any
-// macro, and when the fixed text, lowered again as the front end lowered
-// the original (ir.File.Relower), holds the same instructions, the Post
-// flushing k's register (the same declaration), and no stream left
-// unflushed that was flushed before: the register it flushed no longer is,
-// so it must have needed no flush (a load register, or one no store
-// wrote). Otherwise it returns why not.
-func wrongFix(f *ir.File, fn *ir.Func, p *ir.Instr, k ureg.Key) (*analysis.SuggestedFix, string) {
+// rename is a misdirected Post's fix waiting for its check: the finding,
+// the Post, the stream it should flush, and the one-token edit.
+type rename struct {
+	d    analysis.Diagnostic
+	fn   *ir.Func
+	p    *ir.Instr
+	k    ureg.Key
+	name string
+	fix  *analysis.SuggestedFix
+}
+
+// wrongFix composes the rename of the register a misdirected Post (p,
+// flushing another register than the stream k's) flushes to k's: a
+// one-token change. It is composed only when the operand is the register's
+// name alone, outside any macro; checkRenames then checks it on its text.
+// Otherwise it returns why not.
+func wrongFix(f *ir.File, fn *ir.Func, p *ir.Instr, k ureg.Key) (*rename, string) {
 	a, pk, found := ureg.Operand(fn, p)
 	if !found || f.Tok == nil || f.Relower == nil {
 		return nil, ""
@@ -33,66 +41,135 @@ func wrongFix(f *ir.File, fn *ir.Func, p *ir.Instr, k ureg.Key) (*analysis.Sugge
 	if from < 0 || to > len(f.Src) || strings.TrimSpace(string(f.Src[from:to])) != other {
 		return nil, "the register operand is not written as " + other
 	}
-	fix := &analysis.SuggestedFix{
+	return &rename{fn: fn, p: p, k: k, name: name, fix: &analysis.SuggestedFix{
 		Message:   fmt.Sprintf("flush %s, not %s", name, other),
 		TextEdits: []analysis.TextEdit{{Pos: a.Pos, End: a.End, NewText: []byte(name)}},
-	}
-	if why := checkRename(f, fn, p, k, name); why != "" {
-		return nil, why
-	}
-	return fix, ""
+	}}, ""
 }
 
-// checkRename lowers the text with p's register operand renamed to name
-// and checks it (see wrongFix).
-func checkRename(f *ir.File, fn *ir.Func, p *ir.Instr, k ureg.Key, name string) string {
-	a, _, _ := ureg.Operand(fn, p)
-	from, to := f.Tok.Offset(a.Pos), f.Tok.Offset(a.End)
-	fixed := append(append(append([]byte(nil), f.Src[:from]...), name...), f.Src[to:]...)
+// checkRenames checks the renames of one file on its text, all made at
+// once as -fix writes them, lowered again as the front end lowered the
+// original (ir.File.Relower): the same instructions, each Post flushing its
+// stream's register through the same declaration, and no stream left
+// unflushed that was not already (the register a Post no longer flushes
+// needed no flush). It returns why each fails, or "". A round that fails
+// some drops them and lowers the rest again, at most four rounds: a file
+// is lowered a bounded number of times, whatever its findings.
+func checkRenames(f *ir.File, rs []*rename) []string {
+	whys := make([]string, len(rs))
+	live := make([]int, len(rs))
+	for i := range live {
+		live[i] = i
+	}
+	for round := 0; len(live) > 0; round++ {
+		if round == 4 {
+			for _, i := range live {
+				whys[i] = "the fixes of this file could not be checked together"
+			}
+			break
+		}
+		failed := renameRound(f, rs, live)
+		if len(failed) == 0 {
+			break
+		}
+		var next []int
+		for _, i := range live {
+			if why, ok := failed[i]; ok {
+				whys[i] = why
+			} else {
+				next = append(next, i)
+			}
+		}
+		live = next
+	}
+	return whys
+}
+
+func renameRound(f *ir.File, rs []*rename, live []int) map[int]string {
+	failed := map[int]string{}
+	failAll := func(ids []int, why string) map[int]string {
+		for _, i := range ids {
+			failed[i] = why
+		}
+		return failed
+	}
+	slices.SortFunc(live, func(a, b int) int { return cmp.Compare(rs[a].p.Pos, rs[b].p.Pos) })
+	var fixed []byte
+	last := 0
+	shifts := make([]int, 0, len(live)) // the shift of text after each edit, in order
+	shift := 0
+	for _, i := range live {
+		e := rs[i].fix.TextEdits[0]
+		a, b := f.Tok.Offset(e.Pos), f.Tok.Offset(e.End)
+		if a < last {
+			return failAll(live, "the fixes' edits overlap")
+		}
+		fixed = append(append(fixed, f.Src[last:a]...), e.NewText...)
+		last = b
+		shift += len(e.NewText) - (b - a)
+		shifts = append(shifts, shift)
+	}
+	fixed = append(fixed, f.Src[last:]...)
+	mapped := func(off int) int { // an offset outside the edits, in the fixed text
+		s := 0
+		for n, i := range live {
+			if f.Tok.Offset(rs[i].fix.TextEdits[0].End) <= off {
+				s = shifts[n]
+			}
+		}
+		return off + s
+	}
 	g, err := f.Relower(fixed)
 	if err != nil || g == nil {
-		return "the fixed text does not lower"
+		return failAll(live, "the fixed text does not lower")
 	}
-	i := slices.Index(f.Funcs, fn)
-	if i < 0 || len(g.Funcs) != len(f.Funcs) || g.Funcs[i].Name != fn.Name {
-		return "the fixed text does not hold the same VF regions"
+	byFunc := map[*ir.Func][]int{}
+	for _, i := range live {
+		byFunc[rs[i].fn] = append(byFunc[rs[i].fn], i)
 	}
-	fn2 := g.Funcs[i]
-	if len(fn2.Errors) > len(fn.Errors) || len(fn2.Instrs) != len(fn.Instrs) {
-		return "the fixed text lowers to other instructions"
-	}
-	shift := len(name) - (to - from)
-	p2 := fn2.Instrs[p.ID]
-	if p2.Op != p.Op || g.Tok.Offset(p2.Pos) != f.Tok.Offset(p.Pos) {
-		return "the fixed text lowers to other instructions"
-	}
-	_, k2, ok := ureg.Operand(fn2, p2)
-	if !ok || ureg.Name(fn2, k2) != name || k2.Part != k.Part {
-		return "in the fixed text the StoreUnAlignPost does not flush " + name
-	}
-	declared := func(r *ir.Reg, tf, ff int) int { // the declaration's offset in the fixed text
-		off := ff
-		if off > tf {
-			off += shift
+	for fn, ids := range byFunc {
+		k := slices.Index(f.Funcs, fn)
+		if k < 0 || len(g.Funcs) != len(f.Funcs) || g.Funcs[k].Name != fn.Name {
+			failAll(ids, "the fixed text does not hold the same VF regions")
+			continue
 		}
-		return off
-	}
-	r1, r2 := fn.Regs[k.Reg], fn2.Regs[k2.Reg]
-	if !r1.Pos.IsValid() || !r2.Pos.IsValid() || declared(r1, from, f.Tok.Offset(r1.Pos)) != g.Tok.Offset(r2.Pos) {
-		return "in the fixed text " + name + " names another declaration"
-	}
-	// No stream is left unflushed that was not already: the old register
-	// needed no flush.
-	before := map[string]bool{}
-	keys, _ := ureg.Unflushed(fn)
-	for _, key := range keys {
-		before[ureg.Name(fn, key)] = true
-	}
-	keys2, _ := ureg.Unflushed(fn2)
-	for _, key := range keys2 {
-		if n := ureg.Name(fn2, key); n == name || !before[n] {
-			return "the fixed text leaves " + n + " unflushed"
+		fn2 := g.Funcs[k]
+		if len(fn2.Errors) > len(fn.Errors) || len(fn2.Instrs) != len(fn.Instrs) {
+			failAll(ids, "the fixed text lowers to other instructions")
+			continue
+		}
+		renamed := map[string]bool{}
+		for _, i := range ids {
+			r := rs[i]
+			renamed[r.name] = true
+			p2 := fn2.Instrs[r.p.ID]
+			if p2.Op != r.p.Op || g.Tok.Offset(p2.Pos) != mapped(f.Tok.Offset(r.p.Pos)) {
+				failed[i] = "the fixed text lowers to other instructions"
+				continue
+			}
+			_, k2, ok := ureg.Operand(fn2, p2)
+			if !ok || ureg.Name(fn2, k2) != r.name || k2.Part != r.k.Part {
+				failed[i] = "in the fixed text the StoreUnAlignPost does not flush " + r.name
+				continue
+			}
+			r1, r2 := fn.Regs[r.k.Reg], fn2.Regs[k2.Reg]
+			if !r1.Pos.IsValid() || !r2.Pos.IsValid() || mapped(f.Tok.Offset(r1.Pos)) != g.Tok.Offset(r2.Pos) {
+				failed[i] = "in the fixed text " + r.name + " names another declaration"
+			}
+		}
+		// No stream is left unflushed that was not already.
+		before := map[string]bool{}
+		keys, _ := ureg.Unflushed(fn)
+		for _, key := range keys {
+			before[ureg.Name(fn, key)] = true
+		}
+		keys2, _ := ureg.Unflushed(fn2)
+		for _, key := range keys2 {
+			if n := ureg.Name(fn2, key); renamed[n] || !before[n] {
+				failAll(ids, "the fixed text leaves "+n+" unflushed")
+				break
+			}
 		}
 	}
-	return ""
+	return failed
 }

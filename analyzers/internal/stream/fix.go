@@ -585,6 +585,11 @@ func without(names []string, x string) []string {
 // It returns nil when the move is not purely textual, and nil with the
 // reason when the replay cannot prove it.
 func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
+	return checked(f, composeHoist)(f, s)
+}
+
+// composeHoist is HoistFix before its text is validated.
+func composeHoist(f *ir.File, s Site) (*fixItem, string) {
 	if fromMacro(f, s) {
 		return nil, "the Pre or its loop comes from a macro expansion"
 	}
@@ -670,16 +675,18 @@ func HoistFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 		return nil, why
 	}
 	fix := &analysis.SuggestedFix{Message: "hoist the LoadUnAlignPre before the loop", TextEdits: edits}
-	if why := validate(f, s, fix, true); why != "" {
-		return nil, why
-	}
-	return fix, ""
+	return &fixItem{s: s, fix: fix, call: len(edits) - 2, hoisted: true}, ""
 }
 
 // SinkFix moves a Post that a contiguous stream does not need inside the
 // loop to just after the loop. It returns nil when the move is not purely
 // textual, and nil with the reason when the replay cannot prove it.
 func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
+	return checked(f, composeSink)(f, s)
+}
+
+// composeSink is SinkFix before its text is validated.
+func composeSink(f *ir.File, s Site) (*fixItem, string) {
 	if fromMacro(f, s) {
 		return nil, "the Post or its loop comes from a macro expansion"
 	}
@@ -745,10 +752,7 @@ func SinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
 		return nil, why
 	}
 	fix := &analysis.SuggestedFix{Message: "sink the StoreUnAlignPost after the loop", TextEdits: edits}
-	if why := validate(f, s, fix, false); why != "" {
-		return nil, why
-	}
-	return fix, ""
+	return &fixItem{s: s, fix: fix, call: len(edits) - 1}, ""
 }
 
 // mentioned returns the first of names that text names as a whole word,

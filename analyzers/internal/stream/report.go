@@ -19,18 +19,18 @@ import (
 // as related locations.
 type Move struct {
 	sites   func(*ir.Func) []Site
-	fix     func(*ir.File, Site) (*analysis.SuggestedFix, string)
-	proven  string // "%s on %s ...; %s": register, advice
-	maybe   string // "%s ... (not proven: %s) ...": register, why
-	how     string // the advice: "hoist it before the loop"
-	withReg string // the advice when the register is declared in the loop: "%s" is the register
-	access  string // the related location's message
+	compose func(*ir.File, Site) (*fixItem, string) // the fix, its text not yet validated
+	proven  string                                  // "%s on %s ...; %s": register, advice
+	maybe   string                                  // "%s ... (not proven: %s) ...": register, why
+	how     string                                  // the advice: "hoist it before the loop"
+	withReg string                                  // the advice when the register is declared in the loop: "%s" is the register
+	access  string                                  // the related location's message
 }
 
 // Hoist is ASC1001's move: the LoadUnAlignPre before the loop.
 var Hoist = Move{
 	sites:   PreSites,
-	fix:     HoistFix,
+	compose: composeHoist,
 	proven:  "LoadUnAlignPre on %s re-initialises a contiguous stream each iteration; %s",
 	maybe:   "LoadUnAlignPre on %s may re-initialise a contiguous stream each iteration (not proven: %s); hoist it before the loop if the stream is contiguous",
 	how:     "hoist it before the loop",
@@ -41,7 +41,7 @@ var Hoist = Move{
 // Sink is ASC1002's move: the StoreUnAlignPost after the loop.
 var Sink = Move{
 	sites:   PostSites,
-	fix:     SinkFix,
+	compose: composeSink,
 	proven:  "StoreUnAlignPost on %s flushes a contiguous store stream each iteration; %s",
 	maybe:   "StoreUnAlignPost on %s may flush a contiguous store stream each iteration (not proven: %s); sink it after the loop if the stream is contiguous",
 	how:     "sink it after the loop",
@@ -50,19 +50,53 @@ var Sink = Move{
 }
 
 // Run reports the move's findings in every analysed region of the pass.
+// The fixes of a file are validated on their text together (validate.go):
+// one lowering of the fixed file for all of them, not one per fix, so that
+// a big file with many findings stays linear.
 func (m Move) Run(pass *analysis.Pass) (any, error) {
 	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
 	for _, f := range pkg.Files {
+		var found []*finding
+		var items []*fixItem
 		for _, fn := range f.Funcs {
 			if !fn.Kind.Analysed() {
 				continue
 			}
 			for _, s := range m.sites(fn) {
-				m.report(pass, f, s)
+				if fd := m.finding(pass, f, s); fd != nil {
+					found = append(found, fd)
+					if fd.item != nil {
+						items = append(items, fd.item)
+					}
+				}
 			}
+		}
+		whys := validateFixes(f, items)
+		k := 0
+		for _, fd := range found {
+			if fd.item != nil {
+				if whys[k] == "" {
+					fd.d.SuggestedFixes = []analysis.SuggestedFix{*fd.item.fix}
+				} else {
+					fd.noFix = whys[k]
+				}
+				k++
+			}
+			if fd.noFix != "" {
+				fd.d.Message += "; no automatic fix: " + fd.noFix
+			}
+			pass.Report(fd.d)
 		}
 	}
 	return nil, nil
+}
+
+// finding is a diagnostic being built: its fix, composed, waits for the
+// validation of the file's fixes.
+type finding struct {
+	d     analysis.Diagnostic
+	item  *fixItem
+	noFix string // why there is no fix
 }
 
 // advice says how to move the call; a register declared in the loop has to
@@ -76,36 +110,28 @@ func (m Move) advice(s Site, u string) string {
 	return m.how
 }
 
-func (m Move) report(pass *analysis.Pass, f *ir.File, s Site) {
+func (m Move) finding(pass *analysis.Pass, f *ir.File, s Site) *finding {
 	u := s.Func.Regs[s.Reg].Name
-	d := analysis.Diagnostic{Pos: s.Instr.Pos, End: s.Instr.End}
-	noFix := "" // why the replay withheld the fix
+	fd := &finding{d: analysis.Diagnostic{Pos: s.Instr.Pos, End: s.Instr.End}}
 	switch s.Verdict {
 	case Contiguous:
-		d.Message = fmt.Sprintf(m.proven, u, m.advice(s, u))
-		fix, why := m.fix(f, s)
-		if fix != nil {
-			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
-		}
-		noFix = why
+		fd.d.Message = fmt.Sprintf(m.proven, u, m.advice(s, u))
+		fd.item, fd.noFix = m.compose(f, s)
 	case Unknown:
 		if settings.Of(pass).Confidence != "low" {
-			return
+			return nil
 		}
-		d.Message = fmt.Sprintf(m.maybe, u, s.Why)
+		fd.d.Message = fmt.Sprintf(m.maybe, u, s.Why)
 	default:
-		return
+		return nil
 	}
 	// The price: the loop simulated with and without the instruction.
 	md := pass.ResultOf[simcost.Analyzer].(*simcost.Model)
 	cost := md.Loop(s.Func, s.Loop, func(in *ir.Instr) bool { return in == s.Instr })
-	d.Message += ": " + cost.Phrase()
-	simcost.Attach(&d, cost)
-	if noFix != "" {
-		d.Message += "; no automatic fix: " + noFix
-	}
+	fd.d.Message += ": " + cost.Phrase()
+	simcost.Attach(&fd.d, cost)
 	for _, a := range s.Stream {
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.Pos, End: a.End, Message: m.access})
+		fd.d.Related = append(fd.d.Related, analysis.RelatedInformation{Pos: a.Pos, End: a.End, Message: m.access})
 	}
-	pass.Report(d)
+	return fd
 }

@@ -16,7 +16,7 @@ import (
 // loop or under an if constexpr (the replay treats those as opaque).
 var SinkChecked = Move{
 	sites:   Sink.sites,
-	fix:     checkedSinkFix,
+	compose: composeCheckedSink,
 	proven:  Sink.proven,
 	maybe:   Sink.maybe,
 	how:     Sink.how,
@@ -25,10 +25,14 @@ var SinkChecked = Move{
 }
 
 func checkedSinkFix(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
+	return checked(f, composeCheckedSink)(f, s)
+}
+
+func composeCheckedSink(f *ir.File, s Site) (*fixItem, string) {
 	if why := unmovable(s); why != "" {
 		return nil, why
 	}
-	return SinkFix(f, s)
+	return composeSink(f, s)
 }
 
 // unmovable returns why a contiguous stream's Post cannot be sunk by a

@@ -33,67 +33,198 @@ import (
 //
 // Only then is the fix offered.
 
-// validate returns why the fix's text does not lower to what the replay
-// proved, or "".
-func validate(f *ir.File, s Site, fix *analysis.SuggestedFix, hoisted bool) string {
-	if f.Relower == nil {
-		return "" // IR built without a front end (tests of the IR alone)
+// fixItem is a composed fix waiting for validation: the site it moves, the
+// fix, the index of the edit that inserts the moved call, and which move.
+type fixItem struct {
+	s       Site
+	fix     *analysis.SuggestedFix
+	call    int  // index in fix.TextEdits of the insertion holding the moved call
+	hoisted bool // a Pre hoisted (else a Post sunk)
+}
+
+// checked turns a composer into a fix function that validates its one fix
+// on its text (HoistFix, SinkFix).
+func checked(f *ir.File, compose func(*ir.File, Site) (*fixItem, string)) func(*ir.File, Site) (*analysis.SuggestedFix, string) {
+	return func(f *ir.File, s Site) (*analysis.SuggestedFix, string) {
+		it, why := compose(f, s)
+		if it == nil {
+			return nil, why
+		}
+		if why := validateFixes(f, []*fixItem{it})[0]; why != "" {
+			return nil, why
+		}
+		return it.fix, ""
 	}
-	fixed, err := applyEdits(f, fix.TextEdits)
+}
+
+// maxRounds bounds the lowerings of one file's fixes: a round drops the
+// fixes that fail, and the rest are checked again without them.
+const maxRounds = 4
+
+// validateFixes validates the fixes of one file together, as -fix writes
+// them: it returns, for each, why its text does not lower to what the
+// replay proved, or "". The fixed file is lowered once per round.
+func validateFixes(f *ir.File, items []*fixItem) []string {
+	whys := make([]string, len(items))
+	if len(items) == 0 || f.Relower == nil {
+		return whys // IR built without a front end (tests of the IR alone)
+	}
+	live := make([]int, len(items))
+	for i := range live {
+		live[i] = i
+	}
+	for round := 0; len(live) > 0; round++ {
+		if round == maxRounds {
+			for _, i := range live {
+				whys[i] = "the fixes of this file could not be checked together"
+			}
+			break
+		}
+		failed := validateRound(f, items, live)
+		if len(failed) == 0 {
+			break
+		}
+		var next []int
+		for _, i := range live {
+			if why, ok := failed[i]; ok {
+				whys[i] = why
+			} else {
+				next = append(next, i)
+			}
+		}
+		live = next
+	}
+	return whys
+}
+
+// validateRound lowers f with the fixes live applied and returns why each
+// that fails does.
+func validateRound(f *ir.File, items []*fixItem, live []int) map[int]string {
+	failed := map[int]string{}
+	failAll := func(why string) map[int]string {
+		for _, i := range live {
+			failed[i] = why
+		}
+		return failed
+	}
+	var edits []analysis.TextEdit
+	first := map[int]int{} // item -> index of its first edit in edits
+	for _, i := range live {
+		first[i] = len(edits)
+		edits = append(edits, items[i].fix.TextEdits...)
+	}
+	fixed, starts, err := applyEdits(f, edits)
 	if err != nil {
-		return "the fix's edits overlap"
+		return failAll("the fixes' edits overlap")
 	}
 	g, err := f.Relower(fixed)
 	if err != nil || g == nil {
-		return "the fixed text does not lower: " + errText(err)
+		return failAll("the fixed text does not lower: " + errText(err))
+	}
+	byFunc := map[*ir.Func][]int{}
+	var order []*ir.Func
+	for _, i := range live {
+		fn := items[i].s.Func
+		if _, ok := byFunc[fn]; !ok {
+			order = append(order, fn)
+		}
+		byFunc[fn] = append(byFunc[fn], i)
+	}
+	for _, fn := range order {
+		its := byFunc[fn]
+		inserted := map[int][2]int{} // item -> the new text's range holding its moved call
+		for _, i := range its {
+			e := items[i].fix.TextEdits[items[i].call]
+			inserted[i] = [2]int{starts[first[i]+items[i].call], starts[first[i]+items[i].call] + len(e.NewText)}
+		}
+		for i, why := range validateFunc(f, g, fn, items, its, inserted, edits) {
+			failed[i] = why
+		}
+	}
+	return failed
+}
+
+// validateFunc checks the fixes its of one function fn against its lowering
+// in g (see the comment at the top).
+func validateFunc(f, g *ir.File, fn *ir.Func, items []*fixItem, its []int, inserted map[int][2]int, edits []analysis.TextEdit) map[int]string {
+	failed := map[int]string{}
+	failAll := func(why string) map[int]string {
+		for _, i := range its {
+			failed[i] = why
+		}
+		return failed
 	}
 	// The site may be judged on the function as the compiler builds it
 	// (helpers inlined: post.go's inExpanded): the fixed function is
 	// expanded alike.
-	k := slices.IndexFunc(f.Funcs, func(fn *ir.Func) bool { return fn.Pos == s.Func.Pos && fn.Name == s.Func.Name })
-	if k < 0 || len(g.Funcs) != len(f.Funcs) || g.Funcs[k].Name != s.Func.Name {
-		return "the fixed text does not hold the same VF regions"
+	k := slices.IndexFunc(f.Funcs, func(x *ir.Func) bool { return x.Pos == fn.Pos && x.Name == fn.Name })
+	if k < 0 || len(g.Funcs) != len(f.Funcs) || g.Funcs[k].Name != fn.Name {
+		return failAll("the fixed text does not hold the same VF regions")
 	}
-	fn, fn2 := s.Func, g.Funcs[k]
+	fn2 := g.Funcs[k]
 	if f.Funcs[k] != fn {
 		fn2 = fn2.Expand(fn2.SoleInstance())
 	}
 	if len(fn2.Errors) > len(fn.Errors) {
-		return fmt.Sprintf("the fixed text does not parse at line %d", g.Tok.Line(fn2.Errors[0]))
+		return failAll(fmt.Sprintf("the fixed text does not parse at line %d", g.Tok.Line(fn2.Errors[0])))
 	}
 	if len(fn2.Loops) != len(fn.Loops) || len(fn2.Instrs) != len(fn.Instrs) {
-		return "the fixed text lowers to other loops or instructions"
+		return failAll("the fixed text lowers to other loops or instructions")
+	}
+	moved := map[*ir.Instr]int{}
+	for _, i := range its {
+		moved[items[i].s.Instr] = i
+	}
+	var rest []*ir.Instr
+	for _, in := range fn.Instrs {
+		if _, ok := moved[in]; !ok {
+			rest = append(rest, in)
+		}
+	}
+	// The instructions that stayed are where the edits put them, in order;
+	// each other one is a moved call, inside the text its fix inserted.
+	moved2 := map[int]*ir.Instr{}
+	j := 0
+	for _, in := range fn2.Instrs {
+		if j < len(rest) && sameInstr(f, g, rest[j], in, edits) {
+			j++
+			continue
+		}
+		off := g.Tok.Offset(in.Pos)
+		owner := -1
+		for _, i := range its {
+			if r := inserted[i]; off >= r[0] && off < r[1] && in.Op == items[i].s.Instr.Op && moved2[i] == nil {
+				owner = i
+			}
+		}
+		if owner < 0 {
+			if j < len(rest) {
+				return failAll(fmt.Sprintf("%s at line %d lowers differently in the fixed text", rest[j].Name, f.Tok.Line(rest[j].Pos)))
+			}
+			return failAll("the fixed text holds another call")
+		}
+		moved2[owner] = in
+	}
+	if j != len(rest) {
+		return failAll("the fixed text lowers to other loops or instructions")
+	}
+	for _, i := range its {
+		if why := validateMove(f, g, fn, fn2, items[i], moved2[i], edits); why != "" {
+			failed[i] = why
+		}
+	}
+	return failed
+}
+
+// validateMove checks one moved call, moved2 in fn2, against its site.
+func validateMove(f, g *ir.File, fn, fn2 *ir.Func, it *fixItem, moved2 *ir.Instr, edits []analysis.TextEdit) string {
+	s := it.s
+	if moved2 == nil {
+		return "the moved call is not found in the fixed text"
 	}
 	lp, lp2 := s.Loop, fn2.Loops[s.Loop.ID]
 	if lp2.Unroll != lp.Unroll || lp2.Var != lp.Var || lp2.Kind != lp.Kind {
 		return "the loop's #pragma unroll or header changed"
-	}
-	// The moved instruction is the one of the same op whose offset the
-	// edits map nowhere: find it by elimination.
-	moved := s.Instr
-	var rest []*ir.Instr
-	for _, in := range fn.Instrs {
-		if in != moved {
-			rest = append(rest, in)
-		}
-	}
-	var moved2 *ir.Instr
-	j := 0
-	for _, in := range fn2.Instrs {
-		switch {
-		case j < len(rest) && sameInstr(f, g, rest[j], in, fix.TextEdits):
-			j++
-		case moved2 == nil && in.Op == moved.Op && in.Name == moved.Name:
-			moved2 = in
-		default:
-			if j < len(rest) {
-				return fmt.Sprintf("%s at line %d lowers differently in the fixed text", rest[j].Name, f.Tok.Line(rest[j].Pos))
-			}
-			return "the fixed text holds another call"
-		}
-	}
-	if moved2 == nil || j != len(rest) {
-		return "the moved call is not found in the fixed text"
 	}
 	// Right before (or after) the loop, in the block that holds it.
 	around := enclosing(fn2.Body, lp2.Pos)
@@ -104,17 +235,18 @@ func validate(f *ir.File, s Site, fix *analysis.SuggestedFix, hoisted bool) stri
 	if moved2.Loop != lp2.Parent {
 		return "the moved call lands in another loop"
 	}
-	if hoisted && moved2.Pos > lp2.Pos || !hoisted && moved2.Pos < lp2.End {
+	if it.hoisted && moved2.Pos > lp2.Pos || !it.hoisted && moved2.Pos < lp2.End {
 		return "the moved call lands on the wrong side of the loop"
 	}
-	if hoisted {
+	if it.hoisted {
 		if why := sameStart(s, moved2); why != "" {
 			return why
 		}
 	}
 	// Every name it reads means what it meant.
+	moved := s.Instr
 	for _, n := range identsOf(callArgs(string(f.Src[f.Tok.Offset(moved.Pos):f.Tok.Offset(moved.End)]))) {
-		if n == lp.Var && hoisted {
+		if n == lp.Var && it.hoisted {
 			continue // rewritten to its start
 		}
 		if r := fn.Regs[s.Reg]; n == r.Name && slices.Contains(lp.Decls, n) {
@@ -122,11 +254,26 @@ func validate(f *ir.File, s Site, fix *analysis.SuggestedFix, hoisted bool) stri
 		}
 		d1, ok1 := declaredAt(fn, n, moved.Pos)
 		d2, ok2 := declaredAt(fn2, n, moved2.Pos)
-		if ok1 != ok2 || ok1 && mapOffset(f, fix.TextEdits, f.Tok.Offset(d1)) != g.Tok.Offset(d2) {
+		if ok1 != ok2 || ok1 && mapOffset(f, edits, f.Tok.Offset(d1)) != g.Tok.Offset(d2) {
 			return "in the fixed text " + n + " names another declaration"
 		}
 	}
 	return ""
+}
+
+// validate is validateFixes for one fix whose call is the insertion at
+// edits[call] (tests).
+func validate(f *ir.File, s Site, fix *analysis.SuggestedFix, hoisted bool) string {
+	call := -1
+	for k, e := range fix.TextEdits {
+		if strings.Contains(string(e.NewText), s.Instr.Name) {
+			call = k
+		}
+	}
+	if call < 0 {
+		return "the fix inserts no call"
+	}
+	return validateFixes(f, []*fixItem{{s: s, fix: fix, call: call, hoisted: hoisted}})[0]
 }
 
 // callArgs returns the text of a call from its first parenthesis.
@@ -234,22 +381,29 @@ func mapOffset(f *ir.File, edits []analysis.TextEdit, off int) int {
 	return off + shift
 }
 
-// applyEdits returns f's text with the edits made.
-func applyEdits(f *ir.File, edits []analysis.TextEdit) ([]byte, error) {
-	es := slices.Clone(edits)
-	sort.SliceStable(es, func(i, j int) bool { return es[i].Pos < es[j].Pos })
+// applyEdits returns f's text with the edits made, and where each edit's
+// new text starts in it (in the edits' order).
+func applyEdits(f *ir.File, edits []analysis.TextEdit) ([]byte, []int, error) {
+	order := make([]int, len(edits))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return edits[order[i]].Pos < edits[order[j]].Pos })
+	starts := make([]int, len(edits))
 	var out []byte
 	last := 0
-	for _, e := range es {
+	for _, k := range order {
+		e := edits[k]
 		a, b := f.Tok.Offset(e.Pos), f.Tok.Offset(e.End)
 		if a < last || b < a || b > len(f.Src) {
-			return nil, fmt.Errorf("overlapping edits")
+			return nil, nil, fmt.Errorf("overlapping edits")
 		}
 		out = append(out, f.Src[last:a]...)
+		starts[k] = len(out)
 		out = append(out, e.NewText...)
 		last = b
 	}
-	return append(out, f.Src[last:]...), nil
+	return append(out, f.Src[last:]...), starts, nil
 }
 
 func errText(err error) string {

@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -86,5 +87,61 @@ func TestValidateCatches(t *testing.T) {
 				t.Errorf("validate = %q, want %q, for\n%s", why, c.want, apply(f, fix))
 			}
 		})
+	}
+}
+
+// TestValidateOnceForMany: the fixes of a file are validated on one
+// lowering of the fixed file, not one each (a big file with many findings
+// stays linear); a wrong fix among them is dropped in a second round and
+// the others stay.
+func TestValidateOnceForMany(t *testing.T) {
+	var b strings.Builder
+	const n = 40
+	for k := range n {
+		b.WriteString(strings.Replace(loadLoop("", "src + i * 64"), "void K(", fmt.Sprintf("void K%d(", k), 1))
+	}
+	f := lower(t, b.String())
+	lowerings := 0
+	relower := f.Relower
+	f.Relower = func(src []byte) (*ir.File, error) {
+		lowerings++
+		return relower(src)
+	}
+	var items []*fixItem
+	for _, fn := range f.Funcs {
+		for _, s := range PreSites(fn) {
+			if it, why := composeHoist(f, s); it != nil {
+				items = append(items, it)
+			} else {
+				t.Fatalf("no fix: %s", why)
+			}
+		}
+	}
+	if len(items) != n {
+		t.Fatalf("%d fixes, want %d", len(items), n)
+	}
+	for i, why := range validateFixes(f, items) {
+		if why != "" {
+			t.Errorf("fix %d: %s", i, why)
+		}
+	}
+	if lowerings != 1 {
+		t.Errorf("%d lowerings for %d fixes, want 1", lowerings, n)
+	}
+	// One fix made wrong: it primes at another address.
+	bad := *items[7].fix
+	bad.TextEdits = append([]analysis.TextEdit(nil), bad.TextEdits...)
+	e := &bad.TextEdits[items[7].call]
+	e.NewText = []byte(strings.Replace(string(e.NewText), "(u, src)", "(u, src + 64)", 1))
+	items[7].fix = &bad
+	lowerings = 0
+	whys := validateFixes(f, items)
+	for i, why := range whys {
+		if (i == 7) != (why != "") {
+			t.Errorf("fix %d: %q", i, why)
+		}
+	}
+	if lowerings != 2 {
+		t.Errorf("%d lowerings with one wrong fix, want 2", lowerings)
 	}
 }
