@@ -81,8 +81,10 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	tf := fset.AddFile(name, -1, len(src))
 	tf.SetLines(tsutil.LineStarts(src))
 	f = &ir.File{Name: name, Tok: tf, Src: src, Consts: map[string]int64{}, Aliases: map[string]string{}}
-	f.Relower = func(other []byte) (*ir.File, error) {
-		return ParseFileOptions(token.NewFileSet(), name, other, opts)
+	f.Relower = func(other []byte, only [][2]int) (*ir.File, error) {
+		o := opts
+		o.only = only
+		return ParseFileOptions(token.NewFileSet(), name, other, o)
 	}
 	if !HasVFMarker(src) {
 		return f, nil
@@ -103,7 +105,14 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 		clean, blanks = mac.clean, mac.blanks
 		defer func() { f.Src = src }() // lowering reads the expanded text through f.Src
 	}
-	trees, segs := parseLazy(clean, blanks, b.deadline)
+	only := opts.only
+	if mac != nil && only != nil {
+		only = make([][2]int, len(opts.only))
+		for i, r := range opts.only {
+			only[i] = [2]int{mac.toExp(r[0]), mac.toExp(r[1])}
+		}
+	}
+	trees, segs := parseLazy(clean, blanks, b.deadline, only)
 	if trees == nil {
 		if !b.deadline.IsZero() && time.Now().After(b.deadline) {
 			return noRegions(f), timeoutError(opts.Timeout)
@@ -178,10 +187,10 @@ func lowerForeignTrees(fset *token.FileSet, name string, src, clean []byte, blan
 // parseLazy parses the pre-passed text with the bodies lowering never
 // reads blanked (lazy.go), or whole when the scan is unsure or the trees
 // do not hold what it expected. The trees have the offsets of clean.
-func parseLazy(clean []byte, blanks []blank, deadline time.Time) ([]*sitter.Tree, []segment) {
+func parseLazy(clean []byte, blanks []blank, deadline time.Time, only [][2]int) ([]*sitter.Tree, []segment) {
 	var p *lazyPlan
 	if !parseWhole {
-		p = planLazy(clean, blanks)
+		p = planLazy(clean, blanks, only)
 	}
 	if p == nil {
 		return parseTrees(clean, deadline)

@@ -104,8 +104,13 @@ type lazyPlan struct {
 // planLazy blanks the function bodies of clean that lowering never reads
 // (see above). blanks are the pre-pass's. It returns nil when it blanks
 // nothing.
-func planLazy(clean []byte, blanks []blank) *lazyPlan {
-	blocks, why, ok := classify(clean, blanks)
+//
+// only, when not nil, are the byte ranges of the regions the caller wants
+// lowered (Options.only): a VF function outside them is blanked too, unless
+// one of them calls it or it calls one of them (its values and
+// instantiations reach them).
+func planLazy(clean []byte, blanks []blank, only [][2]int) *lazyPlan {
+	blocks, why, ok := classify(clean, blanks, only)
 	if !ok {
 		return nil
 	}
@@ -140,15 +145,19 @@ func planLazy(clean []byte, blanks []blank) *lazyPlan {
 // the scan can tell), "empty", "hot" (a VF marker in the header or body),
 // "constexpr", "setter" (a constructor or Init method), "caller" (it
 // mentions a name a hot block's header calls).
-func classify(clean []byte, blanks []blank) ([]lazyBlock, []string, bool) {
+func classify(clean []byte, blanks []blank, only [][2]int) ([]lazyBlock, []string, bool) {
 	blocks, classes, ok := scanBlocks(clean)
 	if !ok || len(blocks) == 0 {
 		return nil, nil, false
 	}
 	hits := vfHits(clean, blanks)
-	hot := func(b *lazyBlock) bool {
+	marked := func(b *lazyBlock) bool {
 		k := sort.SearchInts(hits, b.hdr)
 		return k < len(hits) && hits[k] <= b.close
+	}
+	hot := marked
+	if only != nil {
+		hot = onlyHot(clean, blocks, marked, only)
 	}
 	// The names called in the headers of hot blocks that may be function
 	// definitions (not inside a function body) and may take values from
@@ -164,7 +173,7 @@ func classify(clean []byte, blanks []blank) ([]lazyBlock, []string, bool) {
 		}
 		marks[k] = marksOf(clean, blanks, b)
 		if (b.parent < 0 || !inBody[b.parent]) && marks[k].takesFacts(clean[b.hdr:b.open]) {
-			callNames(clean[b.hdr:b.open], func(n []byte) { names[string(n)] = true })
+			callNames(headerText(clean, b), func(n []byte) { names[string(n)] = true })
 		}
 	}
 	why := make([]string, len(blocks))
@@ -217,6 +226,105 @@ func classify(clean []byte, blanks []blank) ([]lazyBlock, []string, bool) {
 		})
 	}
 	return blocks, why, true
+}
+
+// onlyHot narrows marked to the blocks Options.only wants: those inside
+// its ranges, the marked blocks whose name their text names (helpers they
+// call), and the marked blocks whose text names one of theirs (callers).
+func onlyHot(clean []byte, blocks []lazyBlock, marked func(*lazyBlock) bool, only [][2]int) func(*lazyBlock) bool {
+	// A wanted block is a function body inside a range, or around one (the
+	// function holding a __VEC_SCOPE__ region); a namespace or class body
+	// around a range is not (it would want the whole file).
+	inside := func(b *lazyBlock) bool {
+		if !b.level {
+			return false
+		}
+		for _, r := range only {
+			if r[0] <= b.open && b.close < r[1] || b.open <= r[0] && r[1] <= b.close+1 {
+				return true
+			}
+		}
+		return false
+	}
+	keep := make(map[int]bool, len(blocks))
+	var candidates []int // marked function bodies not wanted
+	for k := range blocks {
+		b := &blocks[k]
+		switch {
+		case !marked(b):
+		case inside(b) || !b.level:
+			// A namespace or class body is never blanked: it stays as
+			// marked as it is.
+			keep[b.hdr] = true
+		default:
+			candidates = append(candidates, k)
+		}
+	}
+	// The helpers the wanted blocks call, and the helpers those call, and
+	// so on: their bodies make the calls' effects.
+	named := map[string]bool{}
+	addText := func(b *lazyBlock) {
+		text := clean[b.hdr : b.close+1]
+		eachIdent(text, func(i, e int) { named[string(text[i:e])] = true })
+	}
+	for _, r := range only { // the wanted regions' own text
+		a, e := max(r[0], 0), min(r[1], len(clean))
+		if a < e {
+			text := clean[a:e]
+			eachIdent(text, func(i, e int) { named[string(text[i:e])] = true })
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, k := range candidates {
+			b := &blocks[k]
+			if keep[b.hdr] {
+				continue
+			}
+			callNames(headerText(clean, b), func(n []byte) {
+				if named[string(n)] && !keep[b.hdr] {
+					keep[b.hdr], changed = true, true
+					addText(b)
+				}
+			})
+		}
+	}
+	// The callers of the wanted blocks, and their callers: their call
+	// sites give the wanted blocks values and instantiations. (Not the
+	// helpers of callers: they do not reach the wanted blocks.)
+	own := map[string]bool{}
+	callers := map[int]bool{}
+	around := func(b *lazyBlock) bool { // b is or holds a wanted region
+		for _, r := range only {
+			if r[0] <= b.open && b.close < r[1] || b.open <= r[0] && r[1] <= b.close+1 {
+				return true
+			}
+		}
+		return false
+	}
+	for k := range blocks {
+		if b := &blocks[k]; around(b) {
+			callNames(headerText(clean, b), func(n []byte) { own[string(n)] = true })
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, k := range candidates {
+			b := &blocks[k]
+			if callers[k] {
+				continue
+			}
+			body := clean[b.open:b.close]
+			eachIdent(body, func(i, e int) {
+				if own[string(body[i:e])] && !callers[k] {
+					callers[k], changed = true, true
+					keep[b.hdr] = true
+					callNames(headerText(clean, b), func(n []byte) { own[string(n)] = true })
+				}
+			})
+		}
+	}
+	return func(b *lazyBlock) bool { return keep[b.hdr] }
 }
 
 // blockMarks are the region markers of a hot block (vfHits).
@@ -417,6 +525,47 @@ var notCalls = map[string]bool{
 // an attribute). Calls in default arguments are inside the parentheses.
 func callNames(h []byte, f func(name []byte)) {
 	callNameSpans(h, func(k, e int) { f(h[k:e]) })
+}
+
+// headerText is the header of block b without the preprocessor lines in
+// it: a header runs from the last ; { or } before the block, which may be
+// inside a #define (#define STEP(a) Add(a); Mul(a)), and the names those
+// lines call are not the function's.
+func headerText(clean []byte, b *lazyBlock) []byte {
+	h := clean[b.hdr:b.open]
+	ls := bytes.LastIndexByte(clean[:b.hdr], '\n') + 1
+	if t := bytes.TrimLeft(clean[ls:b.hdr], " \t"); len(t) > 0 && t[0] == '#' {
+		h = h[directiveEnd(h, 0):] // the rest of a directive's line
+	}
+	var out []byte
+	for k := 0; k < len(h); {
+		e := directiveEnd(h, k)
+		if t := bytes.TrimLeft(h[k:e], " \t"); len(t) > 0 && t[0] == '#' {
+			out = append(out, bytes.Repeat([]byte{' '}, e-k)...)
+		} else {
+			out = append(out, h[k:e]...)
+		}
+		k = e
+	}
+	return out
+}
+
+// directiveEnd returns the offset past the line of h starting at k, with
+// its backslash continuations.
+func directiveEnd(h []byte, k int) int {
+	for k < len(h) {
+		e := bytes.IndexByte(h[k:], '\n')
+		if e < 0 {
+			return len(h)
+		}
+		e += k
+		if e > k && h[e-1] == '\\' || e > k+1 && h[e-1] == '\r' && h[e-2] == '\\' {
+			k = e + 1
+			continue
+		}
+		return e + 1
+	}
+	return len(h)
 }
 
 // callNameSpans is callNames with the offsets of each name in h.

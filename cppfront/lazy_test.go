@@ -130,7 +130,7 @@ func FuzzLazy(f *testing.F) {
 			return
 		}
 		clean, blanks := prepass(src)
-		p := planLazy(clean, blanks)
+		p := planLazy(clean, blanks, nil)
 		if p != nil {
 			if len(p.text) != len(clean) {
 				t.Fatalf("the blanked text has %d bytes, the pre-passed %d", len(p.text), len(clean))
@@ -276,7 +276,7 @@ void HostCheck(int n) noexcept
 // lowering never reads, and the IR is the whole parse's.
 func TestLazyBlanks(t *testing.T) {
 	clean, blanks := prepass([]byte(lazySrc))
-	p := planLazy(clean, blanks)
+	p := planLazy(clean, blanks, nil)
 	if p == nil {
 		t.Fatal("nothing blanked")
 	}
@@ -350,7 +350,7 @@ __simt_vf__ inline void Simt(int n)
 __aicore__ inline void CallsSimt() { Simt(3); }
 `
 	clean, blanks := prepass([]byte(src))
-	p := planLazy(clean, blanks)
+	p := planLazy(clean, blanks, nil)
 	if p == nil {
 		t.Fatal("nothing blanked")
 	}
@@ -375,7 +375,7 @@ func TestLazySkipsBodies(t *testing.T) {
 			t.Fatal(err)
 		}
 		clean, blanks := prepass(src)
-		pl := planLazy(clean, blanks)
+		pl := planLazy(clean, blanks, nil)
 		if pl == nil || len(clean) >= segmentMin {
 			continue
 		}

@@ -38,6 +38,11 @@ type Options struct {
 	Index    *Index        // the project index to consult for names the file does not define; nil for none
 
 	noForeign bool // do not link calls to helpers of other headers (a header lowered for its helpers)
+
+	// only, when not nil, are the byte ranges of the regions wanted: the
+	// other VF functions are parsed as empty bodies unless they call or
+	// are called by one of them (planLazy). A fix lowers its text so.
+	only [][2]int
 }
 
 func (o Options) maxDepth() int {

@@ -119,7 +119,12 @@ func renameRound(f *ir.File, rs []*rename, live []int) map[int]string {
 		}
 		return off + s
 	}
-	g, err := f.Relower(fixed)
+	var only [][2]int
+	for _, i := range live {
+		fn := rs[i].fn
+		only = append(only, [2]int{mapped(f.Tok.Offset(fn.Pos)), mapped(f.Tok.Offset(fn.End))})
+	}
+	g, err := f.Relower(fixed, only)
 	if err != nil || g == nil {
 		return failAll(live, "the fixed text does not lower")
 	}
@@ -128,8 +133,9 @@ func renameRound(f *ir.File, rs []*rename, live []int) map[int]string {
 		byFunc[rs[i].fn] = append(byFunc[rs[i].fn], i)
 	}
 	for fn, ids := range byFunc {
-		k := slices.Index(f.Funcs, fn)
-		if k < 0 || len(g.Funcs) != len(f.Funcs) || g.Funcs[k].Name != fn.Name {
+		at := mapped(f.Tok.Offset(fn.Pos))
+		k := slices.IndexFunc(g.Funcs, func(x *ir.Func) bool { return g.Tok.Offset(x.Pos) == at && x.Kind == fn.Kind })
+		if k < 0 {
 			failAll(ids, "the fixed text does not hold the same VF regions")
 			continue
 		}

@@ -44,9 +44,12 @@ type File struct {
 
 	// Relower lowers other bytes for the same file as the front end
 	// lowered these: same options, same project index. A fix checks the
-	// text it writes with it (translation validation). Nil when the front
-	// end offers none.
-	Relower func(src []byte) (*File, error)
+	// text it writes with it (translation validation). only, when not
+	// nil, are the byte ranges of src whose regions are wanted: the front
+	// end may leave the other regions' bodies empty (their helpers and
+	// callers kept), which keeps a big file's check cheap. Nil when the
+	// front end offers none.
+	Relower func(src []byte, only [][2]int) (*File, error)
 }
 
 // Expansion is a macro invocation that the front end expanded before

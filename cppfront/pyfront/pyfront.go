@@ -115,7 +115,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts cppfron
 	tf := fset.AddFile(name, -1, len(src))
 	tf.SetLines(tsutil.LineStarts(src))
 	f = &ir.File{Name: name, Lang: ir.Python, Tok: tf, Src: src, Consts: map[string]int64{}, Aliases: map[string]string{}}
-	f.Relower = func(other []byte) (*ir.File, error) {
+	f.Relower = func(other []byte, _ [][2]int) (*ir.File, error) {
 		return ParseFileOptions(token.NewFileSet(), name, other, opts)
 	}
 	if !HasVFMarker(src) {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ascvet/ascvet/analyzers/internal/linear"
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -131,14 +132,15 @@ func escapes(f *ir.File, s Site, stmt string) string {
 	if a < 0 || b > len(f.Src) || a > b {
 		return "the function's text is not at hand"
 	}
-	body := blankCommentsAndStrings(string(f.Src[a:b]))
-	if regexp.MustCompile(`\bgoto\b`).MatchString(body) {
+	tc := textOf(f)
+	body := tc.body(fn, a, b)
+	if gotoRe.MatchString(body) {
 		return "the function jumps with goto, which may enter or leave the loop past the moved statement"
 	}
 	if !sameConditional(body, f.Tok.Offset(s.Instr.Pos)-a, f.Tok.Offset(lp.Pos)-a) || !sameConditional(body, f.Tok.Offset(s.Instr.Pos)-a, f.Tok.Offset(lp.End)-1-a) {
 		return "the call is under a preprocessor condition that its loop is not, which the move would leave"
 	}
-	defines := fileDefines(string(f.Src))
+	defines := tc.defines()
 	header := loopHeaderInit(body, f.Tok.Offset(lp.Pos)-a)
 	for _, n := range names {
 		if why := escapesName(f, s, body, defines, header, n); why != "" {
@@ -161,7 +163,7 @@ func escapesName(f *ir.File, s Site, body string, defines map[string]string, hea
 	if !declared && !folded(f, s, n) {
 		return n + " is not declared in the function (a member or a global), so the analysis does not see what else changes it"
 	}
-	if m, ok := macroNaming(defines, n); ok {
+	if m, ok := macroNaming(defines, n); ok && declared {
 		return n + " is named by the macro " + m + ", whose uses the analysis does not follow"
 	}
 	if lambdaCaptures(body, n) {
@@ -274,6 +276,62 @@ func folded(f *ir.File, s Site, n string) bool {
 	return true
 }
 
+var gotoRe = regexp.MustCompile(`\bgoto\b`)
+
+// textCache holds what the escape checks read of a file's text, computed
+// once per file (a big file has thousands of sites: reading its whole text
+// for each would be quadratic): its macros, and each function's text with
+// comments and strings blanked.
+type textCache struct {
+	f      *ir.File
+	once   sync.Once
+	defs   map[string]string
+	mu     sync.Mutex
+	bodies map[*ir.Func]string
+}
+
+func (tc *textCache) defines() map[string]string {
+	tc.once.Do(func() { tc.defs = fileDefines(string(tc.f.Src)) })
+	return tc.defs
+}
+
+func (tc *textCache) body(fn *ir.Func, a, b int) string {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	if t, ok := tc.bodies[fn]; ok {
+		return t
+	}
+	t := blankCommentsAndStrings(string(tc.f.Src[a:b]))
+	tc.bodies[fn] = t
+	return t
+}
+
+// textCaches keeps the caches of the files analysed last. A cache holds its
+// file, so a file's address is not reused while its cache is kept.
+var textCaches struct {
+	sync.Mutex
+	files []*textCache
+}
+
+// maxTextCaches bounds textCaches: more than the files analysed at once.
+const maxTextCaches = 16
+
+func textOf(f *ir.File) *textCache {
+	textCaches.Lock()
+	defer textCaches.Unlock()
+	for _, tc := range textCaches.files {
+		if tc.f == f {
+			return tc
+		}
+	}
+	tc := &textCache{f: f, bodies: map[*ir.Func]string{}}
+	if len(textCaches.files) == maxTextCaches {
+		textCaches.files = textCaches.files[1:]
+	}
+	textCaches.files = append(textCaches.files, tc)
+	return tc
+}
+
 // blankCommentsAndStrings returns text with comments and the insides of
 // string and character literals replaced by spaces (newlines kept), so
 // that offsets and lines stay where they were.
@@ -339,9 +397,25 @@ func fileDefines(src string) map[string]string {
 		for j < len(rest) && linear.IdentChar(rest[j]) {
 			j++
 		}
-		if j > 0 {
-			out[rest[:j]] = rest[j:]
+		if j == 0 {
+			continue
 		}
+		name, body := rest[:j], rest[j:]
+		if strings.HasPrefix(body, "(") {
+			// A function-like macro: its parameters name its arguments,
+			// which the expansion shows where it is used; its body is
+			// read without them.
+			if k := strings.IndexByte(body, ')'); k > 0 {
+				params := strings.Split(body[1:k], ",")
+				body = body[k+1:]
+				for _, p := range params {
+					if p = strings.TrimSpace(p); p != "" && p != "..." {
+						body = replaceWord(body, p, "")
+					}
+				}
+			}
+		}
+		out[name] = body
 	}
 	return out
 }

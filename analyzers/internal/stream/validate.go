@@ -117,7 +117,18 @@ func validateRound(f *ir.File, items []*fixItem, live []int) map[int]string {
 	if err != nil {
 		return failAll("the fixes' edits overlap")
 	}
-	g, err := f.Relower(fixed)
+	// Only the regions with fixes are lowered (with their helpers and
+	// callers): a big file's check costs what its fixed regions cost.
+	var only [][2]int
+	seen := map[*ir.Func]bool{}
+	for _, i := range live {
+		fn := items[i].s.Func
+		if !seen[fn] {
+			seen[fn] = true
+			only = append(only, [2]int{mapOffset(f, edits, f.Tok.Offset(fn.Pos)), mapOffset(f, edits, f.Tok.Offset(fn.End))})
+		}
+	}
+	g, err := f.Relower(fixed, only)
 	if err != nil || g == nil {
 		return failAll("the fixed text does not lower: " + errText(err))
 	}
@@ -158,10 +169,12 @@ func validateFunc(f, g *ir.File, fn *ir.Func, items []*fixItem, its []int, inser
 	// (helpers inlined: post.go's inExpanded): the fixed function is
 	// expanded alike.
 	k := slices.IndexFunc(f.Funcs, func(x *ir.Func) bool { return x.Pos == fn.Pos && x.Name == fn.Name })
-	if k < 0 || len(g.Funcs) != len(f.Funcs) || g.Funcs[k].Name != fn.Name {
+	at := mapOffset(f, edits, f.Tok.Offset(fn.Pos))
+	k2 := slices.IndexFunc(g.Funcs, func(x *ir.Func) bool { return g.Tok.Offset(x.Pos) == at && x.Kind == fn.Kind })
+	if k < 0 || k2 < 0 {
 		return failAll("the fixed text does not hold the same VF regions")
 	}
-	fn2 := g.Funcs[k]
+	fn2 := g.Funcs[k2]
 	if f.Funcs[k] != fn {
 		fn2 = fn2.Expand(fn2.SoleInstance())
 	}
