@@ -360,6 +360,7 @@ var fragments = map[string][]pattern{
 		{`the function jumps with goto, which may enter or leave the loop past the moved statement`, `函数中有 goto，可能绕过被移动的语句进入或离开循环`},
 		{`the function's text is not at hand`, `无法取得函数的源代码`},
 		{`the call reads the member (?P<m>\S+), which the analysis does not follow`, `该调用读取成员 ${m}，分析无法跟踪它`},
+		{`the stream's (?P<op>\S+) reads the member (?P<m>\S+), which the analysis does not follow`, `该流的 ${op} 读取成员 ${m}，分析无法跟踪它`},
 		{`(?P<n>\S+) is not declared in the function \(a member or a global\), so the analysis does not see what else changes it`, `${n} 不是函数内声明的（是成员或全局变量），分析看不到还有哪些代码会修改它`},
 		{`(?P<n>\S+) is named by the macro (?P<m>\S+), whose uses the analysis does not follow`, `宏 ${m} 用到了 ${n}，分析无法跟踪该宏的使用`},
 		{`(?P<n>\S+) is captured by reference by a lambda, which may change it`, `${n} 被 lambda 按引用捕获，可能被其修改`},

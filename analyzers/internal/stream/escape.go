@@ -127,6 +127,19 @@ func escapes(f *ir.File, s Site, stmt string) string {
 	if m := memberAccess(stripComment(args, "//")); m != "" {
 		return "the call reads the member " + strings.Join(strings.Fields(m), "") + ", which the analysis does not follow"
 	}
+	for _, in := range fn.InstrsIn(lp) {
+		if !hasReg(in.Uses, s.Reg) && !hasReg(in.Defs, s.Reg) {
+			continue
+		}
+		for _, a := range in.Args {
+			if a.Reg != ir.NoReg {
+				continue
+			}
+			if m := memberAccess(a.Text); m != "" {
+				return "the stream's " + in.Name + " reads the member " + strings.Join(strings.Fields(m), "") + ", which the analysis does not follow"
+			}
+		}
+	}
 	names := escapeNames(s, stripComment(stmt, "//"))
 	a, b := f.Tok.Offset(fn.Pos), f.Tok.Offset(fn.End)
 	if a < 0 || b > len(f.Src) || a > b {

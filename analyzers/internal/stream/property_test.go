@@ -144,7 +144,7 @@ func redeclared(fn *ir.Func) string {
 // loop) or a load stream (its Pre in the loop). When it puts before the
 // loop a statement through which the stream's pointer escapes the IR (a
 // lambda, a reference, its address, a helper, an integer, #if, a macro,
-// the loop's initialiser),
+// the loop's initialiser, a member),
 // hazard says which: no fix may be offered then, since neither the
 // analysis nor this test's interpreter sees what it does.
 func genKernel(rng *rand.Rand) (string, string) {
@@ -170,6 +170,8 @@ func genKernel(rng *rand.Rand) (string, string) {
 		hazard, before = "the pointer is written under #if", "#if EXTRA\n    "+ptr+" += 64;\n#endif\n    keep = keep + 0;\n"
 	case 6:
 		hazard, macro, before = "a macro names the pointer", "#define SHIFT "+ptr+" += 64\n", "    SHIFT;\n"
+	case 7:
+		hazard = "the stream reads a member"
 	}
 	b.WriteString(macro)
 	declIn := rng.IntN(3) == 0
@@ -246,6 +248,11 @@ func genKernel(rng *rand.Rand) (string, string) {
 		body = append(body[:at], append([]string{s}, body[at:]...)...)
 	}
 	for _, s := range body {
+		if hazard == "the stream reads a member" {
+			// The count or the address is a member of the kernel's class.
+			s = strings.ReplaceAll(s, "u, keep)", "u, this->keep_)")
+			s = strings.ReplaceAll(s, "(u, src + i", "(u, this->src_ + i")
+		}
 		b.WriteString("        " + s + "\n")
 	}
 	b.WriteString("    }\n")
