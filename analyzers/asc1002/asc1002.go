@@ -56,7 +56,7 @@ AscendC::Reg::StoreUnAlignPost(dstAddr, ureg1, 0);`,
 	Precision: "high",
 	Options:   []ruleset.Option{ruleset.OptionConfidence, ruleset.OptionChip, ruleset.OptionMachine, ruleset.OptionIterations},
 }, &analysis.Analyzer{
-	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer, settings.Analyzer},
+	Requires:         []*analysis.Analyzer{cppir.Analyzer, simcost.Analyzer, settings.Analyzer, stream.Fixes},
 	RunDespiteErrors: true,
 	Run:              stream.SinkChecked.Run,
 })

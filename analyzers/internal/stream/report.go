@@ -20,6 +20,7 @@ import (
 type Move struct {
 	sites   func(*ir.Func) []Site
 	compose func(*ir.File, Site) (*fixItem, string) // the fix, its text not yet validated
+	kind    int                                     // hoistKind or sinkKind: its sites and fixes in a FixSet
 	proven  string                                  // "%s on %s ...; %s": register, advice
 	maybe   string                                  // "%s ... (not proven: %s) ...": register, why
 	how     string                                  // the advice: "hoist it before the loop"
@@ -31,6 +32,7 @@ type Move struct {
 var Hoist = Move{
 	sites:   PreSites,
 	compose: composeHoist,
+	kind:    hoistKind,
 	proven:  "LoadUnAlignPre on %s re-initialises a contiguous stream each iteration; %s",
 	maybe:   "LoadUnAlignPre on %s may re-initialise a contiguous stream each iteration (not proven: %s); hoist it before the loop if the stream is contiguous",
 	how:     "hoist it before the loop",
@@ -42,6 +44,7 @@ var Hoist = Move{
 var Sink = Move{
 	sites:   PostSites,
 	compose: composeSink,
+	kind:    -1, // not the FixSet's (its sinks are SinkChecked's)
 	proven:  "StoreUnAlignPost on %s flushes a contiguous store stream each iteration; %s",
 	maybe:   "StoreUnAlignPost on %s may flush a contiguous store stream each iteration (not proven: %s); sink it after the loop if the stream is contiguous",
 	how:     "sink it after the loop",
@@ -50,11 +53,12 @@ var Sink = Move{
 }
 
 // Run reports the move's findings in every analysed region of the pass.
-// The fixes of a file are validated on their text together (validate.go):
-// one lowering of the fixed file for all of them, not one per fix, so that
-// a big file with many findings stays linear.
+// The fixes come from the Fixes analyzer, which composes the hoists and
+// the sinks of a file and validates them on their text together; a Move
+// run without it composes and validates its own.
 func (m Move) Run(pass *analysis.Pass) (any, error) {
 	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
+	fs, _ := pass.ResultOf[Fixes].(*FixSet)
 	for _, f := range pkg.Files {
 		var found []*finding
 		var items []*fixItem
@@ -62,12 +66,27 @@ func (m Move) Run(pass *analysis.Pass) (any, error) {
 			if !fn.Kind.Analysed() {
 				continue
 			}
-			for _, s := range m.sites(fn) {
-				if fd := m.finding(pass, f, s); fd != nil {
-					found = append(found, fd)
-					if fd.item != nil {
-						items = append(items, fd.item)
-					}
+			sites := fs.sitesOf(fn, m.kind)
+			if fs == nil {
+				sites = m.sites(fn)
+			}
+			for _, s := range sites {
+				fd := m.finding(pass, s)
+				if fd == nil {
+					continue
+				}
+				found = append(found, fd)
+				if s.Verdict != Contiguous {
+					continue
+				}
+				if fs != nil {
+					r := fs.fixes[s.Instr]
+					fd.fix, fd.noFix = r.fix, r.why
+					continue
+				}
+				fd.item, fd.noFix = m.compose(f, s)
+				if fd.item != nil {
+					items = append(items, fd.item)
 				}
 			}
 		}
@@ -76,11 +95,14 @@ func (m Move) Run(pass *analysis.Pass) (any, error) {
 		for _, fd := range found {
 			if fd.item != nil {
 				if whys[k] == "" {
-					fd.d.SuggestedFixes = []analysis.SuggestedFix{*fd.item.fix}
+					fd.fix = fd.item.fix
 				} else {
 					fd.noFix = whys[k]
 				}
 				k++
+			}
+			if fd.fix != nil {
+				fd.d.SuggestedFixes = []analysis.SuggestedFix{*fd.fix}
 			}
 			if fd.noFix != "" {
 				fd.d.Message += "; no automatic fix: " + fd.noFix
@@ -95,8 +117,9 @@ func (m Move) Run(pass *analysis.Pass) (any, error) {
 // validation of the file's fixes.
 type finding struct {
 	d     analysis.Diagnostic
-	item  *fixItem
-	noFix string // why there is no fix
+	item  *fixItem               // a fix composed here, to validate
+	fix   *analysis.SuggestedFix // the fix, validated
+	noFix string                 // why there is no fix
 }
 
 // advice says how to move the call; a register declared in the loop has to
@@ -110,13 +133,12 @@ func (m Move) advice(s Site, u string) string {
 	return m.how
 }
 
-func (m Move) finding(pass *analysis.Pass, f *ir.File, s Site) *finding {
+func (m Move) finding(pass *analysis.Pass, s Site) *finding {
 	u := s.Func.Regs[s.Reg].Name
 	fd := &finding{d: analysis.Diagnostic{Pos: s.Instr.Pos, End: s.Instr.End}}
 	switch s.Verdict {
 	case Contiguous:
 		fd.d.Message = fmt.Sprintf(m.proven, u, m.advice(s, u))
-		fd.item, fd.noFix = m.compose(f, s)
 	case Unknown:
 		if settings.Of(pass).Confidence != "low" {
 			return nil

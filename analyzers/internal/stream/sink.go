@@ -17,6 +17,7 @@ import (
 var SinkChecked = Move{
 	sites:   Sink.sites,
 	compose: composeCheckedSink,
+	kind:    sinkKind,
 	proven:  Sink.proven,
 	maybe:   Sink.maybe,
 	how:     Sink.how,

@@ -117,6 +117,7 @@ func validateRound(f *ir.File, items []*fixItem, live []int) map[int]string {
 	if err != nil {
 		return failAll("the fixes' edits overlap")
 	}
+	om := newOffsetMap(f, edits)
 	// Only the regions with fixes are lowered (with their helpers and
 	// callers): a big file's check costs what its fixed regions cost.
 	var only [][2]int
@@ -125,7 +126,7 @@ func validateRound(f *ir.File, items []*fixItem, live []int) map[int]string {
 		fn := items[i].s.Func
 		if !seen[fn] {
 			seen[fn] = true
-			only = append(only, [2]int{mapOffset(f, edits, f.Tok.Offset(fn.Pos)), mapOffset(f, edits, f.Tok.Offset(fn.End))})
+			only = append(only, [2]int{om.at(f.Tok.Offset(fn.Pos)), om.at(f.Tok.Offset(fn.End))})
 		}
 	}
 	g, err := f.Relower(fixed, only)
@@ -148,7 +149,7 @@ func validateRound(f *ir.File, items []*fixItem, live []int) map[int]string {
 			e := items[i].fix.TextEdits[items[i].call]
 			inserted[i] = [2]int{starts[first[i]+items[i].call], starts[first[i]+items[i].call] + len(e.NewText)}
 		}
-		for i, why := range validateFunc(f, g, fn, items, its, inserted, edits) {
+		for i, why := range validateFunc(f, g, fn, items, its, inserted, om) {
 			failed[i] = why
 		}
 	}
@@ -157,7 +158,7 @@ func validateRound(f *ir.File, items []*fixItem, live []int) map[int]string {
 
 // validateFunc checks the fixes its of one function fn against its lowering
 // in g (see the comment at the top).
-func validateFunc(f, g *ir.File, fn *ir.Func, items []*fixItem, its []int, inserted map[int][2]int, edits []analysis.TextEdit) map[int]string {
+func validateFunc(f, g *ir.File, fn *ir.Func, items []*fixItem, its []int, inserted map[int][2]int, om *offsetMap) map[int]string {
 	failed := map[int]string{}
 	failAll := func(why string) map[int]string {
 		for _, i := range its {
@@ -169,7 +170,7 @@ func validateFunc(f, g *ir.File, fn *ir.Func, items []*fixItem, its []int, inser
 	// (helpers inlined: post.go's inExpanded): the fixed function is
 	// expanded alike.
 	k := slices.IndexFunc(f.Funcs, func(x *ir.Func) bool { return x.Pos == fn.Pos && x.Name == fn.Name })
-	at := mapOffset(f, edits, f.Tok.Offset(fn.Pos))
+	at := om.at(f.Tok.Offset(fn.Pos))
 	k2 := slices.IndexFunc(g.Funcs, func(x *ir.Func) bool { return g.Tok.Offset(x.Pos) == at && x.Kind == fn.Kind })
 	if k < 0 || k2 < 0 {
 		return failAll("the fixed text does not hold the same VF regions")
@@ -199,7 +200,7 @@ func validateFunc(f, g *ir.File, fn *ir.Func, items []*fixItem, its []int, inser
 	moved2 := map[int]*ir.Instr{}
 	j := 0
 	for _, in := range fn2.Instrs {
-		if j < len(rest) && sameInstr(f, g, rest[j], in, edits) {
+		if j < len(rest) && sameInstr(f, g, rest[j], in, om) {
 			j++
 			continue
 		}
@@ -222,7 +223,7 @@ func validateFunc(f, g *ir.File, fn *ir.Func, items []*fixItem, its []int, inser
 		return failAll("the fixed text lowers to other loops or instructions")
 	}
 	for _, i := range its {
-		if why := validateMove(f, g, fn, fn2, items[i], moved2[i], edits); why != "" {
+		if why := validateMove(f, g, fn, fn2, items[i], moved2[i], om); why != "" {
 			failed[i] = why
 		}
 	}
@@ -230,7 +231,7 @@ func validateFunc(f, g *ir.File, fn *ir.Func, items []*fixItem, its []int, inser
 }
 
 // validateMove checks one moved call, moved2 in fn2, against its site.
-func validateMove(f, g *ir.File, fn, fn2 *ir.Func, it *fixItem, moved2 *ir.Instr, edits []analysis.TextEdit) string {
+func validateMove(f, g *ir.File, fn, fn2 *ir.Func, it *fixItem, moved2 *ir.Instr, om *offsetMap) string {
 	s := it.s
 	if moved2 == nil {
 		return "the moved call is not found in the fixed text"
@@ -267,7 +268,7 @@ func validateMove(f, g *ir.File, fn, fn2 *ir.Func, it *fixItem, moved2 *ir.Instr
 		}
 		d1, ok1 := declaredAt(fn, n, moved.Pos)
 		d2, ok2 := declaredAt(fn2, n, moved2.Pos)
-		if ok1 != ok2 || ok1 && mapOffset(f, edits, f.Tok.Offset(d1)) != g.Tok.Offset(d2) {
+		if ok1 != ok2 || ok1 && om.at(f.Tok.Offset(d1)) != g.Tok.Offset(d2) {
 			return "in the fixed text " + n + " names another declaration"
 		}
 	}
@@ -361,11 +362,11 @@ func declaredAt(fn *ir.Func, n string, pos token.Pos) (token.Pos, bool) {
 
 // sameInstr reports whether b (of the fixed file g) is a (of f) where the
 // edits put it: the same op, the same operands, at a's offset mapped.
-func sameInstr(f, g *ir.File, a, b *ir.Instr, edits []analysis.TextEdit) bool {
+func sameInstr(f, g *ir.File, a, b *ir.Instr, om *offsetMap) bool {
 	if a.Op != b.Op || a.Name != b.Name || len(a.Args) != len(b.Args) {
 		return false
 	}
-	if mapOffset(f, edits, f.Tok.Offset(a.Pos)) != g.Tok.Offset(b.Pos) {
+	if om.at(f.Tok.Offset(a.Pos)) != g.Tok.Offset(b.Pos) {
 		return false
 	}
 	for i := range a.Args {
@@ -376,19 +377,53 @@ func sameInstr(f, g *ir.File, a, b *ir.Instr, edits []analysis.TextEdit) bool {
 	return true
 }
 
-// mapOffset maps an offset of f's text to the fixed text: shifted by the
-// edits before it (an offset inside a replaced range maps to -1).
-func mapOffset(f *ir.File, edits []analysis.TextEdit, off int) int {
-	shift := 0
-	for _, e := range edits {
+// offsetMap maps offsets of f's text to the fixed text: shifted by the
+// edits before them (an offset inside a replaced range maps to -1). Built
+// once per round, it answers in O(log edits).
+type offsetMap struct {
+	starts, ends []int // the edits' ranges, sorted by start (then by end)
+	after        []int // the shift after edits[0..i]
+}
+
+func newOffsetMap(f *ir.File, edits []analysis.TextEdit) *offsetMap {
+	type span struct{ a, b, d int }
+	spans := make([]span, len(edits))
+	for i, e := range edits {
 		a, b := f.Tok.Offset(e.Pos), f.Tok.Offset(e.End)
-		switch {
-		case b < off || b == off && a < b:
-			shift += len(e.NewText) - (b - a)
-		case a == off && a == b:
-			shift += len(e.NewText) // an insertion at the offset goes before it
-		case a <= off && off < b:
+		spans[i] = span{a, b, len(e.NewText) - (b - a)}
+	}
+	sort.SliceStable(spans, func(i, j int) bool {
+		if spans[i].a != spans[j].a {
+			return spans[i].a < spans[j].a
+		}
+		return spans[i].b < spans[j].b
+	})
+	om := &offsetMap{}
+	shift := 0
+	for _, sp := range spans {
+		shift += sp.d
+		om.starts = append(om.starts, sp.a)
+		om.ends = append(om.ends, sp.b)
+		om.after = append(om.after, shift)
+	}
+	return om
+}
+
+// at maps off. An edit counts before off when it ends before it, ends at
+// it after replacing something, or inserts at it (the insertion goes
+// before the byte at off).
+func (om *offsetMap) at(off int) int {
+	// The edits starting at or before off.
+	n := sort.SearchInts(om.starts, off+1)
+	shift := 0
+	for k := n - 1; k >= 0; k-- {
+		a, b := om.starts[k], om.ends[k]
+		if a <= off && off < b && a < b {
 			return -1
+		}
+		if b <= off {
+			shift = om.after[k]
+			break
 		}
 	}
 	return off + shift

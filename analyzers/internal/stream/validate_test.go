@@ -2,6 +2,8 @@ package stream
 
 import (
 	"fmt"
+	"go/token"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -143,5 +145,51 @@ func TestValidateOnceForMany(t *testing.T) {
 	}
 	if lowerings != 2 {
 		t.Errorf("%d lowerings with one wrong fix, want 2", lowerings)
+	}
+}
+
+// TestOffsetMap: the binary-searched map agrees with the edits applied one
+// by one, for random non-overlapping edits and every offset.
+func TestOffsetMap(t *testing.T) {
+	src := strings.Repeat("abcdefghij", 30)
+	f := lower(t, "__simd_vf__ void K() {}\n")
+	fset := token.NewFileSet()
+	tf := fset.AddFile("x", -1, len(src))
+	f.Tok, f.Src = tf, []byte(src)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		var edits []analysis.TextEdit
+		for off := 0; off < len(src); {
+			off += rng.IntN(20)
+			if off > len(src) {
+				break
+			}
+			n := rng.IntN(4)
+			if off+n > len(src) {
+				n = 0
+			}
+			edits = append(edits, analysis.TextEdit{Pos: tf.Pos(off), End: tf.Pos(off + n), NewText: []byte(strings.Repeat("x", rng.IntN(5)))})
+			off += n
+		}
+		rng.Shuffle(len(edits), func(i, j int) { edits[i], edits[j] = edits[j], edits[i] })
+		om := newOffsetMap(f, edits)
+		for off := 0; off <= len(src); off++ {
+			want, shift := off, 0
+			for _, e := range edits {
+				a, b := tf.Offset(e.Pos), tf.Offset(e.End)
+				switch {
+				case b <= off:
+					shift += len(e.NewText) - (b - a)
+				case a <= off && off < b:
+					want = -1
+				}
+			}
+			if want >= 0 {
+				want += shift
+			}
+			if got := om.at(off); got != want {
+				t.Fatalf("offset %d: %d, want %d (edits %v)", off, got, want, edits)
+			}
+		}
 	}
 }
