@@ -146,114 +146,64 @@ func escapes(f *ir.File, s Site, stmt string) string {
 		return "the function's text is not at hand"
 	}
 	tc := textOf(f)
-	body := tc.body(fn, a, b)
-	if gotoRe.MatchString(body) {
+	ff := tc.facts(fn, a, b)
+	if ff.hasGoto {
 		return "the function jumps with goto, which may enter or leave the loop past the moved statement"
 	}
-	if !sameConditional(body, f.Tok.Offset(s.Instr.Pos)-a, f.Tok.Offset(lp.Pos)-a) || !sameConditional(body, f.Tok.Offset(s.Instr.Pos)-a, f.Tok.Offset(lp.End)-1-a) {
+	at := f.Tok.Offset(s.Instr.Pos) - a
+	if !slices.Equal(ff.conditionalAt(at), ff.conditionalAt(f.Tok.Offset(lp.Pos)-a)) || !slices.Equal(ff.conditionalAt(at), ff.conditionalAt(f.Tok.Offset(lp.End)-1-a)) {
 		return "the call is under a preprocessor condition that its loop is not, which the move would leave"
 	}
-	defines := tc.defines()
-	header := loopHeaderInit(body, f.Tok.Offset(lp.Pos)-a)
+	namers := tc.macroNamers()
+	header := loopHeaderInit(ff.body, f.Tok.Offset(lp.Pos)-a)
+	loopStack := ff.conditionalAt(f.Tok.Offset(lp.Pos) - a)
 	for _, n := range names {
-		if why := escapesName(f, s, body, defines, header, n); why != "" {
+		if why := escapesName(f, s, ff, namers, header, loopStack, n); why != "" {
 			return why
 		}
 	}
 	return ""
 }
 
-func escapesName(f *ir.File, s Site, body string, defines map[string]string, header, n string) string {
-	fn, lp := s.Func, s.Loop
-	w := regexp.QuoteMeta(n)
-	declared := declaredIn(fn, n) || n == lp.Var
-	isReg := false
-	for _, r := range fn.Regs {
-		if r.Name == n {
-			isReg, declared = true, true
-		}
-	}
+func escapesName(f *ir.File, s Site, ff *funcFacts, namers map[string]string, header string, loopStack []int, n string) string {
+	lp := s.Loop
+	isReg := ff.regs[n]
+	declared := ff.declared[n] || n == lp.Var || isReg
 	if !declared && !folded(f, s, n) {
 		return n + " is not declared in the function (a member or a global), so the analysis does not see what else changes it"
 	}
-	if m, ok := macroNaming(defines, n); ok && declared {
+	if m, ok := namers[n]; ok && declared {
 		return n + " is named by the macro " + m + ", whose uses the analysis does not follow"
 	}
-	if lambdaCaptures(body, n) {
+	if ff.captured[n] || ff.capturedAll[n] {
 		return n + " is captured by reference by a lambda, which may change it"
 	}
-	if regexp.MustCompile(`(?:^|[^\w)\]&\s])\s*&\s*` + w + `\b\s*(?:[^\w\s\[(.]|-[^>]|$)`).MatchString(body) {
+	if ff.addr[n] {
 		return "the address of " + n + " is taken, so it may change behind the analysis"
 	}
-	if regexp.MustCompile(`&\s*[A-Za-z_]\w*\s*(?:=\s*` + w + `\s*[;,)]|[({]\s*` + w + `\s*[)}])`).MatchString(body) {
+	if ff.ref[n] {
 		return n + " is bound to a reference, through which it may change"
 	}
-	if !isReg {
-		if why := passedByRef(fn, n); why != "" {
-			return why
+	if p, ok := ff.passed[n]; ok && !isReg {
+		return p.why(n)
+	}
+	if ff.pointers[n] {
+		if ff.toInt[n] {
+			return n + " is converted to an integer, and may be read back through another pointer"
+		}
+		if ff.fromInt[n] {
+			return n + " is set from an integer, so it may alias any buffer"
 		}
 	}
-	if isPointer(fn, n) {
-		if why := intConversion(body, n); why != "" {
-			return why
+	for _, cw := range ff.condWrites {
+		if cw.names[n] && !(len(cw.stack) <= len(loopStack) && slices.Equal(cw.stack, loopStack[:len(cw.stack)])) {
+			return n + " is written under a preprocessor condition, which the analysis does not read"
 		}
-	}
-	if writtenUnderDirective(body, n, conditionalAt(body, f.Tok.Offset(lp.Pos)-f.Tok.Offset(fn.Pos))) {
-		return n + " is written under a preprocessor condition, which the analysis does not read"
 	}
 	if header != "" && writes(header, n) && n != lp.Var {
 		return "the loop's initialiser assigns " + n + ", so a statement before the loop would read its old value"
 	}
 	return ""
-}
-
-// intConversion says why the pointer n may alias a buffer the analysis
-// does not see: it is converted to an integer (which may be turned back
-// into another pointer), or set from one; or "".
-func intConversion(body, n string) string {
-	w := regexp.QuoteMeta(n)
-	if regexp.MustCompile(`(?:\(\s*(?:unsigned\s+long(?:\s+long)?|u?int(?:8|16|32|64|ptr)_t|size_t|uintptr_t)\s*\)\s*\(?\s*` + w + `\b)|(?:(?:reinterpret|static)_cast\s*<[^>]*>\s*\(\s*` + w + `\b)`).MatchString(body) {
-		return n + " is converted to an integer, and may be read back through another pointer"
-	}
-	if regexp.MustCompile(`\b` + w + `\s*=\s*(?:reinterpret_cast\s*<|\(\s*(?:__ubuf__\s*)?[A-Za-z_]\w*\s*\*\s*\))`).MatchString(body) {
-		return n + " is set from an integer, so it may alias any buffer"
-	}
-	return ""
-}
-
-// isPointer reports whether fn declares n as a pointer.
-func isPointer(fn *ir.Func, n string) bool {
-	for _, p := range fn.Params {
-		if p.Name == n && p.Ptr {
-			return true
-		}
-	}
-	for _, d := range fn.Names {
-		if d.Decl && d.Name == n && d.Ptr {
-			return true
-		}
-	}
-	return false
-}
-
-// declaredIn reports whether n is a parameter of fn or a name it declares.
-func declaredIn(fn *ir.Func, n string) bool {
-	for _, p := range fn.Params {
-		if p.Name == n {
-			return true
-		}
-	}
-	for _, d := range fn.Names {
-		if d.Decl && d.Name == n {
-			return true
-		}
-	}
-	for _, lp := range fn.Loops {
-		if lp.Var == n || slices.Contains(lp.Decls, n) {
-			return true
-		}
-	}
-	return false
 }
 
 // folded reports whether n, which the function does not declare, is a
@@ -298,25 +248,37 @@ var gotoRe = regexp.MustCompile(`\bgoto\b`)
 type textCache struct {
 	f      *ir.File
 	once   sync.Once
-	defs   map[string]string
+	namers map[string]string // name -> the first macro of the file whose body names it
 	mu     sync.Mutex
-	bodies map[*ir.Func]string
+	funcs  map[*ir.Func]*funcFacts
 }
 
-func (tc *textCache) defines() map[string]string {
-	tc.once.Do(func() { tc.defs = fileDefines(string(tc.f.Src)) })
-	return tc.defs
+// macroNamers returns, for each name a macro of the file names (not as a
+// parameter), the first such macro.
+func (tc *textCache) macroNamers() map[string]string {
+	tc.once.Do(func() {
+		tc.namers = map[string]string{}
+		for m, body := range fileDefines(string(tc.f.Src)) {
+			eachWord(body, func(w string) {
+				if old, ok := tc.namers[w]; !ok || m < old {
+					tc.namers[w] = m
+				}
+			})
+		}
+	})
+	return tc.namers
 }
 
-func (tc *textCache) body(fn *ir.Func, a, b int) string {
+// facts returns fn's facts, fn's text being the file's [a, b).
+func (tc *textCache) facts(fn *ir.Func, a, b int) *funcFacts {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
-	if t, ok := tc.bodies[fn]; ok {
-		return t
+	if ff, ok := tc.funcs[fn]; ok {
+		return ff
 	}
-	t := blankCommentsAndStrings(string(tc.f.Src[a:b]))
-	tc.bodies[fn] = t
-	return t
+	ff := newFuncFacts(fn, blankCommentsAndStrings(string(tc.f.Src[a:b])))
+	tc.funcs[fn] = ff
+	return ff
 }
 
 // textCaches keeps the caches of the files analysed last. A cache holds its
@@ -337,7 +299,7 @@ func textOf(f *ir.File) *textCache {
 			return tc
 		}
 	}
-	tc := &textCache{f: f, bodies: map[*ir.Func]string{}}
+	tc := &textCache{f: f, funcs: map[*ir.Func]*funcFacts{}}
 	if len(textCaches.files) == maxTextCaches {
 		textCaches.files = textCaches.files[1:]
 	}
@@ -433,49 +395,8 @@ func fileDefines(src string) map[string]string {
 	return out
 }
 
-// macroNaming returns a macro of defines whose body names n.
-func macroNaming(defines map[string]string, n string) (string, bool) {
-	var hits []string
-	for m, body := range defines {
-		if linear.MentionsWord(body, n) {
-			hits = append(hits, m)
-		}
-	}
-	if len(hits) == 0 {
-		return "", false
-	}
-	slices.Sort(hits)
-	return hits[0], true
-}
-
 // lambdaRe finds a lambda's capture list and the start of its body.
 var lambdaRe = regexp.MustCompile(`\[([^\[\]]*)\]\s*(?:\([^()]*\))?\s*(?:mutable\s*)?(?:->\s*[^{;]*)?\{`)
-
-// lambdaCaptures reports whether a lambda of body captures n by reference:
-// by name (&n), or by default (& or this) with a body that names n.
-func lambdaCaptures(body, n string) bool {
-	for _, m := range lambdaRe.FindAllStringSubmatchIndex(body, -1) {
-		capture := body[m[2]:m[3]]
-		if strings.TrimSpace(capture) == "" && !strings.Contains(capture, "&") {
-			continue
-		}
-		open := m[1] - 1
-		end := matchBrace(body, open)
-		inner := body[open:end]
-		for _, c := range strings.Split(capture, ",") {
-			c = strings.TrimSpace(c)
-			switch {
-			case c == "&" || c == "this" || c == "*this":
-				if linear.MentionsWord(inner, n) {
-					return true
-				}
-			case strings.HasPrefix(c, "&") && strings.TrimSpace(c[1:]) == n:
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // matchBrace returns the offset past the brace that closes the one at open
 // (len(text) when it is not closed).
@@ -493,36 +414,6 @@ func matchBrace(text string, open int) int {
 		}
 	}
 	return len(text)
-}
-
-// passedByRef says why n may change in a call the IR does not see into:
-// a helper taking it by non-const reference that writes it, or a function
-// whose body is not known, or "".
-func passedByRef(fn *ir.Func, n string) string {
-	for _, in := range fn.Instrs {
-		if in.Op != ir.OpCall && in.Op != ir.OpUnknown {
-			continue
-		}
-		if apiCallee(in.Callee) {
-			continue
-		}
-		for k, a := range in.Args {
-			if strings.TrimSpace(a.Text) != n {
-				continue
-			}
-			if in.Target == nil {
-				return n + " is passed to " + in.Name + ", whose body is not known: it may take " + n + " by reference and change it"
-			}
-			if k >= len(in.Target.Params) {
-				return n + " is passed to " + in.Name + ", which the analysis cannot match to a parameter"
-			}
-			p := in.Target.Params[k]
-			if p.Ref && !strings.Contains(p.Type, "const") && writesName(in.Target, p.Name) {
-				return n + " is passed by reference to " + in.Name + ", which changes it"
-			}
-		}
-	}
-	return ""
 }
 
 // apiCallee reports whether callee is a call of the Ascend C API, whose
@@ -564,74 +455,6 @@ func writesName(fn *ir.Func, name string) bool {
 func writes(text, n string) bool {
 	w := regexp.QuoteMeta(n)
 	return regexp.MustCompile(`(?:^|[^\w.>])` + w + `\s*(?:[-+*/%&|^]?=[^=]|\+\+|--)|(?:\+\+|--)\s*` + w + `\b`).MatchString(text)
-}
-
-// sameConditional reports whether offsets a and b of body lie in the same
-// preprocessor conditional groups (#if ... #elif/#else ... #endif).
-func sameConditional(body string, a, b int) bool {
-	return slices.Equal(conditionalAt(body, a), conditionalAt(body, b))
-}
-
-// conditionalAt returns the conditional groups around offset off of body,
-// outermost first, each as the offset of the directive line opening it
-// (#if, #elif or #else).
-func conditionalAt(body string, off int) []int {
-	var stack []int
-	for at := 0; at < len(body) && at <= off; {
-		end := strings.IndexByte(body[at:], '\n')
-		if end < 0 {
-			end = len(body)
-		} else {
-			end += at + 1
-		}
-		if t := strings.TrimSpace(body[at:end]); strings.HasPrefix(t, "#") && at < off {
-			d := strings.TrimSpace(t[1:])
-			switch {
-			case strings.HasPrefix(d, "if"):
-				stack = append(stack, at)
-			case strings.HasPrefix(d, "el"):
-				if len(stack) > 0 {
-					stack[len(stack)-1] = at
-				}
-			case strings.HasPrefix(d, "endif"):
-				if len(stack) > 0 {
-					stack = stack[:len(stack)-1]
-				}
-			}
-		}
-		at = end
-	}
-	return stack
-}
-
-// writtenUnderDirective reports whether a line of body writes n under a
-// preprocessor condition that does not also hold the loop (whose groups
-// are loop, conditionalAt): a build without it would not.
-func writtenUnderDirective(body, n string, loop []int) bool {
-	var stack []int
-	at := 0
-	for _, l := range strings.SplitAfter(body, "\n") {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "#") {
-			d := strings.TrimSpace(t[1:])
-			switch {
-			case strings.HasPrefix(d, "if"):
-				stack = append(stack, at)
-			case strings.HasPrefix(d, "el"):
-				if len(stack) > 0 {
-					stack[len(stack)-1] = at
-				}
-			case strings.HasPrefix(d, "endif"):
-				if len(stack) > 0 {
-					stack = stack[:len(stack)-1]
-				}
-			}
-		} else if len(stack) > 0 && !(len(stack) <= len(loop) && slices.Equal(stack, loop[:len(stack)])) && writes(l, n) {
-			return true
-		}
-		at += len(l)
-	}
-	return false
 }
 
 // loopHeaderInit returns the initialiser of a for loop starting at off of
