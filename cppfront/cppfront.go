@@ -100,7 +100,10 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	for _, bl := range blanks {
 		f.Quals = append(f.Quals, ir.Qualifier{Pos: tf.Pos(bl.start), Text: bl.text})
 	}
-	mac := expandFile(f, src, clean, blanks, opts.maxDepth(), opts.Index)
+	mac, late := expandFileBy(f, src, clean, blanks, opts.maxDepth(), opts.Index, b.deadline)
+	if late {
+		return noRegions(f), timeoutError(opts.Timeout)
+	}
 	if mac != nil {
 		clean, blanks = mac.clean, mac.blanks
 		defer func() { f.Src = src }() // lowering reads the expanded text through f.Src

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
@@ -180,13 +181,27 @@ func tokenEnd(b []byte, off int) bool {
 // headermacro.go). It returns nil when there is nothing to expand, or when
 // the expansion would exceed its limits.
 func expandMacros(src, clean []byte, blanks []blank, hdr *headerMacros) *macroMap {
+	m, _ := expandMacrosBy(src, clean, blanks, hdr, time.Time{}, 0)
+	return m
+}
+
+// expandMacrosBy is expandMacros with a deadline, checked as it expands
+// (a few hundred bytes of nested macros can ask for an exponential
+// expansion): late reports that it passed, and the result is nil. work
+// bounds the tokens the expansion looks at, argument re-expansions
+// included (0: 8 times maxExpansion of the file's size); past it the file
+// is parsed unexpanded, as past the other budgets.
+func expandMacrosBy(src, clean []byte, blanks []blank, hdr *headerMacros, deadline time.Time, work int) (_ *macroMap, late bool) {
+	if work <= 0 {
+		work = 8 * maxExpansion(len(src))
+	}
 	own := bytes.Contains(clean, []byte("define"))
 	if !own && hdr == nil {
-		return nil
+		return nil, false
 	}
 	regions := vfSpans(clean, blanks)
 	if len(regions) == 0 {
-		return nil
+		return nil, false
 	}
 	var names map[string]bool
 	if own {
@@ -196,7 +211,7 @@ func expandMacros(src, clean []byte, blanks []blank, hdr *headerMacros) *macroMa
 		hdr = nil // no name the headers could define as a macro: they are not read
 	}
 	if hd := hdr.get(); len(names) == 0 && len(hd) == 0 || !usesMacro(clean, regions, names, hd) {
-		return nil
+		return nil, false
 	}
 	toks, dirs := lexFile(clean, regions)
 	defs := readDefines(clean, toks, dirs)
@@ -209,10 +224,10 @@ func expandMacros(src, clean []byte, blanks []blank, hdr *headerMacros) *macroMa
 		}
 	}
 	if len(defs) == 0 && len(hdr.get()) == 0 {
-		return nil
+		return nil, false
 	}
 	r := 0 // the region at or after the current token
-	x := &expander{defs: defs, hdr: hdr, budget: maxExpansion(len(src)) - len(src), toks: maxExpansion(len(src))}
+	x := &expander{defs: defs, hdr: hdr, budget: maxExpansion(len(src)) - len(src), toks: maxExpansion(len(src)), deadline: deadline, work: work}
 	m := &macroMap{orig: src}
 	cl, ex := make([]byte, 0, len(clean)+len(clean)/8), make([]byte, 0, len(src)+len(src)/8) // the expanded texts, most of them copied
 	last, shift := 0, 0
@@ -261,7 +276,7 @@ func expandMacros(src, clean []byte, blanks []blank, hdr *headerMacros) *macroMa
 		}
 		out, ok := x.expand(in, nil, 0)
 		if x.over {
-			return nil
+			return nil, x.late
 		}
 		if !ok || len(out) > 0 && x.unclosed(out[len(out)-1]) {
 			continue
@@ -269,7 +284,7 @@ func expandMacros(src, clean []byte, blanks []blank, hdr *headerMacros) *macroMa
 		text := render(out)
 		x.budget -= len(text) + 2 - (end - t.start)
 		if x.budget < 0 {
-			return nil
+			return nil, false
 		}
 		cl = append(cl, clean[last:t.start]...)
 		ex = append(ex, src[last:t.start]...)
@@ -282,7 +297,7 @@ func expandMacros(src, clean []byte, blanks []blank, hdr *headerMacros) *macroMa
 		i = j
 	}
 	if len(m.spans) == 0 {
-		return nil
+		return nil, false
 	}
 	m.clean = append(cl, clean[last:]...)
 	m.exp = append(ex, src[last:]...)
@@ -293,7 +308,7 @@ func expandMacros(src, clean []byte, blanks []blank, hdr *headerMacros) *macroMa
 			m.blanks[i].end = m.blanks[i].start
 		}
 	}
-	return m
+	return m, false
 }
 
 // unclosed reports whether t is a function-like macro name left at the end
@@ -330,7 +345,25 @@ type expander struct {
 	hdr    *headerMacros        // the included headers', nil for none
 	budget int                  // bytes the expansions may still add
 	toks   int                  // tokens the expansions may still make, nested ones included
-	over   bool                 // a budget or the depth limit was exceeded
+	over   bool                 // a budget, the depth limit or the deadline was exceeded: every expansion stops
+	late   bool                 // the deadline passed
+
+	deadline time.Time // zero for none
+	steps    int       // tokens looked at, for checking the deadline now and then
+	work     int       // tokens the expansions may still look at, argument re-expansions included
+}
+
+// step counts one token looked at, and stops the expansion when the work
+// budget is spent or the deadline has passed (checked every 1,024 steps).
+func (x *expander) step() bool {
+	x.steps++
+	if x.steps > x.work {
+		x.over = true
+	}
+	if x.steps&1023 == 0 && !x.deadline.IsZero() && time.Now().After(x.deadline) {
+		x.over, x.late = true, true
+	}
+	return !x.over
 }
 
 // expand macro-expands toks; active holds the macros being expanded. It
@@ -338,10 +371,15 @@ type expander struct {
 func (x *expander) expand(toks []xtok, active []string, depth int) ([]xtok, bool) {
 	if depth > maxMacroDepth {
 		x.over = true
+	}
+	if x.over {
 		return nil, false
 	}
 	var out []xtok
 	for i := 0; i < len(toks); i++ {
+		if !x.step() {
+			return nil, false
+		}
 		t := toks[i]
 		d := x.def(t.text)
 		if d == nil || d.bad || t.blue {
@@ -515,6 +553,9 @@ func (x *expander) subst(d *macroDef, args [][]xtok, active []string, depth int)
 			if !(i+1 < len(body) && body[i+1].text == "##") {
 				var ok bool
 				if a, ok = x.expand(a, active, depth+1); !ok {
+					if x.over {
+						return nil // a budget or the deadline: no expansion at all
+					}
 					a = raw(k)
 				}
 			}
@@ -768,20 +809,30 @@ func dirEnd(dirs [][2]int, off int) int {
 // original text (lowering indexes it with the parser's offsets); the caller
 // puts src back. It returns nil when nothing was expanded.
 func expandFile(f *ir.File, src, clean []byte, blanks []blank, maxDepth int, ix *Index) *macroMap {
+	m, _ := expandFileBy(f, src, clean, blanks, maxDepth, ix, time.Time{})
+	return m
+}
+
+// expandFileBy is expandFile with the file's deadline (expandMacrosBy):
+// late reports that it passed during the expansion.
+func expandFileBy(f *ir.File, src, clean []byte, blanks []blank, maxDepth int, ix *Index, deadline time.Time) (_ *macroMap, late bool) {
 	var hs []*header
 	hdr := fileMacros(ix, f.Name, clean, &hs)
-	m := expandMacros(src, clean, blanks, hdr)
+	m, late := expandMacrosBy(src, clean, blanks, hdr, deadline, 0)
+	if late {
+		return nil, true
+	}
 	if hdr != nil && hdr.used {
 		ix.use(f.Name, hs)
 	}
 	if m == nil || nesting(m.clean) > maxDepth {
-		return nil
+		return nil, false
 	}
 	for _, sp := range m.spans {
 		f.Expansions = append(f.Expansions, ir.Expansion{Pos: f.Tok.Pos(sp.os), End: f.Tok.Pos(sp.oe), Name: sp.name})
 	}
 	f.Src = m.exp
-	return m
+	return m, false
 }
 
 // text returns the source text of the parser's range [a, b) (see macroMap.text).
