@@ -2059,7 +2059,7 @@ func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
 		return nil
 	}
 	if depth > 200 {
-		return ir.Unknown(normSpace(fl.text(i)))
+		return unknownOf(fl, i)
 	}
 	n := &fl.n[i]
 	switch n.kind() {
@@ -2192,6 +2192,22 @@ func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
 			}
 			return e.exprDepth(fl, fl.child(i, "alternative"), depth+1)
 		}
+	}
+	return unknownOf(fl, i)
+}
+
+// maxUnknownText bounds the text an expression the lowering does not fold
+// keeps: each level of a deep expression would otherwise copy the text of
+// all the levels under it (a = a = ... = 1, a megabyte of it, took 5 GB).
+const maxUnknownText = 1 << 10
+
+// unknownOf is the opaque value of node i: its text, white space
+// normalised; a longer text is named by its offset, so that it equals no
+// other expression (two long expressions are never taken for one).
+func unknownOf(fl *flat, i int32) *ir.Expr {
+	n := &fl.n[i]
+	if n.end-n.start > maxUnknownText {
+		return ir.Unknown("<expression of " + strconv.Itoa(int(n.end-n.start)) + " bytes at offset " + strconv.Itoa(int(n.start)) + ">")
 	}
 	return ir.Unknown(normSpace(fl.text(i)))
 }

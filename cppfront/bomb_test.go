@@ -75,3 +75,19 @@ func TestMacroBombDeadline(t *testing.T) {
 		}
 	})
 }
+
+// TestNestedAssignments: a = a = ... = 1 (256 KB) allocates in proportion
+// to its size: each level of the chain used to copy the text of all the
+// levels under it (1 MB took 4.9 GB).
+func TestNestedAssignments(t *testing.T) {
+	src := []byte("__simd_vf__ void K(__ubuf__ float* dst)\n{\n    int a;\n    " + strings.Repeat("a = ", 64<<10) + "1;\n}\n")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := ParseFileOptions(token.NewFileSet(), "chain.asc", src, Options{}); err != nil {
+		t.Logf("the chain: %v", err)
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 200<<20 {
+		t.Errorf("a %d KB chain allocated %d MB", len(src)>>10, got>>20)
+	}
+}
