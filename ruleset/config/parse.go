@@ -98,6 +98,10 @@ type parser struct {
 
 // parseFile parses the configuration file at path (absolute) holding src.
 func parseFile(path string, src []byte, rules []*ruleset.Rule, opts *Options) (*file, error) {
+	lines := scanKeyLines(string(src))
+	if lines.deep > 0 { // before the decoder, which can take gigabytes on such a file
+		return nil, ErrorList{{File: path, Line: lines.deep, Msg: fmt.Sprintf("keys, tables and arrays nested more than %d levels deep; an ascvet.toml needs at most 4", maxDepth)}}
+	}
 	var m map[string]any
 	if _, err := toml.Decode(string(src), &m); err != nil {
 		var pe toml.ParseError
@@ -106,7 +110,7 @@ func parseFile(path string, src []byte, rules []*ruleset.Rule, opts *Options) (*
 		}
 		return nil, ErrorList{{File: path, Msg: err.Error()}}
 	}
-	p := &parser{path: path, dir: filepath.Dir(path), lines: scanKeyLines(string(src)), rules: rules, opts: opts}
+	p := &parser{path: path, dir: filepath.Dir(path), lines: lines, rules: rules, opts: opts}
 	f := &file{path: path, dir: p.dir}
 	p.table(m, nil, topKeys, &f.top, func(key string, v any, at []string) {
 		switch key {
