@@ -155,7 +155,10 @@ func escapes(f *ir.File, s Site, stmt string) string {
 		return "the call is under a preprocessor condition that its loop is not, which the move would leave"
 	}
 	namers := tc.macroNamers()
-	header := loopHeaderInit(ff.body, f.Tok.Offset(lp.Pos)-a)
+	header := map[string]bool{} // the names the loop's initialiser writes
+	for _, m := range writeRe.FindAllStringSubmatch(loopHeaderInit(ff.body, f.Tok.Offset(lp.Pos)-a), -1) {
+		header[m[1]+m[2]] = true
+	}
 	loopStack := ff.conditionalAt(f.Tok.Offset(lp.Pos) - a)
 	for _, n := range names {
 		if why := escapesName(f, s, ff, namers, header, loopStack, n); why != "" {
@@ -165,7 +168,7 @@ func escapes(f *ir.File, s Site, stmt string) string {
 	return ""
 }
 
-func escapesName(f *ir.File, s Site, ff *funcFacts, namers map[string]string, header string, loopStack []int, n string) string {
+func escapesName(f *ir.File, s Site, ff *funcFacts, namers map[string]string, header map[string]bool, loopStack []int, n string) string {
 	lp := s.Loop
 	isReg := ff.regs[n]
 	declared := ff.declared[n] || n == lp.Var || isReg
@@ -200,7 +203,7 @@ func escapesName(f *ir.File, s Site, ff *funcFacts, namers map[string]string, he
 			return n + " is written under a preprocessor condition, which the analysis does not read"
 		}
 	}
-	if header != "" && writes(header, n) && n != lp.Var {
+	if header[n] && n != lp.Var {
 		return "the loop's initialiser assigns " + n + ", so a statement before the loop would read its old value"
 	}
 	return ""
@@ -449,12 +452,6 @@ func writesName(fn *ir.Func, name string) bool {
 		}
 	}
 	return false
-}
-
-// writes reports whether text assigns or increments n.
-func writes(text, n string) bool {
-	w := regexp.QuoteMeta(n)
-	return regexp.MustCompile(`(?:^|[^\w.>])` + w + `\s*(?:[-+*/%&|^]?=[^=]|\+\+|--)|(?:\+\+|--)\s*` + w + `\b`).MatchString(text)
 }
 
 // loopHeaderInit returns the initialiser of a for loop starting at off of

@@ -1,6 +1,10 @@
 package stream
 
-import "github.com/ascvet/ascvet/cppfront/ir"
+import (
+	"sort"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
 
 // fromMacro reports whether a fix for s would edit text that a macro
 // expansion made: the Pre or Post, or the loop, came from an expansion, so
@@ -19,10 +23,8 @@ func fromMacro(f *ir.File, s Site) bool {
 // overlapsMacro reports whether the byte range [a, b) of f holds part of a
 // macro invocation.
 func overlapsMacro(f *ir.File, a, b int) bool {
-	for _, x := range f.Expansions {
-		if f.Tok.Offset(x.Pos) < b && f.Tok.Offset(x.End) > a {
-			return true
-		}
-	}
-	return false
+	// Expansions are sorted and disjoint: the first that ends after a is
+	// the only one that can start before b.
+	k := sort.Search(len(f.Expansions), func(i int) bool { return f.Tok.Offset(f.Expansions[i].End) > a })
+	return k < len(f.Expansions) && f.Tok.Offset(f.Expansions[k].Pos) < b
 }
