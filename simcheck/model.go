@@ -33,9 +33,9 @@ package simcheck
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -43,6 +43,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/regfile"
 )
 
 //go:embed machines/*.toml
@@ -126,10 +127,20 @@ func Chip(name string) (*Machine, error) {
 	return Parse(name+".toml", data)
 }
 
+// MaxMachineFileSize is the size of the largest machine file Load reads
+// (4 MiB; the embedded models have a few KB). A larger file is an error,
+// and so is a path that is not a regular file (a FIFO, a link to
+// /dev/zero): neither is read.
+const MaxMachineFileSize = 4 << 20
+
 // Load reads a machine model from a file (-machine FILE).
 func Load(path string) (*Machine, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.Read(path, MaxMachineFileSize)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // "m.toml: not a regular file (a FIFO)", not "open m.toml: ..."
+			err = fmt.Errorf("%s: %w", path, pe.Err)
+		}
 		return nil, err
 	}
 	return Parse(path, data)

@@ -40,6 +40,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/ascvet/ascvet/internal/regfile"
 )
 
 // Version is the version of the file format that this package writes.
@@ -226,9 +228,14 @@ func compareEntries(a, b Entry) int {
 	)
 }
 
+// MaxFileSize is the size of the largest baseline Read reads: 64 MiB,
+// about 300,000 entries. A larger file is an error, and so is a path that
+// is not a regular file (a FIFO, a link to /dev/zero): neither is read.
+const MaxFileSize = 64 << 20
+
 // Read reads the baseline file at path.
 func Read(path string) (*Baseline, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.Read(path, MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("baseline file %s does not exist; create it with -write-baseline %s", path, path)
 	}

@@ -232,11 +232,19 @@ func TestReadErrors(t *testing.T) {
 		"version.json":   {`{"version": 3, "tool": "ascvet", "entries": []}`, `has version 3; this ascvet reads versions 1 and 2`},
 		"entry.json":     {`{"version": 1, "tool": "ascvet", "entries": [{"rule": "ASC1001", "path": "a.cpp"}]}`, `entry 1 lacks its rule, path or fingerprint`},
 		"dir.json":       {"dir", `^cannot read baseline file \S+dir.json: is a directory$`},
+		"big.json":       {"big", `^cannot read baseline file \S+big.json: over the limit of 64 MiB for this file \(67108865 bytes\)$`},
 	} {
 		file := filepath.Join(dir, name)
 		switch {
 		case tc.data == "dir":
 			if err := os.Mkdir(file, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		case tc.data == "big": // a sparse file, over MaxFileSize by a byte
+			if err := os.WriteFile(file, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(file, MaxFileSize+1); err != nil {
 				t.Fatal(err)
 			}
 		case tc.data != "":

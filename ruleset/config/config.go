@@ -85,6 +85,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ascvet/ascvet/internal/regfile"
 	"github.com/ascvet/ascvet/ruleset"
 )
 
@@ -227,10 +228,16 @@ func NewLoader(opts Options) (*Loader, error) {
 	return l, nil
 }
 
+// MaxFileSize is the size of the largest configuration file read (4 MiB; a
+// real one has a few hundred bytes). A larger one is an error, and so is a
+// path that is not a regular file (a FIFO, a link to /dev/zero): neither
+// is read.
+const MaxFileSize = 4 << 20
+
 // read reads and parses the configuration file at path (absolute); it
 // returns nil, nil when there is none.
 func (l *Loader) read(path string) (*file, error) {
-	src, err := os.ReadFile(path)
+	src, err := regfile.Read(path, MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -114,3 +114,20 @@ func BenchmarkDeepConfig(b *testing.B) {
 		})
 	}
 }
+
+// TestBigConfig: a configuration file over MaxFileSize is an error, and
+// is not read.
+func TestBigConfig(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ascvet.toml")
+	if err := os.WriteFile(path, []byte("# "+strings.Repeat("x", MaxFileSize)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	alloc, err := loadWithin(t, path)
+	want := path + ": over the limit of 4 MiB for this file (4194307 bytes)"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	if alloc > 1<<20 {
+		t.Errorf("allocated %d bytes", alloc)
+	}
+}
