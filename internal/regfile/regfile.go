@@ -53,12 +53,16 @@ func Kind(m fs.FileMode) string {
 
 // TooBigError is why a regular file over the limit is not read.
 type TooBigError struct {
-	Size  int64 // at least this many bytes (more may follow when it grew)
+	Size  int64 // the file's size, or -1 when it grew over the limit while read
 	Limit int64
 }
 
 func (e *TooBigError) Error() string {
-	return fmt.Sprintf("%s, over the limit of %s for this file", Size(e.Size), Size(e.Limit))
+	s := "over the limit of " + Size(e.Limit) + " for this file"
+	if e.Size >= 0 {
+		s += fmt.Sprintf(" (%d bytes)", e.Size)
+	}
+	return s
 }
 
 // Size formats n bytes as "4 MiB", "1.5 KiB" or "12 bytes".
@@ -120,7 +124,7 @@ func readOpen(path string, limit int64) ([]byte, error) {
 		n, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
 		if int64(len(data)) > limit {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: &TooBigError{Size: int64(len(data)), Limit: limit}}
+			return nil, &fs.PathError{Op: "read", Path: path, Err: &TooBigError{Size: -1, Limit: limit}}
 		}
 		if errors.Is(err, io.EOF) {
 			return data, nil

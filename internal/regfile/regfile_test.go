@@ -28,8 +28,8 @@ func TestRead(t *testing.T) {
 	}{
 		{write("empty", 0), 10, 0, ""},
 		{write("small", 10), 10, 10, ""},
-		{write("big", 11), 10, 0, "open " + filepath.Join(dir, "big") + ": 11 bytes, over the limit of 10 bytes for this file"},
-		{write("large", 5<<20+1), 4 << 20, 0, "over the limit of 4 MiB for this file"},
+		{write("big", 11), 10, 0, "open " + filepath.Join(dir, "big") + ": over the limit of 10 bytes for this file (11 bytes)"},
+		{write("large", 5<<20+1), 4 << 20, 0, "over the limit of 4 MiB for this file (5242881 bytes)"},
 		{write("exact", 4<<20), 4 << 20, 4 << 20, ""},
 		{dir, 10, 0, "open " + dir + ": is a directory"},
 		{filepath.Join(dir, "none"), 10, 0, "no such file or directory"},
