@@ -124,6 +124,13 @@ func ReplaceFileVia(name string, old, new []byte, temps TempFiles) error {
 	if err := beforeRename(tmp.Name()); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	// The file is read again just before the rename: an edit saved while
+	// the fixed copy was written and synced (a millisecond or so) is not
+	// lost under it. Only the moment between this read and the rename
+	// remains, as with any writer that does not lock.
+	if cur, err := os.ReadFile(target); err != nil || !bytes.Equal(cur, old) {
+		return fmt.Errorf("%s: file changed since ascvet read it; not fixed", name)
+	}
 	if err := os.Rename(tmp.Name(), target); err != nil {
 		var le *os.LinkError
 		if errors.As(err, &le) {

@@ -251,3 +251,21 @@ func TestReplaceFileVia(t *testing.T) {
 		t.Errorf("created %v, gone %v; want the second gone after the failure", temps.created, temps.gone)
 	}
 }
+
+// TestReplaceFileChangedWhileWriting: an edit saved while the fixed copy is
+// written and synced (here: just before the rename) is not lost under the
+// rename; the file keeps the edit and the fix is refused.
+func TestReplaceFileChangedWhileWriting(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "k.cpp", "old", 0o644)
+	defer func(saved func(string) error) { beforeRename = saved }(beforeRename)
+	beforeRename = func(string) error {
+		return os.WriteFile(p, []byte("saved by the editor"), 0o644)
+	}
+	err := ReplaceFile(p, []byte("old"), []byte("new"))
+	if err == nil || err.Error() != p+": file changed since ascvet read it; not fixed" {
+		t.Errorf("ReplaceFile = %v", err)
+	}
+	expect(t, p, "saved by the editor", 0o644)
+	noLeftovers(t, dir, "k.cpp")
+}
