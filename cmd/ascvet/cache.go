@@ -30,8 +30,10 @@ import (
 // the command line give it (chip, machine file and its contents,
 // iterations, confidence, budgets), the analyzers' flags (limits), and the
 // headers its lowering consulted through the project index. The cache
-// keys the analyzers' findings on the first four, with staticcheck's
-// build cache (honnef.co/go/tools/lintcmd/cache), and stores beside them
+// keys the analyzers' findings on the first four, with the hashes of
+// staticcheck's build cache (honnef.co/go/tools/lintcmd/cache), in a
+// storage of its own (cachestore.go, which says whom the cache trusts),
+// and stores beside them
 // the headers the lowering consulted (cppfront.Index.Consulted), each with
 // the hash of the bytes it read: an entry serves only while every one of
 // them still has those bytes, as the go command's build cache and ccache's
@@ -51,6 +53,8 @@ import (
 // five days are trimmed, at most once a day, as staticcheck and the go
 // command trim theirs. Any failure of the cache (a corrupt entry, a
 // read-only or full disk) is a miss: the file is analysed as without it.
+// A folder that is not the user's or that others can write is not used,
+// with a line on stderr (cachestore.go).
 
 // cacheVersion changes whenever what is stored, or how the key is made,
 // changes.
@@ -58,7 +62,7 @@ const cacheVersion = "ascvet-results-3"
 
 // resultCache is the cache of one run; nil is no cache.
 type resultCache struct {
-	dc    *cache.DiskCache
+	dc    *diskStore
 	salt  []byte        // the build: the executable's hash
 	flags string        // the analyzers' flags, name=value
 	memo  *scanMemo     // the run's memo and pack of results; nil: none
@@ -89,20 +93,19 @@ func cacheDir() string {
 }
 
 // openCache opens the cache in dir for analyzers as. It returns nil, and
-// the run goes on without a cache, when dir is "" or cannot be made.
-func openCache(dir string, as []*analysis.Analyzer, wd string) *resultCache {
+// the run goes on without a cache, when dir is "" or cannot be made, or is
+// a folder that must not be used, which it says on warn (openStore).
+func openCache(dir string, as []*analysis.Analyzer, wd string, warn io.Writer) *resultCache {
 	if dir == "" {
 		return nil
 	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return nil
-	}
-	dc, err := cache.Open(dir)
+	dc, err := openStore(dir, warn)
 	if err != nil {
 		return nil
 	}
 	salt, err := buildID(dc)
 	if err != nil {
+		dc.close()
 		return nil
 	}
 	return &resultCache{dc: dc, salt: salt, flags: analyzerFlags(as), wd: wd}
@@ -128,17 +131,18 @@ func withCacheStats(st *cacheCounters, f func()) {
 	}
 }
 
-// close trims the cache (at most once a day).
+// close trims the cache (at most once a day) and closes it.
 func (rc *resultCache) close() {
 	if rc != nil {
-		rc.dc.Trim()
+		rc.dc.trim()
+		rc.dc.close()
 	}
 }
 
 // buildID returns the hash of the running executable. The hash of an
 // executable is itself cached, keyed on its path, size and modification
 // time, so that a run reads the executable only once per build.
-func buildID(dc *cache.DiskCache) ([]byte, error) {
+func buildID(dc *diskStore) ([]byte, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -150,7 +154,7 @@ func buildID(dc *cache.DiskCache) ([]byte, error) {
 	h := cache.NewHash("ascvet-exe")
 	fmt.Fprintf(h, "%s\x00%d\x00%d\n", exe, st.Size(), st.ModTime().UnixNano())
 	id := h.Sum()
-	if b, _, err := cache.GetBytes(dc, id); err == nil && len(b) == sha256.Size {
+	if b, ok := dc.get(id); ok && len(b) == sha256.Size {
 		return b, nil
 	}
 	f, err := os.Open(exe)
@@ -163,7 +167,7 @@ func buildID(dc *cache.DiskCache) ([]byte, error) {
 		return nil, err
 	}
 	b := sum.Sum(nil)
-	_ = cache.PutBytes(dc, id, b) // a failed put is a later miss
+	_ = dc.put(id, b) // a failed put is a later miss
 	return b, nil
 }
 
@@ -362,12 +366,14 @@ func (p cachedPos) position(name, wd string) token.Position {
 
 // get returns the findings stored under key, for the file name, and the
 // headers they depend on: from the run's pack (scanmemo.go), else from the
-// file's own entry; false when none serves (a header changed).
-func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analyzer) ([]runner.Finding, []cppfront.Dep, bool) {
+// file's own entry; false when none serves (a header changed). With
+// noFixes (a run that writes or offers fixes), findings that carry a fix
+// do not serve either: a fix that is written is always one the analyzers
+// made from the current text, never one read from the cache.
+func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analyzer, noFixes bool) ([]runner.Finding, []cppfront.Dep, bool) {
 	data, ok := rc.memo.result(key)
 	if !ok {
-		var err error
-		if data, _, err = cache.GetBytes(rc.dc, key); err != nil {
+		if data, ok = rc.dc.get(key); !ok {
 			rc.stats.misses.Add(1)
 			return nil, nil, false
 		}
@@ -386,6 +392,10 @@ func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analy
 	out, ok := decodeFindings(rest, name, rc.wd, as)
 	if !ok {
 		rc.stats.misses.Add(1) // corrupt: analyse again
+		return nil, nil, false
+	}
+	if noFixes && len(runner.Fixes(out)) > 0 {
+		rc.stats.misses.Add(1) // fixes to write: made afresh
 		return nil, nil, false
 	}
 	rc.memo.keep(key, data)
@@ -407,7 +417,7 @@ func (rc *resultCache) put(key cache.ActionID, name string, findings []runner.Fi
 	data = append(data, found...)
 	rc.memo.keep(key, data)
 	if own || rc.memo == nil {
-		if cache.PutBytes(rc.dc, key, data) == nil {
+		if rc.dc.put(key, data) == nil {
 			rc.stats.puts.Add(1)
 		}
 	}

@@ -465,7 +465,7 @@ func TestCachePack(t *testing.T) {
 	if _, _, _, st := cacheRun(t, cache, named...); st.misses.Load() != 2 || st.puts.Load() != 2 {
 		t.Errorf("two files named: %d analysed, %d entries of their own; want 2 and 2", st.misses.Load(), st.puts.Load())
 	}
-	if count() < before+4 {
+	if count() < before+2 { // a file an entry
 		t.Errorf("two files named wrote %d cache files, want their entries", count()-before)
 	}
 	if _, _, _, st := cacheRun(t, cache, "-fail", "none", k); st.misses.Load() != 0 {

@@ -215,7 +215,7 @@ func (s *lspServer) start(root, lang string) error {
 		return err
 	}
 	if s.opts.cache == "on" {
-		s.cache = openCache(cacheDir(), s.as, root)
+		s.cache = openCache(cacheDir(), s.as, root, s.logw)
 	}
 	s.mu.Lock()
 	s.lang = lang

@@ -247,7 +247,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cppir.ProjectIndex().Refresh()
 	var rc *resultCache
 	if *o.cache == "on" {
-		rc = openCache(cacheDir(), as, wd)
+		rc = openCache(cacheDir(), as, wd, stderr)
 		defer rc.close()
 	}
 	if observeCache != nil {
@@ -272,6 +272,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer tuneGC(os.Getenv)()
 	memo := rc.scanMemo(paths, o.lim.maxFileSize)
 	pipe.named = namedFiles(paths)
+	pipe.freshFixes = *o.fix || *o.diff
 	in, err := check(paths, as, checkConfig{jobs: *o.jobs, lim: *o.lim, keepFixes: *o.fix || *o.diff, pipe: pipe, progress: prog, memo: memo}, stderr)
 	memo.save(start)
 	if err != nil {

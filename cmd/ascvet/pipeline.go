@@ -55,6 +55,10 @@ type pipeline struct {
 	cache    *resultCache             // the analyzers' findings of earlier runs; nil: none
 	wd       string                   // the working directory, which relative names are taken from
 	named    map[string]bool          // the files named on the command line (cleaned), not found by a walk
+	// freshFixes: the run writes fixes or prints them as a diff (-fix,
+	// -diff), so findings with fixes are not taken from the cache
+	// (resultCache.get).
+	freshFixes bool
 }
 
 // analysed is the outcome of the pipeline on one file.
@@ -160,7 +164,7 @@ func (p *pipeline) analyse(f runner.File, st *settings.Settings, store bool) (re
 	key, keyed := cache.ActionID{}, false
 	if p.cache != nil {
 		if key, keyed = p.cache.key(f.Name, f.Src, st); keyed {
-			if found, deps, ok := p.cache.get(key, f.Name, p.as); ok {
+			if found, deps, ok := p.cache.get(key, f.Name, p.as, p.freshFixes); ok {
 				return &runner.Result{Findings: found}, deps, nil, ""
 			}
 		}

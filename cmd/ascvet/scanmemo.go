@@ -28,8 +28,8 @@ import (
 
 // The pack: the findings of every file the run analysed or took from the
 // cache, by cache key, in one entry. A run over a tree of thousands of VF
-// files reads and writes one entry instead of one each (two files a put
-// with staticcheck's cache: on some file systems that costs more than the
+// files reads and writes one entry instead of one each (a file created
+// and renamed a put: on some file systems that costs more than the
 // analysis of a small file).
 
 // racyWindow is how close to the time a memo was written a file's
@@ -75,7 +75,7 @@ func (rc *resultCache) scanMemo(paths []string, maxSize int64) *scanMemo {
 		fmt.Fprintf(h, "path %q\n", abs)
 	}
 	m := &scanMemo{rc: rc, key: h.Sum(), now: map[string]statKey{}, kept: map[cache.ActionID][]byte{}}
-	if data, _, err := cache.GetBytes(rc.dc, m.key); err == nil {
+	if data, ok := rc.dc.get(m.key); ok {
 		var s storedMemo
 		if gob.NewDecoder(bytes.NewReader(data)).Decode(&s) == nil {
 			m.old, m.written, m.results = s.Files, s.Written, s.Results
@@ -157,5 +157,5 @@ func (m *scanMemo) save(start time.Time) {
 	if err := gob.NewEncoder(&b).Encode(storedMemo{Written: start.UnixNano(), Files: m.now, Results: m.kept}); err != nil {
 		return
 	}
-	_ = cache.PutBytes(m.rc.dc, m.key, b.Bytes()) // a failed put is a later miss
+	_ = m.rc.dc.put(m.key, b.Bytes()) // a failed put is a later miss
 }
