@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/regfile"
 )
 
 // Callers in the file's folder.
@@ -93,25 +94,10 @@ func (ix *Index) includersIn(path, dir string) []string {
 
 // readBounded reads the regular file at p when it is at most
 // indexMaxHeader bytes: a larger file is not read at all, and a pipe or a
-// device, which could block, is not opened for reading.
+// device, which could block, is not opened for reading (regfile.Read).
 func readBounded(p string) ([]byte, bool) {
-	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() || st.Size() > indexMaxHeader {
-		return nil, false // a pipe or a device would block the open
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() > indexMaxHeader {
-		return nil, false
-	}
-	src, err := io.ReadAll(io.LimitReader(f, indexMaxHeader+1))
-	if err != nil || len(src) > indexMaxHeader {
-		return nil, false
-	}
-	return src, true
+	src, err := regfile.Read(p, indexMaxHeader)
+	return src, err == nil
 }
 
 // sourceExt reports whether name has an extension ascvet analyses.
