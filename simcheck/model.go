@@ -44,6 +44,7 @@ import (
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/internal/regfile"
+	"github.com/ascvet/ascvet/ruleset/config"
 )
 
 //go:embed machines/*.toml
@@ -148,6 +149,9 @@ func Load(path string) (*Machine, error) {
 
 // Parse decodes and checks a machine model.
 func Parse(name string, data []byte) (*Machine, error) {
+	if line := config.DeepLine(string(data)); line > 0 {
+		return nil, fmt.Errorf("%s:%d: keys, tables and arrays nested more than %d levels deep; a machine model needs at most 3", name, line, config.MaxDepth)
+	}
 	var m Machine
 	md, err := toml.Decode(string(data), &m)
 	if err != nil {
