@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ascvet/ascvet/ruleset/baseline"
 )
@@ -79,10 +80,13 @@ func entries(issues []issue) (out []baseline.Entry, index []int) {
 	return out, index
 }
 
-// saveBaseline writes the reported issues to a baseline file.
-func saveBaseline(path string, issues []issue) error {
+// saveBaseline writes the reported issues to a baseline file, through a
+// temporary file of ascvet's (tempfiles.go): a signal removes it, and the
+// stale ones a SIGKILL left beside the baseline are removed first.
+func saveBaseline(stderr io.Writer, path string, issues []issue) error {
 	es, _ := entries(issues)
-	return baseline.Write(path, es)
+	removeStaleTemps(stderr, filepath.Dir(path), time.Now())
+	return baseline.WriteVia(path, es, temps.Create, temps.Gone)
 }
 
 // applyBaseline marks the issues the baseline holds as suppressed and

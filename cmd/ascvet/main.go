@@ -305,7 +305,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *o.writeBaseline != "" {
-		if err := saveBaseline(*o.writeBaseline, issues); err != nil {
+		if err := saveBaseline(stderr, *o.writeBaseline, issues); err != nil {
 			fmt.Fprintf(stderr, "ascvet: -write-baseline: %v\n", err)
 			return exitUsage
 		}

@@ -203,3 +203,34 @@ func TestFixSignals(t *testing.T) {
 	}
 	t.Logf("%d rounds: interrupted %v; SIGKILL left %d temporary files, all removed by the next -fix", rounds, interrupted, leftByKill)
 }
+
+// TestWriteBaselineTemps: -write-baseline writes through ascvet's own
+// temporary file (removed on a signal), and removes the temporary files a
+// killed -write-baseline left beside the baseline, in both naming styles.
+func TestWriteBaselineTemps(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "kernels", "unaligned_copy.asc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := put(t, dir, "k.asc", string(src))
+	bl := put(t, dir, "b.json", "{\"version\":1,\"entries\":[]}\n")
+	dead := deadPid(t)
+	stale := put(t, dir, tempName("b.json", dead, 0xdeadbeef), "half a baseline")
+	var seen []string
+	defer func(saved func(string)) { tempCreated = saved }(tempCreated)
+	tempCreated = func(path string) { seen = append(seen, path) }
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-cache", "off", "-write-baseline", bl, k}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if _, err := os.Lstat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale temporary file %s is still there", stale)
+	}
+	if len(seen) != 1 || !strings.HasPrefix(filepath.Base(seen[0]), ".b.json.ascvet-tmp-") {
+		t.Errorf("temporary files made: %q; want one of ascvet's, for b.json", seen)
+	}
+	if got := dirNames(t, dir); !slices.Equal(got, []string{"b.json", "k.asc"}) {
+		t.Errorf("%s holds %q after -write-baseline", dir, got)
+	}
+}

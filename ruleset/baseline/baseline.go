@@ -290,6 +290,17 @@ func jsonError(data []byte, err error) string {
 // atomically: a reader sees the old file or the new one, never a part.
 // Entries are sorted; equal inputs give equal bytes.
 func Write(path string, entries []Entry) error {
+	return WriteVia(path, entries, func(dir, base string) (*os.File, error) {
+		return os.CreateTemp(dir, "."+base+".*.tmp")
+	}, func(string) {})
+}
+
+// WriteVia is Write with the temporary file made by create (in the
+// baseline's folder, for its base name) and gone told when it no longer
+// exists (renamed or removed): the command line registers it, so that a
+// signal removes it and a later run removes it after a SIGKILL, as it does
+// for -fix.
+func WriteVia(path string, entries []Entry, create func(dir, base string) (*os.File, error), gone func(name string)) error {
 	b := Baseline{Version: Version, Tool: Tool, Entries: slices.Clone(entries)}
 	if b.Entries == nil {
 		b.Entries = []Entry{}
@@ -308,11 +319,14 @@ func Write(path string, entries []Entry) error {
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, err := create(filepath.Dir(path), filepath.Base(path))
 	if err != nil {
 		return fmt.Errorf("cannot write baseline file %s: %w", path, err)
 	}
-	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
+	defer func() {
+		os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
+		gone(tmp.Name())
+	}()
 	_, err = tmp.Write(data)
 	if err == nil {
 		err = tmp.Chmod(mode)
