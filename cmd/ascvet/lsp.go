@@ -234,7 +234,9 @@ func (s *lspServer) start(root, lang string) error {
 // closes the server's stdin (Neovim does), and a read from stdin cannot be
 // interrupted (stdio's Close does nothing).
 func (s *lspServer) serve(ctx context.Context, rwc io.ReadWriteCloser) int {
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	s.conn = jsonrpc2.NewConn(newLSPStream(rwc, func(format string, args ...any) {
+		fmt.Fprintf(s.logw, format+"\n", args...)
+	}))
 	s.conn.Go(ctx, s.handle)
 	select {
 	case <-s.conn.Done():

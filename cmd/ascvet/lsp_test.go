@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -907,3 +909,114 @@ func TestLSPExitStdinOpen(t *testing.T) {
 		t.Fatal("the server did not end its session on exit while its stdin stayed open")
 	}
 }
+
+// TestLSPMalformed: malformed frames and bodies do not end the session.
+// Each is written raw to the server, between well-formed requests; the
+// server answers a body that is not JSON-RPC with the JSON-RPC error (id
+// null), logs what it dropped, and still answers the next request.
+func TestLSPMalformed(t *testing.T) {
+	srv, err := newLSPServer(&lspOptions{cache: "off", debounce: 5 * time.Millisecond}, analyzers(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	var logMu sync.Mutex
+	srv.logw = writerFunc(func(p []byte) (int, error) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		return logs.Write(p)
+	})
+	a, b := net.Pipe()
+	exit := make(chan int, 1)
+	go func() { exit <- srv.serve(context.Background(), b) }()
+	in := bufio.NewReader(a)
+	frame := func(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }
+	send := func(raw string) {
+		t.Helper()
+		if err := a.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(a, raw); err != nil {
+			t.Fatalf("write: %v", err)
+		}
+	}
+	// recv reads frames until one whose body contains want.
+	recv := func(want string) string {
+		t.Helper()
+		if err := a.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			length := 0
+			for {
+				line, err := in.ReadString('\n')
+				if err != nil {
+					t.Fatalf("reading a header, waiting for %q: %v", want, err)
+				}
+				line = strings.TrimSpace(line)
+				if line == "" {
+					break
+				}
+				if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+					length, _ = strconv.Atoi(v)
+				}
+			}
+			body := make([]byte, length)
+			if _, err := io.ReadFull(in, body); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(body), want) {
+				return string(body)
+			}
+		}
+	}
+	ping := func(id int) {
+		t.Helper()
+		send(frame(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ascvet/unknown"}`, id)))
+		recv(fmt.Sprintf(`"id":%d`, id))
+	}
+	ping(1)
+	cases := []struct{ raw, answer string }{
+		{frame(`{"jsonrpc":"2.0","id":2,"method":`), `"code":-32700`}, // truncated JSON
+		{frame(`not json at all`), `"code":-32700`},                   // not JSON
+		{frame(`{"jsonrpc":"2.0"}`), `"code":-32600`},                 // neither a request nor a response
+		{frame(`[1,2,3]`), `"code":-32700`},                           // JSON, not an object
+		{"Content-Length: abc\r\n\r\n", ""},                           // a bad length
+		{"Content-Length: -5\r\n\r\n", ""},                            // a negative length
+		{"X-Header: 1\r\n\r\n", ""},                                   // no length
+		{"garbage line without colon\r\n\r\n", ""},                    // a line that is not a header
+		{"Content-Length: 2\r\nbogus\r\n\r\n{}", ""},                  // a bad line beside a length: its body dropped
+		{"\r\n\r\n", ""},                                              // blank lines between messages
+		{"Content-Length: 999999999999\r\n\r\n", "skip"},              // over the limit (its body never comes: last)
+	}
+	for i, c := range cases {
+		if c.answer == "skip" {
+			continue
+		}
+		send(c.raw)
+		if c.answer != "" {
+			if body := recv(c.answer); !strings.Contains(body, `"id":null`) {
+				t.Errorf("case %d: answer %s, want id null", i, body)
+			}
+		}
+		ping(10 + i)
+	}
+	logMu.Lock()
+	got := logs.String()
+	logMu.Unlock()
+	for _, want := range []string{"not JSON-RPC", "malformed header (Content-Length \"abc\")", "no Content-Length", "header line \"garbage line without colon\""} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the server's log lacks %q:\n%s", want, got)
+		}
+	}
+	a.Close()
+	select {
+	case <-exit:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session did not end when its input closed")
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
