@@ -1,13 +1,13 @@
 package asc1005
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/analyzers/internal/stream"
 	"github.com/ascvet/ascvet/analyzers/internal/ureg"
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
@@ -56,33 +56,7 @@ func wrongFix(f *ir.File, fn *ir.Func, p *ir.Instr, k ureg.Key) (*rename, string
 // some drops them and lowers the rest again, at most four rounds: a file
 // is lowered a bounded number of times, whatever its findings.
 func checkRenames(f *ir.File, rs []*rename) []string {
-	whys := make([]string, len(rs))
-	live := make([]int, len(rs))
-	for i := range live {
-		live[i] = i
-	}
-	for round := 0; len(live) > 0; round++ {
-		if round == 4 {
-			for _, i := range live {
-				whys[i] = "the fixes of this file could not be checked together"
-			}
-			break
-		}
-		failed := renameRound(f, rs, live)
-		if len(failed) == 0 {
-			break
-		}
-		var next []int
-		for _, i := range live {
-			if why, ok := failed[i]; ok {
-				whys[i] = why
-			} else {
-				next = append(next, i)
-			}
-		}
-		live = next
-	}
-	return whys
+	return stream.InRounds(len(rs), func(live []int) map[int]string { return renameRound(f, rs, live) })
 }
 
 func renameRound(f *ir.File, rs []*rename, live []int) map[int]string {
@@ -93,32 +67,15 @@ func renameRound(f *ir.File, rs []*rename, live []int) map[int]string {
 		}
 		return failed
 	}
-	slices.SortFunc(live, func(a, b int) int { return cmp.Compare(rs[a].p.Pos, rs[b].p.Pos) })
-	var fixed []byte
-	last := 0
-	shifts := make([]int, 0, len(live)) // the shift of text after each edit, in order
-	shift := 0
+	var edits []analysis.TextEdit
 	for _, i := range live {
-		e := rs[i].fix.TextEdits[0]
-		a, b := f.Tok.Offset(e.Pos), f.Tok.Offset(e.End)
-		if a < last {
-			return failAll(live, "the fixes' edits overlap")
-		}
-		fixed = append(append(fixed, f.Src[last:a]...), e.NewText...)
-		last = b
-		shift += len(e.NewText) - (b - a)
-		shifts = append(shifts, shift)
+		edits = append(edits, rs[i].fix.TextEdits...)
 	}
-	fixed = append(fixed, f.Src[last:]...)
-	mapped := func(off int) int { // an offset outside the edits, in the fixed text
-		s := 0
-		for n, i := range live {
-			if f.Tok.Offset(rs[i].fix.TextEdits[0].End) <= off {
-				s = shifts[n]
-			}
-		}
-		return off + s
+	fixed, _, err := stream.ApplyEdits(f, edits)
+	if err != nil {
+		return failAll(live, "the fixes' edits overlap")
 	}
+	mapped := stream.NewOffsetMap(f, edits).At // an offset outside the edits, in the fixed text
 	var only [][2]int
 	for _, i := range live {
 		fn := rs[i].fn

@@ -69,18 +69,28 @@ func validateFixes(f *ir.File, items []*fixItem) []string {
 	if len(items) == 0 || f.Relower == nil {
 		return whys // IR built without a front end (tests of the IR alone)
 	}
-	live := make([]int, len(items))
+	return InRounds(len(items), func(live []int) map[int]string { return validateRound(f, items, live) })
+}
+
+// InRounds checks n fixes of one file together, as -fix writes them: round
+// checks the fixes live and returns why each of them that fails does. The
+// fixes that fail are dropped and the rest checked again without them, at
+// most maxRounds times, so that a file is lowered a bounded number of times
+// whatever its findings. It returns, for each fix, why it fails, or "".
+func InRounds(n int, round func(live []int) map[int]string) []string {
+	whys := make([]string, n)
+	live := make([]int, n)
 	for i := range live {
 		live[i] = i
 	}
-	for round := 0; len(live) > 0; round++ {
-		if round == maxRounds {
+	for r := 0; len(live) > 0; r++ {
+		if r == maxRounds {
 			for _, i := range live {
 				whys[i] = "the fixes of this file could not be checked together"
 			}
 			break
 		}
-		failed := validateRound(f, items, live)
+		failed := round(live)
 		if len(failed) == 0 {
 			break
 		}
@@ -113,11 +123,11 @@ func validateRound(f *ir.File, items []*fixItem, live []int) map[int]string {
 		first[i] = len(edits)
 		edits = append(edits, items[i].fix.TextEdits...)
 	}
-	fixed, starts, err := applyEdits(f, edits)
+	fixed, starts, err := ApplyEdits(f, edits)
 	if err != nil {
 		return failAll("the fixes' edits overlap")
 	}
-	om := newOffsetMap(f, edits)
+	om := NewOffsetMap(f, edits)
 	// Only the regions with fixes are lowered (with their helpers and
 	// callers): a big file's check costs what its fixed regions cost.
 	var only [][2]int
@@ -126,7 +136,7 @@ func validateRound(f *ir.File, items []*fixItem, live []int) map[int]string {
 		fn := items[i].s.Func
 		if !seen[fn] {
 			seen[fn] = true
-			only = append(only, [2]int{om.at(f.Tok.Offset(fn.Pos)), om.at(f.Tok.Offset(fn.End))})
+			only = append(only, [2]int{om.At(f.Tok.Offset(fn.Pos)), om.At(f.Tok.Offset(fn.End))})
 		}
 	}
 	g, err := f.Relower(fixed, only)
@@ -158,7 +168,7 @@ func validateRound(f *ir.File, items []*fixItem, live []int) map[int]string {
 
 // validateFunc checks the fixes its of one function fn against its lowering
 // in g (see the comment at the top).
-func validateFunc(f, g *ir.File, fn *ir.Func, items []*fixItem, its []int, inserted map[int][2]int, om *offsetMap) map[int]string {
+func validateFunc(f, g *ir.File, fn *ir.Func, items []*fixItem, its []int, inserted map[int][2]int, om *OffsetMap) map[int]string {
 	failed := map[int]string{}
 	failAll := func(why string) map[int]string {
 		for _, i := range its {
@@ -170,7 +180,7 @@ func validateFunc(f, g *ir.File, fn *ir.Func, items []*fixItem, its []int, inser
 	// (helpers inlined: post.go's inExpanded): the fixed function is
 	// expanded alike.
 	k := slices.IndexFunc(f.Funcs, func(x *ir.Func) bool { return x.Pos == fn.Pos && x.Name == fn.Name })
-	at := om.at(f.Tok.Offset(fn.Pos))
+	at := om.At(f.Tok.Offset(fn.Pos))
 	k2 := slices.IndexFunc(g.Funcs, func(x *ir.Func) bool { return g.Tok.Offset(x.Pos) == at && x.Kind == fn.Kind })
 	if k < 0 || k2 < 0 {
 		return failAll("the fixed text does not hold the same VF regions")
@@ -231,7 +241,7 @@ func validateFunc(f, g *ir.File, fn *ir.Func, items []*fixItem, its []int, inser
 }
 
 // validateMove checks one moved call, moved2 in fn2, against its site.
-func validateMove(f, g *ir.File, fn, fn2 *ir.Func, it *fixItem, moved2 *ir.Instr, om *offsetMap) string {
+func validateMove(f, g *ir.File, fn, fn2 *ir.Func, it *fixItem, moved2 *ir.Instr, om *OffsetMap) string {
 	s := it.s
 	if moved2 == nil {
 		return "the moved call is not found in the fixed text"
@@ -268,7 +278,7 @@ func validateMove(f, g *ir.File, fn, fn2 *ir.Func, it *fixItem, moved2 *ir.Instr
 		}
 		d1, ok1 := declaredAt(fn, n, moved.Pos)
 		d2, ok2 := declaredAt(fn2, n, moved2.Pos)
-		if ok1 != ok2 || ok1 && om.at(f.Tok.Offset(d1)) != g.Tok.Offset(d2) {
+		if ok1 != ok2 || ok1 && om.At(f.Tok.Offset(d1)) != g.Tok.Offset(d2) {
 			return "in the fixed text " + n + " names another declaration"
 		}
 	}
@@ -362,11 +372,11 @@ func declaredAt(fn *ir.Func, n string, pos token.Pos) (token.Pos, bool) {
 
 // sameInstr reports whether b (of the fixed file g) is a (of f) where the
 // edits put it: the same op, the same operands, at a's offset mapped.
-func sameInstr(f, g *ir.File, a, b *ir.Instr, om *offsetMap) bool {
+func sameInstr(f, g *ir.File, a, b *ir.Instr, om *OffsetMap) bool {
 	if a.Op != b.Op || a.Name != b.Name || len(a.Args) != len(b.Args) {
 		return false
 	}
-	if om.at(f.Tok.Offset(a.Pos)) != g.Tok.Offset(b.Pos) {
+	if om.At(f.Tok.Offset(a.Pos)) != g.Tok.Offset(b.Pos) {
 		return false
 	}
 	for i := range a.Args {
@@ -377,15 +387,16 @@ func sameInstr(f, g *ir.File, a, b *ir.Instr, om *offsetMap) bool {
 	return true
 }
 
-// offsetMap maps offsets of f's text to the fixed text: shifted by the
+// OffsetMap maps offsets of f's text to the fixed text: shifted by the
 // edits before them (an offset inside a replaced range maps to -1). Built
 // once per round, it answers in O(log edits).
-type offsetMap struct {
+type OffsetMap struct {
 	starts, ends []int // the edits' ranges, sorted by start (then by end)
 	after        []int // the shift after edits[0..i]
 }
 
-func newOffsetMap(f *ir.File, edits []analysis.TextEdit) *offsetMap {
+// NewOffsetMap maps offsets of f's text through edits.
+func NewOffsetMap(f *ir.File, edits []analysis.TextEdit) *OffsetMap {
 	type span struct{ a, b, d int }
 	spans := make([]span, len(edits))
 	for i, e := range edits {
@@ -398,7 +409,7 @@ func newOffsetMap(f *ir.File, edits []analysis.TextEdit) *offsetMap {
 		}
 		return spans[i].b < spans[j].b
 	})
-	om := &offsetMap{}
+	om := &OffsetMap{}
 	shift := 0
 	for _, sp := range spans {
 		shift += sp.d
@@ -409,10 +420,10 @@ func newOffsetMap(f *ir.File, edits []analysis.TextEdit) *offsetMap {
 	return om
 }
 
-// at maps off. An edit counts before off when it ends before it, ends at
+// At maps off. An edit counts before off when it ends before it, ends at
 // it after replacing something, or inserts at it (the insertion goes
 // before the byte at off).
-func (om *offsetMap) at(off int) int {
+func (om *OffsetMap) At(off int) int {
 	// The edits starting at or before off.
 	n := sort.SearchInts(om.starts, off+1)
 	shift := 0
@@ -429,9 +440,9 @@ func (om *offsetMap) at(off int) int {
 	return off + shift
 }
 
-// applyEdits returns f's text with the edits made, and where each edit's
+// ApplyEdits returns f's text with the edits made, and where each edit's
 // new text starts in it (in the edits' order).
-func applyEdits(f *ir.File, edits []analysis.TextEdit) ([]byte, []int, error) {
+func ApplyEdits(f *ir.File, edits []analysis.TextEdit) ([]byte, []int, error) {
 	order := make([]int, len(edits))
 	for i := range order {
 		order[i] = i

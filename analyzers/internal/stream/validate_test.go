@@ -172,7 +172,7 @@ func TestOffsetMap(t *testing.T) {
 			off += n
 		}
 		rng.Shuffle(len(edits), func(i, j int) { edits[i], edits[j] = edits[j], edits[i] })
-		om := newOffsetMap(f, edits)
+		om := NewOffsetMap(f, edits)
 		for off := 0; off <= len(src); off++ {
 			want, shift := off, 0
 			for _, e := range edits {
@@ -187,7 +187,7 @@ func TestOffsetMap(t *testing.T) {
 			if want >= 0 {
 				want += shift
 			}
-			if got := om.at(off); got != want {
+			if got := om.At(off); got != want {
 				t.Fatalf("offset %d: %d, want %d (edits %v)", off, got, want, edits)
 			}
 		}
