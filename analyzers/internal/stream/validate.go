@@ -285,21 +285,6 @@ func validateMove(f, g *ir.File, fn, fn2 *ir.Func, it *fixItem, moved2 *ir.Instr
 	return ""
 }
 
-// validate is validateFixes for one fix whose call is the insertion at
-// edits[call] (tests).
-func validate(f *ir.File, s Site, fix *analysis.SuggestedFix, hoisted bool) string {
-	call := -1
-	for k, e := range fix.TextEdits {
-		if strings.Contains(string(e.NewText), s.Instr.Name) {
-			call = k
-		}
-	}
-	if call < 0 {
-		return "the fix inserts no call"
-	}
-	return validateFixes(f, []*fixItem{{s: s, fix: fix, call: call, hoisted: hoisted}})[0]
-}
-
 // callArgs returns the text of a call from its first parenthesis.
 func callArgs(call string) string {
 	if k := strings.IndexByte(call, '('); k >= 0 {

@@ -193,3 +193,18 @@ func TestOffsetMap(t *testing.T) {
 		}
 	}
 }
+
+// validate is validateFixes for one fix whose call is the insertion at
+// edits[call] (tests).
+func validate(f *ir.File, s Site, fix *analysis.SuggestedFix, hoisted bool) string {
+	call := -1
+	for k, e := range fix.TextEdits {
+		if strings.Contains(string(e.NewText), s.Instr.Name) {
+			call = k
+		}
+	}
+	if call < 0 {
+		return "the fix inserts no call"
+	}
+	return validateFixes(f, []*fixItem{{s: s, fix: fix, call: call, hoisted: hoisted}})[0]
+}
