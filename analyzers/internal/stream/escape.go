@@ -294,6 +294,15 @@ var textCaches struct {
 // maxTextCaches bounds textCaches: more than the files analysed at once.
 const maxTextCaches = 16
 
+// forgetText drops f's cache once its fixes are composed: a file's facts
+// are not kept past its analysis (a long-lived language server would hold
+// the last files' IR).
+func forgetText(f *ir.File) {
+	textCaches.Lock()
+	defer textCaches.Unlock()
+	textCaches.files = slices.DeleteFunc(textCaches.files, func(tc *textCache) bool { return tc.f == f })
+}
+
 func textOf(f *ir.File) *textCache {
 	textCaches.Lock()
 	defer textCaches.Unlock()

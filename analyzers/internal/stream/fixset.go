@@ -75,6 +75,7 @@ func runFixes(pass *analysis.Pass) (any, error) {
 				}
 			}
 		}
+		forgetText(f)
 		for i, why := range validateFixes(f, items) {
 			if why == "" {
 				fs.fixes[at[i]] = fixResult{fix: items[i].fix}

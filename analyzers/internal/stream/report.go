@@ -59,6 +59,9 @@ var Sink = Move{
 func (m Move) Run(pass *analysis.Pass) (any, error) {
 	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
 	fs, _ := pass.ResultOf[Fixes].(*FixSet)
+	if m.kind < 0 {
+		fs = nil // a move the set does not hold: its own sites and fixes
+	}
 	for _, f := range pkg.Files {
 		var found []*finding
 		var items []*fixItem
@@ -90,6 +93,7 @@ func (m Move) Run(pass *analysis.Pass) (any, error) {
 				}
 			}
 		}
+		forgetText(f)
 		whys := validateFixes(f, items)
 		k := 0
 		for _, fd := range found {
