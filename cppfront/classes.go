@@ -1,6 +1,7 @@
 package cppfront
 
 import (
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"slices"
@@ -211,31 +212,47 @@ func (ix *Index) folder(d string) []*header {
 	return hs
 }
 
-// withClasses returns hs (a file's include closure) followed by the
+// withClasses returns c (a file's include closure) followed by the
 // headers that define the classes refs names, found by classHeader, and
-// what they include: for each class that no header of hs defines, whose
+// what they include: for each class that no header of c defines, whose
 // header is found, and whose template parameters are the arguments of
 // every ref to it (a member of a specialisation, Foo<half>::F, makes the
-// class's constants another's).
-func (ix *Index) withClasses(dir string, hs []*header, refs []ClassRef) []*header {
+// class's constants another's). The class lookups are recorded with the
+// closure's: a header created later that defines the class changes the
+// answer.
+func (ix *Index) withClasses(dir string, c *closure, refs []ClassRef) *closure {
+	out := &closure{hs: slices.Clone(c.hs), looks: slices.Clone(c.looks)}
 	for k, ref := range refs {
 		if slices.ContainsFunc(refs[:k], func(r ClassRef) bool { return r.Name == ref.Name }) {
 			continue // done with the first ref to it
 		}
-		if slices.ContainsFunc(hs, func(h *header) bool { _, ok := h.classes[ref.Name]; return ok }) {
+		if slices.ContainsFunc(out.hs, func(h *header) bool { _, ok := h.classes[ref.Name]; return ok }) {
 			continue
 		}
 		path, tparams := ix.classHeader(dir, ref.Name)
+		out.looks = append(out.looks, Dep{Path: ix.abs(dir), Lookup: lookupClass + ref.Name, Sum: sha256.Sum256([]byte(classAnswer(ix.abs(path), tparams)))})
 		if path == "" || slices.ContainsFunc(refs, func(r ClassRef) bool { return r.Name == ref.Name && !slices.Equal(r.Args, tparams) }) {
 			continue
 		}
-		for _, h := range ix.closure(filepath.Dir(path), []string{filepath.Base(path)}) {
-			if !slices.Contains(hs, h) {
-				hs = append(hs, h)
+		cc := ix.closure(filepath.Dir(path), []string{filepath.Base(path)})
+		for _, h := range cc.hs {
+			if !slices.Contains(out.hs, h) {
+				out.hs = append(out.hs, h)
+			}
+		}
+		for _, d := range cc.looks {
+			if !slices.Contains(out.looks, d) {
+				out.looks = append(out.looks, d)
 			}
 		}
 	}
-	return hs
+	return out
+}
+
+// classAnswer is what a class lookup found (Index.Holds): the header's
+// path and the class's template parameters.
+func classAnswer(path string, tparams []string) string {
+	return path + "\x00" + strings.Join(tparams, "\x00")
 }
 
 // outOfClass returns the classes whose members the file defines outside

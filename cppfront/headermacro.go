@@ -47,10 +47,11 @@ import (
 // template parameter; a macro named in lower case is not looked for in the
 // headers. Reading the closure of every file with VF code and an include
 // made a cold run of the corpus read 515 headers more than the lowering
-// asks for; the test reads 208. The closure is a dependency of the file
-// (Index.Consulted) only when a VF region uses one of its macros, directly
-// or through a macro of the file: then the file's IR depends on the
-// headers' bytes.
+// asks for; the test reads 208. Once read, the closure is a dependency of
+// the file (Index.Consulted), its lookups with it, whether or not a VF
+// region used one of its macros: a name looked for and not found depends
+// on the headers as much as one found (a header that comes to define it,
+// or that is created where an include found nothing, changes the IR).
 
 // headerMacros is what expandMacros sees of a file's include closure.
 type headerMacros struct {
@@ -118,16 +119,16 @@ func isDefineLine(t string) bool {
 // transitively (Index.closure), and their macros merged, nearest header
 // first; a name two headers define differently, or one header leaves
 // unusable, is unusable. Merged once per closure and generation.
-func (ix *Index) closureMacros(dir string, includes []string) ([]*header, map[string]*macroDef) {
-	hs := ix.closure(dir, includes)
+func (ix *Index) closureMacros(dir string, includes []string) (*closure, map[string]*macroDef) {
+	c := ix.closure(dir, includes)
 	key := dir + "\x00" + strings.Join(includes, "\x00")
 	ix.mu.Lock()
 	defs, ok := ix.macros[key]
 	ix.mu.Unlock()
 	if ok {
-		return hs, defs
+		return c, defs
 	}
-	for _, h := range hs {
+	for _, h := range c.hs {
 		for name, d := range h.macros {
 			if defs == nil {
 				defs = map[string]*macroDef{}
@@ -146,27 +147,33 @@ func (ix *Index) closureMacros(dir string, includes []string) ([]*header, map[st
 	ix.mu.Lock()
 	ix.macros[key] = defs
 	ix.mu.Unlock()
-	return hs, defs
+	return c, defs
 }
 
-// use records hs as headers the lowering of the file name consulted,
-// with those recorded before (Consulted takes them).
-func (ix *Index) use(name string, hs []*header) {
+// use records what c holds as consulted by the lowering of the file
+// name, with what was recorded before (Consulted takes it).
+func (ix *Index) use(name string, c *closure) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	old, ok := ix.used[name]
 	if !ok {
-		ix.used[name] = hs
+		ix.used[name] = &consulted{hs: c.hs, looks: c.looks}
 		return
 	}
-	out := old[:len(old):len(old)]
-	for _, h := range hs {
+	hs := old.hs[:len(old.hs):len(old.hs)]
+	for _, h := range c.hs {
 		// One entry per file: within a generation a path is one header.
-		if !slices.ContainsFunc(out, func(o *header) bool { return o.path == h.path }) {
-			out = append(out, h)
+		if !slices.ContainsFunc(hs, func(o *header) bool { return o.path == h.path }) {
+			hs = append(hs, h)
 		}
 	}
-	ix.used[name] = out
+	looks := old.looks[:len(old.looks):len(old.looks)]
+	for _, d := range c.looks {
+		if !slices.ContainsFunc(looks, func(o Dep) bool { return o.Path == d.Path && o.Lookup == d.Lookup }) {
+			looks = append(looks, d)
+		}
+	}
+	ix.used[name] = &consulted{hs: hs, looks: looks}
 }
 
 // quotedIncludes returns the "..." includes of b, as written, in order: a
@@ -203,9 +210,9 @@ func quotedIncludes(b []byte) []string {
 }
 
 // fileMacros is the headerMacros of the file name for ix: its include
-// closure's, found from the "..." includes of clean. hs is set to the
+// closure's, found from the "..." includes of clean. c is set to the
 // closure when it is loaded.
-func fileMacros(ix *Index, name string, clean []byte, hs *[]*header) *headerMacros {
+func fileMacros(ix *Index, name string, clean []byte, c **closure) *headerMacros {
 	if ix == nil {
 		return nil
 	}
@@ -215,7 +222,7 @@ func fileMacros(ix *Index, name string, clean []byte, hs *[]*header) *headerMacr
 			return nil
 		}
 		var defs map[string]*macroDef
-		*hs, defs = ix.closureMacros(filepath.Dir(name), incs)
+		*c, defs = ix.closureMacros(filepath.Dir(name), incs)
 		return defs
 	}}
 }

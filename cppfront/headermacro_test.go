@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -123,9 +124,9 @@ func TestHeaderMacros(t *testing.T) {
 }
 
 // TestHeaderMacrosUnused: a file whose VF code uses no macro of its
-// headers, though it has a name spelled as one (its closure is read), does
-// not depend on them, and a header's macro outside VF code is not
-// expanded.
+// headers, though it has a name spelled as one, reads its closure and
+// depends on it (a header that comes to #define LEN would change it), and
+// a header's macro outside VF code is not expanded.
 func TestHeaderMacrosUnused(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"k.asc": `#include "steps.h"
@@ -148,19 +149,23 @@ __simd_vf__ inline void K(__ubuf__ float* src)
 	clean, blanks := prepass(src)
 	tf := token.NewFileSet().AddFile(name, -1, len(src))
 	f := &ir.File{Name: name, Tok: tf, Src: src}
-	var hs []*header
-	hm := fileMacros(ix, name, clean, &hs)
+	var c *closure
+	hm := fileMacros(ix, name, clean, &c)
 	if m := expandMacros(src, clean, blanks, hm); m != nil || hm.used {
 		t.Errorf("expanded %v, headers used %v; want neither", m != nil, hm.used)
 	}
-	if len(hs) != 1 {
-		t.Errorf("closure %d headers, want steps.h read", len(hs))
+	if c == nil || len(c.hs) != 1 {
+		t.Errorf("closure %v, want steps.h read", c)
 	}
 	if m := expandFile(f, src, clean, blanks, DefaultMaxDepth, ix); m != nil || len(f.Expansions) != 0 {
 		t.Errorf("expansions %v, want none", f.Expansions)
 	}
-	if deps := ix.Consulted(name); len(deps) != 0 {
-		t.Errorf("dependencies %v, want none", deps)
+	var got []string
+	for _, d := range ix.Consulted(name) {
+		got = append(got, filepath.Base(d.Path)+" "+d.Lookup)
+	}
+	if want := []string{"steps.h "}; !slices.Equal(got, want) { // found next to the file: no lookup to record
+		t.Errorf("dependencies %q, want %q", got, want)
 	}
 }
 

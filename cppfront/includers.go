@@ -59,9 +59,9 @@ func (lw *lowerer) includerInstances() {
 		dir = a
 	}
 	var files []string
-	files = append(files, lw.index.includersIn(lw.f.Name, dir)...)
+	files = append(files, lw.includersIn(dir)...)
 	if up := filepath.Dir(dir); up != dir {
-		files = append(files, lw.index.includersIn(lw.f.Name, up)...)
+		files = append(files, lw.includersIn(up)...)
 	}
 	if len(files) == 0 {
 		return

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 
@@ -32,10 +31,11 @@ import (
 type Index struct {
 	mu       sync.Mutex
 	gen      int                             // bumped by Refresh: headers are checked again
+	wd       string                          // the working directory, this generation (abs)
 	headers  map[string]*header              // by path
 	found    map[[2]string]string            // (dir, include) -> resolved path, "" when not found; also ancestors' lookups and folders (inAncestor, isDir)
-	closures map[string][]*header            // dir and includes -> their closure, this generation
-	used     map[string][]*header            // file name -> the headers its lowering consulted, until Consulted takes them
+	closures map[string]*closure             // dir and includes -> their closure, this generation
+	used     map[string]*consulted           // file name -> what its lowering consulted, until Consulted takes it
 	folders  map[string][]*header            // folder -> its headers that define a class (classes.go), this generation
 	sibDirs  map[string]*siblingDir          // folder -> its sources' includes (siblings.go)
 	macros   map[string]map[string]*macroDef // dir and includes -> the macros of their closure (headermacro.go), this generation
@@ -43,7 +43,8 @@ type Index struct {
 
 // NewIndex returns an empty index, to share between the files of one run.
 func NewIndex() *Index {
-	return &Index{headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string][]*header{}, used: map[string][]*header{}, folders: map[string][]*header{}, sibDirs: map[string]*siblingDir{}, macros: map[string]map[string]*macroDef{}}
+	wd, _ := os.Getwd()
+	return &Index{wd: wd, headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string]*closure{}, used: map[string]*consulted{}, folders: map[string][]*header{}, sibDirs: map[string]*siblingDir{}, macros: map[string]map[string]*macroDef{}}
 }
 
 // Refresh makes the index check its headers again, by size and
@@ -53,6 +54,7 @@ func (ix *Index) Refresh() {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.gen++
+	ix.wd, _ = os.Getwd()
 	clear(ix.found)
 	clear(ix.closures)
 	clear(ix.used)
@@ -342,6 +344,22 @@ func (ix *Index) load(path string) *header {
 	return h
 }
 
+// abs returns p absolute, from the working directory of this generation
+// (os.Getwd costs two stats a call): what a dependency names, so that runs
+// from other folders, which share a cache entry, check the same files.
+func (ix *Index) abs(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	ix.mu.Lock()
+	wd := ix.wd
+	ix.mu.Unlock()
+	if wd == "" {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(wd, p)
+}
+
 // includeDirs are the folders, under each ancestor of a file, where an
 // include is looked for when it is not next to the file.
 var includeDirs = []string{"", "include", "inc", "op_kernel", filepath.Join("common", "inc", "op_kernel"), filepath.Join("common", "inc")}
@@ -427,10 +445,18 @@ func regular(path string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// closure returns the headers that includes (written in dir) name,
-// transitively, nearest first, reading each on first use. The files of a
-// folder share most of theirs: a closure is computed once per generation.
-func (ix *Index) closure(dir string, includes []string) []*header {
+// closure is the headers some includes name, transitively, and the
+// lookups that found them (or found nothing): what the closure depends on
+// besides the headers' bytes.
+type closure struct {
+	hs    []*header
+	looks []Dep
+}
+
+// closure returns the closure of includes written in dir, nearest first,
+// reading each header on first use. The files of a folder share most of
+// theirs: a closure is computed once per generation.
+func (ix *Index) closure(dir string, includes []string) *closure {
 	key := dir + "\x00" + strings.Join(includes, "\x00")
 	ix.mu.Lock()
 	out, ok := ix.closures[key]
@@ -445,10 +471,14 @@ func (ix *Index) closure(dir string, includes []string) []*header {
 	return out
 }
 
-// walk follows includes breadth first, up to indexDepth and indexMaxFiles.
-func (ix *Index) walk(dir string, includes []string) []*header {
-	var out []*header
+// walk follows includes breadth first, up to indexDepth and indexMaxFiles,
+// recording each lookup: an include that was not found, or that a file
+// created later would shadow, changes the closure as much as a header's
+// bytes do (ccache's manifests record the same).
+func (ix *Index) walk(dir string, includes []string) *closure {
+	c := &closure{}
 	seen := map[string]bool{}
+	looked := map[[2]string]bool{}
 	type item struct {
 		path  string
 		depth int
@@ -456,26 +486,35 @@ func (ix *Index) walk(dir string, includes []string) []*header {
 	var queue []item
 	push := func(dir string, incs []string, depth int) {
 		for _, inc := range incs {
-			if p := ix.resolve(dir, inc); p != "" && !seen[p] {
+			p := ix.resolve(dir, inc)
+			// A file found next to the includer, the first place looked
+			// at, stays the answer until it is removed, which the
+			// header's own dependency sees: two lookups in three are of
+			// that kind, and only the others are recorded.
+			if k := [2]string{dir, inc}; !looked[k] && p != filepath.Join(dir, inc) {
+				looked[k] = true
+				c.looks = append(c.looks, Dep{Path: ix.abs(dir), Lookup: lookupInclude + inc, Sum: sha256.Sum256([]byte(ix.abs(p)))})
+			}
+			if p != "" && !seen[p] {
 				seen[p] = true
 				queue = append(queue, item{p, depth})
 			}
 		}
 	}
 	push(dir, includes, 1)
-	for len(queue) > 0 && len(out) < indexMaxFiles {
+	for len(queue) > 0 && len(c.hs) < indexMaxFiles {
 		it := queue[0]
 		queue = queue[1:]
 		h := ix.load(it.path)
 		if h == nil {
 			continue
 		}
-		out = append(out, h)
+		c.hs = append(c.hs, h)
 		if it.depth < indexDepth {
 			push(filepath.Dir(it.path), h.includes, it.depth+1)
 		}
 	}
-	return out
+	return c
 }
 
 // Scope is what one file sees through the index: its own definitions
@@ -493,38 +532,74 @@ type Scope struct {
 // define (classes.go). The headers of the scope are the file's
 // dependencies (Consulted).
 func (ix *Index) Scope(name, dir string, self *header, includes []string, classes ...ClassRef) *Scope {
-	hs := ix.closure(dir, includes)
+	c := ix.closure(dir, includes)
 	if len(classes) > 0 {
-		hs = ix.withClasses(dir, slices.Clone(hs), classes)
+		c = ix.withClasses(dir, c, classes)
 	}
-	ix.use(name, hs)
-	return &Scope{ix: ix, hs: append([]*header{self}, hs...), values: map[string]*ir.Expr{}}
+	ix.use(name, c)
+	return &Scope{ix: ix, hs: append([]*header{self}, c.hs...), values: map[string]*ir.Expr{}}
 }
 
-// Dep is a header a file's lowering consulted, and the sha256 of the
-// bytes it read of it.
+// Dep is what a file's lowering depends on besides its own bytes: a
+// header it read (Lookup empty), with the sha256 of the bytes read; or a
+// lookup whose answer it used (Lookup set), made in the folder or for the
+// file Path, with the sha256 of the answer. A lookup that found nothing is
+// a dependency too: the file created later changes the answer.
 type Dep struct {
-	Path string
-	Sum  [sha256.Size]byte
+	Path   string
+	Sum    [sha256.Size]byte
+	Lookup string // "" (a header read); lookupInclude, lookupClass or lookupIncluders, then what was looked up
 }
 
-// Consulted returns, and forgets, the headers the last lowering of the
-// file name consulted through the index, with the hashes of what it read:
-// what its IR depends on besides its own bytes (a result cache keys on
-// them). None when its lowering needed no value from a header.
+// The kinds of lookup (Dep.Lookup).
+const (
+	lookupInclude   = "include:"   // an include as written in the folder Path: the file it resolves to
+	lookupClass     = "class:"     // the header of the folder Path or its parent that defines a class: its path and template parameters
+	lookupIncluders = "includers:" // the files of a folder (after the colon) that include the file Path
+)
+
+// Holds reports whether the lookup d still has the answer it had, now (in
+// this generation of the index: Refresh makes it look again). A header
+// read (d.Lookup empty) is for the caller to check, by its bytes.
+func (ix *Index) Holds(d Dep) bool {
+	var answer string
+	switch k, arg, _ := strings.Cut(d.Lookup, ":"); k + ":" {
+	case lookupInclude:
+		answer = ix.abs(ix.resolve(d.Path, arg))
+	case lookupClass:
+		path, tparams := ix.classHeader(d.Path, arg)
+		answer = classAnswer(ix.abs(path), tparams)
+	case lookupIncluders:
+		answer = strings.Join(ix.includersIn(d.Path, arg), "\x00")
+	default:
+		return false
+	}
+	return sha256.Sum256([]byte(answer)) == d.Sum
+}
+
+// consulted is what the lowering of one file consulted through the index.
+type consulted struct {
+	hs    []*header
+	looks []Dep
+}
+
+// Consulted returns, and forgets, what the last lowering of the file name
+// consulted through the index: the headers, with the hashes of what it
+// read, and the lookups whose answers it used, paths absolute. None when
+// its lowering needed nothing from the index.
 func (ix *Index) Consulted(name string) []Dep {
 	ix.mu.Lock()
-	hs, ok := ix.used[name]
+	c, ok := ix.used[name]
 	delete(ix.used, name)
 	ix.mu.Unlock()
 	if !ok {
 		return nil
 	}
-	out := make([]Dep, len(hs))
-	for i, h := range hs {
-		out[i] = Dep{Path: h.path, Sum: h.sum}
+	out := make([]Dep, 0, len(c.hs)+len(c.looks))
+	for _, h := range c.hs {
+		out = append(out, Dep{Path: ix.abs(h.path), Sum: h.sum})
 	}
-	return out
+	return append(out, c.looks...)
 }
 
 // Value returns the value name has in the scope, fixed for the run

@@ -816,14 +816,14 @@ func expandFile(f *ir.File, src, clean []byte, blanks []blank, maxDepth int, ix 
 // expandFileBy is expandFile with the file's deadline (expandMacrosBy):
 // late reports that it passed during the expansion.
 func expandFileBy(f *ir.File, src, clean []byte, blanks []blank, maxDepth int, ix *Index, deadline time.Time) (_ *macroMap, late bool) {
-	var hs []*header
-	hdr := fileMacros(ix, f.Name, clean, &hs)
+	var c *closure
+	hdr := fileMacros(ix, f.Name, clean, &c)
 	m, late := expandMacrosBy(src, clean, blanks, hdr, deadline, 0)
 	if late {
 		return nil, true
 	}
-	if hdr != nil && hdr.used {
-		ix.use(f.Name, hs)
+	if hdr != nil && hdr.loaded && c != nil {
+		ix.use(f.Name, c)
 	}
 	if m == nil || nesting(m.clean) > maxDepth {
 		return nil, false

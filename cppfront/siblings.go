@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/internal/regfile"
@@ -39,25 +40,12 @@ type siblingDir struct {
 	by  map[string][]string // absolute path of a file included -> the folder's files that include it ("..." includes)
 }
 
-// siblingsOf returns the source files of path's folder other than path
-// whose "..." includes resolve to path.
-func (ix *Index) siblingsOf(path string) []string {
-	return ix.includersIn(path, filepath.Dir(path))
-}
-
 // includersIn returns the source files of folder dir other than path whose
 // "..." includes name path, relative to dir. A folder is read once per
 // generation, the first includePrefix bytes of at most siblingMax of its
 // sources.
 func (ix *Index) includersIn(path, dir string) []string {
-	wd, _ := os.Getwd()
-	abs := func(p string) string {
-		if filepath.IsAbs(p) || wd == "" {
-			return filepath.Clean(p)
-		}
-		return filepath.Join(wd, p)
-	}
-	dir = abs(dir)
+	dir = filepath.Clean(ix.abs(dir))
 	ix.mu.Lock()
 	sd, ok := ix.sibDirs[dir]
 	gen := ix.gen
@@ -89,7 +77,7 @@ func (ix *Index) includersIn(path, dir string) []string {
 		ix.sibDirs[dir] = sd
 		ix.mu.Unlock()
 	}
-	return sd.by[abs(path)]
+	return sd.by[filepath.Clean(ix.abs(path))]
 }
 
 // readBounded reads the regular file at p when it is at most
@@ -146,7 +134,7 @@ func (lw *lowerer) siblingCallers() {
 	if len(helpers) == 0 {
 		return
 	}
-	sibs := lw.index.siblingsOf(lw.f.Name)
+	sibs := lw.includersIn(filepath.Dir(lw.f.Name))
 	if len(sibs) == 0 {
 		return
 	}
@@ -161,6 +149,16 @@ func (lw *lowerer) siblingCallers() {
 			}
 		}
 	}
+}
+
+// includersIn is Index.includersIn for the file being lowered, recorded
+// as a lookup its lowering depends on: a file of the folder that comes to
+// include it, or stops, changes its analysis.
+func (lw *lowerer) includersIn(dir string) []string {
+	files := lw.index.includersIn(lw.f.Name, dir)
+	d := Dep{Path: lw.index.abs(lw.f.Name), Lookup: lookupIncluders + filepath.Clean(lw.index.abs(dir)), Sum: sha256.Sum256([]byte(strings.Join(files, "\x00")))}
+	lw.index.use(lw.f.Name, &closure{looks: []Dep{d}})
+	return files
 }
 
 // includerText returns the text of a file that includes the file being
@@ -178,7 +176,7 @@ func (lw *lowerer) includerText(p string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	lw.index.use(lw.f.Name, []*header{{path: p, sum: sha256.Sum256(src)}})
+	lw.index.use(lw.f.Name, &closure{hs: []*header{{path: p, sum: sha256.Sum256(src)}}})
 	return src, true
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
@@ -11,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +20,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/lintcmd/cache"
 
+	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/fixes"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/settings"
@@ -28,19 +31,25 @@ import (
 // The result cache. Analysing a file is a pure function of: the build of
 // ascvet, the file's name and bytes, the settings the configuration and
 // the command line give it (chip, machine file and its contents,
-// iterations, confidence, budgets), the analyzers' flags (limits), and the
-// headers its lowering consulted through the project index. The cache
-// keys the analyzers' findings on the first four, with the hashes of
-// staticcheck's build cache (honnef.co/go/tools/lintcmd/cache), in a
-// storage of its own (cachestore.go, which says whom the cache trusts),
-// and stores beside them
-// the headers the lowering consulted (cppfront.Index.Consulted), each with
-// the hash of the bytes it read: an entry serves only while every one of
-// them still has those bytes, as the go command's build cache and ccache's
-// manifests check the headers a compilation read. So a run over an
-// unchanged tree analyses nothing, a changed header has only the files
-// whose analysis read it analysed again, and a cold run resolves no
-// include closure a lowering did not need.
+// iterations, confidence, budgets), the analyzers' flags (limits), and what
+// its lowering consulted through the project index. The cache keys the
+// analyzers' findings on the first four, with the hashes of staticcheck's
+// build cache (honnef.co/go/tools/lintcmd/cache), in a storage of its own
+// (cachestore.go, which says whom the cache trusts), and stores beside
+// them what the lowering consulted (cppfront.Index.Consulted): the headers
+// it read, each with the hash of the bytes read, and the lookups it made,
+// each with the hash of its answer: the file each include resolved to, or
+// none, along the search path (next to the includer, then the include
+// folders of its ancestors); the header that defines a class; the files of
+// a folder that include the file. An entry serves only while every header
+// still has those bytes and every lookup that answer, as the go command's
+// build cache and ccache's manifests check the headers a compilation read
+// and the include paths it searched. So a run over an unchanged tree
+// analyses nothing; a changed header has only the files whose analysis
+// read it analysed again; a header created later where an include found
+// nothing, or nearer than the one it found, has the files that looked for
+// it analysed again; and a cold run resolves no include closure a
+// lowering did not need.
 //
 // What is stored is the analyzers' output, before the rules the
 // configuration disables are dropped, before the file's directives and the
@@ -58,7 +67,7 @@ import (
 
 // cacheVersion changes whenever what is stored, or how the key is made,
 // changes.
-const cacheVersion = "ascvet-results-3"
+const cacheVersion = "ascvet-results-4"
 
 // resultCache is the cache of one run; nil is no cache.
 type resultCache struct {
@@ -267,39 +276,81 @@ func (rc *resultCache) settingsPrefix(st *settings.Settings) ([]byte, bool) {
 	return b, b != nil
 }
 
-// An entry is the headers the file's lowering consulted, then its
-// findings: a uvarint count, and for each header a uvarint length, its
-// path and the sha256 of the bytes read.
+// An entry is what the file's lowering consulted, then its findings: a
+// uvarint count, and for each dependency, sorted by path, its path (a
+// uvarint count of the bytes it shares with the path before, a uvarint
+// length and the rest: the paths of one tree share long prefixes), the
+// sha256 of the bytes read (of a header) or of the answer (of a lookup),
+// and a uvarint length and the lookup ("" for a header).
 
 func appendDeps(b []byte, deps []cppfront.Dep) []byte {
+	deps = slices.Clone(deps)
+	slices.SortFunc(deps, func(x, y cppfront.Dep) int {
+		return cmp.Or(strings.Compare(x.Path, y.Path), strings.Compare(x.Lookup, y.Lookup))
+	})
 	b = binary.AppendUvarint(b, uint64(len(deps)))
+	prev := ""
 	for _, d := range deps {
-		b = binary.AppendUvarint(b, uint64(len(d.Path)))
-		b = append(b, d.Path...)
+		n := 0
+		for n < len(prev) && n < len(d.Path) && prev[n] == d.Path[n] {
+			n++
+		}
+		b = binary.AppendUvarint(b, uint64(n))
+		b = binary.AppendUvarint(b, uint64(len(d.Path)-n))
+		b = append(b, d.Path[n:]...)
 		b = append(b, d.Sum[:]...)
+		b = binary.AppendUvarint(b, uint64(len(d.Lookup)))
+		b = append(b, d.Lookup...)
+		prev = d.Path
 	}
 	return b
 }
 
-// splitDeps reads the headers at the start of an entry, and returns them
-// and the rest; false when the entry is corrupt.
+// splitDeps reads the dependencies at the start of an entry, and returns
+// them and the rest; false when the entry is corrupt.
 func splitDeps(data []byte) ([]cppfront.Dep, []byte, bool) {
 	n, k := binary.Uvarint(data)
 	if k <= 0 || n > uint64(len(data)) {
 		return nil, nil, false
 	}
 	data = data[k:]
+	num := func(limit int) (int, bool) { // a uvarint at most limit
+		v, k := binary.Uvarint(data)
+		if k <= 0 || v > uint64(limit) {
+			return 0, false
+		}
+		data = data[k:]
+		return int(v), true
+	}
+	str := func() (string, bool) {
+		l, ok := num(len(data))
+		if !ok || l > len(data) {
+			return "", false
+		}
+		s := string(data[:l])
+		data = data[l:]
+		return s, true
+	}
 	deps := make([]cppfront.Dep, 0, n)
+	prev := ""
 	for range n {
-		l, k := binary.Uvarint(data)
-		if k <= 0 || l > uint64(len(data)-k) || uint64(len(data)-k)-l < sha256.Size {
+		var d cppfront.Dep
+		shared, ok := num(len(prev))
+		if !ok {
 			return nil, nil, false
 		}
-		d := cppfront.Dep{Path: string(data[k : k+int(l)])}
-		data = data[k+int(l):]
+		rest, ok := str()
+		if !ok || len(data) < sha256.Size {
+			return nil, nil, false
+		}
+		d.Path = prev[:shared] + rest
 		copy(d.Sum[:], data)
 		data = data[sha256.Size:]
+		if d.Lookup, ok = str(); !ok {
+			return nil, nil, false
+		}
 		deps = append(deps, d)
+		prev = d.Path
 	}
 	return deps, data, true
 }
@@ -379,14 +430,8 @@ func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analy
 		}
 	}
 	deps, rest, ok := splitDeps(data)
-	for _, d := range deps {
-		if sum, read := rc.files.hash(d.Path); !ok || !read || sum != d.Sum {
-			ok = false
-			break
-		}
-	}
-	if !ok {
-		rc.stats.misses.Add(1) // a header changed: analyse again
+	if !ok || !rc.holds(deps) {
+		rc.stats.misses.Add(1) // a header changed, or an include finds another: analyse again
 		return nil, nil, false
 	}
 	out, ok := decodeFindings(rest, name, rc.wd, as)
@@ -401,6 +446,30 @@ func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analy
 	rc.memo.keep(key, data)
 	rc.stats.hits.Add(1)
 	return out, deps, true
+}
+
+// holds reports whether every dependency of an entry holds now: each
+// header has the bytes it had, and each lookup (an include, the header of
+// a class, the files that include the file) the answer it had, so that a
+// header created since, where an include found nothing or would now find
+// a nearer file, makes a miss. Headers are checked first: they are the
+// cheaper, hashed once a run.
+func (rc *resultCache) holds(deps []cppfront.Dep) bool {
+	for _, d := range deps {
+		if d.Lookup != "" {
+			continue
+		}
+		if sum, read := rc.files.hash(d.Path); !read || sum != d.Sum {
+			return false
+		}
+	}
+	ix := cppir.ProjectIndex()
+	for _, d := range deps {
+		if d.Lookup != "" && !ix.Holds(d) {
+			return false
+		}
+	}
+	return true
 }
 
 // put stores the findings of the file name, and the headers its lowering

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -192,11 +191,11 @@ type lspDoc struct {
 
 // lspResult is what one analysis of a document found.
 type lspResult struct {
-	text   []byte   // the text analysed
-	lines  []int    // where its lines start
-	issues []issue  // reported (not suppressed) issues
-	deps   []string // headers the analysis read
-	an     analysed // the pipeline's outcome (settings, configuration)
+	text   []byte         // the text analysed
+	lines  []int          // where its lines start
+	issues []issue        // reported (not suppressed) issues
+	deps   []cppfront.Dep // what the analysis read and looked up through the project index
+	an     analysed       // the pipeline's outcome (settings, configuration)
 }
 
 func newLSPServer(o *lspOptions, as []*analysis.Analyzer, logw io.Writer) (*lspServer, error) {
@@ -421,8 +420,9 @@ func (s *lspServer) change(uri protocol.DocumentURI, version int32, text []byte)
 
 // saved re-reads the headers from disk and analyses again the document
 // at path, when it is open, and every open document whose last analysis
-// read it; every open document when path is an ascvet.toml, whose
-// configuration is read again.
+// read it or made a lookup it changes the answer of (a header created
+// where an include found nothing); every open document when path is an
+// ascvet.toml, whose configuration is read again.
 func (s *lspServer) saved(path string) {
 	cppir.ProjectIndex().Refresh()
 	isConfig := filepath.Base(path) == "ascvet.toml"
@@ -432,7 +432,7 @@ func (s *lspServer) saved(path string) {
 	s.mu.Lock()
 	var again []*lspDoc
 	for _, d := range s.docs {
-		if isConfig || d.path == path || d.res != nil && slices.Contains(d.res.deps, path) {
+		if isConfig || d.path == path || d.res != nil && stale(d.res.deps, path) {
 			d.gen++
 			again = append(again, d)
 		}
@@ -441,6 +441,20 @@ func (s *lspServer) saved(path string) {
 	for _, d := range again {
 		s.schedule(d, 0)
 	}
+}
+
+// stale reports whether an analysis with dependencies deps must be made
+// again now that path changed on disk (the index refreshed): it read path,
+// or one of its lookups finds another answer, as when path is a header
+// created where an include found nothing or nearer than what it found.
+func stale(deps []cppfront.Dep, path string) bool {
+	ix := cppir.ProjectIndex()
+	for _, d := range deps {
+		if d.Lookup == "" && d.Path == path || d.Lookup != "" && !ix.Holds(d) {
+			return true
+		}
+	}
+	return false
 }
 
 // reloadConfig makes the pipeline read the ascvet.toml files again: the
@@ -616,9 +630,7 @@ func (s *lspServer) run(pipe *pipeline, path string, text []byte) (res *lspResul
 			res.issues = append(res.issues, is)
 		}
 	}
-	for _, dep := range a.deps {
-		res.deps = append(res.deps, dep.Path)
-	}
+	res.deps = a.deps
 	return res, true
 }
 

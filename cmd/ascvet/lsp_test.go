@@ -476,6 +476,49 @@ func TestLSPHeaderSaved(t *testing.T) {
 	}
 }
 
+// TestLSPHeaderCreated: a header created, where an open file's include
+// found nothing or nearer than what it found, has that file analysed
+// again (reported saved, or created on disk through the file watchers).
+func TestLSPHeaderCreated(t *testing.T) {
+	dir := t.TempDir()
+	op := filepath.Join(dir, "op")
+	if err := os.MkdirAll(filepath.Join(dir, "include"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(op, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "include", "rows.h"), []byte("constexpr uint32_t ROW = 64;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
+	c.initialize(dir, "en")
+	uses := c.open(filepath.Join(op, "uses.asc"), cacheKernel, 1)
+	if got := diagCodes(c.diagnostics(uses, 1)); slices.Contains(got, "ASC2001") {
+		t.Fatalf("uses.asc: %v, want no ASC2001 (include/rows.h's stride is aligned)", got)
+	}
+	missing := c.open(filepath.Join(op, "missing.asc"), strings.Replace(cacheKernel, `"rows.h"`, `"later.h"`, 1), 1)
+	if got := diagCodes(c.diagnostics(missing, 1)); slices.Contains(got, "ASC2001") {
+		t.Fatalf("missing.asc: %v, want no ASC2001 (no header gives ROW)", got)
+	}
+	near := filepath.Join(op, "rows.h")
+	if err := os.WriteFile(near, []byte("constexpr uint32_t ROW = 68;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(near)}})
+	if got := diagCodes(c.diagnostics(uses, 1)); !slices.Contains(got, "ASC2001") {
+		t.Errorf("uses.asc after op/rows.h was created: %v, want ASC2001 from its stride", got)
+	}
+	later := filepath.Join(op, "later.h")
+	if err := os.WriteFile(later, []byte("constexpr uint32_t ROW = 68;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{{URI: pathURI(later), Type: protocol.FileChangeTypeCreated}}})
+	if got := diagCodes(c.diagnostics(missing, 1)); !slices.Contains(got, "ASC2001") {
+		t.Errorf("missing.asc after later.h was created: %v, want ASC2001 from its stride", got)
+	}
+}
+
 // TestLSPDebounce: a burst of changes is analysed once, at its last
 // version.
 func TestLSPDebounce(t *testing.T) {

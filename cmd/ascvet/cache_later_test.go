@@ -1,0 +1,120 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCacheHeaderLater: a header created after a run, where an include
+// found nothing or nearer than the file it found, has the files that
+// looked for it analysed again, on a file and on a folder (the run's
+// pack), with the findings of a run without the cache; one created
+// farther than the file found changes nothing, and analyses nothing.
+//
+// ROW = 68 makes the kernel's stride miss the 32-byte grid (ASC2001);
+// ROW = 64 does not; no ROW at all leaves the stride unknown (no ASC2001).
+func TestCacheHeaderLater(t *testing.T) {
+	const (
+		bad  = "constexpr uint32_t ROW = 68; // 272 bytes: off the grid\n"
+		good = "constexpr uint32_t ROW = 64; // 256 bytes\n"
+	)
+	type step struct {
+		write, remove string // a file to write (with its text after '='), or to remove
+		text          string
+		misses        int64 // files analysed again
+		want          bool  // ASC2001 reported
+	}
+	cases := []struct {
+		name   string
+		tree   map[string]string // relative to the root; the kernel is op/kernel/k.asc
+		kernel string
+		steps  []step
+	}{{
+		name:   "missing header created",
+		kernel: cacheKernel,
+		steps:  []step{{write: "op/kernel/rows.h", text: bad, misses: 1, want: true}},
+	}, {
+		name:   "header next to the kernel shadows an ancestor's include/",
+		tree:   map[string]string{"include/rows.h": good},
+		kernel: cacheKernel,
+		steps:  []step{{write: "op/kernel/rows.h", text: bad, misses: 1, want: true}},
+	}, {
+		name:   "header included by a header, created",
+		tree:   map[string]string{"op/kernel/a.h": "#include \"rows.h\"\n"},
+		kernel: strings.Replace(cacheKernel, `#include "rows.h"`, `#include "a.h"`, 1),
+		steps:  []step{{write: "op/kernel/rows.h", text: bad, misses: 1, want: true}},
+	}, {
+		name:   "nearer ancestor's include/ shadows a farther one's",
+		tree:   map[string]string{"include/rows.h": good},
+		kernel: cacheKernel,
+		steps: []step{
+			{write: "op/include/rows.h", text: bad, misses: 1, want: true},
+			// The reverse: one created farther than the one found is
+			// not the answer, and the entry still serves.
+			{write: "include/rows.h", text: good + "// touched\n", misses: 0, want: true},
+		},
+	}, {
+		name:   "header next to the kernel removed: the ancestor's is found",
+		tree:   map[string]string{"include/rows.h": good, "op/kernel/rows.h": bad},
+		kernel: cacheKernel,
+		steps:  []step{{remove: "op/kernel/rows.h", misses: 1, want: false}},
+	}}
+	for _, tc := range cases {
+		for _, folder := range []bool{false, true} {
+			name := tc.name
+			if folder {
+				name += ", folder run"
+			}
+			t.Run(name, func(t *testing.T) {
+				root := t.TempDir()
+				cache := t.TempDir()
+				write := func(rel, text string) {
+					t.Helper()
+					p := filepath.Join(root, rel)
+					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for rel, text := range tc.tree {
+					write(rel, text)
+				}
+				write("op/kernel/k.asc", tc.kernel)
+				target := filepath.Join(root, "op", "kernel", "k.asc")
+				if folder {
+					target = root
+				}
+				check := func(misses int64, want bool) {
+					t.Helper()
+					_, off, _, _ := cacheRun(t, "off", "-fail", "none", target)
+					_, out, errs, st := cacheRun(t, cache, "-fail", "none", target)
+					if out != off {
+						t.Errorf("with the cache:\n%s\nwithout:\n%s", out, off)
+					}
+					if strings.Contains(out, "ASC2001") != want {
+						t.Errorf("ASC2001 reported %v, want %v:\n%s", !want, want, out)
+					}
+					if st.misses.Load() != misses {
+						t.Errorf("%d files analysed, want %d (stderr %q)", st.misses.Load(), misses, errs)
+					}
+				}
+				_, first, _, _ := cacheRun(t, cache, "-fail", "none", target)
+				check(0, strings.Contains(first, "ASC2001"))
+				for _, s := range tc.steps {
+					if s.remove != "" {
+						if err := os.Remove(filepath.Join(root, s.remove)); err != nil {
+							t.Fatal(err)
+						}
+					} else {
+						write(s.write, s.text)
+					}
+					check(s.misses, s.want)
+				}
+			})
+		}
+	}
+}
