@@ -112,7 +112,7 @@ func openCache(dir string, as []*analysis.Analyzer, wd string, warn io.Writer) *
 	if err != nil {
 		return nil
 	}
-	salt, err := buildID(dc)
+	salt, err := buildID()
 	if err != nil {
 		dc.close()
 		return nil
@@ -148,25 +148,24 @@ func (rc *resultCache) close() {
 	}
 }
 
-// buildID returns the hash of the running executable. The hash of an
-// executable is itself cached, keyed on its path, size and modification
-// time, so that a run reads the executable only once per build.
-func buildID(dc *diskStore) ([]byte, error) {
+// buildID returns the sha256 of the running executable's bytes, read
+// once a process (a language server hashes it when it starts). It used
+// to be kept in the cache under the executable's path, size and
+// modification time, which a binary replaced in place with the same size
+// and time (a copy that keeps times, a build system that fixes them)
+// passed: the new build took the old one's findings. Hashing the ~18 MB
+// binary costs about 10 ms a run.
+var buildID = sync.OnceValues(func() ([]byte, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	st, err := os.Stat(exe)
-	if err != nil {
-		return nil, err
-	}
-	h := cache.NewHash("ascvet-exe")
-	fmt.Fprintf(h, "%s\x00%d\x00%d\n", exe, st.Size(), st.ModTime().UnixNano())
-	id := h.Sum()
-	if b, ok := dc.get(id); ok && len(b) == sha256.Size {
-		return b, nil
-	}
-	f, err := os.Open(exe)
+	return hashFile(exe)
+})
+
+// hashFile returns the sha256 of the bytes of the file at path.
+func hashFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -175,9 +174,7 @@ func buildID(dc *diskStore) ([]byte, error) {
 	if _, err := io.Copy(sum, f); err != nil {
 		return nil, err
 	}
-	b := sum.Sum(nil)
-	_ = dc.put(id, b) // a failed put is a later miss
-	return b, nil
+	return sum.Sum(nil), nil
 }
 
 // analyzerFlags lists the flags of the analyzers and of those they
