@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ascvet/ascvet/analyzers/fixes"
+	"go.lsp.dev/protocol"
 )
 
 // The cache's defences against whoever else can write its folder (issue
@@ -349,6 +350,37 @@ func TestCacheForgedFix(t *testing.T) {
 	cacheRun(t, dir, "-fix", src)
 	if got, err := os.ReadFile(k); err != nil || !bytes.Equal(got, fixed) {
 		t.Errorf("-fix with a forged cache wrote:\n%s\nwant:\n%s", got, fixed)
+	}
+
+	// The language server's code actions, which the editor writes into
+	// the buffer, are made afresh too.
+	if err := os.WriteFile(k, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cacheRun(t, dir, "-fail", "none", k)
+	forge()
+	t.Setenv("ASCVET_CACHE", dir)
+	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
+	c.initialize(src, "en")
+	uri := c.open(k, string(orig), 1)
+	c.diagnostics(uri, 1)
+	actions := c.codeActions(uri, protocol.Range{End: protocol.Position{Line: 1 << 20}})
+	edits := 0
+	for _, a := range actions {
+		if a.Edit == nil {
+			continue
+		}
+		for _, es := range a.Edit.Changes {
+			for _, e := range es {
+				edits++
+				if strings.Contains(e.NewText, forged) {
+					t.Errorf("code action %q writes the forged fix", a.Title)
+				}
+			}
+		}
+	}
+	if edits == 0 || c.srv.cache.stats.hits.Load() != 0 {
+		t.Errorf("%d edits offered, %d cache hits; want fixes made afresh", edits, c.srv.cache.stats.hits.Load())
 	}
 }
 

@@ -220,7 +220,10 @@ func (s *lspServer) start(root, lang string) error {
 	s.lang = lang
 	// Without a scan memo, every file analysed gets a cache entry of its
 	// own, which a command line run over the file finds, and the reverse.
-	s.pipe = &pipeline{as: s.as, loader: loader, lang: lang, parallel: runtime.NumCPU(), roots: newRootFinder(root), cache: s.cache, wd: root}
+	// freshFixes: a code action's edit is written into the buffer, so it
+	// is never one read from the cache (resultCache.get): a file whose
+	// stored findings carry fixes is analysed again.
+	s.pipe = &pipeline{as: s.as, loader: loader, lang: lang, parallel: runtime.NumCPU(), roots: newRootFinder(root), cache: s.cache, wd: root, freshFixes: true}
 	s.mu.Unlock()
 	return nil
 }

@@ -549,37 +549,49 @@ func TestLSPDebounce(t *testing.T) {
 // TestLSPSharesCache: the server and the command line share the result
 // cache, whether the file is named relatively (the command line, from the
 // repository) or absolutely (the server): a buffer that matches a file the
-// command line checked is answered from the cache, and the command line
-// finds what the server analysed of a saved buffer. An unsaved buffer's
-// analysis is not stored.
+// command line checked is answered from the cache, unless its findings
+// carry fixes (code actions write them: they are made afresh), and the
+// command line finds what the server analysed of a saved buffer. An
+// unsaved buffer's analysis is not stored.
 func TestLSPSharesCache(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("ASCVET_CACHE", t.TempDir())
 	text := readKernel(t, "unaligned_copy.asc")
 	k := filepath.Join(dir, "k.asc")
-	if err := os.WriteFile(k, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
+	r := filepath.Join(dir, "r.asc")
+	for p, s := range map[string]string{k: text, r: cacheKernel, filepath.Join(dir, "rows.h"): "constexpr uint32_t ROW = 68;\n"} {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	t.Chdir(dir)
 	var cli cacheCounters
-	withCacheStats(&cli, func() { ascvet(t, "-fail", "none", "k.asc") })
-	if cli.misses.Load() != 1 {
-		t.Fatalf("command line: %d files analysed, want 1", cli.misses.Load())
+	withCacheStats(&cli, func() { ascvet(t, "-fail", "none", "k.asc", "r.asc") })
+	if cli.misses.Load() != 2 {
+		t.Fatalf("command line: %d files analysed, want 2", cli.misses.Load())
 	}
 	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
 	c.initialize(dir, "en")
-	uri := c.open(k, text, 1)
-	if got := diagCodes(c.diagnostics(uri, 1)); !slices.Equal(got, []string{"ASC1001", "ASC1002"}) {
+	ruri := c.open(r, cacheKernel, 1)
+	if got := diagCodes(c.diagnostics(ruri, 1)); !slices.Equal(got, []string{"ASC2001"}) {
 		t.Errorf("diagnostics from the cache: %v", got)
 	}
 	if h, m := c.srv.cache.stats.hits.Load(), c.srv.cache.stats.misses.Load(); h != 1 || m != 0 {
 		t.Errorf("server: %d hits, %d misses; want the command line's entry", h, m)
 	}
+	uri := c.open(k, text, 1)
+	if got := diagCodes(c.diagnostics(uri, 1)); !slices.Equal(got, []string{"ASC1001", "ASC1002"}) {
+		t.Errorf("diagnostics of the file with fixes: %v", got)
+	}
+	if h, m := c.srv.cache.stats.hits.Load(), c.srv.cache.stats.misses.Load(); h != 1 || m != 1 {
+		t.Errorf("server: %d hits, %d misses; want the file with fixes analysed afresh", h, m)
+	}
+	puts := c.srv.cache.stats.puts.Load()
 	// An unsaved change is analysed but not stored; once saved, it is.
 	edited := strings.Replace(text, "scale, all);", "scale, all); // scaled", 1)
 	c.change(uri, edited, 2)
 	c.diagnostics(uri, 2)
-	if n := c.srv.cache.stats.puts.Load(); n != 0 {
+	if n := c.srv.cache.stats.puts.Load() - puts; n != 0 {
 		t.Errorf("an unsaved buffer stored %d entries, want none", n)
 	}
 	if err := os.WriteFile(k, []byte(edited), 0o644); err != nil {
@@ -587,7 +599,7 @@ func TestLSPSharesCache(t *testing.T) {
 	}
 	c.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
 	c.diagnostics(uri, 2)
-	if n := c.srv.cache.stats.puts.Load(); n != 1 {
+	if n := c.srv.cache.stats.puts.Load() - puts; n != 1 {
 		t.Errorf("the saved buffer stored %d entries, want 1", n)
 	}
 	cli = cacheCounters{}

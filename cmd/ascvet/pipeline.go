@@ -56,8 +56,8 @@ type pipeline struct {
 	wd       string                   // the working directory, which relative names are taken from
 	named    map[string]bool          // the files named on the command line (cleaned), not found by a walk
 	// freshFixes: the run writes fixes or prints them as a diff (-fix,
-	// -diff), so findings with fixes are not taken from the cache
-	// (resultCache.get).
+	// -diff), or offers them as code actions (the language server), so
+	// findings with fixes are not taken from the cache (resultCache.get).
 	freshFixes bool
 }
 
