@@ -16,8 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ascvet/ascvet/analyzers/fixes"
 	"go.lsp.dev/protocol"
+
+	"github.com/ascvet/ascvet/analyzers/fixes"
 )
 
 // The cache's defences against whoever else can write its folder (issue
