@@ -221,9 +221,17 @@ func (fh *fileHashes) hash(path string) ([sha256.Size]byte, bool) {
 	return h.sum, h.ok
 }
 
+// entryKey is the cache key of a file's analysis, and the settings prefix
+// it was made with (settingsPrefix), which names the pack that holds it
+// (scanmemo.go).
+type entryKey struct {
+	id  cache.ActionID
+	pre []byte
+}
+
 // key returns the cache key of analysing name, with source src, under
 // settings st; false when it cannot be made (a header that cannot be read).
-func (rc *resultCache) key(name string, src []byte, st *settings.Settings) (cache.ActionID, bool) {
+func (rc *resultCache) key(name string, src []byte, st *settings.Settings) (entryKey, bool) {
 	h := cache.NewHash(cacheVersion)
 	_, _ = h.Write(rc.salt) // a hash never fails
 	abs := name
@@ -237,12 +245,12 @@ func (rc *resultCache) key(name string, src []byte, st *settings.Settings) (cach
 	fmt.Fprintf(h, "name %q\n", abs)
 	pre, ok := rc.settingsPrefix(st)
 	if !ok {
-		return cache.ActionID{}, false
+		return entryKey{}, false
 	}
 	_, _ = h.Write(pre)
 	sum := sha256.Sum256(src)
 	_, _ = h.Write(sum[:])
-	return h.Sum(), true
+	return entryKey{id: h.Sum(), pre: pre}, true
 }
 
 // settingsPrefix returns what a key says of the settings st, the machine
@@ -418,10 +426,10 @@ func (p cachedPos) position(name, wd string) token.Position {
 // noFixes (a run that writes or offers fixes), findings that carry a fix
 // do not serve either: a fix that is written is always one the analyzers
 // made from the current text, never one read from the cache.
-func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analyzer, noFixes bool) ([]runner.Finding, []cppfront.Dep, bool) {
-	data, ok := rc.memo.result(key)
+func (rc *resultCache) get(key entryKey, name string, as []*analysis.Analyzer, noFixes bool) ([]runner.Finding, []cppfront.Dep, bool) {
+	data, ok := rc.memo.result(key.pre, key.id)
 	if !ok {
-		if data, ok = rc.dc.get(key); !ok {
+		if data, ok = rc.dc.get(key.id); !ok {
 			rc.stats.misses.Add(1)
 			return nil, nil, false
 		}
@@ -440,7 +448,7 @@ func (rc *resultCache) get(key cache.ActionID, name string, as []*analysis.Analy
 		rc.stats.misses.Add(1) // fixes to write: made afresh
 		return nil, nil, false
 	}
-	rc.memo.keep(key, data)
+	rc.memo.keep(key.pre, key.id, data)
 	rc.stats.hits.Add(1)
 	return out, deps, true
 }
@@ -474,16 +482,16 @@ func (rc *resultCache) holds(deps []cppfront.Dep) bool {
 // and, for a file named on the command line (as pre-commit names them) or
 // without a pack, in an entry of its own. A run over a tree writes one
 // pack, not two files a file.
-func (rc *resultCache) put(key cache.ActionID, name string, findings []runner.Finding, deps []cppfront.Dep, own bool) {
+func (rc *resultCache) put(key entryKey, name string, findings []runner.Finding, deps []cppfront.Dep, own bool) {
 	found, ok := encodeFindings(name, rc.wd, findings)
 	if !ok {
 		return
 	}
 	data := appendDeps(nil, deps)
 	data = append(data, found...)
-	rc.memo.keep(key, data)
+	rc.memo.keep(key.pre, key.id, data)
 	if own || rc.memo == nil {
-		if rc.dc.put(key, data) == nil {
+		if rc.dc.put(key.id, data) == nil {
 			rc.stats.puts.Add(1)
 		}
 	}

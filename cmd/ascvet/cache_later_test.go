@@ -157,3 +157,47 @@ func TestBuildIDContent(t *testing.T) {
 		t.Error("two builds of the same size and time share a salt")
 	}
 }
+
+// TestCacheSettingsSwitch: runs over one tree with other settings keep
+// their results apart (a pack each), so that switching back and forth
+// analyses nothing after the first run of each; an ascvet.toml that
+// changes the settings is one more such switch.
+func TestCacheSettingsSwitch(t *testing.T) {
+	cache, src := t.TempDir(), t.TempDir()
+	if err := copySources("../../testdata/kernels", src); err != nil {
+		t.Fatal(err)
+	}
+	misses := func(args ...string) int64 {
+		t.Helper()
+		_, _, errs, st := cacheRun(t, cache, append([]string{"-fail", "none"}, append(args, src)...)...)
+		if errs != "" {
+			t.Fatalf("stderr %q", errs)
+		}
+		return st.misses.Load()
+	}
+	cold := misses()
+	if cold < 10 {
+		t.Fatalf("cold run: %d files analysed", cold)
+	}
+	if n := misses("-iterations", "3"); n != cold {
+		t.Errorf("-iterations 3, first time: %d files analysed, want %d", n, cold)
+	}
+	for _, args := range [][]string{nil, {"-iterations", "3"}, nil, {"-iterations", "3"}} {
+		if n := misses(args...); n != 0 {
+			t.Errorf("switched back to %q: %d files analysed, want 0", args, n)
+		}
+	}
+	toml := filepath.Join(src, "ascvet.toml")
+	if err := os.WriteFile(toml, []byte("iterations = 5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := misses(); n != cold {
+		t.Errorf("ascvet.toml with other settings: %d files analysed, want %d", n, cold)
+	}
+	if err := os.Remove(toml); err != nil {
+		t.Fatal(err)
+	}
+	if n := misses(); n != 0 {
+		t.Errorf("ascvet.toml removed: %d files analysed, want 0", n)
+	}
+}

@@ -74,7 +74,7 @@ func forgeCache(t *testing.T, dir string, change func([]cachedFinding) []cachedF
 			continue
 		}
 		payload := b[sha256.Size:]
-		var memo storedMemo
+		var memo storedPack
 		if gob.NewDecoder(bytes.NewReader(payload)).Decode(&memo) == nil && memo.Results != nil {
 			for k, v := range memo.Results {
 				if nv, ok := forge(v); ok {

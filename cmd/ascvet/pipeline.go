@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
-	"honnef.co/go/tools/lintcmd/cache"
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
@@ -161,7 +160,8 @@ func (p *pipeline) runStore(name string, src []byte, store bool) analysed {
 // analyse runs the analyzers on f, or takes their findings from the cache.
 // It returns, besides, the headers whose bytes the findings depend on.
 func (p *pipeline) analyse(f runner.File, st *settings.Settings, store bool) (res *runner.Result, deps []cppfront.Dep, errs []runner.InternalError, skip string) {
-	key, keyed := cache.ActionID{}, false
+	var key entryKey
+	keyed := false
 	if p.cache != nil {
 		if key, keyed = p.cache.key(f.Name, f.Src, st); keyed {
 			if found, deps, ok := p.cache.get(key, f.Name, p.as, p.freshFixes); ok {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/gob"
 	"fmt"
 	"os"
@@ -26,11 +27,19 @@ import (
 // cache and their directives apply. The memo is stored in the result cache
 // under the run's paths, the size limit and the build.
 
-// The pack: the findings of every file the run analysed or took from the
-// cache, by cache key, in one entry. A run over a tree of thousands of VF
-// files reads and writes one entry instead of one each (a file created
-// and renamed a put: on some file systems that costs more than the
-// analysis of a small file).
+// The packs: the findings of every file the run analysed or took from
+// the cache, by cache key, in one entry for each settings the run used
+// (the chip, the machine file, the iterations, the confidence and budgets
+// a file's configuration and the command line give it, and the
+// analyzers' flags: resultCache.settingsPrefix). A run over a tree of
+// thousands of VF files reads and writes one entry instead of one each (a
+// file created and renamed a put: on some file systems that costs more
+// than the analysis of a small file). A pack is keyed on the run's paths
+// and its settings, and read the first time a file with those settings
+// asks: a run with other settings (-chip, or an ascvet.toml edited) writes
+// its own pack beside the first, and a run back with the first settings
+// finds theirs (one pack for all settings re-analysed every file at each
+// switch).
 
 // racyWindow is how close to the time a memo was written a file's
 // modification may be and still be trusted.
@@ -42,9 +51,17 @@ type scanMemo struct {
 	key     cache.ActionID
 	written int64 // when the memo read was written, Unix nanoseconds
 	old     map[string]statKey
-	results map[cache.ActionID][]byte // the pack read
 	mu      sync.Mutex
 	now     map[string]statKey
+	packs   map[[sha256.Size]byte]*pack // by the hash of the settings prefix
+}
+
+// pack is the results of one settings: those read, and those of this run.
+type pack struct {
+	key     cache.ActionID
+	once    sync.Once
+	results map[cache.ActionID][]byte // the pack read
+	mu      sync.Mutex
 	kept    map[cache.ActionID][]byte // the pack to write: the results of this run
 	newRes  bool                      // kept holds a result the pack read did not
 }
@@ -55,6 +72,9 @@ type statKey struct{ Size, Mtime, Ctime, Ino int64 }
 type storedMemo struct {
 	Written int64
 	Files   map[string]statKey
+}
+
+type storedPack struct {
 	Results map[cache.ActionID][]byte
 }
 
@@ -64,7 +84,7 @@ func (rc *resultCache) scanMemo(paths []string, maxSize int64) *scanMemo {
 	if rc == nil {
 		return nil
 	}
-	h := cache.NewHash("ascvet-scan-1")
+	h := cache.NewHash("ascvet-scan-2")
 	_, _ = h.Write(rc.salt) // a hash never fails
 	fmt.Fprintf(h, "max %d\n", maxSize)
 	for _, p := range paths {
@@ -74,38 +94,65 @@ func (rc *resultCache) scanMemo(paths []string, maxSize int64) *scanMemo {
 		}
 		fmt.Fprintf(h, "path %q\n", abs)
 	}
-	m := &scanMemo{rc: rc, key: h.Sum(), now: map[string]statKey{}, kept: map[cache.ActionID][]byte{}}
+	m := &scanMemo{rc: rc, key: h.Sum(), now: map[string]statKey{}, packs: map[[sha256.Size]byte]*pack{}}
 	if data, ok := rc.dc.get(m.key); ok {
 		var s storedMemo
 		if gob.NewDecoder(bytes.NewReader(data)).Decode(&s) == nil {
-			m.old, m.written, m.results = s.Files, s.Written, s.Results
+			m.old, m.written = s.Files, s.Written
 		}
 	}
 	rc.memo = m
 	return m
 }
 
-// result returns the findings the pack holds under key.
-func (m *scanMemo) result(key cache.ActionID) ([]byte, bool) {
+// pack returns the pack of the settings whose key prefix is pre, read on
+// first use.
+func (m *scanMemo) pack(pre []byte) *pack {
+	id := sha256.Sum256(pre)
+	m.mu.Lock()
+	p, ok := m.packs[id]
+	if !ok {
+		h := cache.NewHash("ascvet-pack-1")
+		_, _ = h.Write(m.key[:])
+		_, _ = h.Write(id[:])
+		p = &pack{key: h.Sum(), kept: map[cache.ActionID][]byte{}}
+		m.packs[id] = p
+	}
+	m.mu.Unlock()
+	p.once.Do(func() {
+		if data, ok := m.rc.dc.get(p.key); ok {
+			var s storedPack
+			if gob.NewDecoder(bytes.NewReader(data)).Decode(&s) == nil {
+				p.results = s.Results
+			}
+		}
+	})
+	return p
+}
+
+// result returns the findings the pack of the settings pre holds under
+// key.
+func (m *scanMemo) result(pre []byte, key cache.ActionID) ([]byte, bool) {
 	if m == nil {
 		return nil, false
 	}
-	data, ok := m.results[key]
+	data, ok := m.pack(pre).results[key]
 	return data, ok
 }
 
 // keep puts an entry's data (headers and findings), under key, in the
-// pack to write.
-func (m *scanMemo) keep(key cache.ActionID, data []byte) {
+// pack of the settings pre to write.
+func (m *scanMemo) keep(pre []byte, key cache.ActionID, data []byte) {
 	if m == nil {
 		return
 	}
-	m.mu.Lock()
-	m.kept[key] = data
-	if old, ok := m.results[key]; !ok || !bytes.Equal(old, data) {
-		m.newRes = true // new, or new headers' hashes under the same key
+	p := m.pack(pre)
+	p.mu.Lock()
+	p.kept[key] = data
+	if old, ok := p.results[key]; !ok || !bytes.Equal(old, data) {
+		p.newRes = true // new, or new headers' hashes under the same key
 	}
-	m.mu.Unlock()
+	p.mu.Unlock()
 }
 
 // unchanged reports whether name is a file the memo holds free of VF code
@@ -141,21 +188,30 @@ func (m *scanMemo) noVF(name string, st os.FileInfo) {
 	m.mu.Unlock()
 }
 
-// save stores the memo when it changed (a file came, went or changed).
+// save stores the memo when it changed (a file came, went or changed),
+// and each pack that did.
 func (m *scanMemo) save(start time.Time) {
 	if m == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.now) == len(m.old) && m.rc.stats.unread.Load() == int64(len(m.now)) && !m.newRes && len(m.kept) == len(m.results) {
-		return // every file and result came from the memo: nothing new to say
+	if len(m.now) != len(m.old) || m.rc.stats.unread.Load() != int64(len(m.now)) {
+		var b bytes.Buffer
+		// Written is when the run started: a file changed during the run
+		// is racy against it.
+		if gob.NewEncoder(&b).Encode(storedMemo{Written: start.UnixNano(), Files: m.now}) == nil {
+			_ = m.rc.dc.put(m.key, b.Bytes()) // a failed put is a later miss
+		}
 	}
-	var b bytes.Buffer
-	// Written is when the run started: a file changed during the run is
-	// racy against it.
-	if err := gob.NewEncoder(&b).Encode(storedMemo{Written: start.UnixNano(), Files: m.now, Results: m.kept}); err != nil {
-		return
+	for _, p := range m.packs {
+		p.mu.Lock()
+		if p.newRes || len(p.kept) != len(p.results) {
+			var b bytes.Buffer
+			if gob.NewEncoder(&b).Encode(storedPack{Results: p.kept}) == nil {
+				_ = m.rc.dc.put(p.key, b.Bytes())
+			}
+		}
+		p.mu.Unlock()
 	}
-	_ = m.rc.dc.put(m.key, b.Bytes()) // a failed put is a later miss
 }
