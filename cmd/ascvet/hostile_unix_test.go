@@ -133,7 +133,7 @@ func TestHostileInputs(t *testing.T) {
 		t.Errorf("ascvet %s: exit %d, stderr %q", lockedDir, code, errs)
 	}
 	// Checked: big_host.h, bom, cr, crlf, latin1, unbalanced.
-	if !strings.HasSuffix(out, " in 6 files\n") {
-		t.Errorf("summary: %s", out[strings.LastIndexByte(strings.TrimSuffix(out, "\n"), '\n')+1:])
+	if !strings.Contains(out, " in 6 files\n") {
+		t.Errorf("no summary of 6 files:\n%s", out)
 	}
 }

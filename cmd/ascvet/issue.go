@@ -42,6 +42,7 @@ type report struct {
 	roots    *rootFinder       // the repository roots SARIF URIs are relative to; nil: WorkDir is the root of every file
 	Exit     int               // the exit code of the run, as decided before writing
 	Failing  func(*issue) bool // whether an issue fails the run (-fail); nil: none does
+	Spared   func(*issue) bool // whether an issue would fail but measures no saving (failPolicy.spared); nil: none
 	Category string            // SARIF automationDetails.id category (-sarif-category); "" for "ascvet/"
 	VCS      *vcsInfo          // the git checkout of the files (of the first root in SARIF); nil outside one
 	Color    bool              // colour the text format on stdout (-color)

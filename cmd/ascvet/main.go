@@ -299,23 +299,39 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		issues = reanalyse(pipe, issues, written)
 	}
+	// -new-from-rev narrows what is reported, not what the run found: the
+	// baseline is written from, and matched against, every issue of the
+	// files analysed, and only then are those on unchanged lines dropped.
+	var touched func(*issue) bool
 	if *o.newFromRev != "" {
-		if issues, err = onlyChanged(roots, paths, issues, *o.newFromRev); err != nil {
+		if touched, err = changedSince(roots, paths, issues, *o.newFromRev); err != nil {
 			return usageError(stderr, "-new-from-rev "+*o.newFromRev+": "+err.Error())
 		}
 	}
+	var scope *runScope
+	if *o.writeBaseline != "" || *o.baselineFile != "" {
+		scope = newRunScope(roots, paths, in.analysed(), checkList)
+	}
 	if *o.writeBaseline != "" {
-		if err := saveBaseline(stderr, *o.writeBaseline, issues); err != nil {
+		written, kept, err := saveBaseline(stderr, scope, *o.writeBaseline, issues)
+		if err != nil {
 			fmt.Fprintf(stderr, "ascvet: -write-baseline: %v\n", err)
 			return exitUsage
 		}
-		fmt.Fprintf(stderr, "ascvet: wrote %s to %s\n", plural(countReported(issues), "finding"), *o.writeBaseline)
+		msg := fmt.Sprintf("ascvet: wrote %s to %s", plural(written, "finding"), *o.writeBaseline)
+		if kept > 0 {
+			msg += fmt.Sprintf(", and kept its %d %s of files or rules outside this run", kept, pluralWord(kept, "entry", "entries"))
+		}
+		fmt.Fprintln(stderr, msg)
 		policy.none = true
 	}
 	if *o.baselineFile != "" {
-		if issues, err = applyBaseline(stderr, roots, *o.baselineFile, issues); err != nil {
+		if issues, err = applyBaseline(stderr, scope, *o.baselineFile, issues, touched); err != nil {
 			return usageError(stderr, "-baseline: "+err.Error())
 		}
+	}
+	if touched != nil {
+		issues = keepIssues(issues, touched)
 	}
 	sameOverrun(issues, outLang)
 	for i := range issues {
@@ -333,7 +349,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	rep := &report{Issues: shown, Files: in.read, Rules: ruleset.All(), Lang: outLang, Args: args, WorkDir: wd,
-		Failing: policy.fails, Category: *o.sarifCategory, Color: color, roots: roots}
+		Failing: policy.fails, Spared: policy.spared, Category: *o.sarifCategory, Color: color, roots: roots}
 	for _, o := range outputs {
 		if o.format == "sarif" && rep.VCS == nil {
 			if bases := newSARIFBases(rep); len(bases.roots) > 0 {

@@ -178,7 +178,7 @@ func writeFormat(w io.Writer, format string, r *report, read int, color bool) er
 	case "checkstyle":
 		return writeCheckstyle(w, r)
 	}
-	return writeText(w, r.Issues, read, textStyle{lang: r.Lang, color: color})
+	return writeText(w, r.Issues, read, textStyle{lang: r.Lang, color: color, spared: r.Spared})
 }
 
 // failPolicy is -fail: which reported issues fail the run.
@@ -215,11 +215,28 @@ func (f *failPolicy) fails(is *issue) bool {
 	return fails
 }
 
-// textStyle is how the text format prints: its language, and whether it
-// colours the severities and rule IDs (-color).
+// spared reports whether a reported issue would fail the run by its
+// severity but does not, because its simulation measures no saving (the
+// summary says how many, and that -fail-no-saving makes them fail).
+func (f *failPolicy) spared(is *issue) bool {
+	if f.none || f.noSaving || len(is.Suppressed) > 0 || is.Cost == nil {
+		return false
+	}
+	fails, named := f.p.Decide(is.RuleID(), is.Level)
+	if !fails || named {
+		return false
+	}
+	n, _ := is.Cost.Saving()
+	return n <= 0
+}
+
+// textStyle is how the text format prints: its language, whether it
+// colours the severities and rule IDs (-color), and which issues the
+// fail policy spared for want of a measured saving.
 type textStyle struct {
-	lang  string // "en" or "zh": the severity words and the summary
-	color bool   // ANSI colours
+	lang   string            // "en" or "zh": the severity words and the summary
+	color  bool              // ANSI colours
+	spared func(*issue) bool // failPolicy.spared; nil: none
 }
 
 // The ANSI colours of the text format: the severity word bold in its
@@ -283,7 +300,22 @@ func writeText(w io.Writer, issues []issue, files int, st textStyle) error {
 		summary += fmt.Sprintf(", %d ignored", ignored)
 	}
 	summary = fmt.Sprintf("%s in %s", summary, plural(files, "file"))
-	_, err := fmt.Fprintln(w, i18n.Driver(st.lang, summary))
+	if _, err := fmt.Fprintln(w, i18n.Driver(st.lang, summary)); err != nil {
+		return err
+	}
+	// A run with warnings that exits 0 says why: the warnings whose
+	// simulation measures no saving do not fail it.
+	spared := 0
+	for i := range issues {
+		if st.spared != nil && st.spared(&issues[i]) {
+			spared++
+		}
+	}
+	if spared == 0 {
+		return nil
+	}
+	line := fmt.Sprintf("%s with no measurable saving did not fail the run (-fail-no-saving)", plural(spared, "finding"))
+	_, err := fmt.Fprintln(w, i18n.Driver(st.lang, line))
 	return err
 }
 

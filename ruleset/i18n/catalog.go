@@ -564,13 +564,14 @@ var fragments = map[string][]pattern{
 }
 
 // driver holds the lines the driver itself prints around the findings:
-// the summary line of the text output (writeText in cmd/ascvet), and the
+// the summary lines of the text output (writeText in cmd/ascvet), and the
 // word that marks a suppressed finding listed with -show-ignored.
 var driver = []pattern{
 	{`no findings(?P<Ignored>(?:, \d+ ignored)?) in (?P<Files>\d+ files?)`, `在 ${Files}中没有检查结果${Ignored}`},
 	{`(?P<n>\d+) findings? \((?P<Counts>.+)\)(?P<Ignored>(?:, \d+ ignored)?) in (?P<Files>\d+ files?)`,
 		`在 ${Files}中有 ${n} 个检查结果（${Counts}）${Ignored}`},
 	{`ignored`, `已忽略`},
+	{`(?P<n>\d+) findings? with no measurable saving did not fail the run \(-fail-no-saving\)`, `${n} 个检查结果未测得收益，未使运行失败（-fail-no-saving 可使其失败）`},
 }
 
 // listKinds are the lists in messages.

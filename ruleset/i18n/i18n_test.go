@@ -156,6 +156,7 @@ func TestDriver(t *testing.T) {
 		"25 findings (9 errors, 11 warnings, 5 info) in 22 files": "在 22 个文件中有 25 个检查结果（9 个错误，11 个警告，5 个提示）",
 		"1 finding (1 warning), 4 ignored in 1 file":              "在 1 个文件中有 1 个检查结果（1 个警告），另有 4 个已忽略",
 		"ignored": "已忽略",
+		"2 findings with no measurable saving did not fail the run (-fail-no-saving)": "2 个检查结果未测得收益，未使运行失败（-fail-no-saving 可使其失败）",
 	} {
 		if got := Driver("zh", en); got != zh {
 			t.Errorf("Driver(zh, %q) = %q, want %q", en, got, zh)
