@@ -267,7 +267,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			s.Confidence = *o.confidence
 		}
 	}}
-	prog := startProgress(stderr, wantProgress(stderr, *o.quiet, os.Getenv), progressDelay, progressEvery)
+	prog := newProgress(stderr, *o.quiet)
 	start := time.Now()
 	defer tuneGC(os.Getenv)()
 	memo := rc.scanMemo(paths, o.lim.maxFileSize)

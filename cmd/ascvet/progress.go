@@ -31,6 +31,13 @@ const (
 	progressEvery = 250 * time.Millisecond
 )
 
+// newProgress starts the progress line of a long command (a check,
+// ascvet stats, ascvet sim over paths) on stderr, when wantProgress says
+// so; tests replace it to see the line without a terminal.
+var newProgress = func(stderr io.Writer, quiet bool) *progress {
+	return startProgress(stderr, wantProgress(stderr, quiet, os.Getenv), progressDelay, progressEvery)
+}
+
 // wantProgress reports whether a run with stderr w shows progress.
 func wantProgress(w io.Writer, quiet bool, getenv func(string) string) bool {
 	if quiet || getenv("TERM") == "dumb" {

@@ -38,6 +38,7 @@ type simOpts struct {
 	iterations  *int
 	timeline    *int
 	instance    *string
+	quiet       *bool
 }
 
 // simFlags defines the flags of ascvet sim; its usage goes to stderr.
@@ -50,6 +51,7 @@ func simFlags(stderr io.Writer) (*flag.FlagSet, *simOpts) {
 	o.machineFile = fs.String("machine", "", "machine model `FILE` to use instead of -chip's")
 	o.iterations = fs.Int("iterations", simcheck.DefaultIterations, "`N` iterations to simulate when a loop's trip count does not fold")
 	o.timeline = fs.Int("timeline", 2, "`N` iterations shown in the timeline")
+	o.quiet = fs.Bool("q", false, "quiet: show no progress line over paths (shown on a terminal when a run takes more than 2 seconds)")
 	o.instance = fs.String("instance", "", "simulate the instantiation `ARGS` of a template (\"T=half,Mode=2\"): types, integers, true or false; by default every instantiation its file makes, one result each")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: ascvet sim [flags] PATH:LINE
@@ -106,7 +108,8 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 			return simOne(p, line, m, *o.iterations, *o.timeline, choice, *o.format == "json", stdout, stderr)
 		}
 	}
-	return simAll(fs.Args(), m, *o.iterations, choice, *o.format == "json", stdout, stderr)
+	prog := newProgress(stderr, *o.quiet)
+	return simAll(fs.Args(), m, *o.iterations, choice, *o.format == "json", prog, stdout, stderr)
 }
 
 // parseAsCheck parses a file as a check does (cppir.ParseFileAsAnalyzer):
@@ -255,7 +258,9 @@ func findTarget(fset *token.FileSet, f *ir.File, line int) (*ir.Func, *ir.Loop) 
 	return best, nil
 }
 
-func simAll(paths []string, m *simcheck.Machine, iterations int, choice *ir.Bindings, asJSON bool, stdout, stderr io.Writer) int {
+// simAll prints a summary line for every loop under paths; prog shows
+// the files done (nil: nothing shown).
+func simAll(paths []string, m *simcheck.Machine, iterations int, choice *ir.Bindings, asJSON bool, prog *progress, stdout, stderr io.Writer) int {
 	in := load(paths, 1, stderr)
 	code := exitOK
 	if in.skipped > 0 {
@@ -263,7 +268,9 @@ func simAll(paths []string, m *simcheck.Machine, iterations int, choice *ir.Bind
 	}
 	out := []simLoop{}
 	fset := token.NewFileSet()
+	prog.setTotal(len(in.files))
 	for _, file := range in.files {
+		prog.add(1)
 		f, err := parseAsCheck(fset, file.Name, file.Src)
 		if err != nil {
 			code = max(code, parseFailed(stderr, file.Name, err))
@@ -283,6 +290,7 @@ func simAll(paths []string, m *simcheck.Machine, iterations int, choice *ir.Bind
 			}
 		}
 	}
+	prog.finish()
 	var err error
 	if asJSON {
 		enc := json.NewEncoder(stdout)

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSummaryNoSaving: a run whose warnings include some whose simulation
@@ -28,5 +30,27 @@ func TestSummaryNoSaving(t *testing.T) {
 	_, out, _ = ascvet(t, "-cache", "off", "-lang", "zh", "-fail", "warning", k)
 	if !strings.Contains(out, "1 个检查结果未测得收益，未使运行失败（-fail-no-saving 可使其失败）") {
 		t.Errorf("-lang zh: the line is not translated:\n%s", out)
+	}
+}
+
+// TestLongCommandsProgress: ascvet stats and ascvet sim over paths show
+// the progress line a check shows (on a terminal, past a delay: here
+// forced), and -q silences it; their output is unchanged.
+func TestLongCommandsProgress(t *testing.T) {
+	old := newProgress
+	t.Cleanup(func() { newProgress = old })
+	newProgress = func(w io.Writer, quiet bool) *progress { return startProgress(w, !quiet, 0, time.Millisecond) }
+	const k = "../../testdata/kernels"
+	for _, args := range [][]string{{"stats", k}, {"sim", k}} {
+		code, out, errs := ascvet(t, args...)
+		if code != exitOK || !strings.Contains(errs, "\rascvet: ") || !strings.Contains(errs, " files, ") || !strings.HasSuffix(errs, "\r\x1b[K") {
+			t.Errorf("ascvet %v: exit %d, stderr %q; want the progress line, cleared", args, code, errs)
+		}
+		quiet := append([]string{args[0], "-q"}, args[1:]...)
+		code, qout, qerrs := ascvet(t, quiet...)
+		same := qout == out || args[0] == "stats" // stats prints its time
+		if code != exitOK || qerrs != "" || !same || qout == "" {
+			t.Errorf("ascvet %v: exit %d, stderr %q, output the same %v; want no progress, the same output", quiet, code, qerrs, same)
+		}
 	}
 }

@@ -89,6 +89,7 @@ type nameCount struct {
 type statsOpts struct {
 	jobs  *int
 	sites *bool
+	quiet *bool
 	lim   *limits
 }
 
@@ -99,9 +100,10 @@ func statsFlags(stderr io.Writer) (*flag.FlagSet, *statsOpts) {
 	o := &statsOpts{}
 	o.jobs = fs.Int("j", runtime.NumCPU(), "parse `N` files in parallel (default: the number of CPUs)")
 	o.sites = fs.Bool("sites", false, "also list every LoadUnAlignPre and StoreUnAlignPost in a loop with the stream analysis' verdict and reason")
+	o.quiet = fs.Bool("q", false, "quiet: show no progress line (shown on a terminal when a run takes more than 2 seconds)")
 	o.lim = addLimitFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: ascvet stats [-j N] [limit flags] [path ...]
+		fmt.Fprint(stderr, `usage: ascvet stats [-j N] [-q] [limit flags] [path ...]
 
 Parses the VF code under the paths and prints one JSON object telling what
 ascvet understood: files, VF regions, parse errors, loops, instructions and
@@ -144,8 +146,9 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	defined := map[string]bool{}     // every function defined anywhere in the tree
 	var mu sync.Mutex
 	in, err := check(paths, as, checkConfig{
-		jobs: *o.jobs,
-		lim:  *o.lim,
+		jobs:     *o.jobs,
+		lim:      *o.lim,
+		progress: newProgress(stderr, *o.quiet),
 		visit: func(_ runner.File, results map[*analysis.Analyzer]any) {
 			pkg, ok := results[cppir.Analyzer].(*ir.Package)
 			if !ok {
