@@ -46,6 +46,8 @@ var messages = map[string][]pattern{
 			`${verb} 指定了未知规则 ${pattern}；请在理由之前用规则 ID、名称或通配符指定规则（ascvet -list 可列出全部规则）`},
 		{`(?P<d>.+?) has no reason; say after the rules why the finding does not apply`,
 			`${d} 没有写明理由；请在规则之后说明该检查结果为什么不适用`},
+		{`(?P<d>.+?) still has the placeholder reason; replace it with why the finding does not apply`,
+			`${d} 的理由仍是占位文字；请改为说明该检查结果为什么不适用`},
 		{`ascvet:end-ignore has no open ascvet:begin-ignore to close; remove it or add the ascvet:begin-ignore`,
 			`ascvet:end-ignore 没有可以关闭的 ascvet:begin-ignore；请删除它，或补上 ascvet:begin-ignore`},
 		{`(?P<kw>\S+) has no closing parenthesis; write (?P<kw2>\S+)\(ascvet-RULE\)`,

@@ -37,8 +37,8 @@ var rules = map[string]RuleText{
 			"RULE 是规则 ID、名称或通配符（如 ASC1*），不区分大小写。clang-tidy 的 `NOLINT`、`NOLINTNEXTLINE` 和 " +
 			"`NOLINTBEGIN`/`NOLINTEND` 同样有效，规则以 `ascvet-RULE` 的形式写作检查项。" +
 			"报告的情况有：没有规则或没有理由的指令（ascvet: 形式必须写明理由：它是该指令所抑制的每条检查结果的依据，" +
-			"会在 -show-ignored 和 SARIF 中显示）、未知的指令动词、不匹配任何规则的规则名或 ascvet- 检查项（拼写错误，" +
-			"或者规则已改名、删除），以及缺少另一端的块指令。缺少理由、没有规则或缺少结束端的指令不抑制任何内容，" +
+			"会在 -show-ignored 和 SARIF 中显示）、理由仍是编辑器“抑制”快速修复插入的占位文字（`REASON: say why this finding does not apply`）的指令、未知的指令动词、不匹配任何规则的规则名或 ascvet- 检查项（拼写错误，" +
+			"或者规则已改名、删除），以及缺少另一端的块指令。缺少理由、没有规则、理由为占位文字或缺少结束端的指令不抑制任何内容，" +
 			"它想隐藏的检查结果也会照常报告；含有未知规则的指令对其中写对的规则仍然有效。",
 	},
 	"ASC0003": {

@@ -255,8 +255,16 @@ func (p *parser) ascvet(s, e int) {
 	d.Rules = sortedSet(d.Rules)
 	d.Text = verb + " " + strings.Join(text, ",")
 	d.Reason = strings.TrimSpace(string(src[i:e]))
-	if d.Reason == "" && !bad {
+	switch {
+	case bad:
+	case d.Reason == "":
 		p.problem(sp, d.Text+" has no reason; say after the rules why the finding does not apply")
+		bad = true
+	case strings.Contains(d.Reason, PlaceholderReason):
+		// The editor's "suppress" quick fix inserts the placeholder for
+		// the user to replace: left as it is, it is no reason, and
+		// suppresses nothing (SARIF would carry it as the justification).
+		p.problem(sp, d.Text+" still has the placeholder reason; replace it with why the finding does not apply")
 		bad = true
 	}
 	switch kind {

@@ -16,9 +16,11 @@ var InvalidDirective = ruleset.DefineDriver(&ruleset.Rule{
 		"honoured too, naming rules as checks `ascvet-RULE`. " +
 		"Reported: a directive without a rule or without a reason (the ascvet: forms require one: it is the " +
 		"justification of every finding the directive suppresses, and it is shown by -show-ignored and in SARIF), " +
+		"a reason that is still the placeholder the editor's suppress quick fix inserts (`REASON: say why this " +
+		"finding does not apply`), " +
 		"an unknown directive verb, a rule or ascvet- check that matches no rule (a typo, or a rule that was " +
 		"renamed or removed), and a block directive without its other end. A directive with a missing reason, no " +
-		"rule or a missing end suppresses nothing, so the findings it meant to hide are reported too; a directive " +
+		"rule, a placeholder reason or a missing end suppresses nothing, so the findings it meant to hide are reported too; a directive " +
 		"with an unknown rule still applies to the rules it names correctly.",
 	Before:    "LoadUnAlignPre(u, src + i * VL);  // ascvet:ignore ASC1001",
 	After:     "LoadUnAlignPre(u, src + i * VL);  // ascvet:ignore ASC1001 each row restarts at a padded address",

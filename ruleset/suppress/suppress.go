@@ -67,6 +67,12 @@ const (
 	NolintBegin                // NOLINTBEGIN ... NOLINTEND: a block of lines
 )
 
+// PlaceholderReason is the text the editor's "suppress" quick fix puts
+// where the reason goes, for the user to replace ("REASON: " before it). A
+// directive whose reason still holds it suppresses nothing and is an
+// ASC0002 finding: the placeholder is no justification.
+const PlaceholderReason = "say why this finding does not apply"
+
 var kindNames = [...]string{"ascvet:ignore", "ascvet:file-ignore", "ascvet:begin-ignore", "NOLINT", "NOLINTNEXTLINE", "NOLINTBEGIN"}
 
 // String returns the directive keyword of k ("ascvet:ignore", "NOLINT").

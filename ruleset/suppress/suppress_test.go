@@ -172,6 +172,15 @@ var applyCases = []applyCase{
 		},
 	},
 	{
+		name:     "the suppress quick fix's placeholder reason suppresses nothing",
+		src:      "// ascvet:ignore ASC1901 REASON: say why this finding does not apply\nx;\ny; // ascvet:ignore ASC1902 REASON: the stream restarts at a padded row",
+		findings: []string{"ASC1901@2", "ASC1902@3"},
+		supp:     []string{"ASC1902@3 by 3"},
+		problems: []string{
+			`1:4 ^ascvet:ignore ASC1901 still has the placeholder reason; replace it with why the finding does not apply$`,
+		},
+	},
+	{
 		name:     "unknown rule: reported, the known ones still apply",
 		src:      "x; // ascvet:ignore ASC1901,ASC1999 r\ny; // ascvet:ignore because it is fine\nz; // NOLINT(ascvet-nope, readability-x)",
 		findings: []string{"ASC1901@1", "ASC1901@3"},
