@@ -13,32 +13,14 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// The README's integration snippets are the ones these tests run: each is
-// a fenced block after a "<!-- snippet: NAME -->" line. TestPreCommit runs
+// The integration snippets of docs/integrations.md are the ones these
+// tests run: each is a fenced block after a "<!-- snippet: NAME -->" line
+// (docSnippet, docs_test.go). TestPreCommit runs
 // the hooks as pre-commit would from .pre-commit-hooks.yaml, without it:
 // the staged files that match the hook's regex, passed to its entry and
 // args in the repository root; TestPreCommitReal (precommit_test.go) runs
 // pre-commit itself, where it is installed. The GitHub Actions test runs the action's own
 // ascvet step; the GitLab CI test runs the job's script.
-
-// readmeSnippet returns the fenced block after <!-- snippet: name --> in README.md.
-func readmeSnippet(t *testing.T, name string) string {
-	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	marker := "<!-- snippet: " + name + " -->"
-	_, rest, ok := strings.Cut(string(readme), marker)
-	if !ok {
-		t.Fatalf("README.md has no %s", marker)
-	}
-	m := regexp.MustCompile("(?s)^\\s*```[a-z]*\\n(.*?)```").FindStringSubmatch(rest)
-	if m == nil {
-		t.Fatalf("no fenced block after %s", marker)
-	}
-	return m[1]
-}
 
 // buildAscvet builds the command once per test binary into a temporary
 // directory and returns that directory, for PATH.
@@ -145,7 +127,7 @@ func TestPreCommit(t *testing.T) {
 			} `yaml:"hooks"`
 		} `yaml:"repos"`
 	}
-	if err := yaml.Unmarshal([]byte(readmeSnippet(t, "pre-commit")), &cfg); err != nil {
+	if err := yaml.Unmarshal([]byte(docSnippet(t, "pre-commit")), &cfg); err != nil {
 		t.Fatal(err)
 	}
 	manifest := hooks(t)
@@ -312,7 +294,7 @@ func TestGitHubAction(t *testing.T) {
 			} `yaml:"steps"`
 		} `yaml:"jobs"`
 	}
-	if err := yaml.Unmarshal([]byte(readmeSnippet(t, "github-actions")), &wf); err != nil {
+	if err := yaml.Unmarshal([]byte(docSnippet(t, "github-actions")), &wf); err != nil {
 		t.Fatal(err)
 	}
 	action := readAction(t)
@@ -412,7 +394,7 @@ func TestGitLabCI(t *testing.T) {
 			Reports map[string]string `yaml:"reports"`
 		} `yaml:"artifacts"`
 	}
-	if err := yaml.Unmarshal([]byte(readmeSnippet(t, "gitlab-ci")), &ci); err != nil {
+	if err := yaml.Unmarshal([]byte(docSnippet(t, "gitlab-ci")), &ci); err != nil {
 		t.Fatal(err)
 	}
 	job, ok := ci["ascvet"]
@@ -459,7 +441,7 @@ func TestGitLabCI(t *testing.T) {
 // comments say, through the driver.
 func TestReadmeConfig(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "ascvet.toml"), []byte(readmeSnippet(t, "config")), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "ascvet.toml"), []byte(docSnippet(t, "config")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	copyFile(t, "../../testdata/kernels/masks.asc", filepath.Join(dir, "masks.asc"))
@@ -511,7 +493,7 @@ func TestPreCommitRev(t *testing.T) {
 			Rev  string `yaml:"rev"`
 		} `yaml:"repos"`
 	}
-	if err := yaml.Unmarshal([]byte(readmeSnippet(t, "pre-commit")), &cfg); err != nil {
+	if err := yaml.Unmarshal([]byte(docSnippet(t, "pre-commit")), &cfg); err != nil {
 		t.Fatal(err)
 	}
 	if len(cfg.Repos) != 1 {
@@ -519,12 +501,12 @@ func TestPreCommitRev(t *testing.T) {
 	}
 	checkRev(t, "pre-commit rev", cfg.Repos[0].Rev)
 	// The other snippets pin ascvet the same way.
-	if m := regexp.MustCompile(`uses: ascvet/ascvet@(\S+)`).FindStringSubmatch(readmeSnippet(t, "github-actions")); m == nil {
+	if m := regexp.MustCompile(`uses: ascvet/ascvet@(\S+)`).FindStringSubmatch(docSnippet(t, "github-actions")); m == nil {
 		t.Error("the README's GitHub Actions snippet does not use ascvet/ascvet@REV")
 	} else {
 		checkRev(t, "GitHub Actions uses", m[1])
 	}
-	if m := regexp.MustCompile(`cmd/ascvet@(\S+)`).FindStringSubmatch(readmeSnippet(t, "gitlab-ci")); m == nil {
+	if m := regexp.MustCompile(`cmd/ascvet@(\S+)`).FindStringSubmatch(docSnippet(t, "gitlab-ci")); m == nil {
 		t.Error("the README's GitLab CI snippet does not go install ascvet@REV")
 	} else {
 		checkRev(t, "GitLab CI go install", m[1])

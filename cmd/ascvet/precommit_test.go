@@ -55,7 +55,7 @@ func TestPreCommitReal(t *testing.T) {
 	src := cloneRepo(t, true)
 	rev := strings.TrimSpace(git(t, src, "rev-parse", "HEAD"))
 	var cfg map[string]any
-	if err := yaml.Unmarshal([]byte(readmeSnippet(t, "pre-commit")), &cfg); err != nil {
+	if err := yaml.Unmarshal([]byte(docSnippet(t, "pre-commit")), &cfg); err != nil {
 		t.Fatal(err)
 	}
 	repos, _ := cfg["repos"].([]any)
