@@ -7,12 +7,12 @@ import (
 	"testing"
 )
 
-// TestActionManifest: action.yml offers the inputs the README documents,
+// TestActionManifest: action.yml offers the inputs docs/integrations.md documents,
 // builds ascvet only when the cached binary is missing, and its shell
 // steps parse (bash -n; shellcheck too where it is installed).
 func TestActionManifest(t *testing.T) {
 	action := readAction(t)
-	readme, err := os.ReadFile("../../README.md")
+	doc, err := os.ReadFile("../../docs/integrations.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,8 +20,8 @@ func TestActionManifest(t *testing.T) {
 		if _, ok := action.Inputs[in]; !ok {
 			t.Errorf("action.yml has no input %s", in)
 		}
-		if !strings.Contains(string(readme), "| `"+in+"` |") {
-			t.Errorf("README.md's table of the action's inputs has no row for %s", in)
+		if !strings.Contains(string(doc), "| `"+in+"` |") {
+			t.Errorf("docs/integrations.md's table of the action's inputs has no row for %s", in)
 		}
 	}
 	var restore, build, setupGo *actionStep

@@ -110,7 +110,7 @@ func runHook(t *testing.T, bin, repo string, h hook) (int, string) {
 	return exitAndOutput(t, cmd)
 }
 
-// TestPreCommit: the README's .pre-commit-config.yaml names hooks of the
+// TestPreCommit: the .pre-commit-config.yaml of docs/integrations.md names hooks of the
 // manifest; run in a scratch repository, the ascvet hook fails on a staged
 // bad kernel and passes on a staged good one, and ascvet-new reports only
 // what the change brought.
@@ -135,13 +135,13 @@ func TestPreCommit(t *testing.T) {
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
 			if _, ok := manifest[h.ID]; !ok {
-				t.Errorf("README names hook %q, which .pre-commit-hooks.yaml does not define", h.ID)
+				t.Errorf("docs/integrations.md names hook %q, which .pre-commit-hooks.yaml does not define", h.ID)
 			}
 			ids = append(ids, h.ID)
 		}
 	}
 	if !slices.Contains(ids, "ascvet") || !slices.Contains(ids, "ascvet-new") {
-		t.Fatalf("README snippet hooks %v; want ascvet and ascvet-new", ids)
+		t.Fatalf("docs/integrations.md's pre-commit snippet hooks %v; want ascvet and ascvet-new", ids)
 	}
 	h := manifest["ascvet"]
 	if !regexp.MustCompile(h.Files).MatchString("kernels/add.asc") {
@@ -279,7 +279,7 @@ func runActionStep(t *testing.T, s actionStep, bin, workspace string, ctx map[st
 	return r
 }
 
-// TestGitHubAction: the README's workflow uses the action with inputs it
+// TestGitHubAction: the workflow of docs/integrations.md uses the action with inputs it
 // declares, and the action's ascvet step, run as the runner would, writes
 // annotations, a SARIF log and the exit code output; with
 // working-directory and only-new-issues on a push, it reports the pushed
@@ -307,7 +307,7 @@ func TestGitHubAction(t *testing.T) {
 		}
 	}
 	if with == nil {
-		t.Fatal("the README workflow has no step that uses ascvet/ascvet@...")
+		t.Fatal("the workflow of docs/integrations.md has no step that uses ascvet/ascvet@...")
 	}
 	ctx := map[string]string{"github.event_name": "pull_request", "github.event.pull_request.base.sha": "", "github.event.before": ""}
 	for k, v := range action.Inputs {
@@ -315,7 +315,7 @@ func TestGitHubAction(t *testing.T) {
 	}
 	for k, v := range with {
 		if _, ok := action.Inputs[k]; !ok {
-			t.Errorf("the README workflow passes input %q, which action.yml does not declare", k)
+			t.Errorf("the workflow of docs/integrations.md passes input %q, which action.yml does not declare", k)
 		}
 		ctx["inputs."+k] = v
 	}
@@ -379,7 +379,7 @@ func TestGitHubAction(t *testing.T) {
 	}
 }
 
-// TestGitLabCI: the README's GitLab job script, run in a shell on a copy
+// TestGitLabCI: the GitLab job script of docs/integrations.md, run in a shell on a copy
 // of a kernel tree, fails on findings and leaves its reports as artifacts.
 func TestGitLabCI(t *testing.T) {
 	bin := buildAscvet(t)
@@ -399,7 +399,7 @@ func TestGitLabCI(t *testing.T) {
 	}
 	job, ok := ci["ascvet"]
 	if !ok || len(job.Script) == 0 {
-		t.Fatalf("the README's GitLab snippet has no ascvet job with a script")
+		t.Fatalf("the GitLab snippet of docs/integrations.md has no ascvet job with a script")
 	}
 	work := t.TempDir()
 	for _, k := range []string{"unaligned_copy.asc", "clean.asc"} {
@@ -437,7 +437,7 @@ func TestGitLabCI(t *testing.T) {
 	}
 }
 
-// TestReadmeConfig: the README's ascvet.toml loads, and does what its
+// TestReadmeConfig: the ascvet.toml of docs/configuration.md loads, and does what its
 // comments say, through the driver.
 func TestReadmeConfig(t *testing.T) {
 	dir := t.TempDir()
@@ -455,7 +455,7 @@ func TestReadmeConfig(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 	if strings.Contains(out, "[ASC3004]") || !strings.Contains(out, "[ASC3005]") || strings.Contains(out, "legacy/copy.asc") {
-		t.Errorf("the README config should drop ASC3004 everywhere and ASC1* under legacy/:\n%s", out)
+		t.Errorf("the config of docs/configuration.md should drop ASC3004 everywhere and ASC1* under legacy/:\n%s", out)
 	}
 }
 
@@ -476,7 +476,7 @@ func TestReadmeExample(t *testing.T) {
 	}
 }
 
-// TestPreCommitRev: the README's pre-commit snippet (and its GitHub and
+// TestPreCommitRev: the pre-commit snippet of docs/integrations.md (and its GitHub and
 // GitLab ones) pins a rev that can be fetched, a full commit hash of this
 // repository or one of its tags, so that it cannot name a release that was
 // never made; and both hooks run as one process, so that a commit prints
@@ -497,30 +497,30 @@ func TestPreCommitRev(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(cfg.Repos) != 1 {
-		t.Fatalf("README pre-commit snippet has %d repos; want 1", len(cfg.Repos))
+		t.Fatalf("the pre-commit snippet has %d repos; want 1", len(cfg.Repos))
 	}
 	checkRev(t, "pre-commit rev", cfg.Repos[0].Rev)
 	// The other snippets pin ascvet the same way.
 	if m := regexp.MustCompile(`uses: ascvet/ascvet@(\S+)`).FindStringSubmatch(docSnippet(t, "github-actions")); m == nil {
-		t.Error("the README's GitHub Actions snippet does not use ascvet/ascvet@REV")
+		t.Error("the GitHub Actions snippet does not use ascvet/ascvet@REV")
 	} else {
 		checkRev(t, "GitHub Actions uses", m[1])
 	}
 	if m := regexp.MustCompile(`cmd/ascvet@(\S+)`).FindStringSubmatch(docSnippet(t, "gitlab-ci")); m == nil {
-		t.Error("the README's GitLab CI snippet does not go install ascvet@REV")
+		t.Error("the GitLab CI snippet does not go install ascvet@REV")
 	} else {
 		checkRev(t, "GitLab CI go install", m[1])
 	}
 }
 
-// checkRev checks that rev, pinned by the README's snippet what, is a tag
+// checkRev checks that rev, pinned by the snippet what, is a tag
 // of this repository or the full hash of one of its commits that has
 // .pre-commit-hooks.yaml.
 func checkRev(t *testing.T, what, rev string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(rev) {
-			t.Errorf("README %s %q is not a full commit hash (git is not installed, so tags cannot be checked)", what, rev)
+			t.Errorf("the %s %q is not a full commit hash (git is not installed, so tags cannot be checked)", what, rev)
 		}
 		return
 	}
@@ -528,7 +528,7 @@ func checkRev(t *testing.T, what, rev string) {
 		return
 	}
 	if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(rev) {
-		t.Errorf("README %s %q is neither a full commit hash nor a tag of this repository (git tag)", what, rev)
+		t.Errorf("the %s %q is neither a full commit hash nor a tag of this repository (git tag)", what, rev)
 		return
 	}
 	if strings.TrimSpace(git(t, ".", "rev-parse", "--is-shallow-repository")) == "true" {
@@ -536,10 +536,10 @@ func checkRev(t *testing.T, what, rev string) {
 		return
 	}
 	if err := exec.Command("git", "cat-file", "-e", rev+"^{commit}").Run(); err != nil {
-		t.Errorf("README %s %s is not a commit of this repository", what, rev)
+		t.Errorf("the %s %s is not a commit of this repository", what, rev)
 		return
 	}
 	if out, err := exec.Command("git", "cat-file", "-e", rev+":.pre-commit-hooks.yaml").CombinedOutput(); err != nil {
-		t.Errorf("README %s %s has no .pre-commit-hooks.yaml: %s", what, rev, out)
+		t.Errorf("the %s %s has no .pre-commit-hooks.yaml: %s", what, rev, out)
 	}
 }

@@ -12,13 +12,13 @@ import (
 )
 
 // TestPreCommitReal runs pre-commit itself on a scratch repository whose
-// .pre-commit-config.yaml is the README's snippet, pointed at a clone of
+// .pre-commit-config.yaml is the snippet of docs/integrations.md, pointed at a clone of
 // this repository (with the work tree's uncommitted changes) at a commit
 // hash: pre-commit clones it, builds ascvet with go install as
 // .pre-commit-hooks.yaml says (language: golang uses the Go on PATH), and
 // runs the hooks from git commit. A good kernel commits; a bad one is
 // blocked; many files at once print one summary; and ascvet-new, run as the
-// README says, reports the staged changes and not the unstaged ones.
+// page says, reports the staged changes and not the unstaged ones.
 //
 // The test needs pre-commit (Debian's package: apt-get install pre-commit;
 // .ci/run installs it in CI). Without it the test skips, except under
@@ -60,11 +60,11 @@ func TestPreCommitReal(t *testing.T) {
 	}
 	repos, _ := cfg["repos"].([]any)
 	if len(repos) != 1 {
-		t.Fatalf("README pre-commit snippet: %d repos, want 1", len(repos))
+		t.Fatalf("the pre-commit snippet: %d repos, want 1", len(repos))
 	}
 	r, _ := repos[0].(map[string]any)
 	if r == nil {
-		t.Fatal("README pre-commit snippet: repos[0] is not a mapping")
+		t.Fatal("the pre-commit snippet: repos[0] is not a mapping")
 	}
 	r["repo"], r["rev"] = src, rev
 	data, err := yaml.Marshal(cfg)
