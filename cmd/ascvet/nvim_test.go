@@ -36,7 +36,7 @@ type nvimDiag struct {
 }
 
 // TestNeovimLSP runs ascvet lsp under a real editor: Neovim, headless,
-// with its built-in LSP client started as the README's set-up for Neovim
+// with its built-in LSP client started as docs/editors.md's set-up for Neovim
 // 0.7 to 0.10 starts it (vim.lsp.start_client, buf_attach_client). The
 // script testdata/nvim/lsp_fix.lua opens unaligned_copy.asc, waits for the
 // diagnostics, takes a code action and writes the file; the test checks
