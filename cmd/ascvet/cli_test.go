@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -67,7 +68,8 @@ func TestFlagsAnywhere(t *testing.T) {
 var wallTime = regexp.MustCompile(`"seconds": [0-9.e+-]+`)
 
 // TestFlagMistakes: an unknown flag, a missing value or a bad value is
-// one line on stderr, with the closest flag when one is close, and exit 2.
+// one line on stderr, with the closest flag when one is close, or what the
+// flag wants, and exit 2.
 func TestFlagMistakes(t *testing.T) {
 	for _, tc := range []struct {
 		args   []string
@@ -89,6 +91,16 @@ func TestFlagMistakes(t *testing.T) {
 		{[]string{"version", "-f"}, "ascvet version: flag -f needs a FORMAT (ascvet version -h lists the flags)\n"},
 		{[]string{"stat", "testdata/walk"}, "ascvet: unknown command \"stat\"; did you mean stats? (ascvet help lists the commands)\n"},
 		{[]string{"config", "prnt"}, "ascvet: config: unknown subcommand \"prnt\"; did you mean print? (want print)\nrun 'ascvet -h' for usage\n"},
+		// A value that does not parse says what the flag wants, not
+		// "parse error"; a severity in the plural is suggested as the
+		// severity.
+		{[]string{"-j", "abc"}, "ascvet: invalid value \"abc\" for flag -j: want a whole number, as in -j N: analyse N files in parallel (ascvet -h lists the flags)\n"},
+		{[]string{"stats", "--j=x"}, "ascvet stats: invalid value \"x\" for flag -j: want a whole number, as in -j N: parse N files in parallel (ascvet stats -h lists the flags)\n"},
+		{[]string{"-file-timeout", "5"}, "ascvet: invalid value \"5\" for flag -file-timeout: want a duration with its unit (500ms, 60s, 2m), as in -file-timeout DURATION: DURATION allowed to parse one file (60s, 2m); 0 for no limit (ascvet -h lists the flags)\n"},
+		{[]string{"-fix=maybe"}, "ascvet: invalid boolean value \"maybe\" for -fix: want true or false (ascvet -h lists the flags)\n"},
+		{[]string{"-fail", "errors"}, "ascvet: -fail errors: unknown rule errors; did you mean -fail error, the severity?\nrun 'ascvet -h' for usage\n"},
+		{[]string{"-fail", "ASC1001,warnings", "testdata/walk"}, "ascvet: -fail ASC1001,warnings: unknown rule warnings; did you mean -fail ASC1001,warning, the severity?\nrun 'ascvet -h' for usage\n"},
+		{[]string{"-fail", "nonee"}, "ascvet: -fail nonee: unknown rule nonee; did you mean -fail none?\nrun 'ascvet -h' for usage\n"},
 	} {
 		code, out, errs := ascvet(t, tc.args...)
 		if code != exitUsage || errs != tc.stderr || out != "" {
@@ -112,16 +124,20 @@ func TestSuggest(t *testing.T) {
 	}
 }
 
-// TestHelp: "ascvet help [COMMAND]" prints the usage on stdout; -h prints
-// the same on stderr, for ascvet and every subcommand.
+// TestHelp: "ascvet help [COMMAND]" prints the usage on stdout, and so do
+// -h, -help and --help, wherever they come, for ascvet and every
+// subcommand, with exit 0; a mistake before them is still one line on
+// stderr with exit 2.
 func TestHelp(t *testing.T) {
 	code, out, errs := ascvet(t, "help")
 	if code != exitOK || errs != "" || !strings.HasPrefix(out, "usage: ascvet [flags] [path ...]") || !strings.Contains(out, "-fail WHAT") {
 		t.Errorf("ascvet help: exit %d, stderr %q, stdout %q", code, errs, out)
 	}
-	_, _, h := ascvet(t, "-h")
-	if h != out {
-		t.Errorf("ascvet -h differs from ascvet help:\n%s", h)
+	for _, args := range [][]string{{"-h"}, {"-help"}, {"--help"}, {"testdata/walk", "-f", "json", "-h"}, {"-fail", "error", "--help", "-f"}} {
+		code, h, herrs := ascvet(t, args...)
+		if code != exitOK || herrs != "" || h != out {
+			t.Errorf("ascvet %s: exit %d, stderr %q; stdout differs from ascvet help:\n%s", strings.Join(args, " "), code, herrs, h)
+		}
 	}
 	for _, c := range commands {
 		if !strings.Contains(out, "\n       ascvet "+c.name+" ") && !strings.Contains(out, "\n       ascvet "+c.name+"\n") {
@@ -131,14 +147,27 @@ func TestHelp(t *testing.T) {
 		if code != exitOK || errs != "" || !strings.HasPrefix(out, "usage: ascvet "+c.name) {
 			t.Errorf("ascvet help %s: exit %d, stderr %q, stdout %q", c.name, code, errs, out)
 		}
-		args := []string{c.name, "-h"}
-		if c.name == "config" {
-			args = []string{"config", "print", "--help"}
+		for _, args := range [][]string{{c.name, "-h"}, {c.name, "--help"}, {c.name, "x.asc", "-help"}} {
+			if c.name == "config" {
+				args = append([]string{"config", "print"}, args[1:]...)
+			}
+			code, hout, herrs := ascvet(t, args...)
+			if code != exitOK || herrs != "" || hout != out {
+				t.Errorf("ascvet %s: exit %d, stderr %q; stdout differs from ascvet help %s:\n%s", strings.Join(args, " "), code, herrs, c.name, hout)
+			}
 		}
-		code, hout, herrs := ascvet(t, args...)
-		if code != exitOK || hout != "" || herrs != out {
-			t.Errorf("ascvet %s: exit %d, stdout %q, stderr differs from ascvet help %s:\n%s", strings.Join(args, " "), code, hout, c.name, herrs)
-		}
+	}
+	// A mistake before the -h is reported as a mistake; after it, -h wins.
+	code, out, errs = ascvet(t, "-fial", "-h")
+	if code != exitUsage || out != "" || errs != "ascvet: unknown flag -fial; did you mean -fail? (ascvet -h lists the flags)\n" {
+		t.Errorf("ascvet -fial -h: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if code, out, errs := ascvet(t, "sim", "-h", "-fial"); code != exitOK || errs != "" || !strings.HasPrefix(out, "usage: ascvet sim") {
+		t.Errorf("ascvet sim -h -fial: exit %d, stderr %q, stdout %.40q", code, errs, out)
+	}
+	// After "--", -h is a path.
+	if code, out, errs := ascvet(t, "--", "-h"); code != exitUsage || strings.Contains(out, "usage:") || !strings.Contains(errs, "-h") {
+		t.Errorf("ascvet -- -h: exit %d, stdout %.40q, stderr %q; want -h taken as a path", code, out, errs)
 	}
 	code, out, errs = ascvet(t, "help", "smi")
 	if code != exitUsage || out != "" || errs != "ascvet help: unknown command \"smi\"; did you mean sim? (ascvet help lists the commands)\n" {
@@ -190,12 +219,13 @@ func TestPlaceholders(t *testing.T) {
 	}
 }
 
-// TestVersion: ascvet version, -version and version -f json say the same,
-// with "unknown" for what go test's build info lacks; versionOf reads the
-// VCS settings of a real build.
+// TestVersion: ascvet version, -version and version -f json say the same;
+// versionOf reads the VCS settings of a real build, and a build without
+// them (go install from the module proxy, go run in a tarball, go test)
+// says what it knows, never "unknown".
 func TestVersion(t *testing.T) {
 	code, out, errs := ascvet(t, "version")
-	if code != exitOK || errs != "" || !regexp.MustCompile(`^ascvet `+regexp.QuoteMeta(version)+` \S+ rev \S+ \S+ go\S+ \S+/\S+\n$`).MatchString(out) {
+	if code != exitOK || errs != "" || !regexp.MustCompile(`^ascvet `+regexp.QuoteMeta(version)+`( \S+)* go\S+ \S+/\S+\n$`).MatchString(out) || strings.Contains(out, "unknown") {
 		t.Errorf("ascvet version: exit %d, stderr %q, stdout %q", code, errs, out)
 	}
 	if _, old, _ := ascvet(t, "-version"); old != out {
@@ -203,18 +233,41 @@ func TestVersion(t *testing.T) {
 	}
 	code, js, _ := ascvet(t, "version", "-f", "json")
 	var v versionInfo
-	if err := json.Unmarshal([]byte(js), &v); code != exitOK || err != nil || v.Version != version || v.Go == "" {
+	if err := json.Unmarshal([]byte(js), &v); code != exitOK || err != nil || v.Version != version || v.Go == "" || strings.Contains(js, "unknown") {
 		t.Errorf("ascvet version -f json: exit %d, %v: %s", code, err, js)
 	}
-	got := versionOf(&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.2.1-0.20261203100000-1a2b3c4d5e6f"}, Settings: []debug.BuildSetting{
-		{Key: "GOOS", Value: "linux"}, {Key: "GOARCH", Value: "arm64"},
-		{Key: "vcs.revision", Value: "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"}, {Key: "vcs.time", Value: "2026-12-03T10:00:00Z"}, {Key: "vcs.modified", Value: "true"},
-	}}).String()
-	if want := "ascvet " + version + " v0.2.1-0.20261203100000-1a2b3c4d5e6f rev 1a2b3c4d5e6f-dirty 2026-12-03T10:00:00Z go1.26.8 linux/arm64"; got != want {
-		t.Errorf("versionOf = %q, want %q", got, want)
+	platform := []debug.BuildSetting{{Key: "GOOS", Value: "linux"}, {Key: "GOARCH", Value: "arm64"}}
+	vcs := append(slices.Clone(platform), debug.BuildSetting{Key: "vcs.revision", Value: "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"},
+		debug.BuildSetting{Key: "vcs.time", Value: "2026-12-03T10:00:00Z"}, debug.BuildSetting{Key: "vcs.modified", Value: "true"})
+	const pseudo = "v0.2.1-0.20261203100000-1a2b3c4d5e6f"
+	for _, tc := range []struct {
+		name string
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{"a checkout", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: vcs},
+			"ascvet " + version + " (devel) rev 1a2b3c4d5e6f-dirty 2026-12-03T10:00:00Z go1.26.8 linux/arm64"},
+		{"a pseudo-version with VCS stamps", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: pseudo}, Settings: vcs},
+			"ascvet " + version + " " + pseudo + " rev 1a2b3c4d5e6f-dirty 2026-12-03T10:00:00Z go1.26.8 linux/arm64"},
+		{"go install @latest from the proxy", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: pseudo}, Settings: platform},
+			"ascvet " + version + " " + pseudo + " rev 1a2b3c4d5e6f 2026-12-03T10:00:00Z go1.26.8 linux/arm64"},
+		{"a pre-release pseudo-version", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.3.0-rc.1.0.20261203100000-abcdefabcdef"}, Settings: platform},
+			"ascvet " + version + " v0.3.0-rc.1.0.20261203100000-abcdefabcdef rev abcdefabcdef 2026-12-03T10:00:00Z go1.26.8 linux/arm64"},
+		{"go install @v0.2.0", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.2.0"}, Settings: platform},
+			"ascvet " + version + " v0.2.0 go1.26.8 linux/arm64"},
+		{"go run in a tarball", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: platform},
+			"ascvet " + version + " (devel) go1.26.8 linux/arm64"},
+	} {
+		if got := versionOf(tc.bi).String(); got != tc.want {
+			t.Errorf("%s: versionOf = %q, want %q", tc.name, got, tc.want)
+		}
 	}
-	if got, want := versionOf(&debug.BuildInfo{GoVersion: "go1.26.8"}).String(), "unknown rev unknown unknown go1.26.8"; !strings.Contains(got, want) {
-		t.Errorf("versionOf without VCS = %q, want it to hold %q", got, want)
+	if got := versionOf(nil).String(); strings.Contains(got, "unknown") || !strings.HasPrefix(got, "ascvet "+version+" go") {
+		t.Errorf("versionOf without build info = %q", got)
+	}
+	data, err := json.Marshal(versionOf(&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}}))
+	if err != nil || strings.Contains(string(data), "revision") || strings.Contains(string(data), "unknown") {
+		t.Errorf("version -f json without VCS stamps: %s (%v); want no revision", data, err)
 	}
 }
 

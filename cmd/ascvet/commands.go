@@ -80,15 +80,35 @@ func helpFlags(stderr io.Writer) *flag.FlagSet {
 		fmt.Fprint(stderr, `usage: ascvet help [COMMAND]
 
 Prints the usage of ascvet, or of COMMAND (`+strings.Join(commandNames(), ", ")+`),
-on stdout.
+on stdout, as -h does.
 `)
 	}
 	return fs
 }
 
+// answerHelp answers -h, -help and --help, wherever they come among the
+// arguments of ascvet or of a subcommand (before any mistake), as ascvet
+// help does: the usage on stdout, exit 0. A usage mistake stays a line on
+// stderr with exit 2. ok is false when the arguments ask for no help.
+func answerHelp(args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	if len(args) > 0 {
+		if c := lookupCommand(args[0]); c != nil {
+			if c.flags == nil || !wantsHelp(c.flags(io.Discard), args[1:]) {
+				return 0, false
+			}
+			return runHelp([]string{c.name}, stdout, stderr), true
+		}
+	}
+	fs, _ := mainFlags(io.Discard)
+	if !wantsHelp(fs, args) {
+		return 0, false
+	}
+	return runHelp(nil, stdout, stderr), true
+}
+
 // runHelp implements "ascvet help [COMMAND]": the usage of ascvet or of a
-// subcommand, on stdout (-h prints the same on stderr), exit 0; an unknown
-// command is a one-line error with the closest command.
+// subcommand, on stdout (as -h), exit 0; an unknown command is a one-line
+// error with the closest command.
 func runHelp(args []string, stdout, stderr io.Writer) int {
 	fs := helpFlags(stderr)
 	if code, ok := parseArgs(fs, args, stderr); !ok {

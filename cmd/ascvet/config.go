@@ -53,8 +53,8 @@ func runConfig(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "print":
 		return runConfigPrint(args[1:], stdout, stderr)
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stderr, configUsage)
+	case "-h", "-help", "--help", "help": // as ascvet help config (run answers -h first)
+		fmt.Fprint(stdout, configUsage)
 		return exitOK
 	}
 	msg := fmt.Sprintf("config: unknown subcommand %q", args[0])

@@ -118,6 +118,9 @@ func profiled(path string, f func() int) int {
 // run is ascvet with arguments args (without the program name); it returns
 // the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
+	if code, ok := answerHelp(args, stdout, stderr); ok {
+		return code
+	}
 	if len(args) > 0 {
 		if c := lookupCommand(args[0]); c != nil {
 			return c.run(args[1:], stdout, stderr)
@@ -174,7 +177,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var policy *failPolicy
 	if failSpec != "" {
 		if policy, err = parseFail(config.SplitList(failSpec)); err != nil {
-			return usageError(stderr, "-fail: "+err.Error())
+			return usageError(stderr, failError(failSpec, err))
 		}
 	}
 	if _, err := simcost.Load(*o.chipName, *o.machineFile); err != nil {

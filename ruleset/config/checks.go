@@ -110,10 +110,42 @@ func parseItem(rules []*ruleset.Rule, s string, at pos, fail bool) (item, error)
 	}
 	rs, err := matchRules(rules, body)
 	if err != nil {
+		if w := nearSeverity(body); fail && !it.neg && w != "" {
+			return it, &SeverityTypo{Entry: s, Want: w}
+		}
 		return it, err
 	}
 	it.rules = rs
 	return it, nil
+}
+
+// A SeverityTypo is an entry of a fail list that names no rule and is
+// close to a severity or to none: "errors", "warnings", "nonee". It most
+// likely means Want.
+type SeverityTypo struct {
+	Entry string // as written
+	Want  string // error, warning, info or none
+}
+
+func (e *SeverityTypo) Error() string {
+	if e.Want == "none" {
+		return fmt.Sprintf("unknown rule %s; did you mean none?", e.Entry)
+	}
+	return fmt.Sprintf("unknown rule %s; did you mean the severity %s?", e.Entry, e.Want)
+}
+
+// nearSeverity returns the severity name, or none, that s (no rule's ID or
+// name) most likely misspells, or "".
+func nearSeverity(s string) string {
+	low := strings.ToLower(s)
+	for i := ruleset.Info; i <= ruleset.Error; i++ {
+		name := i.String()
+		if strings.HasPrefix(low, name) && len(low) <= len(name)+1 || strings.HasPrefix(name, low) && len(low) >= 3 {
+			return name // "errors", "warnings"; "warn", "err"
+		}
+	}
+	w := suggest(s, []string{ruleset.Info.String(), ruleset.Warning.String(), ruleset.Error.String(), "none"})
+	return strings.TrimSuffix(strings.TrimPrefix(w, " (did you mean "), "?)")
 }
 
 // selectRules applies items to base as the check list semantics above say.

@@ -354,6 +354,10 @@ func TestErrors(t *testing.T) {
 			Options{}, []string{"ascvet.toml:2: severity.unalign-pre-in-lop: unknown rule unalign-pre-in-lop (did you mean unalign-pre-in-loop?)"}},
 		{"fail severity case", map[string]string{"ascvet.toml": "fail = [\"Warning\"]\n"},
 			Options{}, []string{"ascvet.toml:1: fail: severity Warning: write it in lowercase, warning"}},
+		{"fail severity in the plural", map[string]string{"ascvet.toml": "fail = [\"errors\"]\n"},
+			Options{}, []string{"ascvet.toml:1: fail: unknown rule errors; did you mean the severity error?"}},
+		{"checks take no severity", map[string]string{"ascvet.toml": "checks = [\"errors\"]\n"},
+			Options{}, []string{"ascvet.toml:1: checks: unknown rule errors"}},
 		{"unknown chip", map[string]string{"ascvet.toml": "chip = \"ascend910\"\n"},
 			Options{Chips: []string{"ascend950"}}, []string{"ascvet.toml:1: chip: unknown chip \"ascend910\" (want ascend950) (did you mean ascend950?)"}},
 		{"missing machine", map[string]string{"ascvet.toml": "\nmachine = \"m.toml\"\n"},
@@ -526,6 +530,15 @@ func TestFailPolicy(t *testing.T) {
 	}
 	if _, err := ParseFail([]string{"fatal"}); err == nil {
 		t.Error("ParseFail(fatal) succeeded")
+	}
+	// An entry that names no rule but misspells a severity or none says
+	// which it most likely means.
+	for entry, want := range map[string]string{"errors": "error", "warnings": "warning", "warn": "warning", "infos": "info", "err": "error", "nonee": "none", "ASC1001": "", "xyzzy": "", "-errors": "", "ASC100": ""} {
+		_, err := ParseFail([]string{"ASC1001", entry})
+		var typo *SeverityTypo
+		if errors.As(err, &typo) != (want != "") || want != "" && (typo.Want != want || typo.Entry != entry) {
+			t.Errorf("ParseFail(ASC1001, %s): %v; want a SeverityTypo for %q", entry, err, want)
+		}
 	}
 }
 
