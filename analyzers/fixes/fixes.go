@@ -4,7 +4,7 @@
 // analysis.SuggestedFix into a Fix of byte offsets, and the driver and the
 // fixture harness hand those to Apply.
 //
-// The guarantees, which the ascvet README repeats for users:
+// The guarantees, which docs/fixes.md repeats for users:
 //
 //   - Every offset refers to the original bytes, and everything outside the
 //     edits is kept byte for byte: line endings (CRLF stays CRLF), comments,
