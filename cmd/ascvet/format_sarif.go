@@ -16,6 +16,10 @@ package main
 //     ascvet/v1, the line-independent fingerprint of the baseline;
 //   - fixes, suppressions, simulated cycles, the invocation and
 //     automationDetails, which GitHub ignores but other consumers read;
+//   - no absolute path of the machine but the roots in originalUriBaseIds:
+//     the files, and the invocation's working directory, are relative to
+//     a root's base id, the arguments to the working directory (see
+//     sarifBases.invocation);
 //   - GitHub's limits: fullDescription at most 1024 characters, at most 20
 //     tags per rule and 25,000 results per run (the least severe are left
 //     out, and a notification says how many).
@@ -200,8 +204,8 @@ type sarifSuppression struct {
 }
 
 type sarifInvocation struct {
-	Arguments           []string            `json:"arguments"`
-	WorkingDirectory    *sarifArtifactLoc   `json:"workingDirectory,omitempty"`
+	Arguments           []string            `json:"arguments,omitempty"`        // without absolute paths (sarifBases.invocation)
+	WorkingDirectory    *sarifArtifactLoc   `json:"workingDirectory,omitempty"` // relative to a base id
 	ExecutionSuccessful bool                `json:"executionSuccessful"`
 	ExitCode            int                 `json:"exitCode"`
 	Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
@@ -259,16 +263,10 @@ func writeSARIF(w io.Writer, r *report) error {
 	}
 
 	inv := sarifInvocation{
-		Arguments:           r.Args,
 		ExecutionSuccessful: r.Exit == exitOK || r.Exit == exitFindings,
 		ExitCode:            r.Exit,
 	}
-	if inv.Arguments == nil {
-		inv.Arguments = []string{}
-	}
-	if r.WorkDir != "" {
-		inv.WorkingDirectory = &sarifArtifactLoc{URI: dirURI(r.WorkDir)}
-	}
+	inv.WorkingDirectory, inv.Arguments = bases.invocation(r.WorkDir, r.Args)
 	if dropped > 0 {
 		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "warning", Message: sarifMessage{Text: fmt.Sprintf(
 			"%d of %d results left out, the least severe: GitHub code scanning rejects a run with more than %d; use -f json for all of them",
@@ -597,6 +595,69 @@ func (b *sarifBases) location(name string) sarifArtifactLoc {
 	// Such a file keeps its absolute file:// URI, the one place a log
 	// names a path of the machine that ran ascvet.
 	return sarifArtifactLoc{URI: fileURI(abs)}
+}
+
+// invocation returns the run's working directory wd and its arguments
+// args as the log holds them, without an absolute path of the machine:
+//
+//   - the working directory is a location relative to the base id of the
+//     innermost root it is in ("kernels/" under %SRCROOT%, or "./" for the
+//     root itself), and is left out when it is in none (ascvet ran above
+//     the repository, on its path);
+//   - an argument that is an absolute path, or a flag whose value after
+//     "=" is one (-o=/x), is made relative to the working directory, when
+//     both are in that root ("/repo/kernels" run in /repo is "kernels").
+//     When one cannot be (no working directory in a root, or a path
+//     outside it, such as -o /tmp/out.sarif), arguments is left out: a
+//     command line with a path missing would mislead.
+//
+// SARIF's arguments are the strings the tool was given, with no base id;
+// relative to workingDirectory they still say how to run it again.
+func (b *sarifBases) invocation(wd string, args []string) (*sarifArtifactLoc, []string) {
+	var loc *sarifArtifactLoc
+	root := ""
+	if wd != "" {
+		wd = filepath.Clean(wd)
+		for _, r := range b.roots {
+			if _, ok := relUnder(r, wd); ok && len(r) > len(root) {
+				root = r
+			}
+		}
+	}
+	if root != "" {
+		rel, _ := relUnder(root, wd)
+		uri := "./"
+		if rel != "." {
+			uri = escapePath(rel) + "/"
+		}
+		loc = &sarifArtifactLoc{URI: uri, URIBaseID: b.ids[root]}
+	}
+	out := make([]string, 0, len(args))
+	for _, a := range args {
+		flag, val := "", a
+		if strings.HasPrefix(a, "-") {
+			if k := strings.IndexByte(a, '='); k > 0 {
+				flag, val = a[:k+1], a[k+1:]
+			}
+		}
+		if !filepath.IsAbs(val) {
+			out = append(out, a)
+			continue
+		}
+		if root == "" {
+			return loc, nil
+		}
+		p := filepath.Clean(val)
+		if _, ok := relUnder(root, p); !ok {
+			return loc, nil
+		}
+		rel, err := filepath.Rel(wd, p)
+		if err != nil {
+			return loc, nil
+		}
+		out = append(out, flag+rel)
+	}
+	return loc, out
 }
 
 // fileURI returns the file:// URI of an absolute path.

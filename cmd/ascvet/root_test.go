@@ -308,3 +308,97 @@ func TestConfigStopsAtRepoRoot(t *testing.T) {
 		t.Errorf("root = true in k: want ASC1001 in k/copy.asc only\n%s", out)
 	}
 }
+
+// TestSARIFInvocation: the invocation names no absolute path, as no other
+// part of the log does but originalUriBaseIds: the working directory is
+// relative to the base id of its root, the arguments' absolute paths
+// relative to it, and what cannot be expressed so is left out; the log
+// validates.
+func TestSARIFInvocation(t *testing.T) {
+	parent, sub := scratchRepo(t)
+	elsewhere := t.TempDir()
+	out := filepath.Join(sub, "k", "out.sarif")
+	for _, tc := range []struct {
+		dir  string
+		args []string
+		wd   string   // uriBaseId and uri of workingDirectory, "" for none
+		argv []string // the arguments, nil for none
+	}{
+		{sub, []string{"-f", "sarif", "."}, srcRoot + " ./", []string{"-f", "sarif", "."}},
+		{filepath.Join(sub, "k"), []string{"-f", "sarif", "-o=" + out, filepath.Join(sub, "copy.asc"), "masks.asc"},
+			srcRoot + " k/", []string{"-f", "sarif", "-o=out.sarif", filepath.Join("..", "copy.asc"), "masks.asc"}},
+		{sub, []string{"-f", "sarif", "-o", filepath.Join(elsewhere, "out.sarif"), "."}, srcRoot + " ./", nil},
+		{parent, []string{"-f", "sarif", "sub"}, "", []string{"-f", "sarif", "sub"}},
+		{elsewhere, []string{"-f", "sarif", sub}, "", nil},
+	} {
+		name := "in " + tc.dir + ", ascvet " + strings.Join(tc.args, " ")
+		code, stdout, errs := inDir(t, tc.dir, tc.args...)
+		if code != exitFindings || errs != "" {
+			t.Fatalf("%s: exit %d, stderr %q", name, code, errs)
+		}
+		for i, a := range tc.args {
+			file, ok := strings.CutPrefix(a, "-o=")
+			if a == "-o" {
+				file, ok = tc.args[i+1], true
+			}
+			if ok {
+				data, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				stdout = string(data)
+			}
+		}
+		validateSARIF(t, stdout)
+		var doc any
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatal(err)
+		}
+		// No string of the log names the scratch directories, but the
+		// base ids.
+		var walk func(path string, v any)
+		walk = func(path string, v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, e := range v {
+					if path == "/runs/0" && k == "originalUriBaseIds" {
+						continue
+					}
+					walk(path+"/"+k, e)
+				}
+			case []any:
+				for i, e := range v {
+					walk(path+"/"+itoa(i), e)
+				}
+			case string:
+				if strings.Contains(v, parent) || strings.Contains(v, elsewhere) || strings.HasPrefix(v, "file:") {
+					t.Errorf("%s: %s is %q, an absolute path", name, path, v)
+				}
+			}
+		}
+		walk("", doc)
+
+		var log struct {
+			Runs []struct {
+				Invocations []struct {
+					Arguments        []string `json:"arguments"`
+					WorkingDirectory *struct {
+						URI       string `json:"uri"`
+						URIBaseID string `json:"uriBaseId"`
+					} `json:"workingDirectory"`
+				} `json:"invocations"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &log); err != nil {
+			t.Fatal(err)
+		}
+		inv := log.Runs[0].Invocations[0]
+		wd := ""
+		if w := inv.WorkingDirectory; w != nil {
+			wd = w.URIBaseID + " " + w.URI
+		}
+		if wd != tc.wd || !slices.Equal(inv.Arguments, tc.argv) {
+			t.Errorf("%s: workingDirectory %q, arguments %q; want %q, %q", name, wd, inv.Arguments, tc.wd, tc.argv)
+		}
+	}
+}
