@@ -130,7 +130,7 @@ func TestVSCodeManifest(t *testing.T) {
 		t.Errorf("package.json contributes no command ascvet.restartServer shown as \"ascvet: Restart language server\": %+v", m.Contributes.Commands)
 	}
 
-	for _, ev := range []string{"onLanguage:cpp", "onLanguage:c", "onLanguage:python", "onLanguage:ascendc", "workspaceContains:**/*.asc"} {
+	for _, ev := range []string{"onLanguage:cpp", "onLanguage:c", "onLanguage:ascendc", "workspaceContains:**/*.asc", "workspaceContains:**/ascvet.toml"} {
 		if !slices.Contains(m.ActivationEvents, ev) {
 			t.Errorf("activationEvents %q lack %s", m.ActivationEvents, ev)
 		}
@@ -177,6 +177,72 @@ func TestVSCodeManifest(t *testing.T) {
 		if !strings.Contains(string(readme), s) {
 			t.Errorf("editors/vscode/README.md does not say %q", s)
 		}
+	}
+}
+
+// TestVSCodeActivation: the extension starts where there are kernels, not
+// on every Python file. VS Code's activation is simulated from
+// package.json's activationEvents: a workspace of files, and the language
+// of the file opened. A Python project without kernels does not start it;
+// a .py kernel in a project with an ascvet.toml or .asc files does, as do
+// the C++ kinds. (Once started, the server gets the .py documents too:
+// TestVSCodeExtensionStarts.)
+func TestVSCodeActivation(t *testing.T) {
+	m := readVSCodeManifest(t)
+	for _, ev := range m.ActivationEvents {
+		switch {
+		case ev == "*", ev == "onStartupFinished", ev == "onLanguage:python":
+			t.Errorf("activation event %s starts the extension in every (Python) workspace", ev)
+		case strings.HasPrefix(ev, "workspaceContains:"):
+			if g := strings.TrimPrefix(ev, "workspaceContains:"); !strings.HasPrefix(g, "**/") || strings.ContainsAny(g[3:], "/{") {
+				t.Errorf("activation event %s: the simulation below knows only **/NAME globs", ev)
+			}
+		case strings.HasPrefix(ev, "onLanguage:"):
+		default:
+			t.Errorf("activation event %s: the simulation below does not know it", ev)
+		}
+	}
+	activates := func(files []string, lang string) bool {
+		for _, ev := range m.ActivationEvents {
+			if l, ok := strings.CutPrefix(ev, "onLanguage:"); ok && l == lang {
+				return true
+			}
+			if g, ok := strings.CutPrefix(ev, "workspaceContains:**/"); ok {
+				for _, f := range files {
+					if ok, _ := path.Match(g, path.Base(f)); ok {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for _, tc := range []struct {
+		name  string
+		files []string // the workspace
+		lang  string   // the language of the file opened
+		want  bool
+	}{
+		{"a Python project without kernels", []string{"app.py", "lib/util.py", "setup.cfg"}, "python", false},
+		{"a .py kernel beside an ascvet.toml", []string{"ascvet.toml", "kernels/scale_rows.py"}, "python", true},
+		{"a .py kernel under a nested ascvet.toml", []string{"README.md", "ops/vf/ascvet.toml", "ops/vf/scale_rows.py"}, "python", true},
+		{"a .py kernel beside .asc kernels", []string{"k/add.asc", "k/scale_rows.py"}, "python", true},
+		{"a C++ file", []string{"src/k.cpp"}, "cpp", true},
+		{"a header opened as C", []string{"inc/k.h"}, "c", true},
+		{"an .asc file", []string{"k.asc"}, "ascendc", true},
+	} {
+		if got := activates(tc.files, tc.lang); got != tc.want {
+			t.Errorf("%s (%q, opening %s): activates %v, want %v", tc.name, tc.files, tc.lang, got, tc.want)
+		}
+	}
+
+	// The README says how a Python-only project starts it.
+	readme, err := os.ReadFile(filepath.Join(vscodeDir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "ascvet.toml") || !strings.Contains(string(readme), "## Activation") {
+		t.Error("editors/vscode/README.md does not say when the extension starts (## Activation, ascvet.toml)")
 	}
 }
 
