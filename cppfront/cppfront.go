@@ -75,7 +75,8 @@ func ParseFile(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
 }
 
 // ParseFileOptions is ParseFile with limits. A file beyond them returns a
-// *LimitError, with the file (added to fset) but no region.
+// *LimitError, with the file (added to fset) but no region; a parse
+// stopped by Options.Stop returns ErrStopped, with no region either.
 func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options) (f *ir.File, err error) {
 	start := time.Now()
 	tf := fset.AddFile(name, -1, len(src))
@@ -93,16 +94,16 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	if d := nesting(clean); d > opts.maxDepth() {
 		return f, depthError(d, opts.maxDepth())
 	}
-	b := &budget{cut: treeCut(opts.maxDepth())}
+	b := &budget{clock: clock{stop: opts.Stop}, cut: treeCut(opts.maxDepth())}
 	if opts.Timeout > 0 {
 		b.deadline = start.Add(opts.Timeout)
 	}
 	for _, bl := range blanks {
 		f.Quals = append(f.Quals, ir.Qualifier{Pos: tf.Pos(bl.start), Text: bl.text})
 	}
-	mac, late := expandFileBy(f, src, clean, blanks, opts.maxDepth(), opts.Index, b.deadline)
+	mac, late := expandFileBy(f, src, clean, blanks, opts.maxDepth(), opts.Index, b.clock)
 	if late {
-		return noRegions(f), timeoutError(opts.Timeout)
+		return noRegions(f), b.err(opts.Timeout)
 	}
 	if mac != nil {
 		clean, blanks = mac.clean, mac.blanks
@@ -115,10 +116,10 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 			only[i] = [2]int{mac.toExp(r[0]), mac.toExp(r[1])}
 		}
 	}
-	trees, segs := parseLazy(clean, blanks, b.deadline, only)
+	trees, segs := parseLazy(clean, blanks, b.clock, only)
 	if trees == nil {
-		if !b.deadline.IsZero() && time.Now().After(b.deadline) {
-			return noRegions(f), timeoutError(opts.Timeout)
+		if b.over() {
+			return noRegions(f), b.err(opts.Timeout)
 		}
 		return f, errParse
 	}
@@ -128,7 +129,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 			if _, ok := r.(overTime); !ok {
 				panic(r)
 			}
-			f, err = noRegions(f), timeoutError(opts.Timeout)
+			f, err = noRegions(f), b.err(opts.Timeout)
 		}
 	}()
 	lw := newLowerer(f, clean, blanks, trees, segs, b)
@@ -169,7 +170,9 @@ func lowerForeignTrees(fset *token.FileSet, name string, src, clean []byte, blan
 			}
 		}()
 	}
-	b := &budget{cut: treeCut(DefaultMaxDepth), deadline: time.Now().Add(foreignLowerTimeout)}
+	// Its own clock, never stopped: the index keeps the helpers for every
+	// file that calls them.
+	b := &budget{clock: clock{deadline: time.Now().Add(foreignLowerTimeout)}, cut: treeCut(DefaultMaxDepth)}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(overTime); !ok {
@@ -189,16 +192,17 @@ func lowerForeignTrees(fset *token.FileSet, name string, src, clean []byte, blan
 
 // parseLazy parses the pre-passed text with the bodies lowering never
 // reads blanked (lazy.go), or whole when the scan is unsure or the trees
-// do not hold what it expected. The trees have the offsets of clean.
-func parseLazy(clean []byte, blanks []blank, deadline time.Time, only [][2]int) ([]*sitter.Tree, []segment) {
+// do not hold what it expected. The trees have the offsets of clean; nil
+// when the parser stopped (clk over).
+func parseLazy(clean []byte, blanks []blank, clk clock, only [][2]int) ([]*sitter.Tree, []segment) {
 	var p *lazyPlan
 	if !parseWhole {
 		p = planLazy(clean, blanks, only)
 	}
 	if p == nil {
-		return parseTrees(clean, deadline)
+		return parseTrees(clean, clk)
 	}
-	trees, segs := parseTreesSkipping(p.text, p.bodies, deadline)
+	trees, segs := parseTreesSkipping(p.text, p.bodies, clk)
 	if trees == nil {
 		return nil, nil
 	}
@@ -210,25 +214,33 @@ func parseLazy(clean []byte, blanks []blank, deadline time.Time, only [][2]int) 
 		return trees, segs
 	}
 	closeTrees(trees)
-	return parseTrees(clean, deadline)
+	return parseTrees(clean, clk)
 }
 
 // parseTrees parses the pre-passed text: whole, or in segments when it is big
 // (segments.go). It returns nil trees when the parser stopped.
-func parseTrees(clean []byte, deadline time.Time) ([]*sitter.Tree, []segment) {
+//
+// tsutil.Parse watches the deadline from C, not the stop flag: the flag is
+// checked before a parse and between segments (parseSegments). A segment
+// is small (12 to 256 KB: milliseconds), and a text parsed whole is under
+// segmentMin, so a stopped parse ends within a fraction of a second.
+func parseTrees(clean []byte, clk clock) ([]*sitter.Tree, []segment) {
+	if clk.stopped() {
+		return nil, nil
+	}
 	if len(clean) >= segmentMin {
 		if segs := splitSegments(clean, segmentSize); segs != nil {
-			if trees := parseSegments(clean, segs, deadline); trees != nil {
+			if trees := parseSegments(clean, segs, clk); trees != nil {
 				return trees, segs
 			}
-			if !deadline.IsZero() && time.Now().After(deadline) {
-				return nil, nil // out of time: a whole parse would be too
+			if clk.over() {
+				return nil, nil // out of time, or stopped: a whole parse would be too
 			}
 		}
 	}
 	p := getParser()
 	defer putParser(p)
-	tree := tsutil.Parse(p, clean, deadline)
+	tree := tsutil.Parse(p, clean, clk.deadline)
 	if tree == nil {
 		p.Reset()
 		return nil, nil
@@ -242,9 +254,12 @@ func parseTrees(clean []byte, deadline time.Time) ([]*sitter.Tree, []segment) {
 // tree is the same (every blanked body an empty compound statement from its
 // { to its }), and the parse of the corpus's planned files takes 11% less.
 // A big file goes to the segments as before.
-func parseTreesSkipping(text []byte, bodies [][2]int, deadline time.Time) ([]*sitter.Tree, []segment) {
+func parseTreesSkipping(text []byte, bodies [][2]int, clk clock) ([]*sitter.Tree, []segment) {
 	if len(text) >= segmentMin || len(bodies) == 0 {
-		return parseTrees(text, deadline)
+		return parseTrees(text, clk)
+	}
+	if clk.stopped() {
+		return nil, nil
 	}
 	rs := make([]sitter.Range, 0, len(bodies)+1)
 	starts := tsutil.LineStarts(text)
@@ -269,9 +284,9 @@ func parseTreesSkipping(text []byte, bodies [][2]int, deadline time.Time) ([]*si
 		putParser(p)
 	}()
 	if p.SetIncludedRanges(rs) != nil {
-		return parseTrees(text, deadline)
+		return parseTrees(text, clk)
 	}
-	tree := tsutil.Parse(p, text, deadline)
+	tree := tsutil.Parse(p, text, clk.deadline)
 	if tree == nil {
 		p.Reset()
 		return nil, nil

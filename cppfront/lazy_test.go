@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -380,8 +379,8 @@ func TestLazySkipsBodies(t *testing.T) {
 			continue
 		}
 		planned++
-		blank, _ := parseTrees(pl.text, time.Time{})
-		skip, segs := parseTreesSkipping(pl.text, pl.bodies, time.Time{})
+		blank, _ := parseTrees(pl.text, clock{})
+		skip, segs := parseTreesSkipping(pl.text, pl.bodies, clock{})
 		if len(blank) != 1 || len(skip) != 1 || segs != nil {
 			t.Fatalf("%s: %d and %d trees", p, len(blank), len(skip))
 		}

@@ -1,7 +1,9 @@
 package cppfront
 
 import (
+	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,6 +23,11 @@ import (
 //   - time: with Options.Timeout, parsing is cancelled through tree-sitter's
 //     progress callback, and lowering checks the clock every few hundred
 //     nodes; a file over time is refused with a *LimitError.
+//
+// Besides the limits, a caller can stop a parse from outside (Options.Stop:
+// the language server, when a newer edit made the analysis useless). Every
+// pass that watches the deadline asks one clock, which knows both, so that
+// a pass cannot watch one and forget the other.
 
 // DefaultMaxDepth is the bracket nesting ParseFile accepts.
 const DefaultMaxDepth = 1000
@@ -36,6 +43,13 @@ type Options struct {
 	MaxDepth int           // deepest bracket nesting accepted; <= 0 for DefaultMaxDepth
 	Timeout  time.Duration // time to parse and lower the file; <= 0 for none
 	Index    *Index        // the project index to consult for names the file does not define; nil for none
+
+	// Stop, when not nil, stops the parse once it is set: the passes that
+	// watch the deadline watch it too, and the parse returns ErrStopped
+	// and no region. The work the project index keeps for other files
+	// (headers it reads and lowers) never stops half done: it does not
+	// watch the flag. The command line never sets it.
+	Stop *atomic.Bool
 
 	noForeign bool // do not link calls to helpers of other headers (a header lowered for its helpers)
 
@@ -77,16 +91,46 @@ func timeoutError(d time.Duration) *LimitError {
 	return &LimitError{Limit: "timeout", Msg: fmt.Sprintf("parsing took longer than the limit of %v", d)}
 }
 
-// budget is the clock of one file: lowering calls tick on its way, and
-// tick panics with errOverTime once the deadline has passed; ParseFile
-// recovers it.
-type budget struct {
-	deadline time.Time // zero: no limit
-	ticks    uint      // calls of tick
-	cut      int       // tree depth below which nothing is walked (treeCut)
+// ErrStopped is the error of a parse stopped by Options.Stop. Nothing is
+// wrong with the file or with ascvet: whoever set the flag no longer wants
+// the result.
+var ErrStopped = errors.New("parse stopped")
+
+// clock says when the work on one file must end: at its deadline
+// (Options.Timeout), or as soon as its stop flag (Options.Stop) is set.
+// The long passes (macro expansion, parsing, lowering) ask it.
+type clock struct {
+	deadline time.Time    // zero: no limit
+	stop     *atomic.Bool // nil: none
 }
 
-// overTime is the panic value of tick.
+// stopped reports whether the work was stopped from outside.
+func (c clock) stopped() bool { return c.stop != nil && c.stop.Load() }
+
+// over reports whether the work must end: stopped, or past the deadline.
+func (c clock) over() bool {
+	return c.stopped() || !c.deadline.IsZero() && time.Now().After(c.deadline)
+}
+
+// err is the error of work that ended early: ErrStopped when it was
+// stopped, else the timeout's *LimitError (timeout is Options.Timeout).
+func (c clock) err(timeout time.Duration) error {
+	if c.stopped() {
+		return ErrStopped
+	}
+	return timeoutError(timeout)
+}
+
+// budget is the clock of one file's lowering: lowering calls tick on its
+// way, and tick panics with overTime once the clock is over; ParseFile
+// recovers it.
+type budget struct {
+	clock
+	ticks uint // calls of tick
+	cut   int  // tree depth below which nothing is walked (treeCut)
+}
+
+// overTime is the panic value of tick and check: the clock is over.
 type overTime struct{}
 
 func (b *budget) tick() {
@@ -96,10 +140,11 @@ func (b *budget) tick() {
 	}
 }
 
-// check panics with overTime once the deadline has passed. Lowering calls
-// it directly where one step may be long (a call copies its operands' text).
+// check panics with overTime once the clock is over (the deadline passed,
+// or the parse was stopped). Lowering calls it directly where one step may
+// be long (a call copies its operands' text).
 func (b *budget) check() {
-	if !b.deadline.IsZero() && time.Now().After(b.deadline) {
+	if b.over() {
 		panic(overTime{})
 	}
 }

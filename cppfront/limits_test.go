@@ -79,7 +79,7 @@ func TestTimeout(t *testing.T) {
 		t.Fatalf("err %v, want a timeout *LimitError", err)
 	}
 	// The lowering's clock: a budget past its deadline stops the walk.
-	bud := &budget{deadline: time.Now().Add(-time.Second), cut: 100}
+	bud := &budget{clock: clock{deadline: time.Now().Add(-time.Second)}, cut: 100}
 	func() {
 		defer func() {
 			if _, ok := recover().(overTime); !ok {

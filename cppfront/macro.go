@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
@@ -181,17 +180,18 @@ func tokenEnd(b []byte, off int) bool {
 // headermacro.go). It returns nil when there is nothing to expand, or when
 // the expansion would exceed its limits.
 func expandMacros(src, clean []byte, blanks []blank, hdr *headerMacros) *macroMap {
-	m, _ := expandMacrosBy(src, clean, blanks, hdr, time.Time{}, 0)
+	m, _ := expandMacrosBy(src, clean, blanks, hdr, clock{}, 0)
 	return m
 }
 
-// expandMacrosBy is expandMacros with a deadline, checked as it expands
-// (a few hundred bytes of nested macros can ask for an exponential
-// expansion): late reports that it passed, and the result is nil. work
+// expandMacrosBy is expandMacros with the file's clock (its deadline and
+// stop flag), checked as it expands (a few hundred bytes of nested macros
+// can ask for an exponential expansion): late reports that the clock is
+// over, and the result is nil. work
 // bounds the tokens the expansion looks at, argument re-expansions
 // included (0: 8 times maxExpansion of the file's size); past it the file
 // is parsed unexpanded, as past the other budgets.
-func expandMacrosBy(src, clean []byte, blanks []blank, hdr *headerMacros, deadline time.Time, work int) (_ *macroMap, late bool) {
+func expandMacrosBy(src, clean []byte, blanks []blank, hdr *headerMacros, clk clock, work int) (_ *macroMap, late bool) {
 	if work <= 0 {
 		work = 8 * maxExpansion(len(src))
 	}
@@ -227,7 +227,7 @@ func expandMacrosBy(src, clean []byte, blanks []blank, hdr *headerMacros, deadli
 		return nil, false
 	}
 	r := 0 // the region at or after the current token
-	x := &expander{defs: defs, hdr: hdr, budget: maxExpansion(len(src)) - len(src), toks: maxExpansion(len(src)), deadline: deadline, work: work}
+	x := &expander{defs: defs, hdr: hdr, budget: maxExpansion(len(src)) - len(src), toks: maxExpansion(len(src)), clock: clk, work: work}
 	m := &macroMap{orig: src}
 	cl, ex := make([]byte, 0, len(clean)+len(clean)/8), make([]byte, 0, len(src)+len(src)/8) // the expanded texts, most of them copied
 	last, shift := 0, 0
@@ -345,22 +345,22 @@ type expander struct {
 	hdr    *headerMacros        // the included headers', nil for none
 	budget int                  // bytes the expansions may still add
 	toks   int                  // tokens the expansions may still make, nested ones included
-	over   bool                 // a budget, the depth limit or the deadline was exceeded: every expansion stops
-	late   bool                 // the deadline passed
+	over   bool                 // a budget, the depth limit or the clock was exceeded: every expansion stops
+	late   bool                 // the clock is over (the deadline passed, or the parse was stopped)
 
-	deadline time.Time // zero for none
-	steps    int       // tokens looked at, for checking the deadline now and then
-	work     int       // tokens the expansions may still look at, argument re-expansions included
+	clock clock // the file's deadline and stop flag
+	steps int   // tokens looked at, for checking the clock now and then
+	work  int   // tokens the expansions may still look at, argument re-expansions included
 }
 
 // step counts one token looked at, and stops the expansion when the work
-// budget is spent or the deadline has passed (checked every 1,024 steps).
+// budget is spent or the clock is over (checked every 1,024 steps).
 func (x *expander) step() bool {
 	x.steps++
 	if x.steps > x.work {
 		x.over = true
 	}
-	if x.steps&1023 == 0 && !x.deadline.IsZero() && time.Now().After(x.deadline) {
+	if x.steps&1023 == 0 && x.clock.over() {
 		x.over, x.late = true, true
 	}
 	return !x.over
@@ -554,7 +554,7 @@ func (x *expander) subst(d *macroDef, args [][]xtok, active []string, depth int)
 				var ok bool
 				if a, ok = x.expand(a, active, depth+1); !ok {
 					if x.over {
-						return nil // a budget or the deadline: no expansion at all
+						return nil // a budget or the clock: no expansion at all
 					}
 					a = raw(k)
 				}
@@ -809,16 +809,16 @@ func dirEnd(dirs [][2]int, off int) int {
 // original text (lowering indexes it with the parser's offsets); the caller
 // puts src back. It returns nil when nothing was expanded.
 func expandFile(f *ir.File, src, clean []byte, blanks []blank, maxDepth int, ix *Index) *macroMap {
-	m, _ := expandFileBy(f, src, clean, blanks, maxDepth, ix, time.Time{})
+	m, _ := expandFileBy(f, src, clean, blanks, maxDepth, ix, clock{})
 	return m
 }
 
-// expandFileBy is expandFile with the file's deadline (expandMacrosBy):
-// late reports that it passed during the expansion.
-func expandFileBy(f *ir.File, src, clean []byte, blanks []blank, maxDepth int, ix *Index, deadline time.Time) (_ *macroMap, late bool) {
+// expandFileBy is expandFile with the file's clock (expandMacrosBy): late
+// reports that it was over during the expansion.
+func expandFileBy(f *ir.File, src, clean []byte, blanks []blank, maxDepth int, ix *Index, clk clock) (_ *macroMap, late bool) {
 	var c *closure
 	hdr := fileMacros(ix, f.Name, clean, &c)
-	m, late := expandMacrosBy(src, clean, blanks, hdr, deadline, 0)
+	m, late := expandMacrosBy(src, clean, blanks, hdr, clk, 0)
 	if late {
 		return nil, true
 	}

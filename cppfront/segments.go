@@ -3,7 +3,6 @@ package cppfront
 import (
 	"runtime"
 	"sync"
-	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -336,9 +335,10 @@ func directive(d []byte) string {
 }
 
 // parseSegments parses src in segs, at most GOMAXPROCS at a time, and
-// returns their trees in order; nil when a parse stops (time limit, or a
-// parser that would not take the ranges), after closing the trees made.
-func parseSegments(src []byte, segs []segment, deadline time.Time) []*sitter.Tree {
+// returns their trees in order; nil when a parse stops (time limit, the
+// stop flag, checked before each segment, or a parser that would not take
+// the ranges), after closing the trees made.
+func parseSegments(src []byte, segs []segment, clk clock) []*sitter.Tree {
 	starts := tsutil.LineStarts(src)
 	trees := make([]*sitter.Tree, len(segs))
 	inParallel(len(segs), func(next <-chan int) {
@@ -349,6 +349,9 @@ func parseSegments(src []byte, segs []segment, deadline time.Time) []*sitter.Tre
 			putParser(p)
 		}()
 		for k := range next {
+			if clk.stopped() {
+				return
+			}
 			rs := make([]sitter.Range, 0, len(segs[k].ranges))
 			for _, r := range segs[k].ranges {
 				rs = append(rs, byteRange(starts, r[0], r[1]))
@@ -356,7 +359,10 @@ func parseSegments(src []byte, segs []segment, deadline time.Time) []*sitter.Tre
 			if p.SetIncludedRanges(rs) != nil {
 				return
 			}
-			trees[k] = tsutil.Parse(p, src, deadline)
+			trees[k] = tsutil.Parse(p, src, clk.deadline)
+			if segmentParsed != nil {
+				segmentParsed()
+			}
 			if trees[k] == nil {
 				p.Reset()
 				return
@@ -375,6 +381,10 @@ func parseSegments(src []byte, segs []segment, deadline time.Time) []*sitter.Tre
 	}
 	return trees
 }
+
+// segmentParsed, when set (a test), is called after each segment's parse,
+// from the goroutines that parse.
+var segmentParsed func()
 
 // closeTrees frees the trees, a big file's on GOMAXPROCS goroutines:
 // freeing a 40 MB file's trees takes a second on one.

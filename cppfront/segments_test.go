@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 
@@ -140,7 +139,7 @@ func checkSameTrees(t *testing.T, name string, src []byte, size int, errorsToo b
 		// from it; a segment's tree keeps the damage inside the segment.
 		return -1
 	}
-	trees := parseSegments(clean, segs, time.Time{})
+	trees := parseSegments(clean, segs, clock{})
 	if trees == nil {
 		t.Fatalf("%s: parseSegments failed", name)
 	}
@@ -420,7 +419,7 @@ func FuzzSplitSegments(f *testing.F) {
 		if at != len(clean) {
 			t.Fatalf("the segments end at %d of %d bytes", at, len(clean))
 		}
-		trees := parseSegments(clean, segs, time.Time{})
+		trees := parseSegments(clean, segs, clock{})
 		if trees == nil {
 			t.Fatal("a segment did not parse")
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -169,6 +170,31 @@ func TestLimits(t *testing.T) {
 	f, err = ParseFileOptions(token.NewFileSet(), "big.py", []byte(big.String()), cppfront.Options{Timeout: time.Minute})
 	if err != nil || len(f.Funcs) != 1 || len(f.Funcs[0].Instrs) != 20000 {
 		t.Errorf("a 450 kB file in a minute: err %v", err)
+	}
+	// A parse stopped from outside is not over a limit: ErrStopped, even
+	// past the deadline too; a flag never set changes nothing.
+	set := new(atomic.Bool)
+	set.Store(true)
+	for _, opts := range []cppfront.Options{{Stop: set}, {Stop: set, Timeout: time.Microsecond}} {
+		f, err = ParseFileOptions(token.NewFileSet(), "big.py", []byte(big.String()), opts)
+		if !errors.Is(err, cppfront.ErrStopped) || errors.As(err, &le) || len(f.Funcs) != 0 {
+			t.Errorf("stopped, timeout %v: err %v, %d regions; want ErrStopped and none", opts.Timeout, err, len(f.Funcs))
+		}
+	}
+	bud := &budget{stop: set}
+	func() {
+		defer func() {
+			if _, ok := recover().(overTime); !ok {
+				t.Error("tick does not stop a stopped lowering")
+			}
+		}()
+		for range 1000 {
+			bud.tick()
+		}
+	}()
+	f, err = ParseFileOptions(token.NewFileSet(), "big.py", []byte(big.String()), cppfront.Options{Stop: new(atomic.Bool)})
+	if err != nil || len(f.Funcs) != 1 || len(f.Funcs[0].Instrs) != 20000 {
+		t.Errorf("a flag never set: err %v", err)
 	}
 }
 

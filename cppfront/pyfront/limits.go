@@ -2,6 +2,7 @@ package pyfront
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/ascvet/ascvet/cppfront"
@@ -15,6 +16,10 @@ import (
 //     stops; the cut node is kept as a parse error, so recursion is bounded.
 //   - time: with Timeout, parsing is cancelled through tree-sitter's
 //     progress callback and lowering checks the clock every 256 steps.
+//
+// A parse stopped from outside (Options.Stop) returns cppfront.ErrStopped:
+// lowering checks the flag with the clock, the parse (one tree-sitter call,
+// a Python file being parsed whole) before and after it.
 
 // maxTreeCut bounds the tree cut whatever MaxDepth says.
 const maxTreeCut = 1 << 18
@@ -28,26 +33,45 @@ func timeoutError(d time.Duration) *cppfront.LimitError {
 }
 
 // budget is the clock of one file; tick panics with overTime once the
-// deadline has passed, and ParseFileOptions recovers it.
+// deadline has passed or the parse was stopped, and ParseFileOptions
+// recovers it.
 type budget struct {
-	deadline time.Time // zero: no limit
-	ticks    uint      // calls of tick
-	cut      int       // tree depth below which nothing is copied
+	deadline time.Time    // zero: no limit
+	stop     *atomic.Bool // Options.Stop; nil: none
+	ticks    uint         // calls of tick
+	cut      int          // tree depth below which nothing is copied
 }
 
 type overTime struct{}
 
-// check panics with overTime once the deadline has passed.
+// stopped reports whether the parse was stopped from outside.
+func (b *budget) stopped() bool { return b.stop != nil && b.stop.Load() }
+
+// over reports whether the work must end: stopped, or past the deadline.
+func (b *budget) over() bool {
+	return b.stopped() || !b.deadline.IsZero() && time.Now().After(b.deadline)
+}
+
+// err is the error of work that ended early: cppfront.ErrStopped when it
+// was stopped, else the timeout's (timeout is Options.Timeout).
+func (b *budget) err(timeout time.Duration) error {
+	if b.stopped() {
+		return cppfront.ErrStopped
+	}
+	return timeoutError(timeout)
+}
+
+// check panics with overTime once the clock is over.
 func (b *budget) check() {
-	if !b.deadline.IsZero() && time.Now().After(b.deadline) {
+	if b.over() {
 		panic(overTime{})
 	}
 }
 
 func (b *budget) tick() {
 	b.ticks++
-	if b.ticks&255 == 0 && !b.deadline.IsZero() && time.Now().After(b.deadline) {
-		panic(overTime{})
+	if b.ticks&255 == 0 {
+		b.check()
 	}
 }
 

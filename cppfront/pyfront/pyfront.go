@@ -109,7 +109,8 @@ func ParseFile(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
 
 // ParseFileOptions is ParseFile with the limits of cppfront.Options. A file
 // beyond them returns a *cppfront.LimitError, with the file (added to fset)
-// but no region.
+// but no region; a parse stopped by Options.Stop returns
+// cppfront.ErrStopped, with no region either.
 func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts cppfront.Options) (f *ir.File, err error) {
 	start := time.Now()
 	tf := fset.AddFile(name, -1, len(src))
@@ -129,17 +130,20 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts cppfron
 		return f, &cppfront.LimitError{Limit: "depth", Msg: depthMsg(d, maxDepth)}
 	}
 	clean := cleanCopy(src)
-	b := &budget{cut: min(4*maxDepth+1000, maxTreeCut)}
+	b := &budget{stop: opts.Stop, cut: min(4*maxDepth+1000, maxTreeCut)}
 	if opts.Timeout > 0 {
 		b.deadline = start.Add(opts.Timeout)
+	}
+	if b.stopped() {
+		return f, cppfront.ErrStopped
 	}
 	p := getParser()
 	defer putParser(p)
 	tree := tsutil.Parse(p, clean, b.deadline)
 	if tree == nil {
 		p.Reset()
-		if !b.deadline.IsZero() && time.Now().After(b.deadline) {
-			return f, timeoutError(opts.Timeout)
+		if b.over() {
+			return f, b.err(opts.Timeout)
 		}
 		return f, errParse
 	}
@@ -150,7 +154,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts cppfron
 				panic(r)
 			}
 			f.Funcs, f.Helpers, f.Defined = nil, nil, nil
-			err = timeoutError(opts.Timeout)
+			err = b.err(opts.Timeout)
 		}
 	}()
 	root := tree.RootNode()
