@@ -11,7 +11,9 @@
 // The front end's limits are the analyzer's flags, -max-depth and
 // -file-timeout (see cppfront.Options). A file beyond them makes run fail
 // with an error wrapping a *cppfront.LimitError, which a driver reports as
-// a skipped input rather than as its own failure.
+// a skipped input rather than as its own failure. The parse watches the
+// file's stop flag (package stop) besides: a stopped parse fails with
+// cppfront.ErrStopped, and the runner drops the file's outcome.
 package cppir
 
 import (
@@ -24,6 +26,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/analyzers/stop"
 	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/cppfront/pyfront"
@@ -53,10 +56,15 @@ func ParseFile(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
 // The index records the headers the lowering consulted until
 // ProjectIndex().Consulted(name) takes them.
 func ParseFileAsAnalyzer(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
+	return parseFile(fset, name, src, limits)
+}
+
+// parseFile parses one file with the front end of its language and opts.
+func parseFile(fset *token.FileSet, name string, src []byte, opts cppfront.Options) (*ir.File, error) {
 	if IsPython(name) {
-		return pyfront.ParseFileOptions(fset, name, src, limits)
+		return pyfront.ParseFileOptions(fset, name, src, opts)
 	}
-	return cppfront.ParseFileOptions(fset, name, src, limits)
+	return cppfront.ParseFileOptions(fset, name, src, opts)
 }
 
 // HasVFMarker reports whether src, the contents of name, may hold VF code
@@ -73,6 +81,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:             "cppir",
 	Doc:              "parse the C++ files of a pass (OtherFiles) into the VF IR shared by the ascvet rules",
 	Run:              run,
+	Requires:         []*analysis.Analyzer{stop.Analyzer},
 	RunDespiteErrors: true, // a C++ file in a Go package is a "Go error" for go list; it must not stop us
 	ResultType:       reflect.TypeFor[*ir.Package](),
 }
@@ -99,12 +108,14 @@ func run(pass *analysis.Pass) (any, error) {
 		read = os.ReadFile
 	}
 	pkg := &ir.Package{Fset: pass.Fset}
+	opts := limits
+	opts.Stop = stop.Of(pass) // the fixed texts a rule lowers again (ir.File.Relower) stop with it
 	for _, name := range pass.OtherFiles {
 		src, err := read(name)
 		if err != nil {
 			return nil, err
 		}
-		f, err := ParseFileAsAnalyzer(pass.Fset, name, src)
+		f, err := parseFile(pass.Fset, name, src, opts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

@@ -18,6 +18,11 @@
 // does not stop the run: it becomes an InternalError naming the file, the
 // analyzers that depend on it are skipped for that file, and the other files
 // go on.
+//
+// A file's analysis can be stopped from outside (File.Stop, which the
+// language server sets when a newer edit made it useless): no analyzer of
+// the file starts once the flag is set, the long ones watch it
+// (stop.Analyzer), and the file's findings and errors are dropped.
 package runner
 
 import (
@@ -32,10 +37,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/fixes"
+	"github.com/ascvet/ascvet/analyzers/stop"
 	"github.com/ascvet/ascvet/ruleset"
 )
 
@@ -47,6 +54,14 @@ type File struct {
 	// analyzer (a provider such as settings.Analyzer, configured per
 	// file); each must have the analyzer's ResultType.
 	Provided map[*analysis.Analyzer]any
+	// Stop, when not nil, stops the file's analysis once it is set: it is
+	// stop.Analyzer's result for the file, which the long analyzers
+	// watch; no analyzer starts after it is set; and the file's findings
+	// and errors are dropped, its name in Result.Stopped (what a stopped
+	// analyzer returns is not to be trusted, nor reported: an error of a
+	// stopped parse is no one's fault). nil: the file is analysed to the
+	// end.
+	Stop *atomic.Bool
 }
 
 // Finding is one diagnostic, tagged with the analyzer (and rule) that reported it.
@@ -114,7 +129,8 @@ type Options struct {
 	Parallel int
 
 	// Visit, when set, is called once per file after its analyzers ran, with
-	// the result of every analyzer that succeeded. It is called from several
+	// the result of every analyzer that succeeded (not for a file whose
+	// analysis was stopped, File.Stop). It is called from several
 	// goroutines at once and must not keep results it does not need: they
 	// are dropped after the call so memory stays proportional to Jobs.
 	Visit func(f File, results map[*analysis.Analyzer]any)
@@ -124,6 +140,7 @@ type Options struct {
 type Result struct {
 	Findings []Finding       // sorted by file, line, column, rule, message
 	Errors   []InternalError // sorted by file, then in analyzer order
+	Stopped  []string        // the files whose File.Stop was set, in order: none of their findings and errors is above
 }
 
 // Run runs the analyzers, and the analyzers they require, over each file.
@@ -146,6 +163,7 @@ func Run(analyzers []*analysis.Analyzer, files []File, opts Options) (*Result, e
 	type out struct {
 		findings []Finding
 		errs     []InternalError
+		stopped  bool
 	}
 	outs := make([]out, len(files))
 	next := make(chan int)
@@ -154,7 +172,13 @@ func Run(analyzers []*analysis.Analyzer, files []File, opts Options) (*Result, e
 		wg.Go(func() {
 			for i := range next {
 				findings, errs, results := runFile(order, files[i], opts.Parallel)
-				outs[i] = out{findings, errs}
+				if f := files[i]; f.Stop != nil && f.Stop.Load() {
+					// Whatever the analyzers made of the file is dropped:
+					// the flag may have been set in the middle of any of them.
+					outs[i] = out{stopped: true}
+					continue
+				}
+				outs[i] = out{findings, errs, false}
 				if opts.Visit != nil {
 					opts.Visit(files[i], results)
 				}
@@ -168,7 +192,10 @@ func Run(analyzers []*analysis.Analyzer, files []File, opts Options) (*Result, e
 	wg.Wait()
 
 	res := &Result{}
-	for _, o := range outs {
+	for i, o := range outs {
+		if o.stopped {
+			res.Stopped = append(res.Stopped, files[i].Name)
+		}
 		res.Findings = append(res.Findings, o.findings...)
 		res.Errors = append(res.Errors, o.errs...)
 	}
@@ -226,8 +253,9 @@ var sizes = types.SizesFor("gc", "amd64")
 
 // runFile runs every analyzer of order (dependencies first) on one file,
 // up to parallel of them at once (1 or less: one after the other). An
-// analyzer starts once those it requires are done; findings and errors are
-// kept in the order of order whatever the schedule.
+// analyzer starts once those it requires are done, and not at all once
+// f.Stop is set; findings and errors are kept in the order of order
+// whatever the schedule.
 func runFile(order []*analysis.Analyzer, f File, parallel int) ([]Finding, []InternalError, map[*analysis.Analyzer]any) {
 	fset := token.NewFileSet()
 	pkg := types.NewPackage(f.Name, "vf")
@@ -251,6 +279,10 @@ func runFile(order []*analysis.Analyzer, f File, parallel int) ([]Finding, []Int
 	// run runs order[i], whose prerequisites are done.
 	run := func(i int) {
 		a, out := order[i], &outs[i]
+		if f.Stop != nil && f.Stop.Load() {
+			out.failed = true // stopped: Run drops the file's outcome
+			return
+		}
 		resultOf := make(map[*analysis.Analyzer]any, len(a.Requires))
 		for _, req := range a.Requires {
 			if outs[index[req]].failed {
@@ -266,6 +298,10 @@ func runFile(order []*analysis.Analyzer, f File, parallel int) ([]Finding, []Int
 				return
 			}
 			out.res = res
+			return
+		}
+		if a == stop.Analyzer && f.Stop != nil {
+			out.res = f.Stop
 			return
 		}
 		var diags []analysis.Diagnostic

@@ -6,12 +6,16 @@ import (
 	"fmt"
 	"go/token"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/analyzers/stop"
 )
 
 // load adds the pass's file to its FileSet, as cppir does, and returns it.
@@ -284,5 +288,88 @@ func TestParallel(t *testing.T) {
 	}
 	if len(par.Errors) != 1 || len(seq.Errors) != 1 || par.Errors[0].Error() != seq.Errors[0].Error() || len(par.Findings) != len(seq.Findings) {
 		t.Errorf("parallel: %v %v; sequential: %v %v", par.Errors, par.Findings, seq.Errors, seq.Findings)
+	}
+}
+
+// TestStop: a file whose File.Stop is set is named in Result.Stopped, with
+// none of its findings or errors, and is not visited. The flag is
+// stop.Analyzer's result for the file; set during an analyzer's run, no
+// analyzer starts after it, and the error the stopped analyzer returns is
+// not an internal error. A file without a flag, or whose flag stays
+// unset, is analysed as before.
+func TestStop(t *testing.T) {
+	var mu sync.Mutex
+	ran := map[string][]string{} // file: the analyzers that ran on it
+	note := func(pass *analysis.Pass) {
+		mu.Lock()
+		defer mu.Unlock()
+		ran[pass.OtherFiles[0]] = append(ran[pass.OtherFiles[0]], pass.Analyzer.Name)
+	}
+	// halt sets the flag of a file that says HALT, and fails as a stopped
+	// analyzer does.
+	halt := &analysis.Analyzer{
+		Name:     "halt",
+		Doc:      "stop on HALT",
+		Requires: []*analysis.Analyzer{words, stop.Analyzer},
+		Run: func(pass *analysis.Pass) (any, error) {
+			note(pass)
+			src, _ := pass.ReadFile(pass.OtherFiles[0])
+			if bytes.Contains(src, []byte("HALT")) {
+				stop.Of(pass).Store(true)
+				return nil, stop.ErrStopped
+			}
+			if stop.Set(pass) {
+				t.Errorf("%s: the flag is set", pass.OtherFiles[0])
+			}
+			return nil, nil
+		},
+	}
+	after := &analysis.Analyzer{
+		Name:     "after",
+		Doc:      "report after, after halt",
+		Requires: []*analysis.Analyzer{halt, load},
+		Run: func(pass *analysis.Pass) (any, error) {
+			note(pass)
+			pass.Report(analysis.Diagnostic{Pos: pass.ResultOf[load].(*token.File).Pos(0), Message: "after"})
+			return nil, nil
+		},
+	}
+	set := new(atomic.Bool)
+	set.Store(true)
+	files := []File{
+		{Name: "set.cpp", Src: []byte("BAD\n"), Stop: set},
+		{Name: "halt.cpp", Src: []byte("BAD HALT\n"), Stop: new(atomic.Bool)},
+		{Name: "unset.cpp", Src: []byte("BAD\n"), Stop: new(atomic.Bool)},
+		{Name: "none.cpp", Src: []byte("BAD\n")},
+	}
+	for _, parallel := range []int{1, 4} {
+		ran = map[string][]string{}
+		files[1].Stop = new(atomic.Bool)
+		var visited []string
+		res, err := Run([]*analysis.Analyzer{after}, files, Options{Jobs: 1, Parallel: parallel, Visit: func(f File, _ map[*analysis.Analyzer]any) {
+			visited = append(visited, f.Name)
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"set.cpp", "halt.cpp"}; !slices.Equal(res.Stopped, want) {
+			t.Errorf("parallel %d: stopped %v, want %v", parallel, res.Stopped, want)
+		}
+		if len(res.Errors) != 0 {
+			t.Errorf("parallel %d: errors %v, want none", parallel, res.Errors)
+		}
+		var got []string
+		for _, f := range res.Findings {
+			got = append(got, f.Pos.Filename+" "+f.Diagnostic.Message)
+		}
+		if want := []string{"none.cpp after", "none.cpp bad word", "unset.cpp after", "unset.cpp bad word"}; !slices.Equal(got, want) {
+			t.Errorf("parallel %d: findings %q, want %q", parallel, got, want)
+		}
+		if want := []string{"unset.cpp", "none.cpp"}; !slices.Equal(visited, want) {
+			t.Errorf("parallel %d: visited %v, want %v", parallel, visited, want)
+		}
+		if len(ran["set.cpp"]) != 0 || slices.Contains(ran["halt.cpp"], "after") || !slices.Contains(ran["unset.cpp"], "after") {
+			t.Errorf("parallel %d: ran %v; want nothing on set.cpp, after not on halt.cpp", parallel, ran)
+		}
 	}
 }

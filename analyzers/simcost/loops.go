@@ -40,7 +40,8 @@ const MinChain = 16
 // simulated bodies are the same (the same operations on the same element
 // types) share one LoopStats, which lists them in Instances. Loops whose
 // longest chain is shorter than MinChain are not simulated (Cycles stays
-// 0).
+// 0). Once the file's analysis is stopped (package stop) it returns none:
+// the scheduling rules, which simulate every innermost loop, end soon.
 func (md *Model) Stats(fn *ir.Func, lp *ir.Loop) []LoopStats {
 	md.mu.Lock()
 	if md.stats == nil {
@@ -53,6 +54,9 @@ func (md *Model) Stats(fn *ir.Func, lp *ir.Loop) []LoopStats {
 	}
 	md.mu.Unlock()
 	e.once.Do(func() {
+		if md.stop != nil && md.stop.Load() {
+			return
+		}
 		insts := fn.Instantiations()
 		seen := map[string]int{}
 		for _, b := range insts {

@@ -13,10 +13,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/settings"
+	"github.com/ascvet/ascvet/analyzers/stop"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/simcheck"
 )
@@ -25,7 +27,7 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:             "simcost",
 	Doc:              "machine model and loop simulation for the cost of performance findings",
-	Requires:         []*analysis.Analyzer{settings.Analyzer},
+	Requires:         []*analysis.Analyzer{settings.Analyzer, stop.Analyzer},
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeOf((*Model)(nil)),
 	Run:              run,
@@ -36,6 +38,10 @@ var Analyzer = &analysis.Analyzer{
 type Model struct {
 	M          *simcheck.Machine
 	Iterations int
+
+	// stop is the file's stop flag (package stop): once it is set, Stats
+	// simulates nothing more (what it returns then is never seen).
+	stop *atomic.Bool
 
 	mu      sync.Mutex
 	stats   map[*ir.Loop]*statsEntry
@@ -103,7 +109,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Model{M: m, Iterations: max(s.Iterations, 1)}, nil
+	return &Model{M: m, Iterations: max(s.Iterations, 1), stop: stop.Of(pass)}, nil
 }
 
 // Cost is a simulated before/after.

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/stop"
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
@@ -18,11 +19,13 @@ const (
 // Fixes finds the contiguous streams of a file once for both rules, and
 // composes their hoists (ASC1001) and sinks (ASC1002) and validates them on
 // the file's text together: one lowering of the fixed file for both rules'
-// fixes, as -fix writes them all.
+// fixes, as -fix writes them all. It is one of the long passes of a big
+// file: it watches the file's stop flag (package stop) between functions,
+// and the lowering of the fixed text (ir.File.Relower) watches it too.
 var Fixes = &analysis.Analyzer{
 	Name:             "streamfixes",
 	Doc:              "the unaligned streams' Pre and Post sites, with their hoists and sinks validated on the fixed text together",
-	Requires:         []*analysis.Analyzer{cppir.Analyzer},
+	Requires:         []*analysis.Analyzer{cppir.Analyzer, stop.Analyzer},
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeOf((*FixSet)(nil)),
 	Run:              runFixes,
@@ -50,11 +53,15 @@ func (fs *FixSet) sitesOf(fn *ir.Func, kind int) []Site {
 
 func runFixes(pass *analysis.Pass) (any, error) {
 	pkg := pass.ResultOf[cppir.Analyzer].(*ir.Package)
+	stopped := stop.Of(pass)
 	fs := &FixSet{sites: map[*ir.Func][2][]Site{}, fixes: map[*ir.Instr]fixResult{}}
 	for _, f := range pkg.Files {
 		var items []*fixItem
 		var at []*ir.Instr // the instruction of each item
 		for _, fn := range f.Funcs {
+			if stopped.Load() {
+				return nil, stop.ErrStopped
+			}
 			if !fn.Kind.Analysed() {
 				continue
 			}
