@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -44,7 +45,10 @@ import (
 //
 //   - Diagnostics are published on open and save, and after a change once
 //     the buffer has been quiet for -debounce; an analysis that a newer
-//     change overtook is dropped. Each carries its rule ID as code, a link
+//     change (or a save, or the close) overtook is stopped where it is
+//     (runner.File.Stop: a big buffer's parse, simulations and fix checks
+//     would hold a CPU and their memory to the end for nothing) and
+//     dropped. Each carries its rule ID as code, a link
 //     to the rule's documentation (codeDescription), its related locations
 //     and the severity as clangd maps its own: error 1, warning 2, info 3.
 //   - A header saved (or changed on disk, as the client reports) has the
@@ -176,6 +180,7 @@ type lspServer struct {
 	shutdown bool
 	watch    bool                             // the client takes file watchers registered dynamically
 	analysed func(path string, version int32) // tests: told when diagnostics for a version went out
+	stopped  func(path string)                // tests: told when an analysis a newer generation overtook stopped early
 }
 
 // lspDoc is an open document.
@@ -184,9 +189,21 @@ type lspDoc struct {
 	path    string
 	version int32
 	text    []byte
-	gen     int         // bumped by each change; an analysis of an older gen is dropped
-	timer   *time.Timer // the pending debounced analysis
-	res     *lspResult  // the latest analysis published
+	gen     int          // bumped by each change (overtake); an analysis of an older gen is dropped
+	stop    *atomic.Bool // the stop flag of the analysis of gen under way; nil when none is
+	timer   *time.Timer  // the pending debounced analysis
+	res     *lspResult   // the latest analysis published
+}
+
+// overtake makes a new generation of d, after a change, a save or the
+// close: the analysis of the old one under way stops early, and is
+// dropped. s.mu is held.
+func (d *lspDoc) overtake() {
+	d.gen++
+	if d.stop != nil {
+		d.stop.Store(true)
+		d.stop = nil
+	}
 }
 
 // lspResult is what one analysis of a document found.
@@ -403,7 +420,7 @@ func (s *lspServer) open(uri protocol.DocumentURI, version int32, text []byte) {
 		s.docs[path] = d
 	}
 	d.version, d.text = version, text
-	d.gen++
+	d.overtake()
 	s.mu.Unlock()
 	s.schedule(d, 0)
 }
@@ -416,7 +433,7 @@ func (s *lspServer) change(uri protocol.DocumentURI, version int32, text []byte)
 		return
 	}
 	d.version, d.text = version, text
-	d.gen++
+	d.overtake()
 	s.mu.Unlock()
 	s.schedule(d, s.opts.debounce)
 }
@@ -436,7 +453,7 @@ func (s *lspServer) saved(path string) {
 	var again []*lspDoc
 	for _, d := range s.docs {
 		if isConfig || d.path == path || d.res != nil && stale(d.res.deps, path) {
-			d.gen++
+			d.overtake()
 			again = append(again, d)
 		}
 	}
@@ -520,7 +537,7 @@ func (s *lspServer) close(uri protocol.DocumentURI) {
 		if d.timer != nil {
 			d.timer.Stop()
 		}
-		d.gen++
+		d.overtake()
 		delete(s.docs, path)
 	}
 	s.mu.Unlock()
@@ -541,7 +558,8 @@ func (s *lspServer) schedule(d *lspDoc, delay time.Duration) {
 }
 
 // analyse analyses generation gen of d and publishes its diagnostics,
-// unless a newer generation came meanwhile.
+// unless a newer generation came meanwhile: the analysis stops early when
+// one comes while it runs (overtake sets its flag).
 func (s *lspServer) analyse(d *lspDoc, gen int) {
 	s.work <- struct{}{}
 	defer func() { <-s.work }()
@@ -551,9 +569,18 @@ func (s *lspServer) analyse(d *lspDoc, gen int) {
 		return
 	}
 	text, version, pipe := d.text, d.version, s.pipe
+	stop := new(atomic.Bool)
+	d.stop = stop
 	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if d.stop == stop {
+			d.stop = nil
+		}
+		s.mu.Unlock()
+	}()
 
-	res, ok := s.run(pipe, d.path, text)
+	res, ok := s.run(pipe, d.path, text, stop)
 	if !ok {
 		return
 	}
@@ -578,9 +605,10 @@ func (s *lspServer) analyse(d *lspDoc, gen int) {
 	s.publish(d.uri, &v, diags)
 }
 
-// run analyses text as the file path through the pipeline; false when it
-// could not (the reason is logged).
-func (s *lspServer) run(pipe *pipeline, path string, text []byte) (res *lspResult, ok bool) {
+// run analyses text as the file path through the pipeline, stopping early
+// once stop is set; false when it could not (the reason is logged) or was
+// stopped (a newer generation overtook it: nothing to say).
+func (s *lspServer) run(pipe *pipeline, path string, text []byte, stop *atomic.Bool) (res *lspResult, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.logf(protocol.MessageTypeError, "ascvet lsp: internal error analysing %s: %v\n%s", path, r, debug.Stack())
@@ -602,7 +630,13 @@ func (s *lspServer) run(pipe *pipeline, path string, text []byte) (res *lspResul
 	// opened, or saved): the command line finds it. The states in between,
 	// one a keystroke, are not worth an entry each.
 	disk, err := os.ReadFile(path)
-	a := pipe.runStore(path, text, err == nil && bytes.Equal(disk, text))
+	a := pipe.runStore(path, text, err == nil && bytes.Equal(disk, text), stop)
+	if a.stopped {
+		if s.stopped != nil {
+			s.stopped(path)
+		}
+		return nil, false
+	}
 	res.an = a
 	switch {
 	case a.cfgErr != "":

@@ -546,6 +546,108 @@ func TestLSPDebounce(t *testing.T) {
 	}
 }
 
+// TestLSPStopsStale: a big buffer changed while it is analysed has the
+// analysis of the old text stopped where it is, in its parse (issue 33: each
+// one ran to the end, and a 10 MiB buffer changed three times took 36 s
+// and 2.8 GB); only the last version is published, with the diagnostics of
+// the text analysed alone. A probe analyzer after the parse counts the
+// analyses that got past it: one per version that was not overtaken.
+func TestLSPStopsStale(t *testing.T) {
+	defer cppfront.SetSegments(cppfront.SetSegments(lspSegments(runtime.NumCPU())))
+	text := string(genHugeVF(2 << 20))
+	var mu sync.Mutex
+	probed := map[string]int{} // the text's last edit ("" for none): analyses that got past the parse
+	probe := &analysis.Analyzer{
+		Name:     "probe",
+		Doc:      "count the analyses that got past the parse",
+		Requires: []*analysis.Analyzer{cppir.Analyzer},
+		Run: func(pass *analysis.Pass) (any, error) {
+			src, _ := pass.ReadFile(pass.OtherFiles[0])
+			edit := ""
+			if i := strings.LastIndex(string(src), "// edit "); i >= 0 {
+				edit = strings.TrimSpace(string(src[i:]))
+			}
+			mu.Lock()
+			probed[edit]++
+			mu.Unlock()
+			return nil, nil
+		},
+	}
+	c := startLSP(t, append(analyzers(), probe), lspOptions{debounce: 5 * time.Millisecond, cache: "off"})
+	var stopped int
+	var published []int32
+	c.srv.stopped = func(path string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if filepath.Base(path) == "k.asc" {
+			stopped++
+		}
+	}
+	c.srv.analysed = func(path string, v int32) {
+		mu.Lock()
+		defer mu.Unlock()
+		if filepath.Base(path) == "k.asc" {
+			published = append(published, v)
+		}
+	}
+	dir := t.TempDir()
+	c.initialize(dir, "en")
+	ref := c.open(filepath.Join(dir, "ref.asc"), text, 1)
+	want := c.diagnostics(ref, 1)
+	if len(want) < 100 {
+		t.Fatalf("%d diagnostics in the generated file, want many", len(want))
+	}
+
+	k := filepath.Join(dir, "k.asc")
+	edit := func(v int32) string { return fmt.Sprintf("%s// edit %d\n", text, v) }
+	uri := c.open(k, edit(1), 1)
+	for v := int32(2); v <= 4; v++ {
+		c.waitAnalysing(k, v-1)
+		c.change(uri, edit(v), v)
+	}
+	got := c.diagnostics(uri, 4)
+	gj, _ := json.Marshal(got)
+	wj, _ := json.Marshal(want)
+	if string(gj) != strings.ReplaceAll(string(wj), string(ref), string(uri)) { // related locations name the document
+		t.Errorf("version 4: %d diagnostics, want the %d of the text analysed alone", len(got), len(want))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if stopped != 3 || !slices.Equal(published, []int32{4}) {
+		t.Errorf("%d analyses stopped, versions %v published; want 3 stopped, [4] published", stopped, published)
+	}
+	for v := 1; v <= 4; v++ {
+		n, wantN := probed[fmt.Sprintf("// edit %d", v)], 0
+		if v == 4 {
+			wantN = 1
+		}
+		if n != wantN {
+			t.Errorf("version %d got past the parse %d times, want %d", v, n, wantN)
+		}
+	}
+}
+
+// waitAnalysing waits until the analysis of version of the document at
+// path is under way: the server has taken the change and its analysis
+// has a stop flag.
+func (c *lspClient) waitAnalysing(path string, version int32) {
+	c.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		c.srv.mu.Lock()
+		d := c.srv.docs[path]
+		on := d != nil && d.version == version && d.stop != nil
+		c.srv.mu.Unlock()
+		if on {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("version %d of %s is not being analysed", version, path)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // TestLSPSharesCache: the server and the command line share the result
 // cache, whether the file is named relatively (the command line, from the
 // repository) or absolutely (the server): a buffer that matches a file the

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -66,6 +67,9 @@ type analysed struct {
 	errs   []runner.InternalError // analyzers that failed
 	skip   string                 // why the file was skipped (a limit), "" when it was not
 	cfgErr string                 // its configuration does not load ("ascvet.toml:3: ..."); the file is not analysed
+	// stopped: the analysis was stopped (runStore's stop flag) and has
+	// nothing; it is neither stored nor to be shown.
+	stopped bool
 
 	deps     []cppfront.Dep    // the headers its findings depend on (what its lowering read through the project index)
 	settings settings.Settings // the settings it was analysed with
@@ -119,13 +123,15 @@ func (p *pipeline) settingsFor(eff *config.Effective) (settings.Settings, error)
 
 // run analyses one file.
 func (p *pipeline) run(name string, src []byte) analysed {
-	return p.runStore(name, src, true)
+	return p.runStore(name, src, true, nil)
 }
 
 // runStore is run, storing what the analyzers find in the result cache
 // only when store is set: an editor's server stores the buffers that
-// match their files, not every keystroke's.
-func (p *pipeline) runStore(name string, src []byte, store bool) analysed {
+// match their files, not every keystroke's. The analysis stops early once
+// stop is set (runner.File.Stop; nil: never), as the server's does when a
+// newer edit came.
+func (p *pipeline) runStore(name string, src []byte, store bool, stop *atomic.Bool) analysed {
 	eff, err := p.loader.ForFile(name, p.wd)
 	if err != nil {
 		return analysed{cfgErr: err.Error()}
@@ -140,11 +146,14 @@ func (p *pipeline) runStore(name string, src []byte, store bool) analysed {
 	if err != nil {
 		return analysed{cfgErr: fmt.Sprintf("%s: %v", sourcesOf(eff), err)}
 	}
-	f := runner.File{Name: name, Src: bytes.Clone(src), Provided: map[*analysis.Analyzer]any{settings.Analyzer: &st}}
+	f := runner.File{Name: name, Src: bytes.Clone(src), Provided: map[*analysis.Analyzer]any{settings.Analyzer: &st}, Stop: stop}
 	sc := scanAhead(f)
 	res, deps, errs, skip := p.analyse(f, &st, store)
 	if skip != "" {
 		return analysed{skip: skip}
+	}
+	if len(res.Stopped) > 0 {
+		return analysed{stopped: true}
 	}
 	var findings []runner.Finding
 	for _, fd := range res.Findings {
@@ -173,6 +182,9 @@ func (p *pipeline) analyse(f runner.File, st *settings.Settings, store bool) (re
 	deps = cppir.ProjectIndex().Consulted(f.Name)
 	if err != nil {
 		panic("internal error: analyzers validated, then not: " + err.Error())
+	}
+	if len(res.Stopped) > 0 {
+		return res, nil, nil, "" // no findings, and none of them would hold: nothing to store
 	}
 	errs, skips := splitLimits(res.Errors)
 	if len(skips) > 0 {
