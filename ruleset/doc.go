@@ -313,7 +313,8 @@ func paragraphs(text string) []string {
 // escapeMarkdown escapes what Markdown would read as markup in prose: an
 // asterisk, an underscore at the edge of a word (intraword underscores, as
 // in DIST_NORM_B16, are literal in CommonMark), brackets, angle brackets
-// and backslashes. Code spans (between backquotes) are copied as they are.
+// and backslashes. Code spans (between backquotes) are copied as they are,
+// and so are URLs after a blank, which GitHub links as written.
 func escapeMarkdown(s string) string {
 	var b strings.Builder
 	code := false
@@ -324,6 +325,11 @@ func escapeMarkdown(s string) string {
 		}
 		if code {
 			b.WriteByte(c)
+			continue
+		}
+		if u := urlAt(s[i:]); u != "" && (i == 0 || s[i-1] == ' ') {
+			b.WriteString(u) // an autolink: escaping would change the address
+			i += len(u) - 1
 			continue
 		}
 		switch c {
@@ -383,7 +389,9 @@ type token struct {
 
 // tokens splits text into words and single wide characters, with closing
 // punctuation joined to the token before it and opening punctuation to the
-// token after it.
+// token after it. A URL (from "https://" or "http://" to the next blank)
+// is one token, whatever characters its path holds, so that a link to a
+// Chinese document is never broken.
 func tokens(text string) []token {
 	var out []token
 	var cur strings.Builder
@@ -396,7 +404,18 @@ func tokens(text string) []token {
 			space = false
 		}
 	}
-	for _, r := range text {
+	skip := 0 // the end of the last URL: the runes before it are written
+	for i, r := range text {
+		if i < skip {
+			continue
+		}
+		if u := urlAt(text[i:]); u != "" && (cur.Len() == 0 || glue) {
+			cur.WriteString(u)
+			glue = false
+			flush()
+			skip = i + len(u)
+			continue
+		}
 		switch {
 		case r == ' ' || r == '\t' || r == '\n':
 			flush()
@@ -431,6 +450,17 @@ func tokens(text string) []token {
 	}
 	flush()
 	return out
+}
+
+// urlAt returns the URL at the start of s, up to the next blank, or "".
+func urlAt(s string) string {
+	if !strings.HasPrefix(s, "https://") && !strings.HasPrefix(s, "http://") {
+		return ""
+	}
+	if end := strings.IndexAny(s, " \t\n"); end >= 0 {
+		return s[:end]
+	}
+	return s
 }
 
 const (

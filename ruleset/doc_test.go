@@ -1,6 +1,7 @@
 package ruleset
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -87,11 +88,15 @@ func TestFormatText(t *testing.T) {
 }
 
 // checkWidth checks that no line of prose is wider than TextWidth (code
-// lines, indented by four spaces, are left as written).
+// lines, indented by four spaces, are left as written, and so is a URL,
+// which has a line of its own when it is wider).
 func checkWidth(t *testing.T, text string) {
 	t.Helper()
 	for _, line := range strings.Split(text, "\n") {
 		if strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "      ") || strings.HasPrefix(line, "Help") || strings.HasPrefix(line, "帮助") {
+			continue
+		}
+		if urlAt(line) == line {
 			continue
 		}
 		if w := displayWidth(line); w > TextWidth {
@@ -193,6 +198,21 @@ func TestWrap(t *testing.T) {
 	if len(lines) < 8 {
 		t.Errorf("Chinese text not broken between characters: %q", lines)
 	}
+	// A URL is never broken, whatever its path holds; the text around it
+	// still is.
+	const url = "https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/VF性能优化/连续非对齐场景优化.md"
+	for _, text := range []string{"来源：《连续非对齐场景优化》。 " + url + " 示例即其中的【反例】。", "Source: the guide, " + url + " and more words here."} {
+		lines = wrap(text, 20)
+		if !slices.Contains(lines, url) {
+			t.Errorf("the URL is not a line of its own: %q", lines)
+		}
+		if strings.ReplaceAll(strings.Join(lines, ""), " ", "") != strings.ReplaceAll(text, " ", "") {
+			t.Errorf("wrap changed the text: %q", lines)
+		}
+	}
+	if got := wrap("（"+url+" x", 200); len(got) != 1 || got[0] != "（"+url+" x" {
+		t.Errorf("URL after opening punctuation: %q", got)
+	}
 	if displayWidth("中a") != 3 || displayWidth("，") != 2 {
 		t.Error("displayWidth")
 	}
@@ -200,12 +220,14 @@ func TestWrap(t *testing.T) {
 
 func TestEscapeMarkdown(t *testing.T) {
 	for in, want := range map[string]string{
-		"a*b":               `a\*b`,
-		"DIST_NORM_B16":     "DIST_NORM_B16",
-		"_x_":               `\_x\_`,
-		"see `a*b_` here *": "see `a*b_` here \\*",
-		"[link](x) <b> \\":  `\[link\](x) \<b\> \\`,
-		"中_文":               "中_文",
+		"a*b":                              `a\*b`,
+		"DIST_NORM_B16":                    "DIST_NORM_B16",
+		"_x_":                              `\_x\_`,
+		"see `a*b_` here *":                "see `a*b_` here \\*",
+		"[link](x) <b> \\":                 `\[link\](x) \<b\> \\`,
+		"中_文":                              "中_文",
+		"see https://x.org/a_b_/c*d_ now_": "see https://x.org/a_b_/c*d_ now\\_",
+		"xhttps://a_":                      "xhttps://a\\_",
 	} {
 		if got := escapeMarkdown(in); got != want {
 			t.Errorf("escapeMarkdown(%q) = %q, want %q", in, got, want)

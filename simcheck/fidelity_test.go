@@ -274,8 +274,8 @@ func directionTable(t *testing.T, m *simcheck.Machine, pts []*point) string {
 	b.WriteString("(knownWrong); any other disagreement fails it. A row out of scope acts through a mechanism the\n")
 	b.WriteString("model does not cover, with both its points out of scope: the hand unroll of bank_c06 -> bank_c07\n")
 	b.WriteString("(-148 cycles a call measured, none predicted) changes how the 2R1W conflicts are arbitrated. An\n")
-	b.WriteString("iteration stride of 2 cycles (VfSim's is 1) would turn that row right, but keeps seed 002's VLoop-1\n")
-	b.WriteString("from ever dual-issuing and its six-Add split from gaining.\n")
+	b.WriteString("iteration stride of 2 cycles (VfSim's is 1) would turn that row right, but keeps the VLoop-1 of the\n")
+	b.WriteString("dual-issue guide (指令双发优化) from ever dual-issuing and its six-Add split from gaining.\n")
 	return b.String()
 }
 

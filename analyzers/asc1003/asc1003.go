@@ -37,7 +37,10 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"post-update form, which advances the UB pointer by the stride after every access: prime once with " +
 		"LoadUnAlignPre(u, src), load with LoadUnAlign(dst, u, src, stride), store with StoreUnAlign(dst, src, u, stride) " +
 		"and flush once with StoreUnAlignPost(dst, u, 0). " +
-		"Source: seed 000 (and the AddrReg call pattern of seed 003).",
+		"\n\nSource: the Ascend C best practice \"Optimization in Contiguous Unaligned Scenarios\" (连续非对齐场景优化), and for the AddrReg call pattern the reference of vf.load_unalign in the pypto_pro DSL (in Chinese)." +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00025.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/连续非对齐场景优化.md" +
+		" https://gitcode.com/cann/pypto/blob/master/docs/zh/pypto_pro/api/SIMD-API/operation/vf_computation/data_movement/load_unalign.md",
 	Before: `AscendC::Reg::RegTensor<float> srcReg;
 AscendC::Reg::UnalignRegForLoad ureg0;
 AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<float>();

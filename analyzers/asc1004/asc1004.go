@@ -39,7 +39,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"loop body does not prime the first iteration). Registers that are parameters, or that are passed to a " +
 		"helper or unknown function first, are assumed primed by that code. Fix: call LoadUnAlignPre once, " +
 		"with the stream's first address, before the first LoadUnAlign. " +
-		"Source: seed 000: read an unaligned address only after LoadUnAlignPre has initialised the register.",
+		"\n\nSource: the Ascend C best practice \"Optimization in Contiguous Unaligned Scenarios\" (连续非对齐场景优化): read an unaligned address only after LoadUnAlignPre has initialised the register." +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00025.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/连续非对齐场景优化.md",
 	Before: `AscendC::Reg::RegTensor<float> srcReg;
 AscendC::Reg::UnalignRegForLoad ureg0;
 AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<float>();

@@ -45,7 +45,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"stores used. When a Post flushes the wrong register, -fix renames it, a one-token change, offered only when " +
 		"the text it writes, lowered again, holds the same instructions, flushes the stream's register (the same " +
 		"declaration) and leaves no other stream unflushed; otherwise the finding says why not. " +
-		"Source: seed 000: write an unaligned address with StoreUnAlign, then finish with StoreUnAlignPost.",
+		"\n\nSource: the Ascend C best practice \"Optimization in Contiguous Unaligned Scenarios\" (连续非对齐场景优化): write an unaligned address with StoreUnAlign, then finish with StoreUnAlignPost." +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00025.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/连续非对齐场景优化.md",
 	Before: `AscendC::Reg::RegTensor<float> srcReg;
 AscendC::Reg::UnalignRegForStore ureg1;
 constexpr uint32_t postUpdateStride = AscendC::VECTOR_REG_WIDTH / sizeof(float);

@@ -51,8 +51,12 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"bytes into the loaded data. Both are reported where they happen. A StoreUnAlignPost on a register no " +
 		"StoreUnAlign wrote flushes nothing; when a store stream is left unflushed by it, ASC1005 reports it once, " +
 		"naming the register to flush. Fix: give the two streams their own registers, or finish one stream (Post " +
-		"after the last store, or the last load) before the other starts. Source: seed 000, which describes the load " +
-		"and the store unaligned registers; asc-devkit's kernel_reg_compute_common_intf.h for the types.",
+		"after the last store, or the last load) before the other starts." +
+		"\n\nSource: the Ascend C best practice \"Optimization in Contiguous Unaligned Scenarios\" (连续非对齐场景优化), which describes the load and the store unaligned registers, and the API reference \"UnalignRegForLoad and UnalignRegForStore\"; asc-devkit's kernel_reg_compute_common_intf.h for the types." +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00025.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/连续非对齐场景优化.md" +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/API/ascendcopapi/atlasascendc_api_07_0316.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/include/basic_api/reg_compute/kernel_reg_compute_common_intf.h",
 	Before: `AscendC::Reg::RegTensor<float> srcReg;
 AscendC::Reg::UnalignReg ureg;
 constexpr uint32_t postUpdateStride = AscendC::VECTOR_REG_WIDTH / sizeof(float);

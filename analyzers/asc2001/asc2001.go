@@ -44,7 +44,11 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"in bytes but applied to a uint32_t pointer), the block strides of DATA_BLOCK_COPY, and raw builtins " +
 		"(vlds, vsts). Fix: keep offsets and strides multiples of 32 / sizeof(T) elements, or " +
 		"use the unaligned LoadUnAlign/StoreUnAlign for data that is not aligned. " +
-		"Source: the StoreDist table of seed 004 (the StoreAlign reference) and the LoadDist table of vf-api.md; the examples adapt the call example of seed 004.",
+		"\n\nSource: the StoreDist table of the StoreAlign reference (\"Contiguous Aligned Data Move-out\", 连续对齐搬出) and the LoadDist table of the LoadAlign reference (\"Contiguous Aligned Data Move-in\", 连续对齐搬入); the examples adapt the call example of the StoreAlign reference." +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/API/ascendcopapi/atlasascendc_api_07_0320.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续对齐搬出（StoreAlign）.md" +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/API/ascendcopapi/atlasascendc_api_07_0319.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬入/连续对齐搬入（LoadAlign）.md",
 	Before: `AscendC::Reg::RegTensor<half> dstReg;
 AscendC::Reg::MaskReg mask;
 constexpr uint16_t oneRepeatSize = 120;  // 240 bytes: not a multiple of 32

@@ -54,10 +54,17 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"named without one (dist=pl.LoadDist.US) takes the width of the data's dtype, and is reported where the mode " +
 		"has no such width, since pypto then silently emits another (US_B16 on 32-bit data), and where it breaks the " +
 		"64-bit rules (a single load only NORM, a single store NORM or PACK); the register counts are checked as in C++. " +
-		"Source: seed 004, where a single store of b64 data supports only DIST_NORM and DIST_PACK_B64; vf-api.md " +
-		"(MaskReg bits, b64 loads); asc-devkit's dav_3510 kernel_reg_compute_datacopy_{load,store}_impl.h " +
-		"(CheckLoadDist, CheckStoreDist) and kernel_reg_compute_common_impl.h (GetStoreDist); pypto's " +
-		"backend_cce_vf_ops.cpp (EmitVFLoadAlign, EmitVFStoreAlign) for the DSL.",
+		"\n\nSource: the StoreAlign reference (\"Contiguous Aligned Data Move-out\", 连续对齐搬出), where a single store of b64 data supports only DIST_NORM and DIST_PACK_B64; " +
+		"the LoadAlign reference (\"Contiguous Aligned Data Move-in\", 连续对齐搬入) for b64 loads; the MaskReg reference for the mask bits; asc-devkit's dav_3510 " +
+		"kernel_reg_compute_datacopy_{load,store}_impl.h (CheckLoadDist, CheckStoreDist) and kernel_reg_compute_common_impl.h " +
+		"(GetStoreDist); pypto's backend_cce_vf_ops.cpp (EmitVFLoadAlign, EmitVFStoreAlign) for the DSL." +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/API/ascendcopapi/atlasascendc_api_07_0320.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续对齐搬出（StoreAlign）.md" +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/API/ascendcopapi/atlasascendc_api_07_0319.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬入/连续对齐搬入（LoadAlign）.md" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/寄存器数据类型/MaskReg.md" +
+		" https://gitcode.com/cann/asc-devkit/tree/master/impl/basic_api/reg_compute/dav_3510" +
+		" https://gitcode.com/cann/pypto/blob/master/framework/src/interface/pypto_pro/backend/backend_cce_vf_ops.cpp",
 	Before: `AscendC::Reg::RegTensor<int64_t> dstReg;
 AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<int64_t>();
 AscendC::Reg::LoadAlign(dstReg, src64);

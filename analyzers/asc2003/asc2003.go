@@ -40,7 +40,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"form of StoreUnAlign and the final flush StoreUnAlignPost<T, POST_MODE_NORMAL>(dst, u, 0) do support " +
 		"POST_MODE_NORMAL and are not reported.) Fix: use POST_MODE_UPDATE to advance the pointer, or " +
 		"the interface without a stride to leave it in place. " +
-		"Source: seed 004 (\"POST_MODE_NORMAL not supported\" for the PostUpdate interface); the examples adapt its ComputeMode02 call example.",
+		"\n\nSource: the StoreAlign reference (\"Contiguous Aligned Data Move-out\", 连续对齐搬出): \"POST_MODE_NORMAL not supported\" for the PostUpdate interface; the examples adapt its ComputeMode02 call example." +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/API/ascendcopapi/atlasascendc_api_07_0320.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续对齐搬出（StoreAlign）.md",
 	Before: `AscendC::Reg::RegTensor<half> dstReg;
 AscendC::Reg::MaskReg mask;
 constexpr uint32_t oneRepeatSize = 128;

@@ -35,7 +35,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"element is not 64-bit); a trait that only a template parameter or a type alias carries is not checked. " +
 		"Fix: use the post-update interface with a uint32_t stride instead of the AddrReg, store or load each " +
 		"register with its own single access, or declare the register with RegTraitNumOne. " +
-		"Source: the table of seed 004 that lists the interfaces each RegTensor trait supports; the examples adapt its ComputeMode03 (AddrReg) and ComputeMode02 (PostUpdate) call examples.",
+		"\n\nSource: the table of the StoreAlign reference (\"Contiguous Aligned Data Move-out\", 连续对齐搬出) that lists the interfaces each RegTensor trait supports; the examples adapt its ComputeMode03 (AddrReg) and ComputeMode02 (PostUpdate) call examples." +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/API/ascendcopapi/atlasascendc_api_07_0320.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续对齐搬出（StoreAlign）.md",
 	Before: `AscendC::Reg::RegTensor<int64_t, AscendC::Reg::RegTraitNumTwo> dstReg;
 AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<int64_t>();
 constexpr uint16_t oneRepeatSize = 64;

@@ -15,7 +15,9 @@ const text = "A VF has 32 RegTensor registers. What counts is how many hold a va
 	"helper's file and the line of the peak; when several kernels inline it, the one with the most registers live " +
 	"there is reported and the others are listed with it (and with -show-ignored). A helper that files of its own " +
 	"folder include and call is counted there, not alone. " +
-	"Source: seed 002 (at most 32 RegTensor per VF)."
+	"\n\nSource: the Ascend C best practice \"Instruction Dual-Issue\" (指令双发优化): at most 32 RegTensor per VF." +
+	" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
+	" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md"
 
 const before = `AscendC::Reg::RegTensor<float> x0, x1, /* ... */ x7;   // 8 inputs
 AscendC::Reg::RegTensor<float> y0, y1, /* ... */ y7;   // 8 inputs

@@ -21,7 +21,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"stream it serves (from LoadUnAlignPre to the last LoadUnAlign, from the first StoreUnAlign to StoreUnAlignPost), " +
 		"and a generic Load or Store holds a hidden one while it runs. Reuse a register for streams that do not overlap, " +
 		"or split the VF. " +
-		"Source: seed 002 (at most 4 UnalignRegForLoad and 4 UnalignRegForStore per VF).",
+		"\n\nSource: the Ascend C best practice \"Instruction Dual-Issue\" (指令双发优化): at most 4 UnalignRegForLoad and 4 UnalignRegForStore per VF." +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md",
 	Before: `AscendC::Reg::UnalignRegForLoad u0, u1, u2, u3, u4;  // five input streams
 AscendC::Reg::LoadUnAlignPre(u0, src0);
 // ... and u1 to u4 on src1 to src4

@@ -31,8 +31,10 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"of compares, inverted in turn) whose result serves the And/Or alone, so that inverting it changes nothing else. " +
 		"Integer compares and EQ/NE invert exactly; ordered compares of floating-point data do not where an element is " +
 		"NaN (NaN > x and NaN <= x are both false), and the finding says so: rewrite them only when the data holds no " +
-		"NaN. Source: seed 002, the dual-issue best practice; the examples adapt its CompareDoubleImpl counter-example " +
-		"(反例) and correct example (正例).",
+		"NaN." +
+		"\n\nSource: the Ascend C best practice \"Instruction Dual-Issue\" (指令双发优化); the examples adapt its CompareDoubleImpl counter-example (反例) and correct example (正例)." +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md",
 	Before: `AscendC::Reg::RegTensor<uint64_t> exponent0, exponent1, mantissa0, mantissa1;
 AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<uint64_t>();
 AscendC::Reg::MaskReg dstMask, tmpMask0, tmpMask1, noNaNMask;

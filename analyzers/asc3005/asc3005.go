@@ -26,7 +26,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"m1 && (y cmp s) directly. Two compares under the same predicate followed by MaskAnd(d, m1, m2, mask) spend a " +
 		"MaskAnd and keep m2 alive for it; chaining the compares gives the same mask with one instruction and one " +
 		"MaskReg fewer. The rule fires only when the second compare's result is used by nothing but the MaskAnd. " +
-		"Source: seed 002, the CompareDoubleImpl example; its correct example (正例) goes on with tmpMask0 where the chained result is in tmpMask1, which the example below corrects.",
+		"\n\nSource: the CompareDoubleImpl example of the Ascend C best practice \"Instruction Dual-Issue\" (指令双发优化); its correct example (正例) goes on with tmpMask0 where the chained result is in tmpMask1, which the example below corrects." +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md",
 	Before: `AscendC::Reg::RegTensor<uint64_t> unsignedPart0, unsignedPart1;
 AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<uint64_t>();
 AscendC::Reg::MaskReg dstMask, tmpMask0;

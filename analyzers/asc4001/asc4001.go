@@ -21,7 +21,7 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	ID:    "ASC4001",
 	Name:  "long-dependency-chain",
 	Title: "loop body's dependency chain is longer than the issue window",
-	Text: "The VF issues two compute instructions a cycle, chosen out of order from a queue of about 60 (seed 002: " +
+	Text: "The VF issues two compute instructions a cycle, chosen out of order from a queue of about 60 (the dual-issue guide: " +
 		"\"执行队列的深度是64\"; the machine model uses VfSim's 58-entry shared queue). When one iteration is a chain of more dependent instructions than the window holds, " +
 		"the next iteration cannot enter the window until this one drains, so iterations never overlap and the loop " +
 		"runs at about one instruction per cycle. Split the VF loop (write intermediates to UB and continue in a second " +
@@ -30,7 +30,10 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"whose copies fit the register budgets, or says that none does. The loop is the one the compiler builds: helpers " +
 		"of the file inlined, if constexpr folded for each instantiation the file makes; a loop whose trip count does not " +
 		"fold is priced at its steady state. " +
-		"The examples adapt the manual unroll example of seed 002.",
+		"\n\nSource: the Ascend C best practice \"Instruction Dual-Issue\" (指令双发优化), whose manual unroll example the examples adapt; the asc-devkit example gelu_eltwise_high_performance splits its loop for the same reason." +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/examples/01_simd_cpp_api/05_best_practices/02_reg_compute/gelu_eltwise_high_performance/README.md",
 	Before: `for (uint16_t i = 0; i < 32; ++i) {
     // iterations are independent, but one holds more than 64 dependent
     // instructions: i = 1 cannot enter the execution queue before i = 0 drains

@@ -37,7 +37,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"the message says so. Nor is a loop that calls a helper whose body ascvet does not see: timed as one instruction " +
 		"that reads and writes every register passed, it would make the loop look serial when it is not. " +
 		"Unroll by hand: the compiler does not do it for you in a VF. " +
-		"Source: seed 002, the dual-issue best practice.",
+		"\n\nSource: the Ascend C best practice \"Instruction Dual-Issue\" (指令双发优化)." +
+		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
+		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md",
 	Before: `for (uint16_t i = 0; i < repeatTimes; ++i) {
     // one chain per iteration, each instruction waiting for the one before
     AscendC::Reg::LoadAlign(srcReg, srcAddr + i * oneRepeatSize);

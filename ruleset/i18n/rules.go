@@ -66,8 +66,10 @@ var rules = map[string]RuleText{
 			"或 src + i * n（n 恰为一次迭代搬入的元素数）。带填充的行、每次迭代都重置的指针、" +
 			"两个流共用的寄存器、在循环中被改写的数据以及最多执行一次的循环都不报告；地址无法常量折叠的流只在 -confidence=low 时报告。" +
 			"自动修复（把 Pre 移到循环之前，以第一次迭代的地址初始化）只在以下情况下提供：在 UB 和非对齐寄存器的模型上逐字节回放循环，" +
-			"所有尝试过的情况都搬入相同的数据；否则检查结果会说明为什么没有自动修复。来源：seed 000《连续非对齐场景优化》，" +
-			"示例即其中的【反例】和【正例】。",
+			"所有尝试过的情况都搬入相同的数据；否则检查结果会说明为什么没有自动修复。" +
+			"\n\n来源：Ascend C 最佳实践《连续非对齐场景优化》，示例即其中的【反例】和【正例】。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00025.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/连续非对齐场景优化.md",
 	},
 	"ASC1002": {
 		Title: "非对齐搬出流在每次迭代中都做后处理",
@@ -78,7 +80,10 @@ var rules = map[string]RuleText{
 			"应移至 for 循环外部。通过原始内建函数（vstas）、在辅助函数中、在 if 分支中，" +
 			"或在流指针以外的地址上做的后处理都不报告。自动修复（把 Post 移到循环之后）只在以下情况下提供：" +
 			"在 UB 和非对齐寄存器的模型上逐字节回放循环，所有尝试过的情况都写出相同的字节、搬入相同的数据；" +
-			"否则检查结果会说明为什么没有自动修复。来源：seed 000《连续非对齐场景优化》，示例即其中的【反例】和【正例】。",
+			"否则检查结果会说明为什么没有自动修复。" +
+			"\n\n来源：Ascend C 最佳实践《连续非对齐场景优化》，示例即其中的【反例】和【正例】。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00025.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/连续非对齐场景优化.md",
 	},
 	"ASC1003": {
 		Title: "非对齐搬入或搬出用 AddrReg 存储偏移量",
@@ -87,8 +92,11 @@ var rules = map[string]RuleText{
 			"但由于硬件支持限制，连续非对齐搬运时不建议用 AddrReg 存储偏移量。Ascend C 的最佳实践是用 uint32_t 类型存储偏移量并采用 PostUpdate 模式，" +
 			"每次访问后 UB 地址自动按步长更新：用 LoadUnAlignPre(u, src) 初始化一次，" +
 			"用 LoadUnAlign(dst, u, src, stride) 搬入，用 StoreUnAlign(dst, src, u, stride) 搬出，" +
-			"最后用 StoreUnAlignPost(dst, u, 0) 做一次后处理。来源：seed 000（以及 seed 003 中 AddrReg 的调用方式）" +
-			"。",
+			"最后用 StoreUnAlignPost(dst, u, 0) 做一次后处理。" +
+			"\n\n来源：Ascend C 最佳实践《连续非对齐场景优化》；AddrReg 的调用方式见 pypto_pro DSL 的 vf.load_unalign 接口文档。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00025.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/连续非对齐场景优化.md" +
+			" https://gitcode.com/cann/pypto/blob/master/docs/zh/pypto_pro/api/SIMD-API/operation/vf_computation/data_movement/load_unalign.md",
 	},
 	"ASC1004": {
 		Title: "非对齐搬入读取了未经 LoadUnAlignPre 初始化的寄存器",
@@ -97,7 +105,9 @@ var rules = map[string]RuleText{
 			"用包含 src 的数据块填充该寄存器；否则搬入的前几个元素是寄存器中原有的任意内容。本规则沿 if 和循环的每条路径分析（循环可能一次都不执行；" +
 			"放在循环体中搬入之后的 Pre 不能为第一次迭代做初始化）。作为参数传入的寄存器，以及先交给辅助函数或未知函数的寄存器，" +
 			"视为已由那段代码初始化。修复：在第一次 LoadUnAlign 之前，以流的起始地址调用一次 LoadUnAlignPre。" +
-			"来源：seed 000：读非对齐地址前，应该先通过 LoadUnAlignPre 进行初始化。",
+			"\n\n来源：Ascend C 最佳实践《连续非对齐场景优化》：读非对齐地址前，应该先通过 LoadUnAlignPre 进行初始化。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00025.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/连续非对齐场景优化.md",
 	},
 	"ASC1005": {
 		Title: "非对齐搬出流始终没有经 StoreUnAlignPost 后处理",
@@ -111,7 +121,9 @@ var rules = map[string]RuleText{
 			"修复：在流的最后一次搬出之后，对搬出所用的寄存器调用一次 StoreUnAlignPost(dst, u, 0)。" +
 			"后处理作用于错误的寄存器时，-fix 会改写该寄存器名（只改一个记号）；仅当改写后的代码重新降级后指令不变、" +
 			"后处理的正是该流的寄存器（同一声明）且没有让其他流失去后处理时才提供该修复，否则结果会说明原因。" +
-			"来源：seed 000：写非对齐地址时，先使用 StoreUnAlign，再使用 StoreUnAlignPost 进行后处理。",
+			"\n\n来源：Ascend C 最佳实践《连续非对齐场景优化》：写非对齐地址时，先使用 StoreUnAlign，再使用 StoreUnAlignPost 进行后处理。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00025.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/连续非对齐场景优化.md",
 	},
 	"ASC1006": {
 		Title: "同一个非对齐寄存器同时服务搬入流和搬出流",
@@ -124,7 +136,11 @@ var rules = map[string]RuleText{
 			"对从未被 StoreUnAlign 写过的寄存器做 StoreUnAlignPost 不会写出任何数据；若因此有搬出流未被后处理，" +
 			"由 ASC1005 在该后处理处报告一次，并指出应后处理的寄存器。修复：为两条流使用各自的寄存器，" +
 			"或在另一条流开始前结束当前的流（在最后一次搬出后做后处理，或完成最后一次搬入）。" +
-			"来源：seed 000 对搬入、搬出非对齐寄存器的说明；类型定义见 asc-devkit 的 kernel_reg_compute_common_intf.h。",
+			"\n\n来源：Ascend C 最佳实践《连续非对齐场景优化》对搬入、搬出非对齐寄存器的说明，以及 API 参考《UnalignRegForLoad & UnalignRegForStore》；类型定义见 asc-devkit 的 kernel_reg_compute_common_intf.h。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00025.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/连续非对齐场景优化.md" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendcopapi/atlasascendc_api_07_0316.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/include/basic_api/reg_compute/kernel_reg_compute_common_intf.h",
 	},
 	"ASC2001": {
 		Title: "对齐搬入或搬出违反分布模式的对齐要求",
@@ -141,8 +157,11 @@ var rules = map[string]RuleText{
 			"都不报告；MaskReg 搬入搬出的 PostUpdate 偏移（文档以字节为单位，实际作用于 uint32_t 指针）" +
 			"、DATA_BLOCK_COPY 的块步长和原始内建函数（vlds、vsts）也不报告。修复：" +
 			"让偏移和步长保持为 32 / sizeof(T) 个元素的整数倍；数据本身不对齐时，改用非对齐的 LoadUnAlign/StoreUnAlign。" +
-			"来源：seed 004（StoreAlign 接口参考）的 StoreDist 表和 vf-api.md 的 LoadDist 表；" +
-			"示例改编自 seed 004 的调用示例。",
+			"\n\n来源：StoreAlign 接口参考《连续对齐搬出》的 StoreDist 表和 LoadAlign 接口参考《连续对齐搬入》的 LoadDist 表；示例改编自《连续对齐搬出》的调用示例。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendcopapi/atlasascendc_api_07_0320.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续对齐搬出（StoreAlign）.md" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendcopapi/atlasascendc_api_07_0319.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬入/连续对齐搬入（LoadAlign）.md",
 	},
 	"ASC2002": {
 		Title: "分布模式与搬运数据的位宽不符",
@@ -162,10 +181,19 @@ var rules = map[string]RuleText{
 			"属于有意的重新解释，不报告；不带位宽的模式（dist=pl.LoadDist.US）取数据 dtype 的位宽，" +
 			"当该模式没有这个位宽的版本时报告，因为 pypto 会悄悄改用另一位宽（32 位数据上的 US_B16），" +
 			"违反 64 位数据规则时（单搬入只支持 NORM，单搬出只支持 NORM 或 PACK）也报告；寄存器个数与 C++ 一样检查。" +
-			"来源：seed 004：b64 数据的单搬出只支持 DIST_NORM 和 DIST_PACK_B64；vf-api.md（MaskReg 的位、b64 搬入）；" +
+			"\n\n来源：StoreAlign 接口参考《连续对齐搬出》：b64 数据的单搬出只支持 DIST_NORM 和 DIST_PACK_B64；" +
+			"LoadAlign 接口参考《连续对齐搬入》（b64 搬入）；MaskReg 接口参考（MaskReg 的位）；" +
 			"asc-devkit dav_3510 的 kernel_reg_compute_datacopy_{load,store}_impl.h（CheckLoadDist、CheckStoreDist）" +
 			"和 kernel_reg_compute_common_impl.h（GetStoreDist）；DSL 部分见 pypto 的 " +
-			"backend_cce_vf_ops.cpp（EmitVFLoadAlign、EmitVFStoreAlign）。",
+			"backend_cce_vf_ops.cpp（EmitVFLoadAlign、EmitVFStoreAlign）。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendcopapi/atlasascendc_api_07_0320.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续对齐搬出（StoreAlign）.md" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendcopapi/atlasascendc_api_07_0319.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬入/连续对齐搬入（LoadAlign）.md" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendcopapi/atlasascendc_api_07_0315.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/寄存器数据类型/MaskReg.md" +
+			" https://gitcode.com/cann/asc-devkit/tree/master/impl/basic_api/reg_compute/dav_3510" +
+			" https://gitcode.com/cann/pypto/blob/master/framework/src/interface/pypto_pro/backend/backend_cce_vf_ops.cpp",
 	},
 	"ASC2003": {
 		Title: "PostUpdate 接口以 POST_MODE_NORMAL 实例化",
@@ -175,8 +203,9 @@ var rules = map[string]RuleText{
 			"文档写明这些接口不支持 POST_MODE_NORMAL：指针不会移动，步长也会被误读，循环因此读写错误的位置。" +
 			"（按步长搬运的 DATA_BLOCK_COPY、AR 形式的 StoreUnAlign 以及最后的后处理 StoreUnAlignPost<T, POST_MODE_NORMAL>(dst, u, 0) 确实支持 POST_MODE_NORMAL，" +
 			"不报告。）修复：需要推进指针时使用 POST_MODE_UPDATE，需要指针保持不动时使用不带步长的接口。" +
-			"来源：seed 004（PostUpdate 扩展搬运接口“POST_MODE_NORMAL 模式不支持”）" +
-			"；示例改编自其中的 ComputeMode02 调用示例。",
+			"\n\n来源：StoreAlign 接口参考《连续对齐搬出》（PostUpdate 扩展搬运接口“POST_MODE_NORMAL 模式：不支持”）；示例改编自其中的 ComputeMode02 调用示例。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendcopapi/atlasascendc_api_07_0320.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续对齐搬出（StoreAlign）.md",
 	},
 	"ASC2004": {
 		Title: "RegTraitNumTwo 寄存器用于不支持它的接口",
@@ -187,9 +216,10 @@ var rules = map[string]RuleText{
 			"存储偏移量的接口都不支持它。本规则只识别在寄存器类型中写明 RegTraitNumTwo 的情况（直接写在类型上，" +
 			"或写在元素不是 64 位的类型上）；只由模板参数或类型别名带入的 trait 不检查。修复：" +
 			"用带 uint32_t 步长的 PostUpdate 接口代替 AddrReg，用单搬运接口分别搬运每个寄存器，" +
-			"或者把寄存器声明为 RegTraitNumOne。来源：seed 004 中列出各 RegTensor trait 所支持接口的表格；" +
-			"示例改编自其中的 ComputeMode03（AddrReg）和 ComputeMode02（PostUpdate）" +
-			"调用示例。",
+			"或者把寄存器声明为 RegTraitNumOne。" +
+			"\n\n来源：StoreAlign 接口参考《连续对齐搬出》中列出各 RegTensor trait 所支持接口的表格；示例改编自其中的 ComputeMode03（AddrReg）和 ComputeMode02（PostUpdate）调用示例。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendcopapi/atlasascendc_api_07_0320.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续对齐搬出（StoreAlign）.md",
 	},
 	"ASC3001": {
 		Title: "同时存活的 RegTensor 寄存器超出上限",
@@ -204,7 +234,9 @@ var rules = map[string]RuleText{
 			"计数针对编译器实际生成的代码：本文件和所包含头文件中的辅助函数都在调用处内联。头文件中辅助函数内部的超限在核函数的调用处报告，" +
 			"并给出辅助函数所在文件和峰值所在行；多个核函数内联同一个辅助函数时，只报告在该处存活寄存器最多的一个，" +
 			"其余作为相关位置列出（加 -show-ignored 也会列出）。被同一目录中其他文件包含并调用的辅助函数在调用处计数，不单独计数。" +
-			"来源：seed 002（同一个 VF 中 RegTensor 不超过 32 个）。",
+			"\n\n来源：Ascend C 最佳实践《指令双发优化》（同一个 VF 中 RegTensor 不超过 32 个）。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md",
 	},
 	"ASC3002": {
 		Title: "同时存活的 MaskReg 寄存器超出上限",
@@ -215,7 +247,9 @@ var rules = map[string]RuleText{
 			"计数针对编译器实际生成的代码：本文件和所包含头文件中的辅助函数都在调用处内联。头文件中辅助函数内部的超限在核函数的调用处报告，" +
 			"并给出辅助函数所在文件和峰值所在行；多个核函数内联同一个辅助函数时，只报告在该处存活寄存器最多的一个，" +
 			"其余作为相关位置列出（加 -show-ignored 也会列出）。被同一目录中其他文件包含并调用的辅助函数在调用处计数，不单独计数。" +
-			"来源：seed 002（同一个 VF 中 MaskReg 不超过 8 个）。",
+			"\n\n来源：Ascend C 最佳实践《指令双发优化》（同一个 VF 中 MaskReg 不超过 8 个）。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md",
 	},
 	"ASC3003": {
 		Title: "同时存活的非对齐寄存器超出芯片的数量",
@@ -223,8 +257,10 @@ var rules = map[string]RuleText{
 			"与 RegTensor 和 MaskReg 不同，它们不会被换出：同时存活超过 4 个时，" +
 			"编译器会拒绝编译该 VF。非对齐寄存器在它所服务的整个流中都存活（从 LoadUnAlignPre 到最后一次 LoadUnAlign，" +
 			"从第一次 StoreUnAlign 到 StoreUnAlignPost），通用的 Load 或 Store 在执行期间也隐含占用一个。" +
-			"修复：让生命周期互不重叠的流复用同一个寄存器，或者拆分 VF。来源：seed 002（同一个 VF 中读、" +
-			"写非对齐寄存器各不超过 4 个）。",
+			"修复：让生命周期互不重叠的流复用同一个寄存器，或者拆分 VF。" +
+			"\n\n来源：Ascend C 最佳实践《指令双发优化》（同一个 VF 中读、写非对齐寄存器 UnalignRegForLoad 和 UnalignRegForStore 各不超过 4 个）。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md",
 	},
 	"ASC3004": {
 		Title: "对 MaskAnd 或 MaskOr 的结果做 MaskNot",
@@ -235,27 +271,35 @@ var rules = map[string]RuleText{
 			"在 VF 接近 8 个 MaskReg 的上限时尤为重要。本规则只报告改写确实能节省的情形：与/或的结果只供这次 MaskNot 使用，" +
 			"且每个操作数都是比较（或由比较组成、可再次取反的与/或），其结果只供该与/或使用，取反不会影响其他地方。" +
 			"整数比较以及 EQ/NE 可以精确取反；浮点数据的有序比较在元素为 NaN 时不能互相取反（NaN > x 与 NaN <= x 都为假），" +
-			"结果中会说明这一点：只有数据中没有 NaN 时才可改写。来源：seed 002《指令双发优化》；" +
-			"示例改编自其中 CompareDoubleImpl 的【反例】和【正例】。",
+			"结果中会说明这一点：只有数据中没有 NaN 时才可改写。" +
+			"\n\n来源：Ascend C 最佳实践《指令双发优化》；示例改编自其中 CompareDoubleImpl 的【反例】和【正例】。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md",
 	},
 	"ASC3005": {
 		Title: "可以链式比较的两个比较结果被 MaskAnd 合并",
 		Text: "比较指令会在掩码未激活的通道写入 0，因此 Compares(m2, y, s, m1) 直接算出 m1 && (y cmp s)。" +
 			"两个在同一掩码下进行的比较再接 MaskAnd(d, m1, m2, mask)，需要多执行一条 MaskAnd，" +
 			"还要为它保持 m2 存活；把两个比较链接起来能得到同样的掩码，少一条指令，少用一个 MaskReg。" +
-			"只有当第二个比较的结果除了 MaskAnd 之外不再被使用时，本规则才报告。来源：seed 002 中的 CompareDoubleImpl 示例；" +
-			"链式比较的结果保存在 tmpMask1 中，其【正例】却继续使用 tmpMask0，下面的示例已更正。",
+			"只有当第二个比较的结果除了 MaskAnd 之外不再被使用时，本规则才报告。" +
+			"\n\n来源：Ascend C 最佳实践《指令双发优化》中的 CompareDoubleImpl 示例；链式比较的结果保存在 tmpMask1 中，其【正例】却继续使用 tmpMask0，下面的示例已更正。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md",
 	},
 	"ASC4001": {
 		Title: "循环体的依赖链长于执行队列的深度",
-		Text: "VF 每个周期双发两条计算指令，从大约 60 条指令的执行队列中乱序选取（seed 002：“执行队列的深度是64”；" +
+		Text: "VF 每个周期双发两条计算指令，从大约 60 条指令的执行队列中乱序选取（《指令双发优化》：“执行队列的深度是64”；" +
 			"机器模型采用 VfSim 的 58 项共享队列）" +
 			"。当一次迭代中有数据依赖的指令链比执行队列所能容纳的更长时，下一次迭代要等这一次排空后才能进入队列，" +
 			"各次迭代无法重叠执行，循环每个周期大约只能执行一条指令。修复：合理拆分 VF 循环（把中间结果搬出到 UB，" +
 			"在第二个循环中继续），或者手动展开循环并交错各副本，让互不依赖的指令链共享执行队列。检查结果给出依赖链长度、" +
 			"模拟 IPC，以及各副本都能放进寄存器预算的最大展开倍数（4 倍，否则 2 倍）的模拟效果，或说明两者都放不下。" +
 			"所模拟的是编译器构建的循环：内联本文件的辅助函数，按本文件的每个实例化折叠 if constexpr；" +
-			"行程数无法折叠的循环按稳态计价。示例改编自 seed 002 中手动控制循环展开的示例。",
+			"行程数无法折叠的循环按稳态计价。" +
+			"\n\n来源：Ascend C 最佳实践《指令双发优化》，示例改编自其中手动控制循环展开的示例；asc-devkit 的 gelu_eltwise_high_performance 样例出于同一原因拆分循环。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/examples/01_simd_cpp_api/05_best_practices/02_reg_compute/gelu_eltwise_high_performance/README.md",
 	},
 	"ASC4002": {
 		Title: "循环的指令级并行度低，展开后可以加速",
@@ -269,7 +313,10 @@ var rules = map[string]RuleText{
 			"做整数除法的循环也不报告：950 以软件指令序列执行整数 Div，而模型只把它算作一条指令；元素类型是模板参数的 Div 按浮点 Div 计时，" +
 			"提示中会注明。调用了 ascvet 看不到函数体的辅助函数的循环也不报告：它被按一条读写全部传入寄存器的指令计时，会让循环看上去是串行的。" +
 			"请手动展开循环：" +
-			"在 VF 中编译器不会替你展开。来源：seed 002《指令双发优化》。",
+			"在 VF 中编译器不会替你展开。" +
+			"\n\n来源：Ascend C 最佳实践《指令双发优化》。" +
+			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
+			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md",
 	},
 }
 
