@@ -746,7 +746,7 @@ func helpMarkdown(r *ruleset.Rule, lang string) string {
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
-		b.WriteString(escapeMarkdown(strings.Join(strings.Fields(para), " ")))
+		b.WriteString(escapeProse(strings.Join(strings.Fields(para), " ")))
 	}
 	code := func(label, src string) {
 		if src == "" {
@@ -809,6 +809,20 @@ func escapeMarkdown(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// escapeProse is escapeMarkdown for a rule's text, whose words that are
+// URLs (the addresses of its sources) stay as written: GitHub links them,
+// and an escaped "_" would change the address.
+func escapeProse(s string) string {
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		isURL := strings.HasPrefix(w, "https://") || strings.HasPrefix(w, "http://")
+		if !isURL || strings.ContainsAny(w, "\\`[]<>|") {
+			words[i] = escapeMarkdown(w)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // automationID is the run's automationDetails.id: "category/", as

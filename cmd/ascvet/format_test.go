@@ -484,6 +484,37 @@ func TestFormatCapIssues(t *testing.T) {
 	}
 }
 
+// The addresses of a rule's sources reach SARIF's help.markdown as
+// written, for GitHub to link; the prose around them is escaped, and so is
+// a "URL" that holds markup.
+func TestFormatSARIFHelpURLs(t *testing.T) {
+	urlRE := regexp.MustCompile(`https://\S+`)
+	n := 0
+	for _, r := range ruleset.All() {
+		for _, lang := range []string{"en", "zh"} {
+			md := helpMarkdown(r, lang)
+			for _, u := range urlRE.FindAllString(r.Doc(lang).Text, -1) {
+				n++
+				if !strings.Contains(md, " "+u) {
+					t.Errorf("%s (%s): help.markdown changes %s", r.ID, lang, u)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no rule text has a URL")
+	}
+	for in, want := range map[string]string{
+		"see https://x.org/a_b*c now_":  `see https://x.org/a_b*c now\_`,
+		"https://x.org/a|b <https://y>": `https://x.org/a\|b \<https://y\>`,
+		"xhttps://a_b":                  `xhttps://a\_b`,
+	} {
+		if got := escapeProse(in); got != want {
+			t.Errorf("escapeProse(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestFormatTruncateText(t *testing.T) {
 	long := strings.Repeat("这是一个很长的句子。", 120) + "tail"
 	got := truncateText(long, maxDescription)
