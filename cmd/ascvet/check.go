@@ -105,12 +105,16 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 	wg.Wait()
 	cfg.progress.finish()
 	in.read, in.bytes = int(plainFiles.Load()), plainBytes.Load()
+	in.names = names
 
 	all := &runner.Result{}
 	cfgSeen := map[string]bool{}
 	for i, o := range outs {
 		if o == nil {
 			continue
+		}
+		if o.msg != "" || o.cfgErr != "" || len(o.errs) > 0 {
+			in.unchecked = append(in.unchecked, i)
 		}
 		if o.msg != "" {
 			in.skipped++

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ascvet/ascvet/ruleset/baseline"
+	"github.com/ascvet/ascvet/ruleset/config"
 )
 
 // Gating only new findings, for a team adopting ascvet on a legacy tree:
@@ -17,12 +21,15 @@ import (
 // -baseline suppresses the findings recorded by -write-baseline, matched by
 // a line-independent fingerprint, so code that moves keeps its entries.
 
-// onlyChanged drops the issues that touch no line changed since rev. Each
-// file is diffed in its own repository: the git work tree of each path
-// given (paths), and of each file with an issue, is diffed once against
-// rev. A path given outside any git work tree is an error, as is a rev
-// that one of the repositories lacks.
-func onlyChanged(roots *rootFinder, paths []string, issues []issue, rev string) ([]issue, error) {
+// changedSince diffs the files against the git revision rev and returns
+// whether an issue touches a line changed since. Each file is diffed in
+// its own repository: the git work tree of each path given (paths), and of
+// each file with an issue, is diffed once against rev. A path given
+// outside any git work tree is an error, as is a rev that one of the
+// repositories lacks. The issues are not dropped here: the baseline is
+// matched against all of them first (applyBaseline), so that an entry
+// whose finding is on a line the change left alone is not stale.
+func changedSince(roots *rootFinder, paths []string, issues []issue, rev string) (func(*issue) bool, error) {
 	changed := map[string]map[string]*lineSet{} // by top-level, by absolute path
 	diff := func(top string) error {
 		if _, done := changed[top]; done {
@@ -49,21 +56,33 @@ func onlyChanged(roots *rootFinder, paths []string, issues []issue, rev string) 
 			return nil, err
 		}
 	}
-	var out []issue
 	for _, is := range issues {
+		if top := roots.gitTop(filepath.Dir(roots.abs(is.Pos.Filename))); top != "" {
+			if err := diff(top); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return func(is *issue) bool {
 		abs := roots.abs(is.Pos.Filename)
 		top := roots.gitTop(filepath.Dir(abs))
 		if top == "" {
-			continue
+			return false
 		}
-		if err := diff(top); err != nil {
-			return nil, err
-		}
-		if ls := changed[top][abs]; ls != nil && ls.overlaps(is.Pos.Line, max(is.End.Line, is.Pos.Line)) {
-			out = append(out, is)
+		ls := changed[top][abs]
+		return ls != nil && ls.overlaps(is.Pos.Line, max(is.End.Line, is.Pos.Line))
+	}, nil
+}
+
+// keepIssues returns the issues for which keep is true, in order.
+func keepIssues(issues []issue, keep func(*issue) bool) []issue {
+	var out []issue
+	for i := range issues {
+		if keep(&issues[i]) {
+			out = append(out, issues[i])
 		}
 	}
-	return out, nil
+	return out
 }
 
 // entries returns the baseline entries of the reported issues, in order:
@@ -83,30 +102,86 @@ func entries(issues []issue) (out []baseline.Entry, index []int) {
 // saveBaseline writes the reported issues to a baseline file, through a
 // temporary file of ascvet's (tempfiles.go): a signal removes it, and the
 // stale ones a SIGKILL left beside the baseline are removed first.
-func saveBaseline(stderr io.Writer, path string, issues []issue) error {
+//
+// A run on part of the tree (one folder, the files pre-commit names, some
+// rules with -checks) knows nothing of the findings elsewhere, so the
+// entries of the old file that the run does not cover (runScope.covers)
+// are kept: written is the number of entries of the run's issues, kept the
+// number of old ones carried over. An old file that cannot be read is
+// replaced, with a warning: it holds nothing to keep. An old version 1
+// file whose entries the run does not all cover is an error, as their
+// paths, relative to another working directory, cannot be carried into
+// version 2.
+func saveBaseline(stderr io.Writer, scope *runScope, path string, issues []issue) (written, kept int, err error) {
 	es, _ := entries(issues)
+	var carried []baseline.Entry
+	switch old, err := baseline.Read(path); {
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		fmt.Fprintf(stderr, "ascvet: -write-baseline: replacing %s, whose entries cannot be kept: %v\n", path, err)
+	case err == nil:
+		covered := scope.covers(path, old)
+		for _, e := range old.Entries {
+			if !covered(e) {
+				carried = append(carried, e)
+			}
+		}
+		if len(carried) > 0 && old.Version == baseline.LegacyVersion {
+			return 0, 0, fmt.Errorf("%s is a version 1 baseline, whose paths cannot be carried into version 2, and this run does not cover %d of its entries (%s, ...): write it once from a run on the whole tree", path, len(carried), carried[0].Path)
+		}
+		// An old entry the run's findings hold already (a file an
+		// analyzer failed on keeps its entries, and gives some findings)
+		// is not written twice.
+		added, _, _ := baseline.Filter(&baseline.Baseline{Entries: es}, carried)
+		for _, i := range added {
+			es = append(es, carried[i])
+		}
+		kept = len(added)
+	}
 	removeStaleTemps(stderr, filepath.Dir(path), time.Now())
-	return baseline.WriteVia(path, es, temps.Create, temps.Gone)
+	if err := baseline.WriteVia(path, es, temps.Create, temps.Gone); err != nil {
+		return 0, 0, err
+	}
+	return countReported(issues), kept, nil
 }
 
 // applyBaseline marks the issues the baseline holds as suppressed and
-// reports its stale entries (findings that are gone) on stderr.
-func applyBaseline(stderr io.Writer, roots *rootFinder, path string, issues []issue) ([]issue, error) {
+// reports its stale entries on stderr: those the run covers (scope) whose
+// finding is gone. An entry of a file the run did not analyse is not
+// stale, whatever the run found. Issues for which late is true (nil: none)
+// match the baseline after the others: with -new-from-rev, a line the
+// change copied is the new finding, not the old one it copies.
+func applyBaseline(stderr io.Writer, scope *runScope, path string, issues []issue, late func(*issue) bool) ([]issue, error) {
 	b, err := baseline.Read(path)
 	if err != nil {
 		return nil, err
 	}
 	es, index := entries(issues)
+	if late != nil {
+		order := make([]int, len(es))
+		for k := range order {
+			order[k] = k
+		}
+		slices.SortStableFunc(order, func(x, y int) int {
+			return cmp.Compare(b2i(late(&issues[index[x]])), b2i(late(&issues[index[y]])))
+		})
+		es2, index2 := make([]baseline.Entry, len(es)), make([]int, len(es))
+		for k, o := range order {
+			es2[k], index2[k] = es[o], index[o]
+		}
+		es, index = es2, index2
+	}
 	if b.Version == baseline.LegacyVersion {
-		legacyAliases(roots, path, b, es, issues, index)
+		legacyAliases(scope.roots, path, b, es, issues, index)
 	}
 	_, matched, stale := baseline.Filter(b, es)
 	for _, m := range matched {
 		is := &issues[index[m]]
 		is.Suppressed = append(is.Suppressed, suppression{Kind: "external", Justification: "in baseline " + path})
 	}
+	covered := scope.covers(path, b)
+	stale = slices.DeleteFunc(stale, func(e baseline.Entry) bool { return !covered(e) })
 	if len(stale) > 0 {
-		fmt.Fprintf(stderr, "ascvet: baseline %s: %d %s no longer found (fixed, or the code changed); rewrite it with -write-baseline to drop them:\n", path, len(stale), map[bool]string{true: "entry", false: "entries"}[len(stale) == 1])
+		fmt.Fprintf(stderr, "ascvet: baseline %s: %d %s no longer found (fixed, or the code changed); rewrite it with -write-baseline to drop them:\n", path, len(stale), pluralWord(len(stale), "entry", "entries"))
 		for i, e := range stale {
 			if i == 10 {
 				fmt.Fprintf(stderr, "ascvet:   ... and %d more\n", len(stale)-10)
@@ -116,6 +191,148 @@ func applyBaseline(stderr io.Writer, roots *rootFinder, path string, issues []is
 		}
 	}
 	return issues, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// runScope is what a run looked at, which decides what it can say about a
+// baseline's entries. A run on one folder, on the files pre-commit names,
+// or in the language server on one open file, finds nothing of the
+// findings of the other files: their entries are neither stale nor
+// dropped by -write-baseline. An entry is covered when the run ran its
+// rule and either analysed its file, or walked the folder its file was in
+// and the file no longer exists (it was deleted or renamed: its entries
+// can never match again). A file the walk took but did not analyse (over a
+// limit, binary, unreadable, its ascvet.toml broken, an analyzer failed)
+// is not covered: its findings are unknown.
+type runScope struct {
+	roots *rootFinder
+	files []string        // the files analysed to the end, as named (inputs.analysed)
+	dirs  []string        // the directory arguments walked, absolute and clean
+	rules map[string]bool // the rules that ran, by ID (-checks); nil: every rule
+}
+
+// newRunScope returns the scope of a run on the path arguments paths that
+// analysed files to the end and ran the rules -checks selected (checks;
+// nil when -checks was not given).
+func newRunScope(roots *rootFinder, paths []string, files []string, checks []string) *runScope {
+	sc := &runScope{roots: roots, files: files}
+	for _, p := range paths {
+		if p == "..." {
+			p = "."
+		} else if rest, ok := strings.CutSuffix(p, "/..."); ok {
+			p = rest
+		}
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			sc.dirs = append(sc.dirs, roots.abs(p))
+		}
+	}
+	if checks != nil {
+		// The list was checked before the run; it cannot fail here.
+		sc.rules, _ = config.Select(checks, config.AllRules())
+	}
+	return sc
+}
+
+// covers returns whether the run covers each entry of the baseline b, read
+// from the file path: see runScope. It looks at each analysed file once,
+// and at the file system only for the entries of files it did not
+// analyse.
+func (sc *runScope) covers(path string, b *baseline.Baseline) func(baseline.Entry) bool {
+	legacy := b.Version == baseline.LegacyVersion
+	baseDir := filepath.Dir(sc.roots.abs(path))
+	byPath := map[string]bool{} // an entry's path: whether the run covers its file
+	byAbs := map[string][]string{}
+	for _, e := range b.Entries {
+		if _, ok := byPath[e.Path]; ok {
+			continue
+		}
+		byPath[e.Path] = false
+		if legacy {
+			for _, abs := range legacyPaths(sc.roots, baseDir, e.Path) {
+				byAbs[abs] = append(byAbs[abs], e.Path)
+			}
+		}
+	}
+	roots := map[string]bool{}
+	for _, name := range sc.files {
+		if legacy {
+			for _, p := range byAbs[sc.roots.abs(name)] {
+				byPath[p] = true
+			}
+			continue
+		}
+		root, key := sc.roots.key(name)
+		roots[root] = true
+		if _, ok := byPath[key]; ok {
+			byPath[key] = true
+		}
+	}
+	for _, d := range sc.dirs {
+		roots[sc.roots.rootOfDir(d)] = true
+	}
+	for p, analysed := range byPath {
+		if analysed || len(sc.dirs) == 0 {
+			continue
+		}
+		var where []string // the files the entry can name
+		if legacy {
+			where = legacyPaths(sc.roots, baseDir, p)
+		} else {
+			for root := range roots {
+				abs := filepath.FromSlash(p)
+				if !filepath.IsAbs(abs) {
+					abs = filepath.Join(root, abs)
+				}
+				// In a repository nested in root, the file's key is
+				// from the nested root: not this entry's file.
+				if _, key := sc.roots.key(abs); key == p {
+					where = append(where, abs)
+				}
+			}
+		}
+		byPath[p] = gone(where, sc.dirs)
+	}
+	return func(e baseline.Entry) bool {
+		return byPath[e.Path] && (sc.rules == nil || sc.rules[e.Rule])
+	}
+}
+
+// gone reports whether none of the files where exists, and one of them is
+// below a directory of dirs: a walk of it would have found the file.
+func gone(where, dirs []string) bool {
+	below := false
+	for _, abs := range where {
+		if _, err := os.Lstat(abs); !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+		for _, d := range dirs {
+			if _, ok := relUnder(d, abs); ok {
+				below = true
+			}
+		}
+	}
+	return below
+}
+
+// legacyPaths returns the files a version 1 entry's path p can name: p
+// taken from the baseline file's directory baseDir, and from the working
+// directory (p itself, when absolute).
+func legacyPaths(roots *rootFinder, baseDir, p string) []string {
+	fp := filepath.FromSlash(p)
+	if filepath.IsAbs(fp) {
+		return []string{filepath.Clean(fp)}
+	}
+	out := []string{filepath.Join(baseDir, fp)}
+	if abs := roots.abs(fp); abs != out[0] {
+		out = append(out, abs)
+	}
+	return out
 }
 
 // legacyAliases lets a version 1 baseline, whose paths are relative to the
@@ -132,11 +349,7 @@ func legacyAliases(roots *rootFinder, path string, b *baseline.Baseline, es []ba
 			continue
 		}
 		seen[e.Path] = true
-		p := filepath.FromSlash(e.Path)
-		for _, abs := range []string{filepath.Join(baseDir, p), roots.abs(p)} {
-			if filepath.IsAbs(p) {
-				abs = filepath.Clean(p)
-			}
+		for _, abs := range legacyPaths(roots, baseDir, e.Path) {
 			if !slices.Contains(byFile[abs], e.Path) {
 				byFile[abs] = append(byFile[abs], e.Path)
 			}

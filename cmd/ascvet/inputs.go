@@ -210,6 +210,28 @@ type inputs struct {
 	issues  []issue        // check with a pipeline: every issue, suppressed ones included, sorted
 	badCfg  int            // check: files whose configuration did not load (each reported)
 	tests   int            // test files the walk found and left out (testpaths.go)
+	// check: the files the walk took (tests left out), in walk order, and
+	// the indices in names of those not analysed to the end: skipped,
+	// their configuration did not load, or an analyzer failed on them. A
+	// baseline's entries of such a file are neither stale nor replaced
+	// (runScope).
+	names     []string
+	unchecked []int
+}
+
+// analysed returns the files check analysed to the end: read, and found
+// free of VF code or run through every analyzer.
+func (in *inputs) analysed() []string {
+	out := make([]string, 0, len(in.names)-len(in.unchecked))
+	next := 0
+	for i, name := range in.names {
+		if next < len(in.unchecked) && in.unchecked[next] == i {
+			next++
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
 }
 
 // load expands the path arguments into files, reads them with jobs

@@ -657,7 +657,10 @@ func (s *lspServer) run(pipe *pipeline, path string, text []byte, stop *atomic.B
 	if s.opts.baseline != "" {
 		var logb bytes.Buffer
 		var err error
-		if issues, err = applyBaseline(&logb, pipe.roots, s.opts.baseline, issues); err != nil {
+		// The open file is all the server analysed: the baseline's
+		// entries of the other files are not its to call stale.
+		scope := &runScope{roots: pipe.roots, files: []string{path}}
+		if issues, err = applyBaseline(&logb, scope, s.opts.baseline, issues, nil); err != nil {
 			s.logf(protocol.MessageTypeError, "ascvet: -baseline: %v", err)
 			issues = a.issues
 		}
