@@ -440,7 +440,7 @@ func mainFlags(stderr io.Writer) (*flag.FlagSet, *mainOpts) {
 	o.configFile = fs.String("config", "", "use this config `FILE` only, instead of the ascvet.toml files found above each file")
 	o.noConfig = fs.Bool("no-config", false, "ignore every ascvet.toml")
 	o.baselineFile = fs.String("baseline", "", "report only findings that are not in the baseline `FILE` (see -write-baseline); stale entries are reported on stderr")
-	o.writeBaseline = fs.String("write-baseline", "", "write the findings to the baseline `FILE` and exit 0 (findings are still printed)")
+	o.writeBaseline = fs.String("write-baseline", "", "write the findings to the baseline `FILE`, keeping its entries of files this run did not analyse, and exit 0 (findings are still printed)")
 	o.newFromRev = fs.String("new-from-rev", "", "report only findings on lines changed since git revision `REV` (working tree included)")
 	o.sarifCategory = fs.String("sarif-category", "", "SARIF automationDetails.id category `ID`, to tell several uploads apart (default ascvet/)")
 	o.fix = fs.Bool("fix", false, "apply the suggested fixes, writing each changed file atomically, then report the findings that remain")
