@@ -12,7 +12,28 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/fixes"
 	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/ruleset/i18n"
 )
+
+// fixTitles returns the fixes of an issue of rule id with their titles
+// (the LSP quick fix's, SARIF's fix description) as the user reads the
+// issue's message: in the output language lang and, in a pypto_pro Python
+// file (py), with the DSL's names, "hoist the vf.load_unalign_pre before
+// the loop" rather than LoadUnAlignPre. The fixes are copied, their edits
+// shared: the finding's own fixes (cached, or -fix's) keep their titles.
+func fixTitles(lang, id string, fs []fixes.Fix, py bool) []fixes.Fix {
+	if len(fs) == 0 {
+		return fs
+	}
+	out := slices.Clone(fs)
+	for i := range out {
+		out[i].Message = i18n.Message(lang, id, out[i].Message)
+		if py {
+			out[i].Message = dslNames(out[i].Message)
+		}
+	}
+	return out
+}
 
 // maxFixRounds bounds the rounds of fixing (see fixAll). Two almost always
 // suffice; the bound keeps a fix that keeps conflicting from looping.

@@ -358,6 +358,7 @@ func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective
 		if py {
 			is.Message = dslNames(is.Message)
 		}
+		is.Fixes = fixTitles(p.lang, is.RuleID(), is.Fixes, py)
 		if c, ok, _ := simcost.Extract(is.Diagnostic.Related); ok {
 			is.Cost = &c
 		}

@@ -77,6 +77,7 @@ var messages = map[string][]pattern{
 		{`LoadUnAlignPre on (?P<u>\S+) may re-initialise a contiguous stream each iteration \(not proven: (?P<Why>.+)\); hoist it before the loop if the stream is contiguous` + tail,
 			`LoadUnAlignPre 可能在每次迭代中对 ${u} 重新做非对齐搬入初始化（未能证明：${Why}）；若该流是连续的，请将其移至循环之前${Tail}`},
 		{`the stream continues with this load`, `该连续搬入流由这次搬入继续`},
+		{`hoist the LoadUnAlignPre before the loop`, `将 LoadUnAlignPre 移至循环之前`}, // the fix's title
 	},
 	"ASC1002": {
 		{`StoreUnAlignPost on (?P<u>\S+) flushes a contiguous store stream each iteration; (?P<Move>.+?)` + tail,
@@ -84,6 +85,7 @@ var messages = map[string][]pattern{
 		{`StoreUnAlignPost on (?P<u>\S+) may flush a contiguous store stream each iteration \(not proven: (?P<Why>.+)\); sink it after the loop if the stream is contiguous` + tail,
 			`StoreUnAlignPost 可能在每次迭代中对 ${u} 做非对齐搬出后处理（未能证明：${Why}）；若该流是连续的，请将其移至循环之后${Tail}`},
 		{`the stream is written by this store`, `该连续搬出流由这次搬出写出`},
+		{`sink the StoreUnAlignPost after the loop`, `将 StoreUnAlignPost 移至循环之后`}, // the fix's title
 	},
 	"ASC1003": {
 		{`AddrReg (?P<areg>\S+) used as the offset of (?P<op>\S+); keep unaligned offsets in uint32_t \((?P<pre>\S+)\(u, src \+ offset\), then (?P<load>.+?)\)` + tail,
@@ -105,6 +107,7 @@ var messages = map[string][]pattern{
 		{`(?P<op>\S+) flushes (?P<other>\S+), but the stream stored on line (?P<line>\d+) keeps its tail in (?P<u>\S+), which nothing flushes: whatever its stores leave past a 32-byte boundary is lost; flush (?P<u2>\S+), not (?P<other2>\S+); no automatic fix: (?P<Replay>.+)`,
 			`${op} 对 ${other} 做后处理，但第 ${line} 行写出的搬出流把尾部数据缓存在 ${u} 中，而它没有被后处理：其写出超过 32 字节边界的部分都会丢失；请对 ${u2} 而不是 ${other2} 做后处理；未提供自动修复：${Replay}`},
 		{`the stream's last store, through (?P<u>\S+)`, `该搬出流的最后一次写出，经由 ${u}`},
+		{`flush (?P<u>\S+), not (?P<other>\S+)`, `改为对 ${u} 而不是 ${other} 做后处理`}, // the fix's title
 	},
 	"ASC1006": {
 		{`(?P<op>\S+) flushes (?P<What>.+?), which no StoreUnAlign in this VF wrote, so it flushes nothing; remove it, or flush the register the stores use`,

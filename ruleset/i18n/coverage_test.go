@@ -83,7 +83,8 @@ func hasHan(s string) bool {
 
 // TestCatalogCoversFindings runs every analyzer over the example kernels and
 // every rule's fixtures, with the stream rules at both confidences, and
-// checks that each message, and each related message, translates.
+// checks that each message, each related message and each fix's title
+// translates.
 func TestCatalogCoversFindings(t *testing.T) {
 	var names []string
 	fixtures, err := filepath.Glob("../../analyzers/asc*/testdata")
@@ -132,6 +133,9 @@ func TestCatalogCoversFindings(t *testing.T) {
 					continue // machine-readable data (simcost.Attach), not for people
 				}
 				checkTranslation(t, id, rel.Message)
+			}
+			for _, fx := range f.Diagnostic.SuggestedFixes {
+				checkTranslation(t, id, fx.Message) // the quick fix's title
 			}
 		}
 	}
