@@ -32,7 +32,7 @@ func cacheRun(t *testing.T, dir string, args ...string) (code int, out, errs str
 func TestCacheSameFindings(t *testing.T) {
 	dir := t.TempDir()
 	paths := []string{"../../testdata/kernels", "testdata/walk"}
-	for _, f := range []string{"text", "json", "sarif", "github", "checkstyle"} {
+	for _, f := range formats {
 		args := append([]string{"-f", f, "-fail", "none", "-show-ignored"}, paths...)
 		_, off, _, _ := cacheRun(t, "off", args...) // the same arguments: SARIF lists them
 		_, cold, _, _ := cacheRun(t, dir, args...)

@@ -80,7 +80,7 @@ func TestFlagMistakes(t *testing.T) {
 		{[]string{"-confid", "low"}, "ascvet: unknown flag -confid; did you mean -confidence? (ascvet -h lists the flags)\n"},
 		{[]string{"-xyzzy"}, "ascvet: unknown flag -xyzzy (ascvet -h lists the flags)\n"},
 		{[]string{"testdata/walk", "-f"}, "ascvet: flag -f needs a FORMAT (ascvet -h lists the flags)\n"},
-		{[]string{"-f", "xml"}, "ascvet: invalid value \"xml\" for flag -f: want one of text, json, sarif, github, checkstyle (ascvet -h lists the flags)\n"},
+		{[]string{"-f", "xml"}, "ascvet: invalid value \"xml\" for flag -f: want one of text, json, sarif, github, checkstyle, codequality (ascvet -h lists the flags)\n"},
 		{[]string{"---fix"}, "ascvet: bad flag syntax: ---fix (ascvet -h lists the flags)\n"},
 		{[]string{"sim", "-timelin", "3", "x.asc:1"}, "ascvet sim: unknown flag -timelin; did you mean -timeline? (ascvet sim -h lists the flags)\n"},
 		{[]string{"regs", "x.asc", "-fromat", "json"}, "ascvet regs: unknown flag -fromat (ascvet regs -h lists the flags)\n"},
@@ -291,7 +291,7 @@ func TestCompletion(t *testing.T) {
 			}
 		}
 	})
-	for _, want := range []string{"text json sarif github checkstyle", "auto always never", "none info warning error", "ASC1001", "unalign-pre-in-loop", "ascend950"} {
+	for _, want := range []string{"text json sarif github checkstyle codequality", "auto always never", "none info warning error", "ASC1001", "unalign-pre-in-loop", "ascend950"} {
 		for sh, s := range scripts {
 			if !strings.Contains(s, want) {
 				t.Errorf("the %s script does not hold %q", sh, want)
@@ -347,7 +347,10 @@ func TestColor(t *testing.T) {
 			t.Errorf("%v into a buffer: %q, want no colour", args, out)
 		}
 	}
-	for _, f := range []string{"json", "sarif", "github", "checkstyle"} {
+	for _, f := range formats {
+		if f == "text" {
+			continue
+		}
 		if _, out, _ := ascvet(t, "-color", "always", "-f", f, file); strings.Contains(out, "\x1b[") {
 			t.Errorf("-color always -f %s has an escape code", f)
 		}

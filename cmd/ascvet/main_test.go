@@ -216,7 +216,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"-fail-on", "info", "testdata/walk/sub/b.h"}, exitOK, ""},
 		{[]string{"-fail-on", "error", "testdata/walk"}, exitOK, ""},
 		{[]string{"-fail-on", "fatal", "testdata/walk"}, exitUsage, `unknown severity "fatal"`},
-		{[]string{"-f", "xml", "testdata/walk"}, exitUsage, "invalid value \"xml\" for flag -f: want one of text, json, sarif, github, checkstyle"},
+		{[]string{"-f", "xml", "testdata/walk"}, exitUsage, "invalid value \"xml\" for flag -f: want one of text, json, sarif, github, checkstyle, codequality"},
 		{[]string{"-j", "0", "testdata/walk"}, exitUsage, "-j 0"},
 		{[]string{"-no-such-flag"}, exitUsage, "ascvet: unknown flag -no-such-flag (ascvet -h lists the flags)\n"},
 		{[]string{"-fail-on", "info", "testdata/walk", "testdata/no-such-dir"}, exitUsage, "ascvet: testdata/no-such-dir: no such file or directory\n"},

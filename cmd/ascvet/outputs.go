@@ -15,7 +15,7 @@ import (
 )
 
 // formats are the output formats, in the order -h lists them.
-var formats = []string{"text", "json", "sarif", "github", "checkstyle"}
+var formats = []string{"text", "json", "sarif", "github", "checkstyle", "codequality"}
 
 // output is one -f, written to stdout or to its -o file.
 type output struct {
@@ -177,6 +177,8 @@ func writeFormat(w io.Writer, format string, r *report, read int, color bool) er
 		return writeGitHub(w, r, summary)
 	case "checkstyle":
 		return writeCheckstyle(w, r)
+	case "codequality":
+		return writeCodeQuality(w, r)
 	}
 	return writeText(w, r.Issues, read, textStyle{lang: r.Lang, color: color, spared: r.Spared})
 }
