@@ -31,6 +31,7 @@ import (
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/config"
 	"github.com/ascvet/ascvet/ruleset/i18n"
+	"github.com/ascvet/ascvet/ruleset/suppress"
 	"github.com/ascvet/ascvet/simcheck"
 )
 
@@ -179,6 +180,7 @@ type lspServer struct {
 	lang     string
 	shutdown bool
 	watch    bool                             // the client takes file watchers registered dynamically
+	snippets bool                             // the client takes snippets in a code action's edit (clientSnippetEdits)
 	analysed func(path string, version int32) // tests: told when diagnostics for a version went out
 	stopped  func(path string)                // tests: told when an analysis a newer generation overtook stopped early
 }
@@ -292,6 +294,10 @@ func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 		if err := json.Unmarshal(req.Params(), &p); err != nil {
 			return reply(ctx, nil, fmt.Errorf("%w: %w", jsonrpc2.ErrInvalidParams, err))
 		}
+		snippets := clientSnippetEdits(req.Params())
+		s.mu.Lock()
+		s.snippets = snippets
+		s.mu.Unlock()
 		return reply(ctx, s.initialize(&p), nil)
 	case protocol.MethodInitialized:
 		s.registerWatchers()
@@ -750,13 +756,21 @@ func (s *lspServer) result(uri protocol.DocumentURI) *lspResult {
 }
 
 // codeActions offers, for each finding the range touches, its suggested
-// fixes as quick fixes, and an ascvet:ignore directive with a reason.
-func (s *lspServer) codeActions(p *protocol.CodeActionParams) []protocol.CodeAction {
-	out := []protocol.CodeAction{}
+// fixes as quick fixes, and an ascvet:ignore directive with a reason to
+// write: a snippet whose placeholder reason is selected, for the author to
+// type over, where the client takes snippets in edits; else the
+// placeholder as text, which ASC0002 reports until it is replaced (a
+// placeholder is no reason: it suppresses nothing). Each action is a
+// protocol.CodeAction or a snippetAction.
+func (s *lspServer) codeActions(p *protocol.CodeActionParams) []any {
+	out := []any{}
 	res := s.result(p.TextDocument.URI)
 	if res == nil {
 		return out
 	}
+	s.mu.Lock()
+	snippets := s.snippets
+	s.mu.Unlock()
 	lang := s.lang
 	for i := range res.issues {
 		is := &res.issues[i]
@@ -778,14 +792,86 @@ func (s *lspServer) codeActions(p *protocol.CodeActionParams) []protocol.CodeAct
 				Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{p.TextDocument.URI: edits}},
 			})
 		}
+		title := fmt.Sprintf(lspText(lang, "suppress"), is.RuleID())
+		edit := res.ignoreEdit(is)
+		if snippets {
+			out = append(out, snippetAction{Title: title, Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{diag},
+				Edit: snippetWorkspaceEdit{DocumentChanges: []snippetDocumentEdit{{
+					TextDocument: snippetDocument{URI: p.TextDocument.URI},
+					Edits: []snippetTextEdit{{Range: edit.Range, Snippet: snippetString{Kind: "snippet",
+						Value: snippetEscape(strings.TrimSuffix(edit.NewText, ignoreReason+"\n")) + "${1:" + snippetEscape(ignoreReason) + "}\n"}}},
+				}}},
+			})
+			continue
+		}
 		out = append(out, protocol.CodeAction{
-			Title:       fmt.Sprintf(lspText(lang, "suppress"), is.RuleID()),
+			Title:       title,
 			Kind:        protocol.QuickFix,
 			Diagnostics: []protocol.Diagnostic{diag},
-			Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{p.TextDocument.URI: {res.ignoreEdit(is)}}},
+			Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{p.TextDocument.URI: {edit}}},
 		})
 	}
 	return out
+}
+
+// The code action of a snippet edit: LSP 3.18's SnippetTextEdit in a
+// workspace edit's documentChanges, which go.lsp.dev/protocol predates.
+type (
+	snippetAction struct {
+		Title       string                  `json:"title"`
+		Kind        protocol.CodeActionKind `json:"kind"`
+		Diagnostics []protocol.Diagnostic   `json:"diagnostics"`
+		Edit        snippetWorkspaceEdit    `json:"edit"`
+	}
+	snippetWorkspaceEdit struct {
+		DocumentChanges []snippetDocumentEdit `json:"documentChanges"`
+	}
+	snippetDocumentEdit struct {
+		TextDocument snippetDocument   `json:"textDocument"`
+		Edits        []snippetTextEdit `json:"edits"`
+	}
+	snippetDocument struct {
+		URI     protocol.DocumentURI `json:"uri"`
+		Version *int32               `json:"version"` // null: the edit applies to the document as it is
+	}
+	snippetTextEdit struct {
+		Range   protocol.Range `json:"range"`
+		Snippet snippetString  `json:"snippet"`
+	}
+	snippetString struct {
+		Kind  string `json:"kind"` // "snippet"
+		Value string `json:"value"`
+	}
+)
+
+// snippetEscape escapes what a snippet's grammar reads in text: $, } and
+// backslash.
+func snippetEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `$`, `\$`, `}`, `\}`).Replace(s)
+}
+
+// clientSnippetEdits reports whether the initialize params say that the
+// client applies snippets in a code action's edit: LSP 3.18's
+// workspace.workspaceEdit.snippetEditSupport, or the experimental
+// snippetTextEdit that rust-analyzer's clients (VS Code's among them)
+// announce.
+func clientSnippetEdits(params json.RawMessage) bool {
+	var p struct {
+		Capabilities struct {
+			Workspace struct {
+				WorkspaceEdit struct {
+					SnippetEditSupport bool `json:"snippetEditSupport"`
+				} `json:"workspaceEdit"`
+			} `json:"workspace"`
+			Experimental struct {
+				SnippetTextEdit bool `json:"snippetTextEdit"`
+			} `json:"experimental"`
+		} `json:"capabilities"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return false
+	}
+	return p.Capabilities.Workspace.WorkspaceEdit.SnippetEditSupport || p.Capabilities.Experimental.SnippetTextEdit
 }
 
 // ignoreEdit inserts, above the finding's line and indented as it is, an
@@ -811,8 +897,9 @@ func (res *lspResult) ignoreEdit(is *issue) protocol.TextEdit {
 }
 
 // ignoreReason is the reason an inserted directive carries until the
-// author writes theirs: a directive needs one (ASC0002 otherwise).
-const ignoreReason = "REASON: say why this finding does not apply"
+// author writes theirs: a directive needs one, and one that still holds
+// the placeholder is reported (ASC0002) and suppresses nothing.
+const ignoreReason = "REASON: " + suppress.PlaceholderReason
 
 // hover explains the finding under the cursor, or summarises the
 // simulation of the VF loop that starts on the cursor's line.

@@ -338,9 +338,16 @@ func TestLSPSession(t *testing.T) {
 	if want := "        // ascvet:ignore ASC1002 " + ignoreReason + "\n        AscendC::Reg::StoreUnAlignPost"; !strings.Contains(quiet, want) {
 		t.Fatalf("suppression inserted:\n%s\nwant a line %q", quiet, want)
 	}
+	// The placeholder is no reason: the directive suppresses nothing and
+	// says so, until the author writes theirs.
 	c.change(uri, quiet, 3)
-	if ds := c.diagnostics(uri, 3); len(ds) != 0 {
-		t.Errorf("after the suppression: %v, want none", diagCodes(ds))
+	if got := diagCodes(c.diagnostics(uri, 3)); !slices.Equal(got, []string{"ASC0002", "ASC1002"}) {
+		t.Errorf("after the suppression with its placeholder: %v, want ASC0002 ASC1002", got)
+	}
+	quiet = strings.Replace(quiet, ignoreReason, "the tail is flushed by the caller", 1)
+	c.change(uri, quiet, 4)
+	if ds := c.diagnostics(uri, 4); len(ds) != 0 {
+		t.Errorf("after the suppression with a reason: %v, want none", diagCodes(ds))
 	}
 	c.notify(protocol.MethodTextDocumentDidClose, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
 	if ds := c.diagnostics(uri, 0); len(ds) != 0 {
@@ -348,6 +355,66 @@ func TestLSPSession(t *testing.T) {
 	}
 	if code := c.shutdown(); code != 0 {
 		t.Errorf("exit %d after shutdown, want 0", code)
+	}
+}
+
+// TestLSPSuppressSnippet: a client that takes snippets in edits (LSP
+// 3.18's snippetEditSupport, or the experimental snippetTextEdit) gets the
+// suppression as a snippet whose placeholder is the reason, selected for
+// the author to type over.
+func TestLSPSuppressSnippet(t *testing.T) {
+	for _, caps := range []string{
+		`{"workspace": {"workspaceEdit": {"snippetEditSupport": true}}}`,
+		`{"experimental": {"snippetTextEdit": true}}`,
+	} {
+		dir := t.TempDir()
+		c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
+		var res protocol.InitializeResult
+		c.call(protocol.MethodInitialize, json.RawMessage(`{"rootUri": "`+string(pathURI(dir))+`", "capabilities": `+caps+`}`), &res)
+		c.notify(protocol.MethodInitialized, &protocol.InitializedParams{})
+		uri := c.open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 1)
+		post := findDiag(t, c.diagnostics(uri, 1), "ASC1002")
+		var actions []struct {
+			Title string `json:"title"`
+			Edit  struct {
+				Changes         map[string]any `json:"changes"`
+				DocumentChanges []struct {
+					TextDocument struct {
+						URI string `json:"uri"`
+					} `json:"textDocument"`
+					Edits []struct {
+						Range   protocol.Range `json:"range"`
+						Snippet struct {
+							Kind  string `json:"kind"`
+							Value string `json:"value"`
+						} `json:"snippet"`
+					} `json:"edits"`
+				} `json:"documentChanges"`
+			} `json:"edit"`
+		}
+		c.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Range: post.Range}, &actions)
+		found := false
+		for _, a := range actions {
+			if !strings.HasPrefix(a.Title, "Suppress ASC1002") {
+				continue
+			}
+			found = true
+			dc := a.Edit.DocumentChanges
+			if a.Edit.Changes != nil || len(dc) != 1 || dc[0].TextDocument.URI != string(uri) || len(dc[0].Edits) != 1 {
+				t.Fatalf("%s: suppression edit %+v, want one snippet edit of the document", caps, a.Edit)
+			}
+			e := dc[0].Edits[0]
+			want := "        // ascvet:ignore ASC1002 ${1:" + ignoreReason + "}\n"
+			if e.Snippet.Kind != "snippet" || e.Snippet.Value != want || e.Range.Start != (protocol.Position{Line: 20}) || e.Range.End != e.Range.Start {
+				t.Errorf("%s: snippet %+v at %+v, want %q above the Post", caps, e.Snippet, e.Range, want)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no suppression among %+v", caps, actions)
+		}
+	}
+	if got := snippetEscape(`a$b}c\d`); got != `a\$b\}c\\d` {
+		t.Errorf("snippetEscape = %q", got)
 	}
 }
 
