@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The README is the front page; the manual is docs/, one page per topic.
@@ -204,5 +205,126 @@ func TestLicence(t *testing.T) {
 	}
 	if !strings.Contains(string(readme), "Apache License") || !strings.Contains(string(readme), "](LICENSE)") {
 		t.Error("README.md does not say that ascvet is under the Apache License, with a link to LICENSE")
+	}
+}
+
+// findingLine matches a finding of the text format (a quoted file name
+// aside): file:line:col: severity: ...
+var findingLine = regexp.MustCompile(`^\S+:\d+:\d+: `)
+
+// TestReadmeExample: the output the README shows for its first command is
+// the example kernels' golden output, in part: each finding shown is a
+// line of it, in its order (wrapped to 80 columns: a line that starts
+// with four spaces continues the one before), and the lines after the
+// findings are its summary, whole. The findings shown carry a real price:
+// none is a warning that measures no saving.
+func TestReadmeExample(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "<!-- snippet: example-output -->") {
+		t.Fatal("README.md has no <!-- snippet: example-output --> block")
+	}
+	data, err := os.ReadFile("testdata/examples.text.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := strings.Split(strings.TrimSuffix(strings.ReplaceAll(string(data), "../../testdata/", "testdata/"), "\n"), "\n")
+	var findings, summary []string
+	for _, l := range golden {
+		if findingLine.MatchString(l) && len(summary) == 0 {
+			findings = append(findings, l)
+		} else {
+			summary = append(summary, l)
+		}
+	}
+	block := docSnippet(t, "example-output")
+	var shown []string
+	for _, l := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		if n := utf8.RuneCountInString(l); n > 80 {
+			t.Errorf("the README's example output has a line of %d characters; wrap it at 80: %s", n, l)
+		}
+		if rest, ok := strings.CutPrefix(l, "    "); ok && len(shown) > 0 {
+			shown[len(shown)-1] += " " + rest
+		} else {
+			shown = append(shown, l)
+		}
+	}
+	var shownFindings, shownSummary []string
+	for _, l := range shown {
+		if findingLine.MatchString(l) && len(shownSummary) == 0 {
+			shownFindings = append(shownFindings, l)
+		} else {
+			shownSummary = append(shownSummary, l)
+		}
+	}
+	if len(shownFindings) == 0 || len(shownFindings) > 3 {
+		t.Errorf("the README's example shows %d findings; want one to three", len(shownFindings))
+	}
+	last, priced := -1, false
+	for _, f := range shownFindings {
+		i := slices.Index(findings, f)
+		if i < 0 {
+			t.Errorf("the README's example shows a finding the example kernels do not give (testdata/examples.text.golden):\n%s", f)
+			continue
+		}
+		if i < last {
+			t.Errorf("the README's example shows findings out of the output's order: %s", f)
+		}
+		last = i
+		if strings.Contains(f, "no saving measurable") || strings.Contains(f, "saves ~0 ") {
+			t.Errorf("the README's example shows a finding that measures no saving: %s", f)
+		}
+		priced = priced || regexp.MustCompile(`saves ~[1-9]`).MatchString(f)
+	}
+	if !priced {
+		t.Error("the README's example shows no finding with a price (saves ~N cycles)")
+	}
+	if !slices.Equal(shownSummary, summary) {
+		t.Errorf("the README's example ends with\n%s\nwant the summary of testdata/examples.text.golden:\n%s", strings.Join(shownSummary, "\n"), strings.Join(summary, "\n"))
+	}
+}
+
+// TestReadmeFrontPage: the README is a front page. It opens with its title,
+// keeps to about 200 lines of at most 120 characters, and within its first
+// 60 lines a newcomer finds the two set-up commands (TestFreshClone runs
+// them), the command that checks their own kernels, and what its output
+// looks like.
+func TestReadmeFrontPage(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	if !strings.HasPrefix(readme, "# ascvet\n") {
+		t.Errorf("README.md opens with %.40q; want its title, # ascvet", readme)
+	}
+	lines := strings.Split(strings.TrimSuffix(readme, "\n"), "\n")
+	if len(lines) > 210 {
+		t.Errorf("README.md has %d lines; a front page has about 200 at most: move the rest to docs/", len(lines))
+	}
+	for i, l := range lines {
+		if n := utf8.RuneCountInString(l); n > 120 {
+			t.Errorf("README.md:%d has %d characters; keep lines to 120", i+1, n)
+		}
+	}
+	first := strings.Join(lines[:min(60, len(lines))], "\n") + "\n"
+	cmds := readmeCommands(t, readme)
+	if len(cmds) != 2 || !strings.Contains(cmds[0], "./testdata/kernels") || cmds[1] != "go test ./..." {
+		t.Errorf("README.md's first sh block has %q; want the two set-up commands: ascvet on ./testdata/kernels, go test ./...", cmds)
+	}
+	if setup := regexp.MustCompile("(?s)```sh\\n.*?```").FindString(readme); !strings.Contains(first, setup) {
+		t.Error("README.md's set-up commands are not within its first 60 lines")
+	}
+	var own bool
+	for _, m := range regexp.MustCompile("(?s)```sh\\n(.*?)```").FindAllStringSubmatch(first, -1) {
+		own = own || regexp.MustCompile(`(?m)^ascvet [^-\s]\S*`).MatchString(m[1]) && !strings.Contains(m[1], "ascvet ./testdata")
+	}
+	if !own {
+		t.Error("README.md's first 60 lines have no sh block that runs ascvet on the reader's own kernels (ascvet path/to/kernels)")
+	}
+	if _, after, ok := strings.Cut(first, "<!-- snippet: example-output -->\n```\n"); !ok || !strings.Contains(after, "\n```\n") {
+		t.Error("README.md's example output does not end within its first 60 lines")
 	}
 }

@@ -459,23 +459,6 @@ func TestReadmeConfig(t *testing.T) {
 	}
 }
 
-// TestReadmeExample: the output the README shows for its first command is
-// the example kernels' golden output.
-func TestReadmeExample(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := os.ReadFile("testdata/examples.text.golden")
-	if err != nil {
-		t.Fatal(err)
-	}
-	shown := strings.ReplaceAll(string(want), "../../testdata/", "testdata/")
-	if !strings.Contains(string(readme), "```\n"+shown+"```\n") {
-		t.Errorf("README.md does not show the current output of its first command; paste testdata/examples.text.golden (paths without ../../):\n%s", shown)
-	}
-}
-
 // TestPreCommitRev: the pre-commit snippet of docs/integrations.md (and its GitHub and
 // GitLab ones) pins a rev that can be fetched, a full commit hash of this
 // repository or one of its tags, so that it cannot name a release that was
