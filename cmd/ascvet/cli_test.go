@@ -96,7 +96,7 @@ func TestFlagMistakes(t *testing.T) {
 		// severity.
 		{[]string{"-j", "abc"}, "ascvet: invalid value \"abc\" for flag -j: want a whole number, as in -j N: analyse N files in parallel (ascvet -h lists the flags)\n"},
 		{[]string{"stats", "--j=x"}, "ascvet stats: invalid value \"x\" for flag -j: want a whole number, as in -j N: parse N files in parallel (ascvet stats -h lists the flags)\n"},
-		{[]string{"-file-timeout", "5"}, "ascvet: invalid value \"5\" for flag -file-timeout: want a duration with its unit (500ms, 60s, 2m), as in -file-timeout DURATION: DURATION allowed to parse one file (60s, 2m); 0 for no limit (ascvet -h lists the flags)\n"},
+		{[]string{"-file-timeout", "5"}, "ascvet: invalid value \"5\" for flag -file-timeout: want a duration with its unit (500ms, 60s, 2m), as in -file-timeout DURATION: DURATION allowed to analyse one file: parse, rules, simulation and fix checks (60s, 2m); 0 for no limit (ascvet -h lists the flags)\n"},
 		{[]string{"-fix=maybe"}, "ascvet: invalid boolean value \"maybe\" for -fix: want true or false (ascvet -h lists the flags)\n"},
 		{[]string{"-fail", "errors"}, "ascvet: -fail errors: unknown rule errors; did you mean -fail error, the severity?\nrun 'ascvet -h' for usage\n"},
 		{[]string{"-fail", "ASC1001,warnings", "testdata/walk"}, "ascvet: -fail ASC1001,warnings: unknown rule warnings; did you mean -fail ASC1001,warning, the severity?\nrun 'ascvet -h' for usage\n"},

@@ -54,7 +54,7 @@ func TestLimitFlags(t *testing.T) {
 		{[]string{"-max-file-size", "lots", k}, exitUsage, `invalid value "lots" for flag -max-file-size`},
 		{[]string{"-max-depth", "2", k}, exitUsage, k + ": brackets nested 3 levels deep, deeper than the limit of 2; skipped (raise -max-depth to check it)"},
 		{[]string{"-max-depth", "0", k}, exitUsage, "-max-depth 0: want at least 1"},
-		{[]string{"-file-timeout", "1ns", slowPath}, exitUsage, slowPath + ": parsing took longer than the limit of 1ns; skipped (raise -file-timeout to check it)"},
+		{[]string{"-file-timeout", "1ns", slowPath}, exitUsage, slowPath + ": analysing took longer than the limit of 1ns; skipped (raise -file-timeout to check it)"}, // stopped before its parse: the whole analysis is timed
 		{[]string{"-file-timeout", "-1s", k}, exitUsage, "-file-timeout -1s: want 0 (no limit) or more"},
 		{[]string{"stats", "-max-depth", "2", k}, exitUsage, "deeper than the limit of 2"},
 	} {

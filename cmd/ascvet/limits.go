@@ -46,7 +46,7 @@ func addLimitFlags(fs *flag.FlagSet) *limits {
 	fs.Var((*sizeFlag)(&lim.maxFileSize), "max-file-size",
 		"largest file with VF code that is parsed, `SIZE` in bytes or with a unit (KiB, MiB, GiB, kB, MB, GB); 0 for no limit")
 	fs.IntVar(&lim.maxDepth, "max-depth", lim.maxDepth, "deepest nesting `N` of brackets ( [ { in a file with VF code that is parsed")
-	fs.DurationVar(&lim.fileTimeout, "file-timeout", lim.fileTimeout, "`DURATION` allowed to parse one file (60s, 2m); 0 for no limit")
+	fs.DurationVar(&lim.fileTimeout, "file-timeout", lim.fileTimeout, "`DURATION` allowed to analyse one file: parse, rules, simulation and fix checks (60s, 2m); 0 for no limit")
 	return &lim
 }
 

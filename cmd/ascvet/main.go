@@ -256,7 +256,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if observeCache != nil {
 		observeCache(rc)
 	}
-	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, parallel: *o.jobs, roots: roots, cache: rc, wd: wd, override: func(s *settings.Settings) {
+	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, parallel: *o.jobs, roots: roots, cache: rc, wd: wd, timeout: o.lim.fileTimeout, override: func(s *settings.Settings) {
 		if set["chip"] {
 			s.Chip, s.Machine = *o.chipName, ""
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -55,6 +56,7 @@ type pipeline struct {
 	cache    *resultCache             // the analyzers' findings of earlier runs; nil: none
 	wd       string                   // the working directory, which relative names are taken from
 	named    map[string]bool          // the files named on the command line (cleaned), not found by a walk
+	timeout  time.Duration            // -file-timeout: the time one file's analysis may take (run); 0 for no limit
 	// freshFixes: the run writes fixes or prints them as a diff (-fix,
 	// -diff), or offers them as code actions (the language server), so
 	// findings with fixes are not taken from the cache (resultCache.get).
@@ -121,9 +123,23 @@ func (p *pipeline) settingsFor(eff *config.Effective) (settings.Settings, error)
 	return s, nil
 }
 
-// run analyses one file.
+// run analyses one file. With a timeout (-file-timeout), an analysis
+// still running when it passes is stopped wherever it is (the parse checks
+// its own deadline, but the lowering's helpers, the rules, the simulations
+// and the fix checks after it are as long on a huge file) and the file is
+// skipped with its message.
 func (p *pipeline) run(name string, src []byte) analysed {
-	return p.runStore(name, src, true, nil)
+	if p.timeout <= 0 {
+		return p.runStore(name, src, true, nil)
+	}
+	var stop atomic.Bool
+	t := time.AfterFunc(p.timeout, func() { stop.Store(true) })
+	a := p.runStore(name, src, true, &stop)
+	t.Stop()
+	if a.stopped {
+		return analysed{skip: fmt.Sprintf("%s: analysing took longer than the limit of %v; skipped (raise -file-timeout to check it)", name, p.timeout)}
+	}
+	return a
 }
 
 // runStore is run, storing what the analyzers find in the result cache
