@@ -328,3 +328,31 @@ func TestReadmeFrontPage(t *testing.T) {
 		t.Error("README.md's example output does not end within its first 60 lines")
 	}
 }
+
+// TestHelpNamesDocs: the help of ascvet and of every command names pages
+// of docs/ that exist, never a section of the README (the manual moved to
+// docs/); ascvet lsp's points to the editors' page.
+func TestHelpNamesDocs(t *testing.T) {
+	helps := map[string]string{}
+	_, helps["ascvet"], _ = ascvet(t, "help")
+	for _, c := range commands {
+		_, helps["ascvet "+c.name], _ = ascvet(t, "help", c.name)
+	}
+	page := regexp.MustCompile(`docs/[\w.-]+\.md`)
+	for cmd, out := range helps {
+		if out == "" {
+			t.Errorf("%s: no help on stdout", cmd)
+		}
+		if strings.Contains(out, "README") {
+			t.Errorf("help of %s names the README; name the page of docs/:\n%s", cmd, out)
+		}
+		for _, p := range page.FindAllString(out, -1) {
+			if _, err := os.Stat(filepath.Join("../..", p)); err != nil {
+				t.Errorf("help of %s names %s: %v", cmd, p, err)
+			}
+		}
+	}
+	if !strings.Contains(helps["ascvet lsp"], "docs/editors.md") {
+		t.Errorf("ascvet help lsp does not point to docs/editors.md:\n%s", helps["ascvet lsp"])
+	}
+}

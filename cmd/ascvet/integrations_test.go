@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -433,6 +434,30 @@ func TestGitLabCI(t *testing.T) {
 	for _, p := range job.Artifacts.Paths {
 		if _, err := os.Stat(filepath.Join(work, p)); err != nil {
 			t.Errorf("artifact %s: %v", p, err)
+		}
+	}
+	// The merge request widget reads the Code Quality report: a JSON array
+	// of issues whose paths are relative to the checkout.
+	report, ok := job.Artifacts.Reports["codequality"]
+	if !ok {
+		t.Fatalf("the job declares no artifacts: reports: codequality: (reports %v); GitLab shows nothing in the merge request", job.Artifacts.Reports)
+	}
+	data, err := os.ReadFile(filepath.Join(work, report))
+	if err != nil {
+		t.Fatalf("the Code Quality report: %v", err)
+	}
+	var issues []struct {
+		CheckName string `json:"check_name"`
+		Location  struct {
+			Path string `json:"path"`
+		} `json:"location"`
+	}
+	if err := json.Unmarshal(data, &issues); err != nil || len(issues) == 0 {
+		t.Fatalf("the Code Quality report %s: %v, %d issues; want the findings of kernels/unaligned_copy.asc\n%s", report, err, len(issues), data)
+	}
+	for _, is := range issues {
+		if is.Location.Path != "kernels/unaligned_copy.asc" || !strings.HasPrefix(is.CheckName, "ASC") {
+			t.Errorf("Code Quality issue %+v; want a rule of kernels/unaligned_copy.asc", is)
 		}
 	}
 }

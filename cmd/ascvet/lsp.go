@@ -94,7 +94,8 @@ func lspFlags(stderr io.Writer) (*flag.FlagSet, *lspOptions) {
 		fmt.Fprint(stderr, `usage: ascvet lsp [-baseline FILE] [-debounce DURATION] [-cache on|off] [-lang en|zh] [-log FILE] [-stdio]
 
 Runs the ascvet language server on stdin and stdout, for an editor: see
-the README's "Editors" section for Neovim, VS Code and other clients.
+docs/editors.md for Neovim, VS Code and other clients
+(https://github.com/ascvet/ascvet/blob/main/docs/editors.md).
 
 Flags:
 `)
