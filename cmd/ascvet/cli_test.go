@@ -90,7 +90,7 @@ func TestFlagMistakes(t *testing.T) {
 		{[]string{"config", "print", "-no-cofig"}, "ascvet config print: unknown flag -no-cofig; did you mean -no-config? (ascvet config print -h lists the flags)\n"},
 		{[]string{"version", "-f"}, "ascvet version: flag -f needs a FORMAT (ascvet version -h lists the flags)\n"},
 		{[]string{"stat", "testdata/walk"}, "ascvet: unknown command \"stat\"; did you mean stats? (ascvet help lists the commands)\n"},
-		{[]string{"config", "prnt"}, "ascvet: config: unknown subcommand \"prnt\"; did you mean print? (want print)\nrun 'ascvet -h' for usage\n"},
+		{[]string{"config", "prnt"}, "ascvet config: unknown subcommand \"prnt\"; did you mean print? (want print)\nrun 'ascvet config -h' for usage\n"},
 		// A value that does not parse says what the flag wants, not
 		// "parse error"; a severity in the plural is suggested as the
 		// severity.

@@ -72,6 +72,17 @@ func misspeltCommand(arg string, stderr io.Writer) (code int, ok bool) {
 	return exitUsage, true
 }
 
+// commandError is usageError for a mistake in the arguments of
+// subcommand cmd ("sim", "config print"): the message names the command,
+// and the hint its own usage, whose flags are not ascvet's:
+//
+//	ascvet version: -f xml: want text or json
+//	run 'ascvet version -h' for usage
+func commandError(stderr io.Writer, cmd, msg string) int {
+	fmt.Fprintf(stderr, "ascvet %s: %s\nrun 'ascvet %s -h' for usage\n", cmd, msg, cmd)
+	return exitUsage
+}
+
 // helpFlags is the flag set of ascvet help, which has no flag but -h.
 func helpFlags(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("ascvet help", flag.ContinueOnError)
@@ -133,5 +144,5 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		c.flags(stdout).Usage()
 		return exitOK
 	}
-	return usageError(stderr, "help: name at most one command")
+	return commandError(stderr, "help", "name at most one command")
 }

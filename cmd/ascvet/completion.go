@@ -156,7 +156,7 @@ func runCompletion(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		return usageError(stderr, "completion: name a shell: "+strings.Join(shells, ", "))
+		return commandError(stderr, "completion", "name a shell: "+strings.Join(shells, ", "))
 	}
 	model := completionModel()
 	switch fs.Arg(0) {
@@ -167,11 +167,11 @@ func runCompletion(args []string, stdout, stderr io.Writer) int {
 	case "fish":
 		writeFish(stdout, model)
 	default:
-		msg := fmt.Sprintf("completion: unknown shell %q", fs.Arg(0))
+		msg := fmt.Sprintf("unknown shell %q", fs.Arg(0))
 		if s := suggest(fs.Arg(0), shells); s != "" {
 			msg += "; did you mean " + s + "?"
 		}
-		return usageError(stderr, msg+" (want "+strings.Join(shells, ", ")+")")
+		return commandError(stderr, "completion", msg+" (want "+strings.Join(shells, ", ")+")")
 	}
 	return exitOK
 }

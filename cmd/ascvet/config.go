@@ -48,7 +48,7 @@ problem printed as "ascvet: FILE:LINE: ...").
 // runConfig implements "ascvet config SUBCOMMAND".
 func runConfig(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return usageError(stderr, "config: name a subcommand: print")
+		return commandError(stderr, "config", "name a subcommand: print")
 	}
 	switch args[0] {
 	case "print":
@@ -57,11 +57,11 @@ func runConfig(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, configUsage)
 		return exitOK
 	}
-	msg := fmt.Sprintf("config: unknown subcommand %q", args[0])
+	msg := fmt.Sprintf("unknown subcommand %q", args[0])
 	if s := suggest(args[0], []string{"print"}); s != "" {
 		msg += "; did you mean " + s + "?"
 	}
-	return usageError(stderr, msg+" (want print)")
+	return commandError(stderr, "config", msg+" (want print)")
 }
 
 // configPrintOpts are the flags of ascvet config print.
@@ -93,13 +93,13 @@ func runConfigPrint(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if *o.format != "text" && *o.format != "json" {
-		return usageError(stderr, fmt.Sprintf("-f %s: want text or json", *o.format))
+		return commandError(stderr, "config print", fmt.Sprintf("-f %s: want text or json", *o.format))
 	}
 	if *o.configFile != "" && *o.noConfig {
-		return usageError(stderr, "-config and -no-config exclude each other")
+		return commandError(stderr, "config print", "-config and -no-config exclude each other")
 	}
 	if fs.NArg() > 1 {
-		return usageError(stderr, fmt.Sprintf("config print: want at most one path, got %s", strings.Join(fs.Args(), " ")))
+		return commandError(stderr, "config print", fmt.Sprintf("want at most one path, got %s", strings.Join(fs.Args(), " ")))
 	}
 	path := "."
 	if fs.NArg() == 1 {
@@ -107,7 +107,7 @@ func runConfigPrint(args []string, stdout, stderr io.Writer) int {
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return usageError(stderr, err.Error())
+		return commandError(stderr, "config print", err.Error())
 	}
 	loader, err := config.NewLoader(config.Options{File: *o.configFile, NoConfig: *o.noConfig, Chips: simcheck.Chips()})
 	if err != nil {

@@ -46,10 +46,10 @@ func runIR(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() == 0 {
-		return usageError(stderr, "ir: name at least one file")
+		return commandError(stderr, "ir", "name at least one file")
 	}
 	if msg := lim.validate(); msg != "" {
-		return usageError(stderr, msg)
+		return commandError(stderr, "ir", msg)
 	}
 	if err := lim.apply([]*analysis.Analyzer{cppir.Analyzer}); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)

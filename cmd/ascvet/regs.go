@@ -73,16 +73,16 @@ func runRegs(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if *format != "text" && *format != "json" {
-		return usageError(stderr, fmt.Sprintf("-f %s: want text or json", *format))
+		return commandError(stderr, "regs", fmt.Sprintf("-f %s: want text or json", *format))
 	}
 	if fs.NArg() == 0 {
-		return usageError(stderr, "regs: name at least one file or directory")
+		return commandError(stderr, "regs", "name at least one file or directory")
 	}
 	var choice *ir.Bindings
 	if *instance != "" {
 		b, err := parseInstance(*instance)
 		if err != nil {
-			return usageError(stderr, "-instance: "+err.Error())
+			return commandError(stderr, "regs", "-instance: "+err.Error())
 		}
 		choice = &b
 	}

@@ -83,23 +83,23 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if *o.format != "text" && *o.format != "json" {
-		return usageError(stderr, fmt.Sprintf("-f %s: want text or json", *o.format))
+		return commandError(stderr, "sim", fmt.Sprintf("-f %s: want text or json", *o.format))
 	}
 	if fs.NArg() == 0 {
-		return usageError(stderr, "sim: name a file:line, or paths")
+		return commandError(stderr, "sim", "name a file:line, or paths")
 	}
 	if *o.iterations < 1 {
-		return usageError(stderr, fmt.Sprintf("-iterations %d: want at least 1", *o.iterations))
+		return commandError(stderr, "sim", fmt.Sprintf("-iterations %d: want at least 1", *o.iterations))
 	}
 	m, err := simcost.Load(*o.chipName, *o.machineFile)
 	if err != nil {
-		return usageError(stderr, err.Error())
+		return commandError(stderr, "sim", err.Error())
 	}
 	var choice *ir.Bindings
 	if *o.instance != "" {
 		b, err := parseInstance(*o.instance)
 		if err != nil {
-			return usageError(stderr, "-instance: "+err.Error())
+			return commandError(stderr, "sim", "-instance: "+err.Error())
 		}
 		choice = &b
 	}

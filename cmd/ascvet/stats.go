@@ -124,10 +124,10 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if *o.jobs < 1 {
-		return usageError(stderr, fmt.Sprintf("-j %d: want at least 1", *o.jobs))
+		return commandError(stderr, "stats", fmt.Sprintf("-j %d: want at least 1", *o.jobs))
 	}
 	if msg := o.lim.validate(); msg != "" {
-		return usageError(stderr, msg)
+		return commandError(stderr, "stats", msg)
 	}
 	paths := fs.Args()
 	if len(paths) == 0 {

@@ -155,10 +155,10 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if *format != "text" && *format != "json" {
-		return usageError(stderr, fmt.Sprintf("-f %s: want text or json", *format))
+		return commandError(stderr, "version", fmt.Sprintf("-f %s: want text or json", *format))
 	}
 	if fs.NArg() > 0 {
-		return usageError(stderr, "version takes no argument")
+		return commandError(stderr, "version", "takes no argument")
 	}
 	return printVersion(stdout, *format == "json")
 }
