@@ -72,6 +72,9 @@ func runRegs(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseArgs(fs, args, stderr); !ok {
 		return code
 	}
+	if !defaultParseLimits(stderr) {
+		return exitInternal
+	}
 	if *format != "text" && *format != "json" {
 		return commandError(stderr, "regs", fmt.Sprintf("-f %s: want text or json", *format))
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -88,6 +90,9 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		return commandError(stderr, "sim", "name a file:line, or paths")
 	}
+	if !defaultParseLimits(stderr) {
+		return exitInternal
+	}
 	if *o.iterations < 1 {
 		return commandError(stderr, "sim", fmt.Sprintf("-iterations %d: want at least 1", *o.iterations))
 	}
@@ -110,6 +115,19 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	prog := newProgress(stderr, *o.quiet)
 	return simAll(fs.Args(), m, *o.iterations, choice, *o.format == "json", prog, stdout, stderr)
+}
+
+// defaultParseLimits sets cppir's limits to the defaults, for the
+// subcommands that parse without limit flags (sim, regs): the limits are
+// the analyzer's flags, which an earlier run in the same process (a test,
+// ascvet stats -max-depth 2) may have left otherwise.
+func defaultParseLimits(stderr io.Writer) bool {
+	lim := defaultLimits()
+	if err := lim.apply([]*analysis.Analyzer{cppir.Analyzer}); err != nil {
+		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
+		return false
+	}
+	return true
 }
 
 // parseAsCheck parses a file as a check does (cppir.ParseFileAsAnalyzer):
