@@ -240,6 +240,7 @@ func TestHintsRun(t *testing.T) {
 		{"config", []string{"config"}}, {"config", []string{"config", "prnt"}}, {"config print", []string{"config", "print", "-f", "xml"}},
 		{"completion", []string{"completion"}}, {"completion", []string{"completion", "bsh"}},
 		{"explain", []string{"explain", "-lang", "fr", "ASC1001"}},
+		{"lsp", []string{"lsp", "x.asc"}}, {"lsp", []string{"lsp", "-cache", "maybe"}}, {"lsp", []string{"lsp", "-lang", "fr"}},
 		{"", []string{"-cache", "off", "../../testdata/kernels/directives.asc"}}, // the findings' hints: ASC0002's
 	}
 	for _, c := range commands {

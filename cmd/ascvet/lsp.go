@@ -127,19 +127,19 @@ func runLSP(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return usageError(stderr, "ascvet lsp takes no arguments")
+		return commandError(stderr, "lsp", "takes no arguments")
 	}
 	if o.cache != "on" && o.cache != "off" {
-		return usageError(stderr, fmt.Sprintf("-cache %s: want on or off", o.cache))
+		return commandError(stderr, "lsp", fmt.Sprintf("-cache %s: want on or off", o.cache))
 	}
 	if o.lang != "" && !i18n.Supported(o.lang) {
-		return usageError(stderr, fmt.Sprintf("-lang %s: want en or zh", o.lang))
+		return commandError(stderr, "lsp", fmt.Sprintf("-lang %s: want en or zh", o.lang))
 	}
 	logw := stderr
 	if o.logFile != "" {
 		f, err := os.OpenFile(o.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
-			return usageError(stderr, err.Error())
+			return commandError(stderr, "lsp", err.Error())
 		}
 		defer f.Close()
 		logw = io.MultiWriter(stderr, f)
