@@ -145,6 +145,17 @@ func (c Cost) Saving() (perIter int, percent int) {
 	return (d + c.Iterations/2) / c.Iterations, 100 * d / c.Before
 }
 
+// Saved returns the cycles the fix saves over all the simulated
+// iterations (or the region): a saving is measurable when it is positive,
+// even when it rounds to no cycle per iteration (6 cycles over 16
+// iterations is a saving the user gets).
+func (c Cost) Saved() int {
+	if c.Before <= 0 {
+		return 0
+	}
+	return c.Before - c.After
+}
+
 // Phrase is the text a finding carries: "saves ~N cycles per iteration (X% of the loop)",
 // and which helpers were timed as one instruction, their bodies unknown.
 func (c Cost) Phrase() string {
@@ -152,9 +163,8 @@ func (c Cost) Phrase() string {
 	if len(c.Opaque) > 0 {
 		s += fmt.Sprintf(" (timed with %s as one instruction: not defined in the file)", strings.Join(c.Opaque, ", "))
 	}
-	n, _ := c.Saving()
 	switch {
-	case c.Instance != "" && c.Of > 1 && n <= 0:
+	case c.Instance != "" && c.Of > 1 && c.Saved() <= 0:
 		s += fmt.Sprintf(" (timed for each of %d instantiations)", c.Of)
 	case c.Instance != "" && c.Of > 1:
 		s += fmt.Sprintf(" (timed for %s, of %d instantiations the one it saves most in)", c.Instance, c.Of)
@@ -181,6 +191,13 @@ func (c Cost) Phrase() string {
 
 func (c Cost) phrase() string {
 	n, p := c.Saving()
+	if d := c.Saved(); n <= 0 && d > 0 && !c.Region {
+		unit := "cycles"
+		if d == 1 {
+			unit = "cycle"
+		}
+		return fmt.Sprintf("saves ~%d %s over the %d simulated iterations (under 1 per iteration, %d%% of the loop)", d, unit, c.Iterations, p)
+	}
 	if n <= 0 {
 		if c.Region {
 			return "no saving measurable in the simulated region"

@@ -210,7 +210,7 @@ func (f *failPolicy) fails(is *issue) bool {
 		// A performance finding promises cycles: one whose simulation
 		// measures none is reported, but does not fail the run, unless
 		// the fail list names its rule or -fail-no-saving asks.
-		if n, _ := is.Cost.Saving(); n <= 0 {
+		if is.Cost.Saved() <= 0 {
 			return false
 		}
 	}
@@ -228,8 +228,7 @@ func (f *failPolicy) spared(is *issue) bool {
 	if !fails || named {
 		return false
 	}
-	n, _ := is.Cost.Saving()
-	return n <= 0
+	return is.Cost.Saved() <= 0
 }
 
 // textStyle is how the text format prints: its language, whether it

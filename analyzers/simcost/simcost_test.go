@@ -1,0 +1,30 @@
+package simcost
+
+import "testing"
+
+// TestPhrase: a saving that rounds to no cycle per iteration is still a
+// saving, said over the iterations simulated (issue 35: 6 cycles over 16
+// iterations printed "no saving", 8 printed "~1 cycle per iteration").
+func TestPhrase(t *testing.T) {
+	for _, c := range []struct {
+		cost  Cost
+		want  string
+		saved int
+	}{
+		{Cost{Before: 100, After: 94, Iterations: 16}, "saves ~6 cycles over the 16 simulated iterations (under 1 per iteration, 6% of the loop)", 6},
+		{Cost{Before: 100, After: 99, Iterations: 16}, "saves ~1 cycle over the 16 simulated iterations (under 1 per iteration, 1% of the loop)", 1},
+		{Cost{Before: 100, After: 92, Iterations: 16}, "saves ~1 cycle per iteration (8% of the loop)", 8},
+		{Cost{Before: 100, After: 100, Iterations: 16}, "no saving measurable in the simulated loop", 0},
+		{Cost{Before: 100, After: 103, Iterations: 16}, "no saving measurable in the simulated loop", -3},
+		{Cost{Before: 50, After: 45, Iterations: 1, Region: true}, "saves ~5 cycles (10% of the region)", 5},
+		{Cost{Before: 50, After: 50, Iterations: 1, Region: true}, "no saving measurable in the simulated region", 0},
+		{Cost{Before: 100, After: 94, Iterations: 16, Instance: "T=half", Of: 2}, "saves ~6 cycles over the 16 simulated iterations (under 1 per iteration, 6% of the loop) (timed for T=half, of 2 instantiations the one it saves most in)", 6},
+	} {
+		if got := c.cost.Phrase(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.cost, got, c.want)
+		}
+		if got := c.cost.Saved(); got != c.saved {
+			t.Errorf("%+v: saved %d, want %d", c.cost, got, c.saved)
+		}
+	}
+}
