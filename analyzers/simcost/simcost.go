@@ -133,6 +133,9 @@ type Cost struct {
 	// removes, when not all of them do (it is in an if constexpr branch
 	// some do not take): the finding holds for those.
 	Only []string
+	// Bound says what binds the loop when the fix saves nothing
+	// (simcheck.Binding: "bound by the single store port (96% busy)").
+	Bound string
 }
 
 // Saving returns the cycles one iteration saves (rounded) and the share of
@@ -202,6 +205,9 @@ func (c Cost) phrase() string {
 		if c.Region {
 			return "no saving measurable in the simulated region"
 		}
+		if c.Bound != "" {
+			return "no saving measurable in the simulated loop, " + c.Bound
+		}
 		return "no saving measurable in the simulated loop"
 	}
 	unit := "cycles"
@@ -237,7 +243,19 @@ func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 	}
 	w := md.writtenRun(writtenKey{lp, md.iters(lp), ""}, func() simcheck.Body { return simcheck.BodyOf(fn, lp, nil) })
 	after := md.M.RunCycles(simcheck.BodyOf(fn, lp, drop), w.res.Iterations)
-	return Cost{Before: w.res.Cycles, After: after.Cycles, Iterations: w.res.Iterations, Opaque: w.opaque, Assumed: w.assumed}
+	c := Cost{Before: w.res.Cycles, After: after.Cycles, Iterations: w.res.Iterations, Opaque: w.opaque, Assumed: w.assumed}
+	md.bind(&c, func() simcheck.Body { return simcheck.BodyOf(fn, lp, nil) })
+	return c
+}
+
+// bind names, on a cost that saves nothing, what binds the loop as
+// written (simcheck.Machine.Bound), from a full run of its body: the
+// message then says what to relieve instead of only "no saving".
+func (md *Model) bind(c *Cost, body func() simcheck.Body) {
+	if c.Saved() > 0 || c.Region || c.Iterations <= 0 {
+		return
+	}
+	c.Bound = md.M.Bound(md.M.Run(body(), c.Iterations)).String()
 }
 
 // loopInstances is Loop over the instantiations insts of fn. A build in
@@ -269,15 +287,17 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 		priced = builds[:1]
 	}
 	var best Cost
+	var bestBody simcheck.Body
 	bestSave := math.MinInt
 	for _, bd := range priced {
 		before := md.writtenRun(writtenKey{lp, md.iters(bd.b.Loop(lp)), bd.b.String()}, func() simcheck.Body { return bd.body }).res
 		after := md.M.RunCycles(bd.fixed, before.Iterations)
 		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: bd.body.Opaque, Assumed: bd.body.Assumed, Instance: bd.b.String()}
 		if save := c.Before - c.After; save > bestSave {
-			best, bestSave = c, save
+			best, bestSave, bestBody = c, save, bd.body
 		}
 	}
+	md.bind(&best, func() simcheck.Body { return bestBody })
 	if len(builds) > 1 {
 		best.Of = len(builds)
 		if compiled && len(priced) < len(builds) {

@@ -1,6 +1,13 @@
 package simcost
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+	it "github.com/ascvet/ascvet/cppfront/ir/irtest"
+	"github.com/ascvet/ascvet/simcheck"
+)
 
 // TestPhrase: a saving that rounds to no cycle per iteration is still a
 // saving, said over the iterations simulated (issue 35: 6 cycles over 16
@@ -26,5 +33,44 @@ func TestPhrase(t *testing.T) {
 		if got := c.cost.Saved(); got != c.saved {
 			t.Errorf("%+v: saved %d, want %d", c.cost, got, c.saved)
 		}
+	}
+}
+
+// TestLoopBound: a fix that saves nothing in a loop says what binds it,
+// from the simulation of the loop as written: here a chain of dependent
+// adds, beside which a dropped Duplicate costs nothing.
+func TestLoopBound(t *testing.T) {
+	m, err := simcheck.Chip("ascend950")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := it.New("k")
+	x, y := b.VReg("x", "float"), b.VReg("y", "float")
+	var dup *ir.Instr
+	lp := b.Loop(16, func() {
+		for range 8 {
+			b.Instr(ir.OpAdd, it.W(x), it.R(x), it.R(x))
+		}
+		dup = b.Instr(ir.OpDuplicate, it.W(y), it.S("0"))
+	})
+	fn := b.Func()
+	md := &Model{M: m, Iterations: 16}
+	c := md.Loop(fn, lp, func(in *ir.Instr) bool { return in == dup })
+	if c.Saved() > 0 {
+		t.Fatalf("dropping the Duplicate saved %d cycles: the test needs a fix that saves nothing", c.Saved())
+	}
+	if got := c.Phrase(); !strings.HasPrefix(got, "no saving measurable in the simulated loop, bound by a chain of ") {
+		t.Errorf("phrase %q, want what binds the loop", got)
+	}
+	// A fix that saves keeps no binding.
+	var first *ir.Instr
+	for _, in := range fn.Instrs {
+		if in.Op == ir.OpAdd {
+			first = in
+			break
+		}
+	}
+	if c := md.Loop(fn, lp, func(in *ir.Instr) bool { return in == first }); c.Saved() <= 0 || c.Bound != "" {
+		t.Errorf("dropping an Add of the chain: saved %d, bound %q", c.Saved(), c.Bound)
 	}
 }
