@@ -23,11 +23,11 @@ import (
 
 // Binding is what binds a simulated loop.
 type Binding struct {
-	Kind  string // "port", "chain", "window" or "none"
-	Ports []string
-	Share int // percent: the port's busy share of the cycles, or the chain's span over them
-	Chain int // instructions of the chain (Kind "chain"), or entries of the window (Kind "window")
-	Span  int // cycles of the chain (Kind "chain")
+	Kind               string // "port", "chain", "window" or "none"
+	Ports              []string
+	Share              int // percent: the port's busy share of the cycles, or the chain's span over them
+	Chain              int // instructions of the chain (Kind "chain"), or entries of the window (Kind "window")
+	Span               int // cycles of the chain (Kind "chain")
 	Cycles, Iterations int
 }
 
