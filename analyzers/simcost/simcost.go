@@ -136,6 +136,34 @@ type Cost struct {
 	// Bound says what binds the loop when the fix saves nothing
 	// (simcheck.Binding: "bound by the single store port (96% busy)").
 	Bound string
+	// Trip says where Iterations came from: TripKnown (the trip count
+	// folds), TripCapped (it folds, over MaxIterations: the steady state
+	// is reached before), TripOnce (the loop runs at most once),
+	// TripDefault (it does not fold: the -iterations setting) or
+	// TripRegion (no loop: the region ran once); "" when not said.
+	Trip string
+}
+
+// The sources of a cost's iteration count (Cost.Trip).
+const (
+	TripKnown   = "known"
+	TripCapped  = "capped"
+	TripOnce    = "once"
+	TripDefault = "default"
+	TripRegion  = "region"
+)
+
+// tripOf says where the iterations simulated for lp come from.
+func tripOf(lp *ir.Loop) string {
+	switch {
+	case lp.TripKnown && lp.Trip > MaxIterations:
+		return TripCapped
+	case lp.TripKnown:
+		return TripKnown
+	case lp.AtMostOnce:
+		return TripOnce
+	}
+	return TripDefault
 }
 
 // Saving returns the cycles one iteration saves (rounded) and the share of
@@ -243,7 +271,7 @@ func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 	}
 	w := md.writtenRun(writtenKey{lp, md.iters(lp), ""}, func() simcheck.Body { return simcheck.BodyOf(fn, lp, nil) })
 	after := md.M.RunCycles(simcheck.BodyOf(fn, lp, drop), w.res.Iterations)
-	c := Cost{Before: w.res.Cycles, After: after.Cycles, Iterations: w.res.Iterations, Opaque: w.opaque, Assumed: w.assumed}
+	c := Cost{Before: w.res.Cycles, After: after.Cycles, Iterations: w.res.Iterations, Opaque: w.opaque, Assumed: w.assumed, Trip: tripOf(lp)}
 	md.bind(&c, func() simcheck.Body { return simcheck.BodyOf(fn, lp, nil) })
 	return c
 }
@@ -292,7 +320,7 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 	for _, bd := range priced {
 		before := md.writtenRun(writtenKey{lp, md.iters(bd.b.Loop(lp)), bd.b.String()}, func() simcheck.Body { return bd.body }).res
 		after := md.M.RunCycles(bd.fixed, before.Iterations)
-		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: bd.body.Opaque, Assumed: bd.body.Assumed, Instance: bd.b.String()}
+		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: bd.body.Opaque, Assumed: bd.body.Assumed, Instance: bd.b.String(), Trip: tripOf(bd.b.Loop(lp))}
 		if save := c.Before - c.After; save > bestSave {
 			best, bestSave, bestBody = c, save, bd.body
 		}
@@ -364,7 +392,7 @@ func (md *Model) At(fn *ir.Func, in *ir.Instr, drop func(*ir.Instr) bool) Cost {
 	}
 	before := md.M.RunRegion(fn, md.Iterations, nil)
 	after := md.M.RunRegion(fn, md.Iterations, drop)
-	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: 1, Region: true, Opaque: opaqueOf(before), Assumed: assumedOf(before)}
+	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: 1, Region: true, Opaque: opaqueOf(before), Assumed: assumedOf(before), Trip: TripRegion}
 }
 
 // Spill simulates the loop around at (or the whole region when at is in no
@@ -380,10 +408,10 @@ func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cos
 		return Cost{}, false
 	}
 	var body simcheck.Body
-	iters, region := 1, false
+	iters, region, trip := 1, false, TripRegion
 	if at.Loop != ir.NoLoop {
 		lp := fn.Loops[at.Loop]
-		iters = md.iters(lp)
+		iters, trip = md.iters(lp), tripOf(lp)
 		body = simcheck.BodyOf(fn, lp, nil)
 	} else {
 		body, region = simcheck.RegionBody(fn, md.Iterations, nil), true
@@ -460,17 +488,26 @@ func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cos
 		spilled.Insts = append(spilled.Insts, spill(r, false))
 	}
 	before := md.M.RunCycles(spilled, after.Iterations)
-	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: after.Iterations, Region: region, Opaque: body.Opaque, Assumed: body.Assumed}, true
+	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: after.Iterations, Region: region, Opaque: body.Opaque, Assumed: body.Assumed, Trip: trip}, true
 }
 
 // RelatedPrefix marks the related entry that carries a cost from an
 // analyzer to the driver (analysis.Diagnostic has no field of its own).
 const RelatedPrefix = "ascvet:cycles "
 
-// Attach records c on d; Extract reads it back.
+// Attach records c on d; Extract reads it back: the cycles, the
+// iterations and where they came from, and what binds the loop, last
+// (the rest of the line).
 func Attach(d *analysis.Diagnostic, c Cost) {
-	d.Related = append(d.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.Pos,
-		Message: fmt.Sprintf("%sbefore=%d after=%d iterations=%d", RelatedPrefix, c.Before, c.After, c.Iterations)})
+	trip := c.Trip
+	if trip == "" {
+		trip = "-"
+	}
+	msg := fmt.Sprintf("%sbefore=%d after=%d iterations=%d trip=%s", RelatedPrefix, c.Before, c.After, c.Iterations, trip)
+	if c.Bound != "" {
+		msg += " bound=" + c.Bound
+	}
+	d.Related = append(d.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.Pos, Message: msg})
 }
 
 // Extract returns the cost attached to d, and d's related information
@@ -481,7 +518,15 @@ func Extract(related []analysis.RelatedInformation) (Cost, bool, []analysis.Rela
 	var rest []analysis.RelatedInformation
 	for _, r := range related {
 		if strings.HasPrefix(r.Message, RelatedPrefix) {
-			if _, err := fmt.Sscanf(r.Message[len(RelatedPrefix):], "before=%d after=%d iterations=%d", &c.Before, &c.After, &c.Iterations); err == nil {
+			text := r.Message[len(RelatedPrefix):]
+			if k := strings.Index(text, " bound="); k >= 0 {
+				c.Bound, text = text[k+len(" bound="):], text[:k]
+			}
+			if _, err := fmt.Sscanf(text, "before=%d after=%d iterations=%d trip=%s", &c.Before, &c.After, &c.Iterations, &c.Trip); err == nil {
+				if c.Trip == "-" {
+					c.Trip = ""
+				}
+				c.Region = c.Trip == TripRegion
 				found = true
 				continue
 			}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/ascvet/ascvet/cppfront/ir"
 	it "github.com/ascvet/ascvet/cppfront/ir/irtest"
 	"github.com/ascvet/ascvet/simcheck"
@@ -72,5 +74,48 @@ func TestLoopBound(t *testing.T) {
 	}
 	if c := md.Loop(fn, lp, func(in *ir.Instr) bool { return in == first }); c.Saved() <= 0 || c.Bound != "" {
 		t.Errorf("dropping an Add of the chain: saved %d, bound %q", c.Saved(), c.Bound)
+	}
+}
+
+// TestAttachExtract: a cost travels from an analyzer to the driver with
+// its iterations, where they came from and what binds the loop; a cost
+// attached by an older build (no trip) is not taken for one.
+func TestAttachExtract(t *testing.T) {
+	for _, c := range []Cost{
+		{Before: 120, After: 100, Iterations: 16, Trip: TripDefault},
+		{Before: 96, After: 96, Iterations: 32, Trip: TripCapped, Bound: "bound by the single store port (96% busy)"},
+		{Before: 50, After: 45, Iterations: 1, Region: true, Trip: TripRegion},
+		{Before: 10, After: 9, Iterations: 4},
+	} {
+		var d analysis.Diagnostic
+		Attach(&d, c)
+		d.Related = append(d.Related, analysis.RelatedInformation{Message: "the Pre that primes it"})
+		got, ok, rest := Extract(d.Related)
+		if !ok || got.Before != c.Before || got.After != c.After || got.Iterations != c.Iterations || got.Trip != c.Trip || got.Bound != c.Bound || got.Region != c.Region {
+			t.Errorf("%+v came back as %+v (%v)", c, got, ok)
+		}
+		if len(rest) != 1 || rest[0].Message != "the Pre that primes it" {
+			t.Errorf("related left: %+v", rest)
+		}
+	}
+	if _, ok, _ := Extract([]analysis.RelatedInformation{{Message: RelatedPrefix + "before=1 after=1 iterations=1"}}); ok {
+		t.Error("an entry without its trip was taken for a cost")
+	}
+}
+
+// TestTripOf: where a loop's simulated iterations come from.
+func TestTripOf(t *testing.T) {
+	for _, c := range []struct {
+		lp   ir.Loop
+		want string
+	}{
+		{ir.Loop{TripKnown: true, Trip: 8}, TripKnown},
+		{ir.Loop{TripKnown: true, Trip: 1000}, TripCapped},
+		{ir.Loop{AtMostOnce: true}, TripOnce},
+		{ir.Loop{}, TripDefault},
+	} {
+		if got := tripOf(&c.lp); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.lp, got, c.want)
+		}
 	}
 }

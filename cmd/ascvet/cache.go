@@ -67,7 +67,7 @@ import (
 
 // cacheVersion changes whenever what is stored, or how the key is made,
 // changes.
-const cacheVersion = "ascvet-results-4"
+const cacheVersion = "ascvet-results-5"
 
 // resultCache is the cache of one run; nil is no cache.
 type resultCache struct {

@@ -27,7 +27,7 @@ func TestSARIFEndToEnd(t *testing.T) {
 		if len(r.Fixes) > 0 {
 			fixed++
 		}
-		if r.Properties["cycles_before"] > 0 {
+		if before, _ := r.Properties["cycles_before"].(float64); before > 0 {
 			costed++
 		}
 		for _, sp := range r.Suppressions {

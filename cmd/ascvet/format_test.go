@@ -236,7 +236,7 @@ type sarifIn struct {
 				}
 			}
 			Suppressions []struct{ Kind, Status, Justification string }
-			Properties   map[string]int
+			Properties   map[string]any // numbers (cycles, iterations) and strings (trip, bound)
 		}
 	}
 }
@@ -379,7 +379,7 @@ func TestFormatSARIFSemantics(t *testing.T) {
 	if sup := res[0].Suppressions; sup == nil || len(sup) != 0 {
 		t.Errorf("unsuppressed result: suppressions %v, want []", sup)
 	}
-	if p := res[1].Properties; p["cycles_before"] != 1200 || p["cycles_after"] != 1000 || p["cycles_saved_per_iteration"] != 2 {
+	if p := res[1].Properties; p["cycles_before"] != 1200.0 || p["cycles_after"] != 1000.0 || p["cycles_saved_per_iteration"] != 2.0 {
 		t.Errorf("cost properties %v", p)
 	}
 	if res[0].Properties != nil {

@@ -347,10 +347,16 @@ type jsonFinding struct {
 	EndColumn int              `json:"end_column"` // end column (exclusive)
 	// For performance findings: the loop simulated before and after the fix;
 	// null for the others.
-	CyclesBefore *int   `json:"cycles_before"`
-	CyclesAfter  *int   `json:"cycles_after"`
-	Fingerprint  string `json:"fingerprint"` // line-independent (the baseline's key)
-	Fixable      bool   `json:"fixable"`     // -fix can fix it
+	CyclesBefore *int `json:"cycles_before"`
+	CyclesAfter  *int `json:"cycles_after"`
+	// For performance findings: the iterations simulated (1 for a region)
+	// and where their count came from (known, capped, once, default,
+	// region), and, when the fix saves nothing, what binds the loop.
+	Iterations  *int   `json:"iterations,omitempty"`
+	Trip        string `json:"trip,omitempty"`
+	Bound       string `json:"bound,omitempty"`
+	Fingerprint string `json:"fingerprint"` // line-independent (the baseline's key)
+	Fixable     bool   `json:"fixable"`     // -fix can fix it
 	// Why the finding is suppressed (suppressed findings are listed with
 	// -show-ignored only); empty when it is not.
 	Suppressed []suppression `json:"suppressed"`
@@ -374,6 +380,7 @@ func writeJSON(w io.Writer, issues []issue) error {
 		}
 		if is.Cost != nil {
 			jf.CyclesBefore, jf.CyclesAfter = &is.Cost.Before, &is.Cost.After
+			jf.Iterations, jf.Trip, jf.Bound = &is.Cost.Iterations, is.Cost.Trip, is.Cost.Bound
 		}
 		out.Findings = append(out.Findings, jf)
 	}
