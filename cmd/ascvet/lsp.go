@@ -944,7 +944,14 @@ func hoverIssue(is *issue, lang string) string {
 		if c.Region {
 			unit = lspText(lang, "region")
 		}
-		fmt.Fprintf(&b, lspText(lang, "cycles")+"\n\n", unit, c.Before, c.After, c.Iterations, c.Phrase())
+		why := "" // where the iterations came from
+		if w := lspText(lang, "trip-"+c.Trip); w != "trip-"+c.Trip && !c.Region {
+			why = " (" + w + ")"
+			if i18n.Normalize(lang) == i18n.ZH {
+				why = "（" + w + "）"
+			}
+		}
+		fmt.Fprintf(&b, lspText(lang, "cycles")+"\n\n", unit, c.Before, c.After, c.Iterations, why, c.Phrase())
 	}
 	if is.Rule != nil {
 		b.WriteString(is.Rule.FormatMarkdown(lang))
@@ -1010,9 +1017,29 @@ func lspText(lang, key string) string {
 		return "region"
 	case "cycles":
 		if zh {
-			return "模拟（%s）：修复前 %d 周期，修复后 %d 周期，共 %d 次迭代；%s"
+			return "模拟（%s）：修复前 %d 周期，修复后 %d 周期，共 %d 次迭代%s；%s"
 		}
-		return "Simulated (%s): %d cycles before the fix, %d after, over %d iterations; %s"
+		return "Simulated (%s): %d cycles before the fix, %d after, over %d iterations%s; %s"
+	case "trip-" + simcost.TripKnown: // where the iterations came from (simcost.Cost.Trip)
+		if zh {
+			return "循环的迭代次数"
+		}
+		return "the loop's trip count"
+	case "trip-" + simcost.TripCapped:
+		if zh {
+			return "迭代次数超过 32，只模拟 32 次：此前已达稳态"
+		}
+		return "its trip count is over 32: the steady state is reached before"
+	case "trip-" + simcost.TripOnce:
+		if zh {
+			return "该循环至多执行一次"
+		}
+		return "the loop runs at most once"
+	case "trip-" + simcost.TripDefault:
+		if zh {
+			return "迭代次数无法折叠：取 -iterations 的值"
+		}
+		return "the trip count does not fold: the -iterations setting"
 	case "sim":
 		if zh {
 			return "**ascvet sim**：每次迭代 %d 周期，IPC %.2f，关键依赖链 %d 条指令（模拟 %d 次迭代，%s）"

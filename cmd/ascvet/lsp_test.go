@@ -309,7 +309,7 @@ func TestLSPSession(t *testing.T) {
 	// Hover on the finding: the rule, the simulated cycles.
 	post := ds[0]
 	h := c.hover(uri, post.Range.Start.Line, post.Range.Start.Character+3)
-	for _, want := range []string{"**ASC1002**", "Simulated (loop):", "cycles before the fix", "StoreUnAlignPost"} {
+	for _, want := range []string{"**ASC1002**", "Simulated (loop):", "cycles before the fix", "over 16 iterations (the trip count does not fold: the -iterations setting)", "StoreUnAlignPost"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("hover on ASC1002 lacks %q:\n%s", want, h)
 		}
