@@ -230,6 +230,9 @@ func (c Cost) phrase() string {
 		return fmt.Sprintf("saves ~%d %s over the %d simulated iterations (under 1 per iteration, %d%% of the loop)", d, unit, c.Iterations, p)
 	}
 	if n <= 0 {
+		if c.Region && c.Bound != "" {
+			return "no saving measurable in the simulated region, " + c.Bound
+		}
 		if c.Region {
 			return "no saving measurable in the simulated region"
 		}
@@ -280,7 +283,7 @@ func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 // written (simcheck.Machine.Bound), from a full run of its body: the
 // message then says what to relieve instead of only "no saving".
 func (md *Model) bind(c *Cost, body func() simcheck.Body) {
-	if c.Saved() > 0 || c.Region || c.Iterations <= 0 {
+	if c.Saved() > 0 || c.Region || c.Iterations <= 0 || c.Bound != "" {
 		return
 	}
 	c.Bound = md.M.Bound(md.M.Run(body(), c.Iterations)).String()
@@ -392,7 +395,26 @@ func (md *Model) At(fn *ir.Func, in *ir.Instr, drop func(*ir.Instr) bool) Cost {
 	}
 	before := md.M.RunRegion(fn, md.Iterations, nil)
 	after := md.M.RunRegion(fn, md.Iterations, drop)
-	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: 1, Region: true, Opaque: opaqueOf(before), Assumed: assumedOf(before), Trip: TripRegion}
+	c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: 1, Region: true, Opaque: opaqueOf(before), Assumed: assumedOf(before), Trip: TripRegion}
+	md.bindRegion(&c, before)
+	return c
+}
+
+// bindRegion names, on a region's cost that saves nothing, what binds
+// the costliest part of the region as written (its parts are full runs).
+func (md *Model) bindRegion(c *Cost, rr *simcheck.RegionResult) {
+	if c.Saved() > 0 || rr == nil {
+		return
+	}
+	var costliest *simcheck.Part
+	for i := range rr.Parts {
+		if p := &rr.Parts[i]; p.Res != nil && (costliest == nil || p.Cycles > costliest.Cycles) {
+			costliest = p
+		}
+	}
+	if costliest != nil {
+		c.Bound = "its costliest part is " + md.M.Bound(costliest.Res).String()
+	}
 }
 
 // Spill simulates the loop around at (or the whole region when at is in no
@@ -488,7 +510,11 @@ func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cos
 		spilled.Insts = append(spilled.Insts, spill(r, false))
 	}
 	before := md.M.RunCycles(spilled, after.Iterations)
-	return Cost{Before: before.Cycles, After: after.Cycles, Iterations: after.Iterations, Region: region, Opaque: body.Opaque, Assumed: body.Assumed, Trip: trip}, true
+	c = Cost{Before: before.Cycles, After: after.Cycles, Iterations: after.Iterations, Region: region, Opaque: body.Opaque, Assumed: body.Assumed, Trip: trip}
+	if c.Saved() <= 0 && c.Iterations > 0 {
+		c.Bound = md.M.Bound(md.M.Run(body, c.Iterations)).String() // the loop, or the region's flattened body
+	}
+	return c, true
 }
 
 // RelatedPrefix marks the related entry that carries a cost from an

@@ -119,3 +119,29 @@ func TestTripOf(t *testing.T) {
 		}
 	}
 }
+
+// TestRegionBound: a fix outside every loop that saves nothing names what
+// binds the region's costliest part.
+func TestRegionBound(t *testing.T) {
+	m, err := simcheck.Chip("ascend950")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := it.New("k")
+	x, y := b.VReg("x", "float"), b.VReg("y", "float")
+	b.Loop(16, func() {
+		for range 8 {
+			b.Instr(ir.OpAdd, it.W(x), it.R(x), it.R(x))
+		}
+	})
+	dup := b.Instr(ir.OpDuplicate, it.W(y), it.S("0"))
+	fn := b.Func()
+	md := &Model{M: m, Iterations: 16}
+	c := md.At(fn, dup, func(in *ir.Instr) bool { return in == dup })
+	if c.Saved() > 0 {
+		t.Skipf("dropping the Duplicate saved %d cycles here: no region without a saving to test", c.Saved())
+	}
+	if got := c.Phrase(); !strings.HasPrefix(got, "no saving measurable in the simulated region, its costliest part is bound by a chain of ") {
+		t.Errorf("phrase %q, want what binds the region's costliest part", got)
+	}
+}
