@@ -48,6 +48,9 @@ var flagMethods = map[string]int{
 func pinnedGit(t *testing.T, args ...string) (string, bool) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("git is not installed: CI must check the snippets' pinned commit")
+		}
 		t.Skip("git is not installed: cannot read the sources of the snippets' pinned commit")
 	}
 	out, err := exec.Command("git", append([]string{"-C", "../.."}, args...)...).Output()
@@ -59,6 +62,9 @@ func pinnedGit(t *testing.T, args ...string) (string, bool) {
 func sourcesAt(t *testing.T, rev string) *revSources {
 	t.Helper()
 	if _, ok := pinnedGit(t, "rev-parse", "--git-dir"); !ok {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("not in a git checkout (no .git): CI must check the snippets' pinned commit")
+		}
 		t.Skip("not in a git checkout (no .git): cannot read the sources of the snippets' pinned commit")
 	}
 	if _, ok := pinnedGit(t, "cat-file", "-e", rev+"^{commit}"); !ok {
