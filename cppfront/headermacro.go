@@ -58,7 +58,6 @@ type headerMacros struct {
 	load   func() map[string]*macroDef // the closure's macros; called once, on first need
 	defs   map[string]*macroDef
 	loaded bool
-	used   bool // a VF region used one of defs (or a name one of them hides)
 }
 
 // get returns the closure's macros, loading them on first use.

@@ -430,14 +430,11 @@ func (x *expander) expand(toks []xtok, active []string, depth int) ([]xtok, bool
 }
 
 // def returns the macro named name: the file's own, else an included
-// header's (noting that the headers were used), or nil.
+// header's, or nil.
 func (x *expander) def(name string) *macroDef {
 	d := x.defs[name]
 	if d == nil && x.hdr != nil {
 		d = x.hdr.defs[name]
-	}
-	if d != nil && d.hdr {
-		x.hdr.used = true
 	}
 	return d
 }
