@@ -427,6 +427,9 @@ func eachIdent(text []byte, f func(k, e int)) {
 // the second pass a value the first pass found invalid is left out.
 func (fb *funcBuilder) adopt(outer *funcBuilder) {
 	fb.class = outer.class
+	for k, v := range outer.tyAlias {
+		fb.tyAlias[k] = v // the class's, and the function's before the block
+	}
 	fb.fn.Names = slices.Clone(outer.fn.Names)
 	fb.locals = slices.Clone(outer.locals)
 	for name, ls := range outer.muts {
@@ -1889,8 +1892,86 @@ func (fb *funcBuilder) finish() {
 	if len(fb.fn.Errors) == 0 {
 		fb.collectErrors()
 	}
+	if ps, ok := fb.lw.clParams[fb.class]; ok && fb.class != "" {
+		fb.fn.Class, fb.fn.ClassTParams = fb.class, ps
+	}
+	fb.fn.TypeAliases = usedAliases(fb.fn, fb.tyAlias)
 	sort.Slice(fb.fn.Errors, func(i, j int) bool { return fb.fn.Errors[i] < fb.fn.Errors[j] })
 	ir.InferUnalignRoles(fb.fn)
+}
+
+// setClass makes class the class the region's function belongs to: the
+// type aliases its body declares shadow the file's of the same name (two
+// class templates of one file may each declare its own RangeType).
+func (fb *funcBuilder) setClass(class string) {
+	fb.class = class
+	for k, v := range fb.lw.clAlias[class] {
+		fb.tyAlias[k] = v
+	}
+}
+
+// maxTypeAliases bounds the aliases one region keeps (usedAliases).
+const maxTypeAliases = 64
+
+// usedAliases returns the type aliases of aliases that the element types
+// of fn's registers and instructions name, with those their definitions
+// name in turn: what an instantiation resolves (ir.Bindings.Type). Nil
+// when none is used.
+func usedAliases(fn *ir.Func, aliases map[string]string) map[string]string {
+	if len(aliases) == 0 {
+		return nil
+	}
+	var out map[string]string
+	var add func(name string)
+	add = func(name string) {
+		def, ok := aliases[name]
+		if !ok || len(out) >= maxTypeAliases {
+			return
+		}
+		if _, seen := out[name]; seen {
+			return
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[name] = def
+		for _, w := range identWords(def) {
+			add(w)
+		}
+	}
+	for _, r := range fn.Regs {
+		add(r.Elem)
+	}
+	for _, in := range fn.Instrs {
+		add(in.Elem)
+		for _, t := range in.TArgs {
+			add(strings.TrimSpace(t))
+		}
+	}
+	return out
+}
+
+// identWords returns the identifiers (qualified names whole) of a type's
+// text.
+func identWords(t string) []string {
+	var out []string
+	for i := 0; i < len(t); {
+		if !isIdentStart(t[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && (isIdentChar(t[j]) || t[j] == ':' && j+1 < len(t) && t[j+1] == ':' && j+2 < len(t) && isIdentStart(t[j+2])) {
+			if t[j] == ':' {
+				j += 2
+				continue
+			}
+			j++
+		}
+		out = append(out, t[i:j])
+		i = j
+	}
+	return out
 }
 
 // env folds expressions against the bindings of a region and the file.

@@ -54,6 +54,16 @@ func (lw *lowerer) includerInstances() {
 	if len(wants) == 0 {
 		return
 	}
+	// A class template is also instantiated by the file that defines it
+	// (a launch function below the class): its text is searched first.
+	var texts [][]byte
+	own := false
+	for _, w := range wants {
+		own = own || w.fn.Class != "" || strings.Contains(w.fn.Name, ">::")
+	}
+	if own {
+		texts = append(texts, lw.src)
+	}
 	dir := filepath.Dir(lw.f.Name)
 	if a, err := filepath.Abs(dir); err == nil {
 		dir = a
@@ -63,10 +73,9 @@ func (lw *lowerer) includerInstances() {
 	if up := filepath.Dir(dir); up != dir {
 		files = append(files, lw.includersIn(up)...)
 	}
-	if len(files) == 0 {
+	if len(files) == 0 && len(texts) == 0 {
 		return
 	}
-	texts := make([][]byte, 0, len(files))
 	for _, p := range files {
 		if src, ok := lw.includerText(p); ok {
 			texts = append(texts, src)
@@ -76,7 +85,10 @@ func (lw *lowerer) includerInstances() {
 		var tuples []ir.Bindings
 		seen := map[string]bool{}
 		ok := true
-		for _, src := range texts {
+		for i, src := range texts {
+			if own && i == 0 && w.fn.Class == "" && !strings.Contains(w.fn.Name, ">::") {
+				continue // a function template's own file: its call sites said what they could (callSiteFacts)
+			}
 			for _, args := range namedArgs(src, w.name) {
 				if len(args) > len(w.params) {
 					ok = false
@@ -103,6 +115,9 @@ func (lw *lowerer) includerInstances() {
 // "C<T, U>::M.vec_scope#1"), or a function template with parameters of
 // its own.
 func templateOf(fn *ir.Func) (string, []string) {
+	if fn.Class != "" && len(fn.ClassTParams) > 0 {
+		return fn.Class, fn.ClassTParams
+	}
 	name := fn.Name
 	if k := strings.Index(name, ".vec_scope#"); k >= 0 {
 		name = name[:k]
@@ -143,7 +158,7 @@ func namedArgs(src []byte, name string) [][]string {
 		}
 		j += k
 		k = j + len(name)
-		if j > 0 && (isIdentChar(src[j-1]) || src[j-1] == '~') || inComment(src, j) {
+		if j > 0 && (isIdentChar(src[j-1]) || src[j-1] == '~') || inComment(src, j) || afterClassKey(src, j) {
 			continue
 		}
 		e := k
@@ -164,6 +179,22 @@ func namedArgs(src []byte, name string) [][]string {
 		out = append(out, args)
 		k = end + 1
 	}
+}
+
+// afterClassKey reports whether the name at offset j of src follows class
+// or struct: a (partial) specialisation's head, template <typename T>
+// class C<T, 2> { ... }, which is no instantiation.
+func afterClassKey(src []byte, j int) bool {
+	k := j
+	for k > 0 && (src[k-1] == ' ' || src[k-1] == '\t' || src[k-1] == '\n') {
+		k--
+	}
+	for _, key := range []string{"class", "struct"} {
+		if s := k - len(key); s >= 0 && string(src[s:k]) == key && (s == 0 || !isIdentChar(src[s-1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // inComment reports whether offset j of src is in a // comment of its line.

@@ -110,3 +110,88 @@ func TestTemplateOf(t *testing.T) {
 		}
 	}
 }
+
+// TestInClassInstances: a method defined in the body of a class template
+// is instantiated with the class, by the argument lists its own file (a
+// launch function below the class) and the files including it write; a
+// partial specialisation's head is no instantiation. The aliases the class
+// declares resolve per instantiation, std::conditional folded.
+func TestInClassInstances(t *testing.T) {
+	header := `#pragma once
+template <typename T, int32_t KEY>
+class PadG {
+public:
+    using RangeType = std::conditional_t<sizeof(T) <= sizeof(int16_t), int16_t, int32_t>;
+    using CastType = typename std::conditional<std::is_same_v<T, uint8_t>, half, T>::type;
+    __aicore__ inline void Run(__local_mem__ T* dst, __local_mem__ T* src, uint16_t n) {
+        __VEC_SCOPE__
+        {
+            Reg::RegTensor<RangeType> a;
+            Reg::RegTensor<CastType> c;
+            Reg::MaskReg m = Reg::CreateMask<RangeType>();
+            for (uint16_t i = 0; i < n; i++) {
+                Reg::LoadAlign(c, src + i * 64);
+                Reg::Adds(a, a, (RangeType)1, m);
+                Reg::StoreAlign(dst + i * 64, c, m);
+            }
+        }
+    }
+};
+template <typename T>
+class PadG<T, 7> {
+};
+`
+	own := header + `template <int32_t KEY>
+__aicore__ void Launch() {
+    PadG<uint8_t, KEY> a; a.Run(nullptr, nullptr, 4);
+    PadG<uint32_t, KEY> b; b.Run(nullptr, nullptr, 4);
+}
+`
+	entry := `#include "pad.h"
+template <int32_t KEY>
+__aicore__ void Launch() {
+    PadG<uint8_t, KEY> a; a.Run(nullptr, nullptr, 4);
+    PadG<uint32_t, KEY> b; b.Run(nullptr, nullptr, 4);
+}
+`
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+	}{
+		{"own file", map[string]string{"pad.h": own}},
+		{"includer", map[string]string{"pad.h": header, "launch.h": entry}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for n, text := range tc.files {
+				write(t, filepath.Join(dir, n), text)
+			}
+			name := filepath.Join(dir, "pad.h")
+			f, err := ParseFileOptions(token.NewFileSet(), name, []byte(tc.files["pad.h"]), Options{Index: NewIndex()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fn *ir.Func
+			for _, g := range f.Funcs {
+				if g.Kind == ir.RegionVecScope {
+					fn = g
+				}
+			}
+			if fn == nil {
+				t.Fatal("no __VEC_SCOPE__ region")
+			}
+			if fn.Class != "PadG" || len(fn.ClassTParams) != 2 || fn.ClassTParams[0] != "T" || fn.ClassTParams[1] != "KEY" {
+				t.Errorf("class %q %q, want PadG [T KEY]", fn.Class, fn.ClassTParams)
+			}
+			insts := fn.Instantiations()
+			var got []string
+			for _, b := range insts {
+				got = append(got, b.String()+": "+b.Type("RangeType")+" "+b.Type("CastType"))
+			}
+			want := []string{"T=uint8_t: int16_t half", "T=uint32_t: int32_t uint32_t"}
+			if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+				t.Errorf("instantiations %q, want %q", got, want)
+			}
+		})
+	}
+}

@@ -27,6 +27,8 @@ type lowerer struct {
 	funcs     []funcDef                            // every function definition found at declaration level
 	defined   map[string]bool                      // names of functions defined in the file (last component and qualified)
 	tyAlias   map[string]string                    // file-level type aliases (using X = ...; typedef ... X;)
+	clAlias   map[string]map[string]string         // class -> the type aliases its body declares
+	clParams  map[string][]string                  // class template -> its parameters, in order
 	regUsing  bool                                 // a using-directive brings Reg/MicroAPI names into scope
 	knownNS   map[string]bool                      // namespaces and classes declared in the file
 	symConsts map[string]*ir.Expr                  // file-scope constants with a fixed symbolic value (static constexpr VL = 256 / sizeof(T))
@@ -63,7 +65,7 @@ type funcDef struct {
 }
 
 func newLowerer(f *ir.File, src []byte, blanks []blank, trees []*sitter.Tree, segs []segment, b *budget) *lowerer {
-	return &lowerer{f: f, src: src, blanks: blanks, trees: trees, segs: segs, defined: map[string]bool{}, tyAlias: map[string]string{}, knownNS: map[string]bool{}, symConsts: map[string]*ir.Expr{}, budget: b,
+	return &lowerer{f: f, src: src, blanks: blanks, trees: trees, segs: segs, defined: map[string]bool{}, tyAlias: map[string]string{}, clAlias: map[string]map[string]string{}, clParams: map[string][]string{}, knownNS: map[string]bool{}, symConsts: map[string]*ir.Expr{}, budget: b,
 		fields: map[string]map[string]bool{}, members: map[string]map[string]*ir.Expr{}, membersMu: &sync.Mutex{}, flats: &flatCache{}}
 }
 
@@ -217,8 +219,12 @@ func (lw *lowerer) walkDecls(n *sitter.Node, inTemplate bool, class string, tpar
 			lw.addFunc(ch, inTemplate, class, tparams)
 		case "template_declaration":
 			lw.walkDecls(ch, true, class, lw.templateParams(ch, tparams), depth+1)
-			if fdef := ch.NamedChild(ch.NamedChildCount() - 1); fdef != nil && len(lw.funcs) > 0 && lw.funcs[len(lw.funcs)-1].node.Id() == fdef.Id() {
+			fdef := ch.NamedChild(ch.NamedChildCount() - 1)
+			if fdef != nil && len(lw.funcs) > 0 && lw.funcs[len(lw.funcs)-1].node.Id() == fdef.Id() {
 				lw.funcs[len(lw.funcs)-1].own = lw.ownParams(ch)
+			}
+			if fdef != nil {
+				lw.classTemplate(fdef, ch)
 			}
 		case "namespace_alias_definition":
 			lw.nsAlias(ch)
@@ -241,6 +247,12 @@ func (lw *lowerer) walkDecls(n *sitter.Node, inTemplate bool, class string, tpar
 			lw.usingDecl(ch)
 		case "alias_declaration", "type_definition":
 			lw.typeAlias(ch, lw.tyAlias)
+			if class != "" {
+				if lw.clAlias[class] == nil {
+					lw.clAlias[class] = map[string]string{}
+				}
+				lw.typeAlias(ch, lw.clAlias[class])
+			}
 		case "class_specifier", "struct_specifier", "union_specifier":
 			name := ""
 			if nn := ch.ChildByFieldName("name"); nn != nil {
@@ -416,6 +428,20 @@ func (lw *lowerer) isRegNS(ns string) bool {
 		return true
 	}
 	return false
+}
+
+// classTemplate records the parameters of a class template, in order, when
+// def (the declaration a template declaration tmpl introduces) is a class
+// or struct with a body: its methods defined in the body are instantiated
+// with the class (includers.go).
+func (lw *lowerer) classTemplate(def, tmpl *sitter.Node) {
+	kind, _ := kindOf(def.KindId())
+	if kind != "class_specifier" && kind != "struct_specifier" || def.ChildByFieldName("body") == nil {
+		return
+	}
+	if nn := def.ChildByFieldName("name"); nn != nil && nn.Kind() != "template_type" {
+		lw.clParams[nn.Utf8Text(lw.src)] = lw.ownParams(tmpl)
+	}
 }
 
 func (lw *lowerer) typeAlias(n *sitter.Node, into map[string]string) {
@@ -673,7 +699,7 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 		var names *funcBuilder // the names of the function around the block, for both passes
 		if def != nil {
 			names = newFuncBuilder(lw, &ir.Func{}, fl)
-			names.class = lw.classAt(def.StartByte())
+			names.setClass(lw.classAt(def.StartByte()))
 			names.enclosingNodes(n, def)
 		}
 		fn := lw.twice(func(prev *firstPass) *funcBuilder {
@@ -816,7 +842,7 @@ func (lw *lowerer) lowerFunc(fd funcDef, kind ir.RegionKind, vals map[string]*ir
 		fn := &ir.Func{Name: fd.name, Kind: kind, Pos: lw.pos(fd.start), End: lw.pos(fd.end), BodyPos: lw.pos(fd.body), Template: fd.template, TParams: fd.own}
 		fb := newFuncBuilder(lw, fn, fl)
 		fb.prev = prev
-		fb.class = classOf(fd)
+		fb.setClass(classOf(fd))
 		for k := range fd.tparams {
 			fb.tparams[k] = true
 		}

@@ -31,6 +31,10 @@ import (
 type Bindings struct {
 	Types  map[string]string // template type parameters: "T" -> "half"
 	Values map[string]*Expr  // non-type template parameters and scalar parameters: "Mode" -> 2
+	// Aliases are the type aliases of the function (Func.TypeAliases),
+	// resolved under Types and Values when Type meets one: they bind
+	// nothing of their own, so Empty and String leave them out.
+	Aliases map[string]string
 }
 
 // Empty reports whether b binds nothing.
@@ -41,7 +45,7 @@ func (b Bindings) Empty() bool { return len(b.Types) == 0 && len(b.Values) == 0 
 // (Func.Instances with a single type). Values bound by callers are folded
 // into the IR already.
 func (fn *Func) SoleInstance() Bindings {
-	var b Bindings
+	b := Bindings{Aliases: fn.TypeAliases}
 	for p, ts := range fn.Instances {
 		if len(ts) == 1 {
 			if b.Types == nil {
@@ -86,12 +90,12 @@ func (fn *Func) Instantiations() []Bindings {
 		return []Bindings{fn.SoleInstance()}
 	}
 	slices.Sort(params)
-	out := []Bindings{{Types: map[string]string{}}}
+	out := []Bindings{{Types: map[string]string{}, Aliases: fn.TypeAliases}}
 	for _, p := range params {
 		var next []Bindings
 		for _, b := range out {
 			for _, t := range fn.Instances[p] {
-				nb := Bindings{Types: make(map[string]string, len(b.Types)+1)}
+				nb := Bindings{Types: make(map[string]string, len(b.Types)+1), Aliases: fn.TypeAliases}
 				for k, v := range b.Types {
 					nb.Types[k] = v
 				}
@@ -106,7 +110,10 @@ func (fn *Func) Instantiations() []Bindings {
 
 // with returns b with the bindings of o it does not make itself.
 func (b Bindings) with(o Bindings) Bindings {
-	out := Bindings{Types: map[string]string{}, Values: map[string]*Expr{}}
+	out := Bindings{Types: map[string]string{}, Values: map[string]*Expr{}, Aliases: b.Aliases}
+	if out.Aliases == nil {
+		out.Aliases = o.Aliases
+	}
 	for k, v := range o.Types {
 		out.Types[k] = v
 	}
@@ -123,11 +130,23 @@ func (b Bindings) with(o Bindings) Bindings {
 }
 
 // Type returns the type t names under b: a bound template parameter's
-// type, else t.
+// type, or what a type alias of the function names under b (a
+// std::conditional whose condition folds taking the arm it selects), else
+// t.
 func (b Bindings) Type(t string) string {
-	for range 4 { // T -> U -> half
-		u, ok := b.Types[strings.TrimSpace(t)]
-		if !ok || u == t {
+	for range 8 { // T -> U -> half, R -> conditional -> float
+		k := strings.TrimSpace(t)
+		u, ok := b.Types[k]
+		if !ok {
+			def, isAlias := b.Aliases[k]
+			if !isAlias {
+				return t
+			}
+			if u, ok = b.aliasType(def, 0); !ok {
+				return t
+			}
+		}
+		if u == t {
 			return t
 		}
 		t = u
@@ -135,10 +154,74 @@ func (b Bindings) Type(t string) string {
 	return t
 }
 
+// aliasType returns the type an alias's definition names under b: a
+// single name (a type, another alias, a bound parameter), or the arm of a
+// std::conditional whose condition folds. Anything else (a trait's ::type,
+// a template of the parameters) is not resolved.
+func (b Bindings) aliasType(def string, depth int) (string, bool) {
+	if depth > 4 {
+		return "", false
+	}
+	def = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(def), "typename "))
+	for _, pre := range []string{"std::conditional_t<", "conditional_t<", "std::conditional<", "conditional<"} {
+		rest, ok := strings.CutPrefix(def, pre)
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix(pre, "std::conditional<") || pre == "conditional<" {
+			if rest, ok = strings.CutSuffix(rest, ">::type"); !ok {
+				return "", false
+			}
+		} else if rest, ok = strings.CutSuffix(rest, ">"); !ok {
+			return "", false
+		}
+		args := condArgs(rest)
+		if len(args) != 3 {
+			return "", false
+		}
+		v, ok := EvalCond(args[0], nil, b)
+		if !ok {
+			return "", false
+		}
+		arm := args[2]
+		if v != 0 {
+			arm = args[1]
+		}
+		return b.aliasType(arm, depth+1)
+	}
+	if def == "" || !isIdentStart(def[0]) || strings.ContainsAny(def, "<>()&* ") {
+		return "", false
+	}
+	return strings.TrimPrefix(def, "::"), true
+}
+
+// condArgs splits the arguments of std::conditional: a condition and two
+// types. The types are split off from the right, the condition being
+// what is left: sizeof(T) <= 2 holds a < that is no bracket.
+func condArgs(s string) []string {
+	depth, commas := 0, []int{}
+	for i := len(s) - 1; i >= 0 && len(commas) < 2; i-- {
+		switch s[i] {
+		case '>', ')', ']':
+			depth++
+		case '<', '(', '[':
+			depth--
+		case ',':
+			if depth == 0 {
+				commas = append(commas, i)
+			}
+		}
+	}
+	if len(commas) < 2 {
+		return nil
+	}
+	return []string{strings.TrimSpace(s[:commas[1]]), strings.TrimSpace(s[commas[1]+1 : commas[0]]), strings.TrimSpace(s[commas[0]+1:])}
+}
+
 // Subst returns e with the names b binds replaced by their values and
 // sizeof of a bound type by its size, folded.
 func (b Bindings) Subst(e *Expr) *Expr {
-	if e == nil || b.Empty() {
+	if e == nil || b.Empty() && len(b.Aliases) == 0 {
 		return e
 	}
 	return e.Subst(func(kind ExprKind, name string) *Expr {
@@ -674,7 +757,7 @@ func implicitReg(regs []*Reg, r *Reg) RegID {
 // to parameters declared RegTensor<U>, and its scalar parameters bound to
 // the values the caller passes.
 func bindCall(call *Instr, h *Func, regs []*Reg, b Bindings) Bindings {
-	in := Bindings{Types: map[string]string{}, Values: map[string]*Expr{}}
+	in := Bindings{Types: map[string]string{}, Values: map[string]*Expr{}, Aliases: h.TypeAliases}
 	for k, t := range call.TArgs {
 		if k >= len(h.TParams) || h.TParams[k] == "" {
 			continue

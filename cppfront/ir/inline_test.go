@@ -152,3 +152,40 @@ func TestEvalCondDeep(t *testing.T) {
 		t.Errorf("!!!!1 = %d, %v", v, ok)
 	}
 }
+
+// TestAliasType: a type alias resolves under an instantiation's bindings:
+// std::conditional (both spellings, nested, a condition holding <=) takes
+// the arm its folded condition selects; an alias naming another alias or
+// a parameter follows it; what does not fold, or is no single name, stays
+// the alias's name. Aliases bind nothing of their own.
+func TestAliasType(t *testing.T) {
+	aliases := map[string]string{
+		"R": "std::conditional_t<sizeof(T) <= sizeof(int16_t), int16_t, int32_t>",
+		"C": "typename std::conditional<std::is_same_v<T, half>, float, T>::type",
+		"N": "std::conditional_t<sizeof(T) == 1, int16_t, std::conditional_t<sizeof(T) == 2, int32_t, int64_t>>",
+		"P": "R",
+		"X": "typename Foo<T>::type",
+		"K": "std::conditional_t<Mode == 2, half, float>",
+	}
+	cases := []struct {
+		types  map[string]string
+		values map[string]*Expr
+		want   map[string]string
+	}{
+		{map[string]string{"T": "uint8_t"}, nil, map[string]string{"R": "int16_t", "C": "uint8_t", "N": "int16_t", "P": "int16_t", "X": "X", "K": "K"}},
+		{map[string]string{"T": "half"}, map[string]*Expr{"Mode": Const(2)}, map[string]string{"R": "int16_t", "C": "float", "N": "int32_t", "P": "int16_t", "K": "half"}},
+		{map[string]string{"T": "uint32_t"}, map[string]*Expr{"Mode": Const(1)}, map[string]string{"R": "int32_t", "C": "uint32_t", "N": "int64_t", "K": "float"}},
+		{nil, nil, map[string]string{"R": "R", "C": "C", "P": "R", "half": "half"}},
+	}
+	for _, c := range cases {
+		b := Bindings{Types: c.types, Values: c.values, Aliases: aliases}
+		for name, want := range c.want {
+			if got := b.Type(name); got != want {
+				t.Errorf("%v: Type(%s) = %q, want %q", c.types, name, got, want)
+			}
+		}
+	}
+	if b := (Bindings{Aliases: aliases}); !b.Empty() || b.String() != "" {
+		t.Errorf("aliases alone: Empty %v, String %q", b.Empty(), b.String())
+	}
+}

@@ -226,6 +226,18 @@ type Func struct {
 	// each binds the parameters its arguments fix (cppfront's
 	// includers.go). Instantiations returns them.
 	Tuples []Bindings
+
+	// Class and ClassTParams name the class template a method defined in
+	// its class's body belongs to, with the class's parameters in order:
+	// the method is instantiated with the class (a method defined outside
+	// the body says so in its Name, C<T, U>::M). Empty otherwise.
+	Class        string
+	ClassTParams []string
+	// TypeAliases are the type aliases the region's element types name
+	// (using R = std::conditional_t<sizeof(T) == 2, half, float>; in the
+	// file, the class or the function), by name: an instantiation resolves
+	// them (Bindings.Type). Nil when none is used.
+	TypeAliases map[string]string
 }
 
 // Param is one function parameter.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -61,6 +63,17 @@ func (p *printer) fn(fn *Func) {
 			reg = fmt.Sprintf(" r%d", prm.Reg)
 		}
 		p.printf("  param %s %q%s\n", prm.Name, prm.Type, reg)
+	}
+	if fn.Class != "" {
+		p.printf("  class %s<%s>\n", fn.Class, strings.Join(fn.ClassTParams, ", "))
+	}
+	for _, name := range slices.Sorted(maps.Keys(fn.TypeAliases)) {
+		p.printf("  alias %s = %s\n", name, fn.TypeAliases[name])
+	}
+	if insts := fn.Instantiations(); len(insts) > 1 || len(insts) == 1 && !insts[0].Empty() {
+		for _, b := range insts {
+			p.printf("  instance %s\n", b.String())
+		}
 	}
 	for _, r := range fn.Regs {
 		p.printf("  reg r%d %s %s%s @%s\n", r.ID, r.Name, r.Class, regExtra(r), p.lc(r.Pos))
