@@ -3,6 +3,7 @@ package simcheck
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"slices"
 	"sync"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -19,6 +20,7 @@ type memo struct {
 	owner *Machine // the machine it belongs to: a copy of it (then changed) does not use it
 	mu    sync.Mutex
 	runs  map[[sha256.Size]byte]Result
+	binds map[[sha256.Size]byte]Binding // RunBound's
 }
 
 // memoEntries bounds a memo (a Result without Events is a few words): when
@@ -52,6 +54,32 @@ func (m *Machine) cached(body Body, iterations int) (*Result, [sha256.Size]byte,
 	}
 	r.PortBusy = map[string]int{}
 	return &r, key, true
+}
+
+// RunBound returns what binds body run for iterations:
+// Bound(Run(body, iterations)), which a memoized machine keeps, like
+// RunCycles's results. A rule asks it of each finding that saves nothing,
+// and the findings of one loop, or of copies of one kernel, share their
+// loop's body: half of these full runs were of a body run already.
+func (m *Machine) RunBound(body Body, iterations int) Binding {
+	if m.memo == nil || m.memo.owner != m {
+		return m.Bound(m.Run(body, iterations))
+	}
+	key := bodyKey(body, iterations)
+	m.memo.mu.Lock()
+	b, ok := m.memo.binds[key]
+	m.memo.mu.Unlock()
+	if !ok {
+		b = m.Bound(m.Run(body, iterations))
+		m.memo.mu.Lock()
+		if m.memo.binds == nil || len(m.memo.binds) >= memoEntries {
+			m.memo.binds = map[[sha256.Size]byte]Binding{}
+		}
+		m.memo.binds[key] = b
+		m.memo.mu.Unlock()
+	}
+	b.Ports = slices.Clone(b.Ports)
+	return b
 }
 
 func (m *Machine) keep(key [sha256.Size]byte, r *Result) {

@@ -286,7 +286,7 @@ func (md *Model) bind(c *Cost, body func() simcheck.Body) {
 	if c.Saved() > 0 || c.Region || c.Iterations <= 0 || c.Bound != "" {
 		return
 	}
-	c.Bound = md.M.Bound(md.M.Run(body(), c.Iterations)).String()
+	c.Bound = md.M.RunBound(body(), c.Iterations).String()
 }
 
 // loopInstances is Loop over the instantiations insts of fn. A build in
@@ -512,7 +512,7 @@ func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cos
 	before := md.M.RunCycles(spilled, after.Iterations)
 	c = Cost{Before: before.Cycles, After: after.Cycles, Iterations: after.Iterations, Region: region, Opaque: body.Opaque, Assumed: body.Assumed, Trip: trip}
 	if c.Saved() <= 0 && c.Iterations > 0 {
-		c.Bound = md.M.Bound(md.M.Run(body, c.Iterations)).String() // the loop, or the region's flattened body
+		c.Bound = md.M.RunBound(body, c.Iterations).String() // the loop, or the region's flattened body
 	}
 	return c, true
 }
