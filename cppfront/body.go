@@ -83,11 +83,14 @@ type funcBuilder struct {
 	post   map[int32]*ir.Expr // second pass: the value an induction's increment (by node) leaves
 	loopAt []int32            // the flat node of each loop, by LoopID
 
-	class          string // the class the region's function belongs to, for its members set once
-	quiet          bool   // binding what precedes a __VEC_SCOPE__ block: no instructions, no registers
-	switches       int    // switch statements around the statement inside its innermost loop (a break leaves the switch)
-	lambdas        int    // lambda bodies around the statement (a return leaves the lambda)
-	errFrom, errTo uint32 // the byte range whose parse errors are the region's (errTo 0: all of fl)
+	class          string              // the class the region's function belongs to, for its members set once
+	quiet          bool                // binding what precedes a __VEC_SCOPE__ block: no instructions, no registers
+	outer          []ir.Param          // quiet: the scalar and pointer parameters of the function around the block
+	outerVals      map[string]*ir.Expr // quiet: values its callers pass to them (scopeCallerFacts)
+	outerZO        map[string]bool     // quiet: the ones every caller passes a 0/1 flag
+	switches       int                 // switch statements around the statement inside its innermost loop (a break leaves the switch)
+	lambdas        int                 // lambda bodies around the statement (a return leaves the lambda)
+	errFrom, errTo uint32              // the byte range whose parse errors are the region's (errTo 0: all of fl)
 }
 
 // firstPass is what the first pass over a region leaves for the second.
@@ -328,6 +331,7 @@ func (fb *funcBuilder) enclosingNodes(blk, def *sitter.Node) {
 	if d := def.ChildByFieldName("declarator"); d != nil {
 		small(d)
 		fb.params(0)
+		fb.paramValues(fb.outerVals)
 	}
 	path := lw.ancestors(blk, def) // the ancestors of blk inside def, outermost first
 	forget := func(n *sitter.Node) {
@@ -642,8 +646,13 @@ func (fb *funcBuilder) params(d int32) {
 			// The function around a __VEC_SCOPE__ block: its parameters
 			// are names the block sees, not the block's own.
 			if name != "" && (rt.class == ir.ClassNone || ptr) {
-				fb.bind(name, binding{reg: ir.NoReg, ptr: ptr})
+				fb.bind(name, binding{reg: ir.NoReg, ptr: ptr, bool01: fb.outerZO[name]})
 				fb.nameDef(name, true, typ, ptr, -1, p)
+			}
+			if rt.class == ir.ClassNone || ptr {
+				fb.outer = append(fb.outer, prm)
+			} else {
+				fb.outer = append(fb.outer, ir.Param{Name: name, Reg: 0}) // a register: no value to pass
 			}
 			continue
 		}

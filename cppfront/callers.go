@@ -50,13 +50,29 @@ func (lw *lowerer) callSiteFacts(regions []region) {
 		if !r.kind.Analysed() || !usesParams(fn, r.fd.own) {
 			continue
 		}
-		sites, ok := lw.callSites(r.fd, flats)
-		if !ok {
+		own := len(lw.callOffsets(lastComponent(r.fd.name), int(r.fd.start), int(r.fd.end))) > 0
+		var sites []callSite
+		if own {
+			var ok bool
+			if sites, ok = lw.callSites(r.fd, flats); !ok {
+				continue
+			}
+		}
+		ext, extOK := lw.includerCalls(r.fd)
+		if !own && len(ext) == 0 {
 			continue
 		}
-		vals := paramAgreement(sites, fn.Params, r.fd)
-		inst := instancesOf(sites, r.fd.own, vals, fn.Params)
-		zo := zeroOneParams(sites, fn.Params, vals)
+		var vals map[string]*ir.Expr
+		var zo map[string]bool
+		var inst map[string][]string
+		if own {
+			vals = paramAgreement(sites, fn.Params, r.fd)
+			inst = instancesOf(sites, r.fd.own, vals, fn.Params)
+			zo = zeroOneParams(sites, fn.Params, vals)
+		}
+		if len(ext) > 0 || !extOK {
+			vals, zo = lw.withIncluderCalls(ext, extOK, own, fn.Params, vals, zo)
+		}
 		if len(zo) > 0 {
 			if lw.zeroOne == nil {
 				lw.zeroOne = map[token.Pos]map[string]bool{}

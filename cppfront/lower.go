@@ -49,6 +49,7 @@ type lowerer struct {
 	noForeign bool                                 // link no call to a helper of another header (foreign.go)
 	foreign   map[string][]*ir.Func                // the helpers of other headers by name, looked up once (foreignHelpers)
 	includers map[string][]byte                    // texts of files that include this one, read once (includerText); nil for one that could not be read
+	xfiles    *[]string                            // the files of the folder and the one above that include this one (includerFiles), once found
 }
 
 // funcDef is a function definition found by the declaration-level walk.
@@ -701,6 +702,13 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 			names = newFuncBuilder(lw, &ir.Func{}, fl)
 			names.setClass(lw.classAt(def.StartByte()))
 			names.enclosingNodes(n, def)
+			if vals, zo := lw.scopeCallerFacts(def, names.outer, callers); len(vals) > 0 || len(zo) > 0 {
+				// Again, with what the callers pass bound.
+				names = newFuncBuilder(lw, &ir.Func{}, fl)
+				names.setClass(lw.classAt(def.StartByte()))
+				names.outerVals, names.outerZO = vals, zo
+				names.enclosingNodes(n, def)
+			}
 		}
 		fn := lw.twice(func(prev *firstPass) *funcBuilder {
 			fn := &ir.Func{Name: name, Kind: ir.RegionVecScope, Pos: lw.pos(uint32(b.start)), End: lw.pos(end), BodyPos: lw.pos(start)}
