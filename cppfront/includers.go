@@ -2,7 +2,9 @@ package cppfront
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -81,7 +83,14 @@ func (lw *lowerer) includerInstances() {
 			texts = append(texts, src)
 		}
 	}
+	// Methods of one class share its instantiations: found once.
+	memo := map[string][]ir.Bindings{}
 	for _, w := range wants {
+		key := fmt.Sprint(w.name, w.params, w.fn.Class == "" && !strings.Contains(w.fn.Name, ">::"))
+		if tuples, done := memo[key]; done {
+			w.fn.Tuples = tuples
+			continue
+		}
 		var tuples []ir.Bindings
 		seen := map[string]bool{}
 		ok := true
@@ -89,7 +98,7 @@ func (lw *lowerer) includerInstances() {
 			if own && i == 0 && w.fn.Class == "" && !strings.Contains(w.fn.Name, ">::") {
 				continue // a function template's own file: its call sites said what they could (callSiteFacts)
 			}
-			for _, args := range namedArgs(src, w.name) {
+			for _, args := range append(namedArgs(src, w.name), macroArgs(src, w.name)...) {
 				if len(args) > len(w.params) {
 					ok = false
 					break
@@ -104,9 +113,11 @@ func (lw *lowerer) includerInstances() {
 				}
 			}
 		}
-		if ok && len(tuples) > 0 && len(tuples) <= ir.MaxInstantiations {
-			w.fn.Tuples = tuples
+		if !ok || len(tuples) == 0 || len(tuples) > ir.MaxInstantiations {
+			tuples = nil
 		}
+		memo[key] = tuples
+		w.fn.Tuples = tuples
 	}
 }
 
@@ -195,6 +206,93 @@ func afterClassKey(src []byte, j int) bool {
 		}
 	}
 	return false
+}
+
+// macroArgs returns the template argument lists for name that the
+// invocations of src's function-like macros write, their bodies naming
+// name with the macro's parameters:
+//
+//	#define RUN_IMPL(INPUT_TYPE, RENORM) do { Kernel<INPUT_TYPE, RENORM> op; ... } while (0)
+//	... RUN_IMPL(half, 0); RUN_IMPL(float, 1);
+//
+// gives [half 0] and [float 1]. A parameter stands for its argument as
+// written, __VA_ARGS__ for the rest; an invocation whose arguments are
+// fewer than the parameters gives nothing.
+func macroArgs(src []byte, name string) [][]string {
+	if !bytes.Contains(src, []byte("#define")) || !bytes.Contains(src, []byte(name)) {
+		return nil
+	}
+	var out [][]string
+	for k := 0; ; {
+		j := bytes.Index(src[k:], []byte("#define"))
+		if j < 0 {
+			return out
+		}
+		j += k
+		end := j
+		for end < len(src) && src[end] != '\n' {
+			if src[end] == '\\' && end+1 < len(src) && (src[end+1] == '\n' || src[end+1] == '\r') {
+				end += 2
+				continue
+			}
+			end++
+		}
+		k = end
+		def := src[j+len("#define") : end]
+		i := skipSpace(def, 0)
+		ns := i
+		for i < len(def) && isIdentChar(def[i]) {
+			i++
+		}
+		macro := string(def[ns:i])
+		if macro == "" || i >= len(def) || def[i] != '(' {
+			continue // an object-like macro
+		}
+		pe := bytes.IndexByte(def[i:], ')')
+		if pe < 0 {
+			continue
+		}
+		var params []string
+		for _, p := range strings.Split(string(def[i+1:i+pe]), ",") {
+			params = append(params, strings.TrimSpace(p))
+		}
+		body := def[i+pe+1:]
+		lists := namedArgs(body, name)
+		if len(lists) == 0 {
+			continue
+		}
+		for _, at := range identOffsets(src, macro) {
+			if at >= j && at < end || inComment(src, at) {
+				continue // the definition itself
+			}
+			o := skipSpace(src, at+len(macro))
+			if o >= len(src) || src[o] != '(' {
+				continue
+			}
+			c := callParen(src, o)
+			if c < 0 {
+				continue
+			}
+			actual := callArgs(string(src[o+1 : c]))
+			if len(actual) < len(params) && !(len(params) > 0 && params[len(params)-1] == "..." && len(actual) >= len(params)-1) {
+				continue
+			}
+			for _, l := range lists {
+				var args []string
+				for _, a := range l {
+					switch idx := slices.Index(params, a); {
+					case a == "__VA_ARGS__" && len(params) > 0 && params[len(params)-1] == "...":
+						args = append(args, actual[min(len(params)-1, len(actual)):]...)
+					case idx >= 0 && params[idx] != "...":
+						args = append(args, normSpace(actual[idx]))
+					default:
+						args = append(args, a)
+					}
+				}
+				out = append(out, args)
+			}
+		}
+	}
 }
 
 // inComment reports whether offset j of src is in a // comment of its line.

@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -193,5 +194,74 @@ __aicore__ void Launch() {
 				t.Errorf("instantiations %q, want %q", got, want)
 			}
 		})
+	}
+}
+
+// TestMacroInstances: a class template instantiated only inside the body
+// of the entry file's function-like macros takes the argument lists their
+// invocations write (a parameter for its argument, __VA_ARGS__ for the
+// rest); an invocation in a comment, and one passing a bare name, add
+// nothing.
+func TestMacroInstances(t *testing.T) {
+	header := `#pragma once
+template <typename T, int32_t renorm>
+class Perf {
+public:
+    __aicore__ inline void Run(__local_mem__ T* dst, uint16_t n) {
+        __VEC_SCOPE__
+        {
+            Reg::RegTensor<T> a;
+            Reg::MaskReg m = Reg::CreateMask<T>();
+            for (uint16_t i = 0; i < n; i++) {
+                Reg::LoadAlign(a, dst + i * 64);
+                Reg::StoreAlign(dst + i * 64, a, m);
+            }
+        }
+    }
+};
+`
+	entry := `#include "arch35/perf.h"
+#define PERF_IMPL(INPUT_TYPE, RENORM)              \
+    do {                                           \
+        Perf<INPUT_TYPE, RENORM> op;               \
+        op.Run(nullptr, 4);                        \
+    } while (0)
+#define PERF_V(INPUT_TYPE, ...) Perf<INPUT_TYPE, __VA_ARGS__> op2;
+extern "C" __global__ __aicore__ void perf(GM_ADDR x) {
+    if (TILING_KEY_IS(1)) {
+        PERF_IMPL(half, 0);
+    } else if (TILING_KEY_IS(2)) {
+        PERF_IMPL(float, 1);
+    } else if (TILING_KEY_IS(3)) {
+        PERF_IMPL(DTYPE_X, 0);
+    } else {
+        PERF_V(bfloat16_t, 1)
+    }
+    // PERF_IMPL(int8_t, 0);
+}
+`
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "arch35", "perf.h"), header)
+	write(t, filepath.Join(dir, "perf_apt.cpp"), entry)
+	f, err := ParseFileOptions(token.NewFileSet(), filepath.Join(dir, "arch35", "perf.h"), []byte(header), Options{Index: NewIndex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fn *ir.Func
+	for _, g := range f.Funcs {
+		if g.Kind == ir.RegionVecScope {
+			fn = g
+		}
+	}
+	if fn == nil {
+		t.Fatal("no __VEC_SCOPE__ region")
+	}
+	var got []string
+	for _, b := range fn.Instantiations() {
+		got = append(got, b.String())
+	}
+	want := []string{"T=half, renorm=0", "T=float, renorm=1", "renorm=0", "T=bfloat16_t, renorm=1"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("instantiations %q, want %q", got, want)
 	}
 }
