@@ -88,7 +88,7 @@ func (lw *lowerer) includerInstances() {
 	for _, w := range wants {
 		key := fmt.Sprint(w.name, w.params, w.fn.Class == "" && !strings.Contains(w.fn.Name, ">::"))
 		if tuples, done := memo[key]; done {
-			w.fn.Tuples = tuples
+			w.fn.Tuples = lw.reachableTuples(w.fn, tuples)
 			continue
 		}
 		var tuples []ir.Bindings
@@ -117,8 +117,189 @@ func (lw *lowerer) includerInstances() {
 			tuples = nil
 		}
 		memo[key] = tuples
-		w.fn.Tuples = tuples
+		w.fn.Tuples = lw.reachableTuples(w.fn, tuples)
 	}
+}
+
+// reachableTuples returns the instantiations of tuples in which the
+// compiler builds the method holding fn: a class template's method is
+// instantiated only where it is called, and a call under
+// if constexpr (sizeof(T) == 4) is made only in the instantiations whose
+// condition holds. The calls of the method in its file are read; an
+// instantiation none of them is made in is dropped. When the method is
+// called nowhere in the file (another file calls it), from too many
+// places, or no instantiation would remain, tuples is returned whole.
+func (lw *lowerer) reachableTuples(fn *ir.Func, tuples []ir.Bindings) []ir.Bindings {
+	if len(tuples) < 2 {
+		return tuples
+	}
+	var fd funcDef
+	found := false
+	for _, f := range lw.funcs {
+		if lw.pos(f.start) <= fn.Pos && fn.End <= lw.pos(f.end) && f.end-f.start > 0 {
+			if !found || f.end-f.start < fd.end-fd.start {
+				fd, found = f, true // the innermost definition around the region
+			}
+		}
+	}
+	if !found || fd.name == "" {
+		return tuples
+	}
+	name := lastComponent(fd.name)
+	offs := lw.callOffsets(name, int(fd.start), int(fd.end))
+	if len(offs) == 0 || len(offs) > 64 {
+		return tuples
+	}
+	var sites [][]branch
+	for _, off := range offs {
+		conds, ok := textBranches(lw.src, off)
+		if !ok {
+			return tuples
+		}
+		sites = append(sites, conds)
+	}
+	var keep []ir.Bindings
+	for _, b := range tuples {
+		for _, conds := range sites {
+			if reached(conds, b) {
+				keep = append(keep, b)
+				break
+			}
+		}
+	}
+	if len(keep) == 0 {
+		return tuples
+	}
+	return keep
+}
+
+// textBranches returns the if constexpr branches around offset off of
+// src, innermost first, read from the text (the caller's body may not be
+// parsed: lazy.go): each block that opens before off and closes after it,
+// headed by if constexpr (C) or else if constexpr (C), puts the call in
+// C's then branch, and in the else branches of the if constexpr before
+// it in its chain; a block headed by else, in the else branch of the
+// chain before it. ok is false when the text does not read so (a brace
+// or parenthesis unmatched within 64 KB).
+func textBranches(src []byte, off int) ([]branch, bool) {
+	var out []branch
+	depth := 0
+	for i := off - 1; i >= 0 && off-i < 64<<10; i-- {
+		switch src[i] {
+		case '}':
+			depth++
+		case '{':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			conds, ok := blockHead(src, i)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, conds...)
+		}
+	}
+	return out, true
+}
+
+// blockHead returns the branches a block opening at src[open] puts its
+// statements in: its own if constexpr condition (then), and the
+// conditions of the if constexpr chain before an else (not taken).
+func blockHead(src []byte, open int) ([]branch, bool) {
+	var out []branch
+	j := skipBack(src, open)
+	then := true
+	for {
+		if j > 0 && src[j-1] == ')' {
+			// if constexpr (C) {  -- or a function, a loop, a switch
+			o := openParen(src, j-1)
+			if o < 0 {
+				return nil, false
+			}
+			k := skipBack(src, o)
+			if !endsWord(src, k, "constexpr") {
+				return out, true
+			}
+			k = skipBack(src, k-len("constexpr"))
+			if !endsWord(src, k, "if") {
+				return out, true
+			}
+			out = append(out, branch{normSpace(string(src[o+1 : j-1])), then})
+			j = skipBack(src, k-len("if"))
+			if !endsWord(src, j, "else") {
+				return out, true
+			}
+		} else if !endsWord(src, j, "else") {
+			return out, true
+		}
+		// else: the chain before it was not taken.
+		j = skipBack(src, j-len("else"))
+		if j == 0 || src[j-1] != '}' {
+			return out, true // else without a block before it: not read
+		}
+		o := openBrace(src, j-1)
+		if o < 0 {
+			return nil, false
+		}
+		j = skipBack(src, o)
+		then = false
+	}
+}
+
+// skipBack returns the offset just past the last byte before j that is
+// not white space.
+func skipBack(src []byte, j int) int {
+	for j > 0 && (src[j-1] == ' ' || src[j-1] == '\t' || src[j-1] == '\n' || src[j-1] == '\r') {
+		j--
+	}
+	return j
+}
+
+// endsWord reports whether src[:j] ends with the word w.
+func endsWord(src []byte, j int, w string) bool {
+	s := j - len(w)
+	return s >= 0 && string(src[s:j]) == w && (s == 0 || !isIdentChar(src[s-1]))
+}
+
+// openParen returns the ( that the ) at c closes, or -1.
+func openParen(src []byte, c int) int { return openOf(src, c, '(', ')') }
+
+// openBrace returns the { that the } at c closes, or -1.
+func openBrace(src []byte, c int) int { return openOf(src, c, '{', '}') }
+
+func openOf(src []byte, c int, open, close byte) int {
+	depth := 0
+	for i := c; i >= 0 && c-i < 64<<10; i-- {
+		switch src[i] {
+		case close:
+			depth++
+		case open:
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// branch is one if constexpr around a call: its condition as written, and
+// whether the call is in its then branch (else in its else branch).
+type branch struct {
+	cond string
+	then bool
+}
+
+// reached reports whether a call under the if constexpr branches conds
+// is made in the instantiation b: no condition that folds under b
+// contradicts the branch the call is in.
+func reached(conds []branch, b ir.Bindings) bool {
+	for _, c := range conds {
+		if v, ok := ir.EvalCond(c.cond, nil, b); ok && (v != 0) != c.then {
+			return false
+		}
+	}
+	return true
 }
 
 // templateOf returns the template a region belongs to and its parameters:

@@ -1,6 +1,7 @@
 package cppfront
 
 import (
+	"fmt"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -263,5 +264,75 @@ extern "C" __global__ __aicore__ void perf(GM_ADDR x) {
 	want := []string{"T=half, renorm=0", "T=float, renorm=1", "renorm=0", "T=bfloat16_t, renorm=1"}
 	if strings.Join(got, "; ") != strings.Join(want, "; ") {
 		t.Errorf("instantiations %q, want %q", got, want)
+	}
+}
+
+// TestReachableInstances: a method of a class template is instantiated
+// only where it is called: called under if constexpr (sizeof(E) == 8), or
+// in the else branch of that chain, it keeps the instantiations whose
+// condition selects it. A method called outside any if constexpr, or
+// called nowhere in the file, keeps them all.
+func TestReachableInstances(t *testing.T) {
+	header := `#pragma once
+template <typename E, typename O>
+class Adj {
+public:
+    __aicore__ inline void Process(uint16_t n) {
+        Plain(n);
+        if constexpr (sizeof(E) == sizeof(int64_t)) {
+            D64(n);
+        } else if constexpr (sizeof(E) == sizeof(int32_t)) {
+            if (n > 0) { D32(n); }
+        } else {
+            DRest(n);
+        }
+    }
+` + func() string {
+		var b strings.Builder
+		for _, m := range []string{"D64", "D32", "DRest", "Plain", "Nowhere"} {
+			fmt.Fprintf(&b, `    __aicore__ inline void %s(uint16_t n) {
+        __VEC_SCOPE__ {
+            Reg::RegTensor<E> a;
+            for (uint16_t i = 0; i < n; i++) { Reg::LoadAlign(a, (__ubuf__ E*)0 + i * 64); }
+        }
+    }
+`, m)
+		}
+		return b.String()
+	}() + "};\n"
+	entry := `#include "adj.h"
+__aicore__ void Run() { Adj<int64_t, X> a; Adj<int32_t, X> b; Adj<int8_t, X> c; Adj<uint8_t, X> d; }
+`
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "adj.h"), header)
+	write(t, filepath.Join(dir, "run.cpp"), entry)
+	f, err := ParseFileOptions(token.NewFileSet(), filepath.Join(dir, "adj.h"), []byte(header), Options{Index: NewIndex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"D64.vec_scope#1":     "E=int64_t",
+		"D32.vec_scope#1":     "E=int32_t",
+		"DRest.vec_scope#1":   "E=int8_t; E=uint8_t",
+		"Plain.vec_scope#1":   "E=int64_t; E=int32_t; E=int8_t; E=uint8_t",
+		"Nowhere.vec_scope#1": "E=int64_t; E=int32_t; E=int8_t; E=uint8_t",
+	}
+	seen := 0
+	for _, fn := range f.Funcs {
+		w, ok := want[fn.Name]
+		if !ok {
+			continue
+		}
+		seen++
+		var got []string
+		for _, b := range fn.Instantiations() {
+			got = append(got, b.String())
+		}
+		if strings.Join(got, "; ") != w {
+			t.Errorf("%s: instantiations %q, want %s", fn.Name, got, w)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d regions found, want %d", seen, len(want))
 	}
 }
