@@ -40,7 +40,7 @@ const sniffLen = 8000
 
 // openInput opens an input file; tests replace it to make a file
 // unreadable, which file modes cannot do for root.
-var openInput = func(name string) (*os.File, error) { return os.Open(name) }
+var openInput = openRead
 
 var errNotRegular = errors.New("not a regular file; skipped")
 

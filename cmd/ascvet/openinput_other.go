@@ -1,0 +1,8 @@
+//go:build !unix
+
+package main
+
+import "os"
+
+// openRead is os.Open (see openinput_unix.go).
+func openRead(name string) (*os.File, error) { return os.Open(name) }
