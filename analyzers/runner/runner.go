@@ -266,10 +266,10 @@ func runFile(order []*analysis.Analyzer, f File, parallel int) ([]Finding, []Int
 		return f.Src, nil
 	}
 	type outcome struct {
-		res      any
-		failed   bool
-		findings []Finding
-		err      *InternalError
+		res    any
+		failed bool
+		diags  []analysis.Diagnostic
+		err    *InternalError
 	}
 	outs := make([]outcome, len(order))
 	index := make(map[*analysis.Analyzer]int, len(order))
@@ -326,15 +326,12 @@ func runFile(order []*analysis.Analyzer, f File, parallel int) ([]Finding, []Int
 		if ierr == nil && a.ResultType != nil && res != nil && reflect.TypeOf(res) != a.ResultType {
 			ierr = &InternalError{Err: fmt.Errorf("result of type %T, want %v", res, a.ResultType)}
 		}
-		if ierr == nil {
-			out.findings, ierr = resolve(fset, a, diags)
-		}
 		if ierr != nil {
 			ierr.File, ierr.Analyzer = f.Name, a.Name
-			out.err, out.failed, out.findings = ierr, true, nil
+			out.err, out.failed = ierr, true
 			return
 		}
-		out.res = res
+		out.res, out.diags = res, diags
 	}
 	if parallel <= 1 {
 		for i := range order {
@@ -363,11 +360,31 @@ func runFile(order []*analysis.Analyzer, f File, parallel int) ([]Finding, []Int
 		}
 		wg.Wait()
 	}
+	// Results that revise the file's diagnostics once all are in.
+	var all []*analysis.Diagnostic
+	for i := range outs {
+		for k := range outs[i].diags {
+			all = append(all, &outs[i].diags[k])
+		}
+	}
+	for i := range order {
+		if fin, ok := outs[i].res.(Finisher); ok && !outs[i].failed && (f.Stop == nil || !f.Stop.Load()) {
+			fin.Finish(fset, all)
+		}
+	}
 	var findings []Finding
 	var errs []InternalError
 	results := map[*analysis.Analyzer]any{}
 	for i, a := range order {
-		findings = append(findings, outs[i].findings...)
+		if !outs[i].failed {
+			fs, ierr := resolve(fset, a, outs[i].diags)
+			if ierr != nil {
+				ierr.File, ierr.Analyzer = f.Name, a.Name
+				outs[i].err, outs[i].failed = ierr, true
+				fs = nil
+			}
+			findings = append(findings, fs...)
+		}
 		if outs[i].err != nil {
 			errs = append(errs, *outs[i].err)
 		}
@@ -376,6 +393,14 @@ func runFile(order []*analysis.Analyzer, f File, parallel int) ([]Finding, []Int
 		}
 	}
 	return findings, errs, results
+}
+
+// A Finisher is an analyzer result that revises the diagnostics of the
+// file, every analyzer's, once all have run: simcost's model says, on
+// each finding whose fix shares a loop with others, what the fixes save
+// together (simcost.Model.Finish).
+type Finisher interface {
+	Finish(fset *token.FileSet, diags []*analysis.Diagnostic)
 }
 
 // runPass runs pass.Analyzer, turning an error or a panic into an InternalError.

@@ -46,6 +46,15 @@ type Model struct {
 	mu      sync.Mutex
 	stats   map[*ir.Loop]*statsEntry
 	written map[writtenKey]written // loops simulated as written, for Loop: several findings share a loop
+	fixes   []fixRec               // the fixes priced by Loop, for Finish: their costs combined per loop
+}
+
+// fixRec is one fix Loop priced: the instructions it removes from a loop.
+type fixRec struct {
+	fn   *ir.Func
+	lp   *ir.Loop
+	drop func(*ir.Instr) bool
+	cost Cost
 }
 
 // written is a loop simulated as written.
@@ -142,6 +151,8 @@ type Cost struct {
 	// TripDefault (it does not fold: the -iterations setting) or
 	// TripRegion (no loop: the region ran once); "" when not said.
 	Trip string
+
+	fix int // the fix Loop priced (Model.fixes index + 1), 0 for none
 }
 
 // The sources of a cost's iteration count (Cost.Trip).
@@ -269,6 +280,17 @@ func (md *Model) iters(lp *ir.Loop) int {
 // named (Cost.Instance): a real build, not the costlier branch of every
 // if constexpr.
 func (md *Model) Loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost {
+	c := md.loop(fn, lp, drop)
+	if drop != nil {
+		md.mu.Lock()
+		md.fixes = append(md.fixes, fixRec{fn: fn, lp: lp, drop: drop, cost: c})
+		c.fix = len(md.fixes)
+		md.mu.Unlock()
+	}
+	return c
+}
+
+func (md *Model) loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost {
 	if insts := fn.Instantiations(); len(insts) > 1 || len(insts) == 1 && !insts[0].Empty() {
 		return md.loopInstances(fn, lp, drop, insts)
 	}
@@ -534,7 +556,14 @@ func Attach(d *analysis.Diagnostic, c Cost) {
 		msg += " bound=" + c.Bound
 	}
 	d.Related = append(d.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.Pos, Message: msg})
+	if c.fix > 0 {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.Pos, Message: fmt.Sprintf("%s%d", fixPrefix, c.fix)})
+	}
 }
+
+// fixPrefix marks the related entry that names the fix a finding's cost
+// priced, for Finish, which removes it.
+const fixPrefix = "ascvet:fix "
 
 // Extract returns the cost attached to d, and d's related information
 // without it.
@@ -543,6 +572,9 @@ func Extract(related []analysis.RelatedInformation) (Cost, bool, []analysis.Rela
 	found := false
 	var rest []analysis.RelatedInformation
 	for _, r := range related {
+		if strings.HasPrefix(r.Message, fixPrefix) {
+			continue
+		}
 		if strings.HasPrefix(r.Message, RelatedPrefix) {
 			text := r.Message[len(RelatedPrefix):]
 			if k := strings.Index(text, " bound="); k >= 0 {

@@ -145,3 +145,21 @@ func TestRegionBound(t *testing.T) {
 		t.Errorf("phrase %q, want what binds the region's costliest part", got)
 	}
 }
+
+// TestMeet: two fixes combine only when an instantiation compiles both:
+// each lists the instantiations it is compiled in, none for all.
+func TestMeet(t *testing.T) {
+	for _, c := range []struct {
+		a, b []string
+		want bool
+	}{
+		{nil, nil, true},
+		{[]string{"T=half"}, nil, true},
+		{[]string{"T=half"}, []string{"T=float", "T=half"}, true},
+		{[]string{"T=uint8_t"}, []string{"T=uint16_t", "T=uint32_t"}, false},
+	} {
+		if got := meet(c.a, c.b); got != c.want {
+			t.Errorf("meet(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
