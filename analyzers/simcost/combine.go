@@ -150,3 +150,46 @@ func together(all Cost, lines []int) string {
 	}
 	return fmt.Sprintf(" (with %s as well: ~%d %s per iteration together, %d%% of the loop)", who, n, unit(n), p)
 }
+
+// Fixed returns the fixes the file's findings price in loop lp (Loop), as
+// one drop, and the instructions they remove, in program order: what
+// `ascvet sim -fixed` applies. drop is nil when no finding's fix removes
+// anything from lp.
+func (md *Model) Fixed(fn *ir.Func, lp *ir.Loop) (drop func(*ir.Instr) bool, removed []*ir.Instr) {
+	md.mu.Lock()
+	var recs []fixRec
+	for _, r := range md.fixes {
+		if r.lp == lp {
+			recs = append(recs, r)
+		}
+	}
+	md.mu.Unlock()
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	drop = func(in *ir.Instr) bool {
+		for _, r := range recs {
+			if r.drop(in) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, in := range fn.Instrs {
+		if within(fn, in.Loop, lp) && drop(in) {
+			removed = append(removed, in)
+		}
+	}
+	return drop, removed
+}
+
+// within reports whether loop l of fn is lp or nested in it.
+func within(fn *ir.Func, l ir.LoopID, lp *ir.Loop) bool {
+	for k := 0; l != ir.NoLoop && k < len(fn.Loops); k++ {
+		if fn.Loops[l] == lp {
+			return true
+		}
+		l = fn.Loops[l].Parent
+	}
+	return false
+}

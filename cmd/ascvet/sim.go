@@ -2,16 +2,20 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"go/token"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/analyzers/all"
 	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/simcheck"
@@ -41,6 +45,7 @@ type simOpts struct {
 	timeline    *int
 	instance    *string
 	quiet       *bool
+	fixed       *bool
 }
 
 // simFlags defines the flags of ascvet sim; its usage goes to stderr.
@@ -54,6 +59,7 @@ func simFlags(stderr io.Writer) (*flag.FlagSet, *simOpts) {
 	o.iterations = fs.Int("iterations", simcheck.DefaultIterations, "`N` iterations to simulate when a loop's trip count does not fold")
 	o.timeline = fs.Int("timeline", 2, "`N` iterations shown in the timeline")
 	o.quiet = fs.Bool("q", false, "quiet: show no progress line over paths (shown on a terminal when a run takes more than 2 seconds)")
+	o.fixed = fs.Bool("fixed", false, "with PATH:LINE of a loop, also simulate it with every fix the file's findings offer for it applied (the instructions they remove: a Pre hoisted, a Post sunk, a MaskAnd folded), and say what they save together")
 	o.instance = fs.String("instance", "", "simulate the instantiation `ARGS` of a template (\"T=half,Mode=2\"): types, integers, true or false; by default every instantiation its file makes, one result each")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: ascvet sim [flags] PATH:LINE
@@ -110,7 +116,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() == 1 {
 		if p, line := splitLine(fs.Arg(0)); line > 0 {
-			return simOne(p, line, m, *o.iterations, *o.timeline, choice, *o.format == "json", stdout, stderr)
+			return simOne(p, line, m, simSettings{*o.iterations, *o.timeline, choice, *o.fixed}, *o.format == "json", stdout, stderr)
 		}
 	}
 	prog := newProgress(stderr, *o.quiet)
@@ -184,7 +190,15 @@ func instancesOf(fn *ir.Func, choice *ir.Bindings) []ir.Bindings {
 	return fn.Instantiations()
 }
 
-func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int, choice *ir.Bindings, asJSON bool, stdout, stderr io.Writer) int {
+// simSettings are what simOne simulates beyond the target.
+type simSettings struct {
+	iterations, timeline int
+	choice               *ir.Bindings
+	fixed                bool // also with every fix the file's findings offer for the loop applied
+}
+
+func simOne(path string, line int, m *simcheck.Machine, set simSettings, asJSON bool, stdout, stderr io.Writer) int {
+	iterations, timeline, choice := set.iterations, set.timeline, set.choice
 	in := load([]string{path}, 1, stderr)
 	if in.skipped > 0 || len(in.files) == 0 {
 		if in.skipped == 0 {
@@ -193,7 +207,14 @@ func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int
 		return exitUsage
 	}
 	fset := token.NewFileSet()
-	f, err := parseAsCheck(fset, in.files[0].Name, in.files[0].Src)
+	var f *ir.File
+	var md *simcost.Model
+	var err error
+	if set.fixed {
+		fset, f, md, err = analyseForSim(in.files[0])
+	} else {
+		f, err = parseAsCheck(fset, in.files[0].Name, in.files[0].Src)
+	}
 	if err != nil {
 		return parseFailed(stderr, path, err)
 	}
@@ -201,6 +222,17 @@ func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int
 	if fn == nil {
 		fmt.Fprintf(stderr, "ascvet: %s:%d: no loop or VF function here\n", path, line)
 		return exitUsage
+	}
+	var drop func(*ir.Instr) bool
+	var removed []*ir.Instr
+	if set.fixed {
+		if lp == nil {
+			fmt.Fprintf(stderr, "ascvet: %s:%d: -fixed applies the fixes of a loop: name the line of a loop\n", path, line)
+			return exitUsage
+		}
+		if drop, removed = md.Fixed(fn, lp); drop == nil {
+			fmt.Fprintf(stderr, "ascvet: %s:%d: no finding offers a fix that removes an instruction from this loop; simulated as written only\n", path, line)
+		}
 	}
 	name := fmt.Sprintf("%s:%d %s", path, line, fn.Name)
 	lineOf := func(body simcheck.Body, i int) int {
@@ -214,15 +246,32 @@ func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int
 	for _, inst := range instancesOf(fn, choice) {
 		var r *view.Report
 		if lp != nil {
-			name := fmt.Sprintf("%s:%d loop in %s", path, fset.Position(lp.Pos).Line, fn.Name)
-			p := m.RunLoopInstance(fn, inst, lp, iterations, nil)
-			r = view.Build(name, m, p.Body, p.Res, timeline, func(i int) int { return lineOf(p.Body, i) })
-			r.Cycles, r.Iterations = p.Cycles, p.Iterations
-			if p.Iterations > 0 {
-				r.CyclesPerIter = (p.Cycles + p.Iterations - 1) / p.Iterations
+			loop := func(name string, drop func(*ir.Instr) bool) *view.Report {
+				p := m.RunLoopInstance(fn, inst, lp, iterations, drop)
+				r := view.Build(name, m, p.Body, p.Res, timeline, func(i int) int { return lineOf(p.Body, i) })
+				r.Cycles, r.Iterations = p.Cycles, p.Iterations
+				if p.Iterations > 0 {
+					r.CyclesPerIter = (p.Cycles + p.Iterations - 1) / p.Iterations
+				}
+				r.Parts = []view.PartUse{{Kind: "loop", Line: loopLine(lp), Iterations: p.Iterations, Unroll: p.Unroll, Cycles: p.Cycles, Extrapolated: p.Extrapolated}}
+				r.Notes = simcheck.LoopNotes(lp, p, iterations)
+				r.Instance = inst.String()
+				return r
 			}
-			r.Parts = []view.PartUse{{Kind: "loop", Line: loopLine(lp), Iterations: p.Iterations, Unroll: p.Unroll, Cycles: p.Cycles, Extrapolated: p.Extrapolated}}
-			r.Notes = simcheck.LoopNotes(lp, p, iterations)
+			name := fmt.Sprintf("%s:%d loop in %s", path, fset.Position(lp.Pos).Line, fn.Name)
+			r = loop(name, nil)
+			if drop != nil {
+				reports = append(reports, r)
+				var lines []string
+				for _, in := range removed {
+					lines = append(lines, strconv.Itoa(fset.Position(in.Pos).Line))
+				}
+				r = loop(name+" with every offered fix applied", drop)
+				r.Fixed = lines
+				if before := reports[len(reports)-1].Cycles; before > 0 {
+					r.Notes = append(r.Notes, fmt.Sprintf("the fixes (the instructions of lines %s removed from the loop) save %d of %d cycles (%d%%)", strings.Join(lines, ", "), before-r.Cycles, before, 100*(before-r.Cycles)/before))
+				}
+			}
 		} else {
 			r = view.BuildRegion(name, m, m.RunInstance(fn, inst, iterations, nil), timeline, lineOf, loopLine)
 		}
@@ -254,6 +303,28 @@ func simOne(path string, line int, m *simcheck.Machine, iterations, timeline int
 		return exitInternal
 	}
 	return exitOK
+}
+
+// analyseForSim runs every rule over the file, as a check with the default
+// settings does, and returns its IR and the cost model the rules priced
+// their fixes with (sim -fixed).
+func analyseForSim(file runner.File) (*token.FileSet, *ir.File, *simcost.Model, error) {
+	var pkg *ir.Package
+	var md *simcost.Model
+	res, err := runner.Run(all.Analyzers(), []runner.File{file}, runner.Options{Jobs: 1, Visit: func(_ runner.File, results map[*analysis.Analyzer]any) {
+		pkg, _ = results[cppir.Analyzer].(*ir.Package)
+		md, _ = results[simcost.Analyzer].(*simcost.Model)
+	}})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if pkg == nil || md == nil || len(pkg.Files) == 0 {
+		for _, e := range res.Errors {
+			return nil, nil, nil, e.Err
+		}
+		return nil, nil, nil, errors.New("the file could not be analysed")
+	}
+	return pkg.Fset, pkg.Files[0], md, nil
 }
 
 // findTarget returns the innermost loop starting on line, or the region

@@ -18,6 +18,7 @@ import (
 type Report struct {
 	Name          string      `json:"name"`               // what was simulated (the loop or region)
 	Instance      string      `json:"instance,omitempty"` // the instantiation simulated, as template arguments ("T=half, Mode=2")
+	Fixed         []string    `json:"fixed,omitempty"`    // the lines of the instructions removed (ascvet sim -fixed): the findings' fixes applied
 	Chip          string      `json:"chip"`
 	Iterations    int         `json:"iterations"`
 	Instructions  int         `json:"instructions"` // per iteration
@@ -152,6 +153,9 @@ func Write(w io.Writer, r *Report) error {
 	fmt.Fprintf(&b, "%s  [%s]\n", r.Name, r.Chip)
 	if r.Instance != "" {
 		fmt.Fprintf(&b, "Instantiation:     %s\n", r.Instance)
+	}
+	if len(r.Fixed) > 0 {
+		fmt.Fprintf(&b, "Fixes applied:     the instructions of lines %s removed\n", strings.Join(r.Fixed, ", "))
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "Iterations:        %d\n", r.Iterations)
