@@ -40,6 +40,26 @@ __simd_vf__ inline void ScaleRowVF(__ubuf__ float* dst, __ubuf__ float* src, flo
 }
 `
 
+// oneFixKernel has three findings about one AddrReg (ASC1003): they price
+// one fix, the CreateAddrReg removed, so none says "as well".
+const oneFixKernel = `#include "kernel_operator.h"
+template <typename T>
+__simd_vf__ inline void RowsByAddrReg(__ubuf__ T* dst, __ubuf__ T* src, uint16_t rows, uint32_t cols)
+{
+    AscendC::Reg::RegTensor<T> v;
+    AscendC::Reg::UnalignRegForLoad ul;
+    AscendC::Reg::UnalignRegForStore us;
+    AscendC::Reg::LoadUnAlignPre(ul, src);
+    for (uint16_t r = 0; r < rows; ++r) {
+        AscendC::Reg::AddrReg off = AscendC::Reg::CreateAddrReg<T>(r, cols);
+        AscendC::Reg::LoadUnAlignPre(ul, src, off);
+        AscendC::Reg::LoadUnAlign(v, ul, src, off, 0);
+        AscendC::Reg::StoreUnAlign(dst, v, us, off);
+    }
+    AscendC::Reg::StoreUnAlignPost(dst, us, 0);
+}
+`
+
 var togetherRE = regexp.MustCompile(`\(with the fix on line (\d+) as well: ~(\d+) cycles? (per iteration|over the \d+ simulated iterations) together, (\d+)% of the loop\)`)
 
 // TestCombinedSavings: each of two findings whose fixes apply to one loop
@@ -96,5 +116,23 @@ func TestCombinedSavings(t *testing.T) {
 	}
 	if lines["ASC100110"] != 1 || lines["ASC100214"] != 1 || lines["ASC100117"] != 1 {
 		t.Errorf("findings %v, want ASC1001 on lines 10 and 17 and ASC1002 on line 14", lines)
+	}
+
+	res, err = runner.Run(all.Analyzers(), []runner.File{{Name: "onefix.asc", Src: []byte(oneFixKernel)}}, runner.Options{Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range res.Findings {
+		if f.RuleID() != "ASC1003" {
+			continue
+		}
+		n++
+		if strings.Contains(f.Diagnostic.Message, "as well") {
+			t.Errorf("line %d, one fix priced by three findings: %s", f.Pos.Line, f.Diagnostic.Message)
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d ASC1003 findings, want 3", n)
 	}
 }

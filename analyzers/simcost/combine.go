@@ -60,6 +60,20 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 		byLoop[rec.lp] = append(byLoop[rec.lp], entry{d, rec})
 	}
 	combined := map[string]Cost{} // by the findings' fixes together
+	removes := map[*fixRec][]*ir.Instr{}
+	removed := func(r *fixRec) []*ir.Instr {
+		if got, ok := removes[r]; ok {
+			return got
+		}
+		var out []*ir.Instr
+		for _, in := range r.fn.Instrs {
+			if within(r.fn, in.Loop, r.lp) && r.drop(in) {
+				out = append(out, in)
+			}
+		}
+		removes[r] = out
+		return out
+	}
 	for _, lp := range loops {
 		es := byLoop[lp]
 		if len(es) < 2 {
@@ -68,11 +82,17 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 		for _, e := range es {
 			// The partners: the other findings whose fix is compiled
 			// in an instantiation e's is (fixes under if constexpr
-			// branches no instantiation takes both of never meet).
+			// branches no instantiation takes both of never meet), and
+			// removes something e's does not (two findings about one
+			// AddrReg price one fix).
 			group := []entry{e}
 			var lines []int
+			own := removed(e.rec)
 			for _, o := range es {
 				if o.d == e.d || !meet(e.rec.cost.Only, o.rec.cost.Only) {
+					continue
+				}
+				if !slices.ContainsFunc(removed(o.rec), func(in *ir.Instr) bool { return !slices.Contains(own, in) }) {
 					continue
 				}
 				group = append(group, o)
@@ -80,8 +100,8 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 					lines = append(lines, l)
 				}
 			}
-			own := e.rec.cost.Phrase()
-			k := strings.Index(e.d.Message, own)
+			phrase := e.rec.cost.Phrase()
+			k := strings.Index(e.d.Message, phrase)
 			if k < 0 || len(lines) == 0 {
 				continue
 			}
@@ -104,7 +124,7 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 				combined[key] = all
 			}
 			slices.Sort(lines)
-			k += len(own)
+			k += len(phrase)
 			e.d.Message = e.d.Message[:k] + together(all, lines) + e.d.Message[k:]
 		}
 	}
