@@ -338,26 +338,50 @@ func runFile(order []*analysis.Analyzer, f File, parallel int) ([]Finding, []Int
 			run(i)
 		}
 	} else {
-		// One goroutine per analyzer, each waiting for its prerequisites;
-		// the semaphore bounds how many run. A done channel is closed
-		// after its outcome is written, so a dependent reads it safely.
-		done := make([]chan struct{}, len(order))
-		for i := range done {
-			done[i] = make(chan struct{})
-		}
-		sem := make(chan struct{}, parallel)
-		var wg sync.WaitGroup
-		for i, a := range order {
-			wg.Go(func() {
-				defer close(done[i])
-				for _, req := range a.Requires {
-					<-done[index[req]]
+		// parallel workers, the caller one of them, each taking the
+		// first analyzer of order whose prerequisites are done. (A
+		// goroutine per analyzer, 20 a file, started each on a small
+		// stack that the analyzers grew again, file after file.) An
+		// outcome is written before its analyzer is marked done under
+		// the lock, so a dependent reads it safely.
+		const (
+			waiting = iota
+			running
+			done
+		)
+		var mu sync.Mutex
+		wake := sync.NewCond(&mu)
+		state := make([]int8, len(order))
+		left := len(order)
+		work := func() {
+			mu.Lock()
+			defer mu.Unlock()
+			for left > 0 {
+				next := -1
+				for i, a := range order {
+					if state[i] == waiting && !slices.ContainsFunc(a.Requires, func(req *analysis.Analyzer) bool { return state[index[req]] != done }) {
+						next = i
+						break
+					}
 				}
-				sem <- struct{}{}
-				defer func() { <-sem }()
-				run(i)
-			})
+				if next < 0 {
+					wake.Wait() // what is ready waits for one that runs
+					continue
+				}
+				state[next] = running
+				mu.Unlock()
+				run(next)
+				mu.Lock()
+				state[next] = done
+				left--
+				wake.Broadcast()
+			}
 		}
+		var wg sync.WaitGroup
+		for range min(parallel, len(order)) - 1 {
+			wg.Go(work)
+		}
+		work()
 		wg.Wait()
 	}
 	// Results that revise the file's diagnostics once all are in.
