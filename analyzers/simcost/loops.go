@@ -141,20 +141,22 @@ func (md *Model) Prefetch(pkg *ir.Package) {
 		mu      sync.Mutex
 		stopped any
 	)
-	for range workers {
-		wg.Go(func() {
-			defer func() {
-				if r := recover(); r != nil {
-					mu.Lock()
-					stopped = r
-					mu.Unlock()
-				}
-			}()
-			for j := range next {
-				md.Stats(j.fn, j.lp)
+	work := func() {
+		defer func() {
+			if r := recover(); r != nil {
+				mu.Lock()
+				stopped = r
+				mu.Unlock()
 			}
-		})
+		}()
+		for j := range next {
+			md.Stats(j.fn, j.lp)
+		}
 	}
+	for range workers - 1 {
+		wg.Go(work)
+	}
+	work() // the caller is a worker too: its stack is grown already
 	wg.Wait()
 	if stopped != nil {
 		panic(stopped)
