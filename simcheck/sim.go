@@ -108,6 +108,7 @@ type instance struct {
 	ubKnown bool
 	readyAt int // the cycle its operands are ready, once all its producers issued (0: not yet known)
 	gate    int // the producer that sets readyAt
+	blocker int // 1 + a producer found not issued yet, while readyAt is not known (0: none)
 	ev      *Event
 	issued  bool
 	retired bool
@@ -347,6 +348,13 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 		kept := pending[:0]
 		for _, k := range pending {
 			in := insts[k]
+			if in.ev.Dispatch >= cycle || in.readyAt > cycle || in.readyAt == 0 && in.blocker > 0 && !insts[in.blocker-1].issued {
+				// Not ready, as tryIssue would find before anything else:
+				// most of the window most cycles, told without the call
+				// and without a walk of its producers.
+				kept = append(kept, k)
+				continue
+			}
 			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, lastOn, &compute, &ub, &ubw, &writes, &ubNow) {
 				kept = append(kept, k)
 				continue
@@ -516,6 +524,7 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 		for _, d := range in.deps {
 			p := insts[d.from]
 			if !p.issued {
+				in.blocker = d.from + 1
 				return false
 			}
 			if t := p.ev.Issue + max(d.latency, 1); t > ready {
