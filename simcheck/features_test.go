@@ -220,3 +220,41 @@ func TestTraitOne64(t *testing.T) {
 		t.Errorf("int64 Div: RegTraitNumOne %d cycles, RegTraitNumTwo %d; want NumOne slower (asc-devkit trait example: 92,549 against 61,827 on 950PR)", one, two)
 	}
 }
+
+// TestCapped: a machine that stops a run at a few thousand instances
+// (Capped) prices a VF function of long loops, a nested one whose single
+// iteration is over the cap among them, within 1% of the full run: a
+// prefix runs and its steady rate covers the rest. Before, a prefix of one
+// iteration had no rate and the rest cost nothing (58,208 cycles priced
+// 6,912).
+func TestCapped(t *testing.T) {
+	m, err := simcheck.Chip("ascend950")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := featureHead + `    for (uint16_t i = 0; i < 2000; ++i) {
+        AscendC::Reg::LoadAlign(a, ub + i * 64);
+        AscendC::Reg::Exp(b, a, m);
+        AscendC::Reg::Add(c, b, a, m);
+        AscendC::Reg::StoreAlign(ub + i * 64, c, m);
+    }
+    for (uint16_t i = 0; i < 40; ++i) {
+        for (uint16_t j = 0; j < 300; ++j) {
+            AscendC::Reg::LoadAlign(a, ub + j * 64);
+            AscendC::Reg::Muls(b, a, 2.0f, m);
+            AscendC::Reg::StoreAlign(ub + j * 64, b, m);
+        }
+    }
+}
+`
+	f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(src))
+	if err != nil || len(f.Funcs) != 1 {
+		t.Fatalf("parse: %v", err)
+	}
+	fn := f.Funcs[0]
+	full := m.RunRegion(fn, simcheck.DefaultIterations, nil).Cycles
+	capped := m.Capped(1<<10).RunRegion(fn, simcheck.DefaultIterations, nil).Cycles
+	if d := float64(capped-full) / float64(full); d < -0.01 || d > 0.01 {
+		t.Errorf("capped run %d cycles, full %d: %+.1f%%", capped, full, 100*d)
+	}
+}

@@ -28,6 +28,17 @@ type memo struct {
 // language server) keeps the bodies it simulates now.
 const memoEntries = 1 << 16
 
+// Capped returns a copy of m whose runs stop at n instruction instances
+// (MaxInstances for m): a longer loop runs a prefix and extends its steady
+// rate (runSteady). The copy does not share m's memo: a capped run may
+// differ from the full one.
+func (m *Machine) Capped(n int) *Machine {
+	c := *m
+	c.memo = nil
+	c.runCap = n
+	return &c
+}
+
 // Memoized returns a copy of m whose RunCycles results are kept and
 // reused for identical bodies. The copy must not be changed after; a copy of
 // the copy (changed or not) does not share its memo.

@@ -105,6 +105,9 @@ type Machine struct {
 	ii        [][]int16 // [previous class][next class] on one unit: cycles between issues (0: 1)
 
 	memo *memo // RunCycles results by body, when Memoized
+	// runCap caps the instruction instances of one run when set
+	// (Capped); MaxInstances otherwise.
+	runCap int
 }
 
 // Chips returns the names of the embedded machine models.

@@ -77,7 +77,10 @@ func (m *Machine) runSteady(body Body, n int) (int, *Result, bool) {
 		return res.Cycles, res, false
 	}
 	k := res.Iterations
-	rate := rateBetween(res, m.RunCycles(body, max(k/2, 1)))
+	rate := float64(res.Cycles) // one iteration ran: no rate between two runs to take
+	if k >= 2 {
+		rate = rateBetween(res, m.RunCycles(body, k/2))
+	}
 	return res.Cycles + int(rate*float64(n-k)+0.5), res, true
 }
 
@@ -172,6 +175,27 @@ func (m *Machine) RunInstance(fn *ir.Func, bind ir.Bindings, iterations int, ski
 		rr.Cycles += p.Cycles
 	}
 	return rr
+}
+
+// CyclesWith returns the cycles of rr, RunInstance's run of fn under bind,
+// had the part of its top-level loop top been run without the
+// instructions skip removes: that part run again, the others as they
+// were (each part runs on its own, so nothing else changes). ok is false
+// when top is no part of rr.
+func (m *Machine) CyclesWith(rr *RegionResult, fn *ir.Func, bind ir.Bindings, top *ir.Loop, iterations int, skip func(*ir.Instr) bool) (cycles int, ok bool) {
+	for i, p := range rr.Parts {
+		if p.Loop != top || top == nil {
+			continue
+		}
+		np := m.RunLoopInstance(fn, bind, top, iterations, skip)
+		if i < len(rr.Parts)-1 && !(hasBarrier(rr.Parts[i+1].Body) && rr.Parts[i+1].Loop == nil) {
+			if tail := drainOf(np.Res); tail > 0 && tail < np.Cycles {
+				np.Cycles -= tail
+			}
+		}
+		return rr.Cycles - p.Cycles + np.Cycles, true
+	}
+	return 0, false
 }
 
 // drainOf is the part of a run after its last dispatch: the cycles the

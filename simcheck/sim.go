@@ -175,8 +175,12 @@ func (m *Machine) RunCycles(body Body, iterations int) *Result {
 
 func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 	n := len(body.Insts)
-	if n > 0 && n*iterations > MaxInstances {
-		iterations = max(MaxInstances/n, 1)
+	limit := MaxInstances
+	if m.runCap > 0 {
+		limit = min(MaxInstances, max(m.runCap, 4*n)) // at least 4 iterations for a rate (runSteady)
+	}
+	if n > 0 && n*iterations > limit {
+		iterations = max(limit/n, 1)
 	}
 	res := &Result{Iterations: iterations, PerIter: n, PortBusy: map[string]int{}}
 	if n == 0 || iterations <= 0 {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/simcheck"
 )
 
 // Combined savings.
@@ -54,6 +55,7 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 		if rec == nil {
 			continue
 		}
+		md.perCall(d, rec)
 		if _, seen := byLoop[rec.lp]; !seen {
 			loops = append(loops, rec.lp)
 		}
@@ -125,6 +127,9 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 			}
 			slices.Sort(lines)
 			k += len(phrase)
+			if rest := e.d.Message[k:]; strings.HasPrefix(rest, callPrefix) {
+				k += strings.IndexByte(rest, ')') + 1 // after the VF call's saving
+			}
 			e.d.Message = e.d.Message[:k] + together(all, lines) + e.d.Message[k:]
 		}
 	}
@@ -212,4 +217,110 @@ func within(fn *ir.Func, l ir.LoopID, lp *ir.Loop) bool {
 		l = fn.Loops[l].Parent
 	}
 	return false
+}
+
+// perCall puts on d, whose fix rec prices, what the fix saves in one call
+// of the VF function: the function simulated as a whole (VF start, each
+// loop for its trip count, drain), as written and with the fix, for the
+// instantiation the loop's price names. The clause follows the loop's
+// saving; the cycles go with the cost (Attach).
+func (md *Model) perCall(d *analysis.Diagnostic, rec *fixRec) {
+	bind, ok := instanceNamed(rec.fn, rec.cost.Instance)
+	if !ok || rec.cost.Saved() <= 0 {
+		return
+	}
+	key := callKey{rec.fn, rec.cost.Instance}
+	md.mu.Lock()
+	rr, ok := md.calls[key]
+	md.mu.Unlock()
+	if !ok {
+		rr = md.callMachine().RunInstance(rec.fn, bind, md.Iterations, nil)
+		md.mu.Lock()
+		if md.calls == nil {
+			md.calls = map[callKey]*simcheck.RegionResult{}
+		}
+		md.calls[key] = rr
+		md.mu.Unlock()
+	}
+	top := rec.lp
+	for top.Parent != ir.NoLoop {
+		top = rec.fn.Loops[top.Parent]
+	}
+	before := rr.Cycles
+	after, ok := md.callMachine().CyclesWith(rr, rec.fn, bind, top, md.Iterations, rec.drop)
+	if !ok {
+		after = md.callMachine().RunInstance(rec.fn, bind, md.Iterations, rec.drop).Cycles // the loop is under an if: the whole call again
+	}
+	if before <= 0 {
+		return
+	}
+	phrase := rec.cost.Phrase()
+	k := strings.Index(d.Message, phrase)
+	if k < 0 {
+		return
+	}
+	k += len(phrase)
+	d.Message = d.Message[:k] + callPhrase(before, after) + d.Message[k:]
+	for i, r := range d.Related {
+		if strings.HasPrefix(r.Message, RelatedPrefix) {
+			c := rec.cost
+			c.CallBefore, c.CallAfter = before, after
+			var one analysis.Diagnostic
+			Attach(&one, c)
+			d.Related[i].Message = one.Related[0].Message
+		}
+	}
+}
+
+// callCap caps the instruction instances of one run in a VF call's
+// simulation (Finish): a loop of many iterations runs a prefix and extends
+// its steady rate, as a long loop past simcheck.MaxInstances does; the
+// fidelity points, at most a few thousand instances a loop, run whole.
+const callCap = 1 << 13
+
+// callMachine returns the machine VF calls are simulated on (callCap).
+func (md *Model) callMachine() *simcheck.Machine {
+	md.mu.Lock()
+	defer md.mu.Unlock()
+	if md.callM == nil {
+		md.callM = md.M.Capped(callCap)
+	}
+	return md.callM
+}
+
+// callKey names a function-level run as written: the function and the
+// instantiation (Bindings.String).
+type callKey struct {
+	fn   *ir.Func
+	inst string
+}
+
+// instanceNamed returns the instantiation of fn whose template arguments
+// print as name ("" for the function as written).
+func instanceNamed(fn *ir.Func, name string) (ir.Bindings, bool) {
+	if name == "" {
+		return fn.SoleInstance(), true
+	}
+	for _, b := range fn.Instantiations() {
+		if b.String() == name {
+			return b, true
+		}
+	}
+	return ir.Bindings{}, false
+}
+
+// callPrefix starts the clause callPhrase writes.
+const callPrefix = " (a VF call: "
+
+// callPhrase says what a fix saves in one VF call.
+func callPhrase(before, after int) string {
+	d := before - after
+	if d <= 0 {
+		return fmt.Sprintf(" (a VF call: no saving measurable in its %d cycles)", before)
+	}
+	unit := "cycles"
+	if d == 1 {
+		unit = "cycle"
+	}
+	return fmt.Sprintf(" (a VF call: ~%d %s of %d, %d%%)", d, unit, before, 100*d/before)
 }

@@ -45,8 +45,10 @@ type Model struct {
 
 	mu      sync.Mutex
 	stats   map[*ir.Loop]*statsEntry
-	written map[writtenKey]written // loops simulated as written, for Loop: several findings share a loop
-	fixes   []fixRec               // the fixes priced by Loop, for Finish: their costs combined per loop
+	written map[writtenKey]written             // loops simulated as written, for Loop: several findings share a loop
+	fixes   []fixRec                           // the fixes priced by Loop, for Finish: their costs combined per loop
+	calls   map[callKey]*simcheck.RegionResult // a VF call as written, by function and instantiation (Finish)
+	callM   *simcheck.Machine                  // the machine VF calls are simulated on (callMachine)
 }
 
 // fixRec is one fix Loop priced: the instructions it removes from a loop.
@@ -151,6 +153,12 @@ type Cost struct {
 	// TripDefault (it does not fold: the -iterations setting) or
 	// TripRegion (no loop: the region ran once); "" when not said.
 	Trip string
+
+	// CallBefore and CallAfter are the cycles of one call of the VF
+	// function (VF start, every loop for its trip count, drain: the
+	// function-level simulation docs/fidelity.md checks) as written and
+	// with the fix; 0 when not simulated (Finish sets them).
+	CallBefore, CallAfter int
 
 	fix int // the fix Loop priced (Model.fixes index + 1), 0 for none
 }
@@ -552,6 +560,9 @@ func Attach(d *analysis.Diagnostic, c Cost) {
 		trip = "-"
 	}
 	msg := fmt.Sprintf("%sbefore=%d after=%d iterations=%d trip=%s", RelatedPrefix, c.Before, c.After, c.Iterations, trip)
+	if c.CallBefore > 0 {
+		msg += fmt.Sprintf(" call=%d/%d", c.CallBefore, c.CallAfter)
+	}
 	if c.Bound != "" {
 		msg += " bound=" + c.Bound
 	}
@@ -579,6 +590,12 @@ func Extract(related []analysis.RelatedInformation) (Cost, bool, []analysis.Rela
 			text := r.Message[len(RelatedPrefix):]
 			if k := strings.Index(text, " bound="); k >= 0 {
 				c.Bound, text = text[k+len(" bound="):], text[:k]
+			}
+			if k := strings.Index(text, " call="); k >= 0 {
+				if _, err := fmt.Sscanf(text[k+len(" call="):], "%d/%d", &c.CallBefore, &c.CallAfter); err != nil {
+					c.CallBefore, c.CallAfter = 0, 0
+				}
+				text = text[:k]
 			}
 			if _, err := fmt.Sscanf(text, "before=%d after=%d iterations=%d trip=%s", &c.Before, &c.After, &c.Iterations, &c.Trip); err == nil {
 				if c.Trip == "-" {

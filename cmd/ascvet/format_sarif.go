@@ -148,9 +148,11 @@ type sarifResultProps struct {
 	CyclesBefore int    `json:"cycles_before"`
 	CyclesAfter  int    `json:"cycles_after"`
 	CyclesSaved  int    `json:"cycles_saved_per_iteration"`
-	Iterations   int    `json:"iterations,omitempty"` // simulated (1 for a region)
-	Trip         string `json:"trip,omitempty"`       // where the iteration count came from (simcost.Cost.Trip)
-	Bound        string `json:"bound,omitempty"`      // what binds the loop, when the fix saves nothing
+	Iterations   int    `json:"iterations,omitempty"`         // simulated (1 for a region)
+	Trip         string `json:"trip,omitempty"`               // where the iteration count came from (simcost.Cost.Trip)
+	Bound        string `json:"bound,omitempty"`              // what binds the loop, when the fix saves nothing
+	CallBefore   int    `json:"call_cycles_before,omitempty"` // one call of the VF function, before the fix
+	CallAfter    int    `json:"call_cycles_after,omitempty"`  // and after
 }
 
 type sarifLocation struct {
@@ -418,7 +420,7 @@ func sarifResultOf(is *issue, index map[string]int, bases *sarifBases) sarifResu
 	}
 	if c := is.Cost; c != nil {
 		saved, _ := c.Saving()
-		res.Properties = &sarifResultProps{CyclesBefore: c.Before, CyclesAfter: c.After, CyclesSaved: saved, Iterations: c.Iterations, Trip: c.Trip, Bound: c.Bound}
+		res.Properties = &sarifResultProps{CyclesBefore: c.Before, CyclesAfter: c.After, CyclesSaved: saved, Iterations: c.Iterations, Trip: c.Trip, Bound: c.Bound, CallBefore: c.CallBefore, CallAfter: c.CallAfter}
 	}
 	return res
 }

@@ -352,9 +352,13 @@ type jsonFinding struct {
 	// For performance findings: the iterations simulated (1 for a region)
 	// and where their count came from (known, capped, once, default,
 	// region), and, when the fix saves nothing, what binds the loop.
-	Iterations  *int   `json:"iterations,omitempty"`
-	Trip        string `json:"trip,omitempty"`
-	Bound       string `json:"bound,omitempty"`
+	Iterations *int   `json:"iterations,omitempty"`
+	Trip       string `json:"trip,omitempty"`
+	Bound      string `json:"bound,omitempty"`
+	// For performance findings whose fix saves cycles in its loop: one
+	// call of the VF function simulated whole, before and after the fix.
+	CallBefore  *int   `json:"call_cycles_before,omitempty"`
+	CallAfter   *int   `json:"call_cycles_after,omitempty"`
 	Fingerprint string `json:"fingerprint"` // line-independent (the baseline's key)
 	Fixable     bool   `json:"fixable"`     // -fix can fix it
 	// Why the finding is suppressed (suppressed findings are listed with
@@ -381,6 +385,9 @@ func writeJSON(w io.Writer, issues []issue) error {
 		if is.Cost != nil {
 			jf.CyclesBefore, jf.CyclesAfter = &is.Cost.Before, &is.Cost.After
 			jf.Iterations, jf.Trip, jf.Bound = &is.Cost.Iterations, is.Cost.Trip, is.Cost.Bound
+			if is.Cost.CallBefore > 0 {
+				jf.CallBefore, jf.CallAfter = &is.Cost.CallBefore, &is.Cost.CallAfter
+			}
 		}
 		out.Findings = append(out.Findings, jf)
 	}
