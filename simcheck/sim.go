@@ -304,6 +304,10 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 		}
 	}
 	var ubNow []*instance // UB accesses issued this cycle with known banks
+	// full[fullKey(in)] is 1 + the cycle in which no unit could take an
+	// instruction of in's class (compute or not: UnitInflight counts only
+	// compute instructions).
+	full := make([]int, 2*len(m.Classes))
 	nextDispatch, nextRetire := 0, 0
 	lastGate := -1 // dispatch cycle of the last inner loop run's start
 	window := 0    // entries taken: dispatched and not yet freed (see Machine.WindowFrees)
@@ -352,14 +356,17 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 		kept := pending[:0]
 		for _, k := range pending {
 			in := insts[k]
-			if in.ev.Dispatch >= cycle || in.readyAt > cycle || in.readyAt == 0 && in.blocker > 0 && !insts[in.blocker-1].issued {
+			if in.ev.Dispatch >= cycle || in.readyAt > cycle || in.readyAt == 0 && in.blocker > 0 && !insts[in.blocker-1].issued ||
+				in.timed && full[fullKey(in)] == cycle+1 {
 				// Not ready, as tryIssue would find before anything else:
 				// most of the window most cycles, told without the call
-				// and without a walk of its producers.
+				// and without a walk of its producers. Or no unit of its
+				// class is free this cycle (full): tryIssue would find
+				// none either, as issuing only takes units within a cycle.
 				kept = append(kept, k)
 				continue
 			}
-			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, lastOn, &compute, &ub, &ubw, &writes, &ubNow) {
+			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, lastOn, &compute, &ub, &ubw, &writes, &ubNow, full) {
 				kept = append(kept, k)
 				continue
 			}
@@ -516,8 +523,17 @@ func (m *Machine) nextEvent(cycle int, insts []*instance, pending []int, nextRet
 	return best
 }
 
+// fullKey indexes run's full: in's class, and whether it computes.
+func fullKey(in *instance) int {
+	k := 2 * in.t.Class.id
+	if in.t.Compute {
+		k++
+	}
+	return k
+}
+
 // tryIssue issues in at cycle if its operands are ready and a port is free.
-func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree [][]int, pipeFree [][][]int, lastOn [][]lastIssue, compute, ub, ubw, writes *int, ubNow *[]*instance) bool {
+func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree [][]int, pipeFree [][][]int, lastOn [][]lastIssue, compute, ub, ubw, writes *int, ubNow *[]*instance, full []int) bool {
 	if in.ev.Dispatch >= cycle { // dispatched this cycle: issues from the next
 		return false
 	}
@@ -584,6 +600,7 @@ func (m *Machine) tryIssue(in *instance, insts []*instance, cycle int, portFree 
 		}
 	}
 	if unit < 0 {
+		full[fullKey(in)] = cycle + 1
 		return false
 	}
 	lastOn[port][unit].class, lastOn[port][unit].cycle = in.t.Class.id, cycle
