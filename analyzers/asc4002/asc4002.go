@@ -36,7 +36,10 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"software sequence the model prices as one instruction; a Div on a template parameter is timed as a float Div and " +
 		"the message says so. Nor is a loop that calls a helper whose body ascvet does not see: timed as one instruction " +
 		"that reads and writes every register passed, it would make the loop look serial when it is not. " +
-		"Unroll by hand: the compiler does not do it for you in a VF. " +
+		"Unroll with #pragma unroll(N) before the loop: the compiler copies the innermost loop's body N times and " +
+		"interleaves the copies instruction by instruction, as the estimate does (asc-devkit's GeLU best practice " +
+		"measures it); unroll by hand a loop that is not innermost, or where the pragma is refused. Unasked, the " +
+		"compiler does not unroll a VF loop. " +
 		"\n\nSource: the Ascend C best practice \"Instruction Dual-Issue\" (指令双发优化)." +
 		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
 		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md",

@@ -312,8 +312,9 @@ var rules = map[string]RuleText{
 			"每次迭代都要等待屏障（LocalMemBar、WaitFlag、PipeBarrier）、经由 UB 往返的循环，其副本会互相等待，不报告。" +
 			"做整数除法的循环也不报告：950 以软件指令序列执行整数 Div，而模型只把它算作一条指令；元素类型是模板参数的 Div 按浮点 Div 计时，" +
 			"提示中会注明。调用了 ascvet 看不到函数体的辅助函数的循环也不报告：它被按一条读写全部传入寄存器的指令计时，会让循环看上去是串行的。" +
-			"请手动展开循环：" +
-			"在 VF 中编译器不会替你展开。" +
+			"请在循环前加 #pragma unroll(N)：编译器把最内层循环的循环体复制 N 份，并逐条指令交错各副本，与本估算的做法一致" +
+			"（asc-devkit 的 GeLU 最佳实践给出了实测）；不是最内层的循环、或编译器不接受该 pragma 时，请手动展开。" +
+			"不加要求时，编译器不会展开 VF 循环。" +
 			"\n\n来源：Ascend C 最佳实践《指令双发优化》。" +
 			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
 			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md",
