@@ -95,6 +95,7 @@ func (lw *lowerer) includerInstances() {
 		seen := map[string]bool{}
 		ok := true
 		for i, src := range texts {
+			lw.budget.check() // each text is scanned whole
 			if own && i == 0 && w.fn.Class == "" && !strings.Contains(w.fn.Name, ">::") {
 				continue // a function template's own file: its call sites said what they could (callSiteFacts)
 			}
@@ -152,6 +153,7 @@ func (lw *lowerer) reachableTuples(fn *ir.Func, tuples []ir.Bindings) []ir.Bindi
 	}
 	var sites [][]branch
 	for _, off := range offs {
+		lw.budget.check()
 		conds, ok := textBranches(lw.src, off)
 		if !ok {
 			return tuples

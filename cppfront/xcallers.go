@@ -51,6 +51,7 @@ func (lw *lowerer) includerCalls(fd funcDef) ([]textCall, bool) {
 	name := lastComponent(fd.name)
 	var out []textCall
 	for _, p := range lw.includerFiles() {
+		lw.budget.check() // each file is a scan of up to its whole text
 		src, ok := lw.includerText(p)
 		if !ok {
 			continue
