@@ -3,6 +3,7 @@ package cppfront
 import (
 	"go/token"
 	"slices"
+	"sort"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -219,10 +220,16 @@ func (lw *lowerer) callSite(off int, name string, flats map[uint]*flat) (callSit
 	}
 	ci := int32(-1)
 	cs, ce := uint32(call.StartByte()), uint32(call.EndByte())
-	for i := range fl.n {
-		if fl.n[i].start == cs && fl.n[i].end == ce && fl.n[i].kind() == "call_expression" {
+	// The flat tree is in pre-order: its nodes' starts never decrease.
+	for i := sort.Search(len(fl.n), func(i int) bool { return fl.n[i].start >= cs }); i < len(fl.n) && fl.n[i].start == cs; i++ {
+		if fl.n[i].end == ce && fl.n[i].kind() == "call_expression" {
 			ci = int32(i)
 			break
+		}
+	}
+	for i := 0; ci < 0 && i < len(fl.n); i++ { // not found: the order did not hold
+		if fl.n[i].start == cs && fl.n[i].end == ce && fl.n[i].kind() == "call_expression" {
+			ci = int32(i)
 		}
 	}
 	if ci < 0 {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/internal/regfile"
@@ -112,10 +113,14 @@ func includesOf(p string) []string {
 		return nil
 	}
 	defer f.Close()
-	buf := make([]byte, includePrefix)
-	n, _ := io.ReadFull(f, buf)
-	return quotedIncludes(buf[:n])
+	bp := prefixBufs.Get().(*[]byte)
+	defer prefixBufs.Put(bp)
+	n, _ := io.ReadFull(f, *bp)
+	return quotedIncludes((*bp)[:n]) // copies its strings out
 }
+
+// prefixBufs hold includePrefix bytes each, for includesOf.
+var prefixBufs = sync.Pool{New: func() any { b := make([]byte, includePrefix); return &b }}
 
 // siblingCallers lists, for each helper region of the file, the files of
 // its folder that include the file and call the helper by name
