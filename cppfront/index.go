@@ -39,12 +39,14 @@ type Index struct {
 	folders  map[string][]*header            // folder -> its headers that define a class (classes.go), this generation
 	sibDirs  map[string]*siblingDir          // folder -> its sources' includes (siblings.go)
 	macros   map[string]map[string]*macroDef // dir and includes -> the macros of their closure (headermacro.go), this generation
+	texts    map[string]includerSrc          // files read for what they include and call (siblings.go), this generation
+	textSize int                             // the bytes texts holds, at most maxIncluderTexts
 }
 
 // NewIndex returns an empty index, to share between the files of one run.
 func NewIndex() *Index {
 	wd, _ := os.Getwd()
-	return &Index{wd: wd, headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string]*closure{}, used: map[string]*consulted{}, folders: map[string][]*header{}, sibDirs: map[string]*siblingDir{}, macros: map[string]map[string]*macroDef{}}
+	return &Index{wd: wd, headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string]*closure{}, used: map[string]*consulted{}, folders: map[string][]*header{}, sibDirs: map[string]*siblingDir{}, macros: map[string]map[string]*macroDef{}, texts: map[string]includerSrc{}}
 }
 
 // Refresh makes the index check its headers again, by size and
@@ -61,6 +63,8 @@ func (ix *Index) Refresh() {
 	clear(ix.folders)
 	clear(ix.macros)
 	clear(ix.sibDirs)
+	clear(ix.texts)
+	ix.textSize = 0
 }
 
 // header is what one file defines that can give a value.

@@ -173,16 +173,51 @@ func (lw *lowerer) includerText(p string) ([]byte, bool) {
 	if src, ok := lw.includers[p]; ok {
 		return src, src != nil
 	}
-	src, ok := readBounded(p)
+	t := lw.index.includerSrc(p)
 	if lw.includers == nil {
 		lw.includers = map[string][]byte{}
 	}
-	lw.includers[p] = src
-	if !ok {
+	lw.includers[p] = t.src
+	if !t.ok {
 		return nil, false
 	}
-	lw.index.use(lw.f.Name, &closure{hs: []*header{{path: p, sum: sha256.Sum256(src)}}})
-	return src, true
+	lw.index.use(lw.f.Name, &closure{hs: []*header{{path: p, sum: t.sum}}})
+	return t.src, true
+}
+
+// includerSrc is a file read for what it includes and calls: the files of
+// a folder are read by the lowering of each header they include, so the
+// index keeps them for the generation, up to maxIncluderTexts bytes.
+type includerSrc struct {
+	src []byte // shared: read only
+	sum [sha256.Size]byte
+	ok  bool
+}
+
+// maxIncluderTexts bounds the bytes of includer files an index keeps.
+const maxIncluderTexts = 64 << 20
+
+// includerSrc returns the text of the file at p (readBounded), read once
+// per generation while the index has room for it.
+func (ix *Index) includerSrc(p string) includerSrc {
+	ix.mu.Lock()
+	t, hit := ix.texts[p]
+	ix.mu.Unlock()
+	if hit {
+		return t
+	}
+	src, ok := readBounded(p)
+	t = includerSrc{src: src, ok: ok}
+	if ok {
+		t.sum = sha256.Sum256(src)
+	}
+	ix.mu.Lock()
+	if _, dup := ix.texts[p]; !dup && ix.textSize+len(src) <= maxIncluderTexts {
+		ix.texts[p] = t
+		ix.textSize += len(src)
+	}
+	ix.mu.Unlock()
+	return t
 }
 
 // callsName reports whether src names name as an identifier followed by

@@ -359,3 +359,28 @@ __simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n)
 		t.Errorf("inlined from the header's own trees:\n%s\nlowered by the index:\n%s", got, want)
 	}
 }
+
+// TestIncluderSrcGeneration: the index reads an includer file once per
+// generation (the lowerings of a folder's headers share it) and again
+// after Refresh, when it may have changed; a file it cannot read is no
+// text.
+func TestIncluderSrcGeneration(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "k.cpp")
+	write(t, p, "one")
+	ix := NewIndex()
+	if got := ix.includerSrc(p); !got.ok || string(got.src) != "one" {
+		t.Fatalf("first read: %q %v", got.src, got.ok)
+	}
+	write(t, p, "two")
+	if got := ix.includerSrc(p); string(got.src) != "one" {
+		t.Errorf("same generation: %q, want the text read first", got.src)
+	}
+	ix.Refresh()
+	if got := ix.includerSrc(p); string(got.src) != "two" {
+		t.Errorf("after Refresh: %q, want two", got.src)
+	}
+	if got := ix.includerSrc(filepath.Join(dir, "missing.cpp")); got.ok {
+		t.Error("a missing file reads as a text")
+	}
+}
