@@ -432,21 +432,9 @@ func (s callSite) localAlias(name string) (string, bool) {
 // conditionalArms splits typename std::conditional<C, A, B>::type (or
 // std::conditional_t<C, A, B>) into the types it may name.
 func conditionalArms(t string, depth int) []string {
-	t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "typename "))
-	body := ""
-	for _, pre := range []string{"std::conditional<", "conditional<", "std::conditional_t<", "conditional_t<"} {
-		if rest, ok := strings.CutPrefix(t, pre); ok {
-			body = rest
-			break
-		}
-	}
-	if body == "" || depth > 4 {
-		return []string{t}
-	}
-	body = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(body, "::type")), ">")
-	a, b, ok := lastTwoArgs(body)
-	if !ok {
-		return []string{t}
+	_, a, b, ok := ir.SplitConditional(t)
+	if !ok || depth > 4 {
+		return []string{strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "typename "))}
 	}
 	out := conditionalArms(a, depth+1)
 	for _, b := range conditionalArms(b, depth+1) {
@@ -455,29 +443,6 @@ func conditionalArms(t string, depth int) []string {
 		}
 	}
 	return out
-}
-
-// lastTwoArgs splits the last two arguments off a template argument list
-// whose first argument is a condition (sizeof(T) <= 2 holds a < that is no
-// bracket): scanned from the right, where the arguments are types.
-func lastTwoArgs(s string) (string, string, bool) {
-	depth, commas := 0, []int{}
-	for i := len(s) - 1; i >= 0 && len(commas) < 2; i-- {
-		switch s[i] {
-		case '>', ')', ']':
-			depth++
-		case '<', '(', '[':
-			depth--
-		case ',':
-			if depth == 0 {
-				commas = append(commas, i)
-			}
-		}
-	}
-	if len(commas) < 2 {
-		return "", "", false
-	}
-	return strings.TrimSpace(s[commas[1]+1 : commas[0]]), strings.TrimSpace(s[commas[0]+1:]), true
 }
 
 // deduce returns the type the template parameter p takes at the call from

@@ -3,7 +3,6 @@ package cppfront
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -66,15 +65,7 @@ func (lw *lowerer) includerInstances() {
 	if own {
 		texts = append(texts, lw.src)
 	}
-	dir := filepath.Dir(lw.f.Name)
-	if a, err := filepath.Abs(dir); err == nil {
-		dir = a
-	}
-	var files []string
-	files = append(files, lw.includersIn(dir)...)
-	if up := filepath.Dir(dir); up != dir {
-		files = append(files, lw.includersIn(up)...)
-	}
+	files := lw.includerFiles()
 	if len(files) == 0 && len(texts) == 0 {
 		return
 	}

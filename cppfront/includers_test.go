@@ -59,15 +59,7 @@ __aicore__ void Run() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fn *ir.Func
-	for _, g := range f.Funcs {
-		if g.Kind == ir.RegionVecScope {
-			fn = g
-		}
-	}
-	if fn == nil {
-		t.Fatal("no __VEC_SCOPE__ region")
-	}
+	fn := lastVecScope(t, f)
 	var got []string
 	for _, b := range fn.Instantiations() {
 		got = append(got, b.String())
@@ -173,15 +165,7 @@ __aicore__ void Launch() {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var fn *ir.Func
-			for _, g := range f.Funcs {
-				if g.Kind == ir.RegionVecScope {
-					fn = g
-				}
-			}
-			if fn == nil {
-				t.Fatal("no __VEC_SCOPE__ region")
-			}
+			fn := lastVecScope(t, f)
 			if fn.Class != "PadG" || len(fn.ClassTParams) != 2 || fn.ClassTParams[0] != "T" || fn.ClassTParams[1] != "KEY" {
 				t.Errorf("class %q %q, want PadG [T KEY]", fn.Class, fn.ClassTParams)
 			}
@@ -248,15 +232,7 @@ extern "C" __global__ __aicore__ void perf(GM_ADDR x) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fn *ir.Func
-	for _, g := range f.Funcs {
-		if g.Kind == ir.RegionVecScope {
-			fn = g
-		}
-	}
-	if fn == nil {
-		t.Fatal("no __VEC_SCOPE__ region")
-	}
+	fn := lastVecScope(t, f)
 	var got []string
 	for _, b := range fn.Instantiations() {
 		got = append(got, b.String())
@@ -335,4 +311,20 @@ __aicore__ void Run() { Adj<int64_t, X> a; Adj<int32_t, X> b; Adj<int8_t, X> c; 
 	if seen != len(want) {
 		t.Errorf("%d regions found, want %d", seen, len(want))
 	}
+}
+
+// lastVecScope returns the last __VEC_SCOPE__ region of f, failing the test
+// when there is none.
+func lastVecScope(t *testing.T, f *ir.File) *ir.Func {
+	t.Helper()
+	var fn *ir.Func
+	for _, g := range f.Funcs {
+		if g.Kind == ir.RegionVecScope {
+			fn = g
+		}
+	}
+	if fn == nil {
+		t.Fatal("no __VEC_SCOPE__ region")
+	}
+	return fn
 }

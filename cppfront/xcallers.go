@@ -208,7 +208,7 @@ func (lw *lowerer) textValue(c textCall, arg string) (v *ir.Expr, zeroOne bool) 
 	if zeroOneText(a) {
 		return nil, true
 	}
-	if !isIdentifierText(a) {
+	if !isIdentifier(a) {
 		return nil, false
 	}
 	// A local flag initialised once before the call.
@@ -264,19 +264,6 @@ func zeroOneText(a string) bool {
 		}
 	}
 	return a == "true" || a == "false" || strings.HasPrefix(a, "!") && !strings.HasPrefix(a, "!=")
-}
-
-// isIdentifierText reports whether s is one identifier.
-func isIdentifierText(s string) bool {
-	if s == "" || !isIdentStart(s[0]) {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if !isIdentChar(s[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // localInit returns the initialiser of name's one declaration or

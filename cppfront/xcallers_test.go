@@ -150,13 +150,8 @@ class K {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var fn *ir.Func
-			for _, g := range f.Funcs {
-				if g.Kind == ir.RegionVecScope {
-					fn = g
-				}
-			}
-			if fn == nil || len(fn.Loops) != 1 {
+			fn := lastVecScope(t, f)
+			if len(fn.Loops) != 1 {
 				t.Fatal("no __VEC_SCOPE__ region with one loop")
 			}
 			trip := "?"

@@ -33,6 +33,7 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 	type entry struct {
 		d   *analysis.Diagnostic
 		rec *fixRec
+		k   int // rec's number (Attach's mark)
 	}
 	byLoop := map[*ir.Loop][]entry{}
 	var loops []*ir.Loop
@@ -41,11 +42,12 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 	md.mu.Unlock()
 	for _, d := range diags {
 		var rec *fixRec
+		num := 0
 		var kept []analysis.RelatedInformation
 		for _, r := range d.Related {
 			if n, ok := strings.CutPrefix(r.Message, fixPrefix); ok {
 				if k, err := strconv.Atoi(n); err == nil && k > 0 && k <= len(fixes) {
-					rec = &fixes[k-1]
+					rec, num = &fixes[k-1], k
 				}
 				continue
 			}
@@ -59,7 +61,7 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 		if _, seen := byLoop[rec.lp]; !seen {
 			loops = append(loops, rec.lp)
 		}
-		byLoop[rec.lp] = append(byLoop[rec.lp], entry{d, rec})
+		byLoop[rec.lp] = append(byLoop[rec.lp], entry{d, rec, num})
 	}
 	combined := map[string]Cost{} // by the findings' fixes together
 	removes := map[*fixRec][]*ir.Instr{}
@@ -68,8 +70,8 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 			return got
 		}
 		var out []*ir.Instr
-		for _, in := range r.fn.Instrs {
-			if within(r.fn, in.Loop, r.lp) && r.drop(in) {
+		for _, in := range r.fn.InstrsIn(r.lp) {
+			if r.drop(in) {
 				out = append(out, in)
 			}
 		}
@@ -107,12 +109,12 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 			if k < 0 || len(lines) == 0 {
 				continue
 			}
-			ids := make([]string, len(group))
+			nums := make([]int, len(group))
 			for i, g := range group {
-				ids[i] = fmt.Sprintf("%p", g.rec)
+				nums[i] = g.k
 			}
-			slices.Sort(ids)
-			key := strings.Join(ids, " ")
+			slices.Sort(nums)
+			key := fmt.Sprint(nums)
 			all, ok := combined[key]
 			if !ok {
 				all = md.loop(e.rec.fn, lp, func(in *ir.Instr) bool {
@@ -200,23 +202,12 @@ func (md *Model) Fixed(fn *ir.Func, lp *ir.Loop) (drop func(*ir.Instr) bool, rem
 		}
 		return false
 	}
-	for _, in := range fn.Instrs {
-		if within(fn, in.Loop, lp) && drop(in) {
+	for _, in := range fn.InstrsIn(lp) {
+		if drop(in) {
 			removed = append(removed, in)
 		}
 	}
 	return drop, removed
-}
-
-// within reports whether loop l of fn is lp or nested in it.
-func within(fn *ir.Func, l ir.LoopID, lp *ir.Loop) bool {
-	for k := 0; l != ir.NoLoop && k < len(fn.Loops); k++ {
-		if fn.Loops[l] == lp {
-			return true
-		}
-		l = fn.Loops[l].Parent
-	}
-	return false
 }
 
 // perCall puts on d, whose fix rec prices, what the fix saves in one call

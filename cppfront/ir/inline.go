@@ -162,46 +162,45 @@ func (b Bindings) aliasType(def string, depth int) (string, bool) {
 	if depth > 4 {
 		return "", false
 	}
-	def = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(def), "typename "))
-	for _, pre := range []string{"std::conditional_t<", "conditional_t<", "std::conditional<", "conditional<"} {
-		rest, ok := strings.CutPrefix(def, pre)
-		if !ok {
-			continue
-		}
-		if strings.HasPrefix(pre, "std::conditional<") || pre == "conditional<" {
-			if rest, ok = strings.CutSuffix(rest, ">::type"); !ok {
-				return "", false
-			}
-		} else if rest, ok = strings.CutSuffix(rest, ">"); !ok {
-			return "", false
-		}
-		args := condArgs(rest)
-		if len(args) != 3 {
-			return "", false
-		}
-		v, ok := EvalCond(args[0], nil, b)
+	if cond, x, y, ok := SplitConditional(def); ok {
+		v, ok := EvalCond(cond, nil, b)
 		if !ok {
 			return "", false
 		}
-		arm := args[2]
-		if v != 0 {
-			arm = args[1]
+		if v == 0 {
+			x = y
 		}
-		return b.aliasType(arm, depth+1)
+		return b.aliasType(x, depth+1)
 	}
+	def = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(def), "typename "))
 	if def == "" || !isIdentStart(def[0]) || strings.ContainsAny(def, "<>()&* ") {
 		return "", false
 	}
 	return strings.TrimPrefix(def, "::"), true
 }
 
-// condArgs splits the arguments of std::conditional: a condition and two
-// types. The types are split off from the right, the condition being
-// what is left: sizeof(T) <= 2 holds a < that is no bracket.
-func condArgs(s string) []string {
+// SplitConditional reads a std::conditional: typename
+// std::conditional<C, A, B>::type or std::conditional_t<C, A, B> (std::
+// optional), its condition and its two types; ok is false for any other
+// type. The types are split off from the right, the condition being what
+// is left: sizeof(T) <= 2 holds a < that is no bracket.
+func SplitConditional(t string) (cond, a, b string, ok bool) {
+	t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "typename "))
+	body := ""
+	for _, pre := range []string{"std::conditional<", "conditional<", "std::conditional_t<", "conditional_t<"} {
+		if rest, found := strings.CutPrefix(t, pre); found {
+			body = rest
+			break
+		}
+	}
+	body = strings.TrimSpace(strings.TrimSuffix(body, "::type"))
+	body, found := strings.CutSuffix(body, ">")
+	if !found {
+		return "", "", "", false
+	}
 	depth, commas := 0, []int{}
-	for i := len(s) - 1; i >= 0 && len(commas) < 2; i-- {
-		switch s[i] {
+	for i := len(body) - 1; i >= 0 && len(commas) < 2; i-- {
+		switch body[i] {
 		case '>', ')', ']':
 			depth++
 		case '<', '(', '[':
@@ -213,9 +212,9 @@ func condArgs(s string) []string {
 		}
 	}
 	if len(commas) < 2 {
-		return nil
+		return "", "", "", false
 	}
-	return []string{strings.TrimSpace(s[:commas[1]]), strings.TrimSpace(s[commas[1]+1 : commas[0]]), strings.TrimSpace(s[commas[0]+1:])}
+	return strings.TrimSpace(body[:commas[1]]), strings.TrimSpace(body[commas[1]+1 : commas[0]]), strings.TrimSpace(body[commas[0]+1:]), true
 }
 
 // Subst returns e with the names b binds replaced by their values and
