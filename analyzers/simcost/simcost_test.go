@@ -1,6 +1,7 @@
 package simcost
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -161,5 +162,44 @@ func TestMeet(t *testing.T) {
 		if got := meet(c.a, c.b); got != c.want {
 			t.Errorf("meet(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// TestPricingCap: the rules price a fix on a machine capped at priceCap
+// instances a run: a loop of 5,000 instructions runs the four iterations
+// the cap keeps (the message says so), one of 64 instructions its 32, and
+// Load's machine, which ascvet sim and the hover use, runs the long loop
+// as far as simcheck.MaxInstances allows.
+func TestPricingCap(t *testing.T) {
+	price, err := pricing("ascend950", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := Load("ascend950", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := func(n int) (*ir.Func, *ir.Loop, *ir.Instr) {
+		b := it.New("k")
+		var last *ir.Instr
+		lp := b.Loop(32, func() {
+			for i := range n {
+				x := b.VReg(fmt.Sprintf("x%d", i), "float")
+				last = b.Instr(ir.OpAdd, it.W(x), it.R(x), it.R(x))
+			}
+		})
+		return b.Func(), lp, last
+	}
+	md := &Model{M: price, Iterations: 16}
+	fn, lp, last := loop(5000)
+	if c := md.Loop(fn, lp, func(in *ir.Instr) bool { return in == last }); c.Iterations != 4 {
+		t.Errorf("5,000 instructions priced over %d iterations, want 4", c.Iterations)
+	}
+	if got := full.RunLoop(fn, lp, 16, nil).Res.Iterations; got != simcheck.MaxInstances/5000 {
+		t.Errorf("Load's machine ran %d iterations of 5,000 instructions, want %d", got, simcheck.MaxInstances/5000)
+	}
+	fn, lp, last = loop(64)
+	if c := md.Loop(fn, lp, func(in *ir.Instr) bool { return in == last }); c.Iterations != 32 {
+		t.Errorf("64 instructions priced over %d iterations, want 32", c.Iterations)
 	}
 }
