@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Instantiation and inlining: the code the compiler builds.
@@ -306,7 +307,7 @@ func (s *If) Taken(b Bindings) (*Block, bool) {
 // type), else its expression with b's values bound.
 func EvalCond(text string, cond *Expr, b Bindings) (int64, bool) {
 	if text != "" {
-		p := &condParser{toks: condTokens(text), b: b}
+		p := &condParser{toks: condTokensOf(text), b: b}
 		if v, ok := p.or(); ok && p.k == len(p.toks) {
 			return v, true
 		}
@@ -572,6 +573,36 @@ func (p *condParser) group(open, close string) ([]string, bool) {
 		cur = append(cur, t)
 	}
 	return nil, false
+}
+
+// condToks keeps the tokens of the conditions split so far: a simulated
+// body folds every if constexpr of its loop and of the helpers it inlines
+// once per instantiation, as written and with each fix, and splitting
+// the same few texts again was half of that folding's CPU in a file of
+// large helpers. It starts again empty at condToksMax texts.
+var condToks struct {
+	sync.Mutex
+	m map[string][]string
+}
+
+const condToksMax = 1 << 14
+
+// condTokensOf is condTokens(s), from condToks when s was split before.
+// The slice is the caller's own: the parser rewrites a >> it splits.
+func condTokensOf(s string) []string {
+	condToks.Lock()
+	t, ok := condToks.m[s]
+	condToks.Unlock()
+	if !ok {
+		t = condTokens(s)
+		condToks.Lock()
+		if condToks.m == nil || len(condToks.m) >= condToksMax {
+			condToks.m = map[string][]string{}
+		}
+		condToks.m[s] = t
+		condToks.Unlock()
+	}
+	return slices.Clone(t)
 }
 
 // condTokens splits a condition: qualified names (with ::value kept as a
