@@ -272,6 +272,7 @@ func (fb *funcBuilder) enclosing(blk int32) {
 		path = append(path, i)
 	}
 	slices.Reverse(path)
+	keep := fb.neededDecls(blk, path)
 	for k, p := range path {
 		next := blk
 		if k+1 < len(path) {
@@ -289,6 +290,9 @@ func (fb *funcBuilder) enclosing(blk int32) {
 				switch {
 				case !fl.n[c].named():
 				case fl.n[c].kind() == "declaration":
+					if !keep[c] {
+						continue
+					}
 					var discard []ir.Node
 					fb.decl(c, ir.NoLoop, false, &discard)
 				default:
@@ -297,6 +301,71 @@ func (fb *funcBuilder) enclosing(blk int32) {
 			}
 		}
 	}
+}
+
+// neededDecls returns the declarations before blk on its path (the
+// ancestors, outermost first) that blk needs: those that mention a name
+// blk's text does, or a name another needed declaration's text does, found
+// from the last declaration back. Any other one declares only names blk
+// never reads and cannot change one it reads (its text would mention it),
+// so enclosing need not lower it: a caller's body declares most of its
+// locals for other calls, and lowering them all before each call site was
+// most of the cost of reading call sites.
+func (fb *funcBuilder) neededDecls(blk int32, path []int32) map[int32]bool {
+	fl := fb.fl
+	var decls []int32 // in source order
+	for k, p := range path {
+		if fl.n[p].kind() != "compound_statement" {
+			continue
+		}
+		next := blk
+		if k+1 < len(path) {
+			next = path[k+1]
+		}
+		for c := fl.n[p].first; c >= 0 && c != next; c = fl.n[c].next {
+			if fl.n[c].named() && fl.n[c].kind() == "declaration" {
+				decls = append(decls, c)
+			}
+		}
+	}
+	if len(decls) == 0 {
+		return nil
+	}
+	// Only the names these declarations declare can be needed: a type
+	// or a function every declaration mentions is not.
+	declared := map[string]bool{}
+	for _, c := range decls {
+		for _, d := range fl.fields(c, "declarator") {
+			if name, _, _, _, _ := fb.declShape(d); name != "" {
+				declared[name] = true
+			}
+		}
+	}
+	text := func(i int32) []byte { return fl.src[fl.n[i].start:fl.n[i].end] }
+	needed := map[string]bool{}
+	need := func(t []byte) {
+		eachIdent(t, func(k, e int) {
+			if name := string(t[k:e]); declared[name] {
+				needed[name] = true
+			}
+		})
+	}
+	need(text(blk))
+	keep := make(map[int32]bool, len(decls))
+	for j := len(decls) - 1; j >= 0; j-- {
+		t := text(decls[j])
+		hit := false
+		eachIdent(t, func(k, e int) {
+			if !hit && needed[string(t[k:e])] {
+				hit = true
+			}
+		})
+		if hit {
+			keep[decls[j]] = true
+			need(t)
+		}
+	}
+	return keep
 }
 
 // loopVars binds the variables the initialiser declaration init of a loop

@@ -164,3 +164,40 @@ class K {
 		})
 	}
 }
+
+// TestCallSiteDeclChain: a call site in the file reads only the caller's
+// declarations its arguments need (neededDecls), through a chain of them,
+// past declarations of other names; a declaration that writes a needed
+// name (here through a reference in its initialiser) is read too.
+func TestCallSiteDeclChain(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, trip string
+	}{
+		{"chain", "uint16_t a = 4;\n    float unused = 2.0f;\n    uint16_t rows = a * 2;\n    uint16_t other = 3;\n    Fold(d, d, 0, rows);", "8"},
+		{"shadowed inside", "uint16_t rows = 8;\n    {\n        uint16_t rows = 16;\n        Fold(d, d, 0, rows);\n    }", "16"},
+		{"written by a later declaration", "uint16_t rows = 8;\n    uint16_t got = Bump(rows);\n    Fold(d, d, 0, rows);", "?"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := xcallersHelper + "__aicore__ inline uint16_t Bump(uint16_t& x) { x += 1; return x; }\n" +
+				"__aicore__ void K(__ubuf__ float* d) {\n    " + tc.body + "\n}\n"
+			f, err := ParseFile(token.NewFileSet(), "k.cpp", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, fn := range f.Funcs {
+				if fn.Name != "Fold" || len(fn.Loops) != 2 {
+					continue
+				}
+				trip := "?"
+				if l := fn.Loops[1]; l.TripKnown {
+					trip = fmt.Sprint(l.Trip)
+				}
+				if trip != tc.trip {
+					t.Errorf("n loop trip %s, want %s", trip, tc.trip)
+				}
+				return
+			}
+			t.Fatal("no Fold with two loops")
+		})
+	}
+}
