@@ -203,10 +203,12 @@ const (
 	TripRegion  = "region"
 )
 
-// tripOf says where the iterations simulated for lp come from.
-func tripOf(lp *ir.Loop) string {
+// tripOf says where the iterations simulated for lp, iters of them, come
+// from: a trip count that folds to more than iters was capped, at
+// MaxIterations or, for a long body, by the pricing machine (priceCap).
+func tripOf(lp *ir.Loop, iters int) string {
 	switch {
-	case lp.TripKnown && lp.Trip > MaxIterations:
+	case lp.TripKnown && lp.Trip > int64(iters):
 		return TripCapped
 	case lp.TripKnown:
 		return TripKnown
@@ -335,7 +337,7 @@ func (md *Model) loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 	}
 	w := md.writtenRun(writtenKey{lp, md.iters(lp), ""}, func() simcheck.Body { return simcheck.BodyOf(fn, lp, nil) })
 	after := md.M.RunCycles(simcheck.BodyOf(fn, lp, drop), w.res.Iterations)
-	c := Cost{Before: w.res.Cycles, After: after.Cycles, Iterations: w.res.Iterations, Opaque: w.opaque, Assumed: w.assumed, Trip: tripOf(lp)}
+	c := Cost{Before: w.res.Cycles, After: after.Cycles, Iterations: w.res.Iterations, Opaque: w.opaque, Assumed: w.assumed, Trip: tripOf(lp, w.res.Iterations)}
 	md.bind(&c, func() simcheck.Body { return simcheck.BodyOf(fn, lp, nil) })
 	return c
 }
@@ -384,7 +386,7 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 	for _, bd := range priced {
 		before := md.writtenRun(writtenKey{lp, md.iters(bd.b.Loop(lp)), bd.b.String()}, func() simcheck.Body { return bd.body }).res
 		after := md.M.RunCycles(bd.fixed, before.Iterations)
-		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: bd.body.Opaque, Assumed: bd.body.Assumed, Instance: bd.b.String(), Trip: tripOf(bd.b.Loop(lp))}
+		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: bd.body.Opaque, Assumed: bd.body.Assumed, Instance: bd.b.String(), Trip: tripOf(bd.b.Loop(lp), before.Iterations)}
 		if save := c.Before - c.After; save > bestSave {
 			best, bestSave, bestBody = c, save, bd.body
 		}
@@ -491,15 +493,20 @@ func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cos
 		return Cost{}, false
 	}
 	var body simcheck.Body
-	iters, region, trip := 1, false, TripRegion
+	iters, region := 1, false
+	var lp *ir.Loop
 	if at.Loop != ir.NoLoop {
-		lp := fn.Loops[at.Loop]
-		iters, trip = md.iters(lp), tripOf(lp)
+		lp = fn.Loops[at.Loop]
+		iters = md.iters(lp)
 		body = simcheck.BodyOf(fn, lp, nil)
 	} else {
 		body, region = simcheck.RegionBody(fn, md.Iterations, nil), true
 	}
 	after := md.M.RunCycles(body, iters)
+	trip := TripRegion
+	if lp != nil {
+		trip = tripOf(lp, after.Iterations)
+	}
 	pos := -1
 	for i := range body.Insts {
 		if body.Insts[i].Instr == at {

@@ -107,15 +107,17 @@ func TestAttachExtract(t *testing.T) {
 // TestTripOf: where a loop's simulated iterations come from.
 func TestTripOf(t *testing.T) {
 	for _, c := range []struct {
-		lp   ir.Loop
-		want string
+		lp    ir.Loop
+		iters int // simulated
+		want  string
 	}{
-		{ir.Loop{TripKnown: true, Trip: 8}, TripKnown},
-		{ir.Loop{TripKnown: true, Trip: 1000}, TripCapped},
-		{ir.Loop{AtMostOnce: true}, TripOnce},
-		{ir.Loop{}, TripDefault},
+		{ir.Loop{TripKnown: true, Trip: 8}, 8, TripKnown},
+		{ir.Loop{TripKnown: true, Trip: 1000}, MaxIterations, TripCapped},
+		{ir.Loop{TripKnown: true, Trip: 15}, 4, TripCapped}, // a long body under priceCap
+		{ir.Loop{AtMostOnce: true}, 1, TripOnce},
+		{ir.Loop{}, 16, TripDefault},
 	} {
-		if got := tripOf(&c.lp); got != c.want {
+		if got := tripOf(&c.lp, c.iters); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.lp, got, c.want)
 		}
 	}
@@ -192,8 +194,8 @@ func TestPricingCap(t *testing.T) {
 	}
 	md := &Model{M: price, Iterations: 16}
 	fn, lp, last := loop(5000)
-	if c := md.Loop(fn, lp, func(in *ir.Instr) bool { return in == last }); c.Iterations != 4 {
-		t.Errorf("5,000 instructions priced over %d iterations, want 4", c.Iterations)
+	if c := md.Loop(fn, lp, func(in *ir.Instr) bool { return in == last }); c.Iterations != 4 || c.Trip != TripCapped {
+		t.Errorf("5,000 instructions priced over %d iterations (trip %s), want 4 (capped)", c.Iterations, c.Trip)
 	}
 	if got := full.RunLoop(fn, lp, 16, nil).Res.Iterations; got != simcheck.MaxInstances/5000 {
 		t.Errorf("Load's machine ran %d iterations of 5,000 instructions, want %d", got, simcheck.MaxInstances/5000)

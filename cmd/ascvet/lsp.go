@@ -1027,9 +1027,9 @@ func lspText(lang, key string) string {
 		return "the loop's trip count"
 	case "trip-" + simcost.TripCapped:
 		if zh {
-			return "迭代次数超过 32，只模拟 32 次：此前已达稳态"
+			return "迭代次数超过模拟的次数（32 次，循环体很长时更少）：此前已达稳态"
 		}
-		return "its trip count is over 32: the steady state is reached before"
+		return "its trip count is over the iterations simulated (32, fewer for a long body): the steady state is reached before"
 	case "trip-" + simcost.TripOnce:
 		if zh {
 			return "该循环至多执行一次"
