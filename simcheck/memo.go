@@ -29,9 +29,10 @@ type memo struct {
 const memoEntries = 1 << 16
 
 // Capped returns a copy of m whose runs stop at n instruction instances
-// (MaxInstances for m): a longer loop runs a prefix and extends its steady
-// rate (runSteady). The copy does not share m's memo: a capped run may
-// differ from the full one.
+// (MaxInstances for m), at least four iterations: Run and RunCycles run
+// fewer iterations (Result.Iterations says how many), RunLoop and
+// RunInstance extend the prefix's steady rate (runSteady). The copy does
+// not share m's memo: a capped run may differ from the full one.
 func (m *Machine) Capped(n int) *Machine {
 	c := *m
 	c.memo = nil

@@ -117,14 +117,11 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 			key := fmt.Sprint(nums)
 			all, ok := combined[key]
 			if !ok {
-				all = md.loop(e.rec.fn, lp, func(in *ir.Instr) bool {
-					for _, g := range group {
-						if g.rec.drop(in) {
-							return true
-						}
-					}
-					return false
-				})
+				recs := make([]*fixRec, len(group))
+				for i, g := range group {
+					recs[i] = g.rec
+				}
+				all = md.loop(e.rec.fn, lp, dropAny(recs))
 				combined[key] = all
 			}
 			slices.Sort(lines)
@@ -163,19 +160,13 @@ func together(all Cost, lines []int) string {
 		who = "the fixes on lines " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 	}
 	n, p := all.Saving()
-	unit := func(k int) string {
-		if k == 1 {
-			return "cycle"
-		}
-		return "cycles"
-	}
 	switch d := all.Saved(); {
 	case d <= 0:
 		return fmt.Sprintf(" (with %s as well: no saving measurable together)", who)
 	case n <= 0:
-		return fmt.Sprintf(" (with %s as well: ~%d %s over the %d simulated iterations together, %d%% of the loop)", who, d, unit(d), all.Iterations, p)
+		return fmt.Sprintf(" (with %s as well: ~%d %s over the %d simulated iterations together, %d%% of the loop)", who, d, cyclesWord(d), all.Iterations, p)
 	}
-	return fmt.Sprintf(" (with %s as well: ~%d %s per iteration together, %d%% of the loop)", who, n, unit(n), p)
+	return fmt.Sprintf(" (with %s as well: ~%d %s per iteration together, %d%% of the loop)", who, n, cyclesWord(n), p)
 }
 
 // Fixed returns the fixes the file's findings price in loop lp (Loop), as
@@ -184,17 +175,28 @@ func together(all Cost, lines []int) string {
 // anything from lp.
 func (md *Model) Fixed(fn *ir.Func, lp *ir.Loop) (drop func(*ir.Instr) bool, removed []*ir.Instr) {
 	md.mu.Lock()
-	var recs []fixRec
-	for _, r := range md.fixes {
-		if r.lp == lp {
-			recs = append(recs, r)
+	var recs []*fixRec
+	for i := range md.fixes {
+		if md.fixes[i].lp == lp {
+			recs = append(recs, &md.fixes[i])
 		}
 	}
 	md.mu.Unlock()
 	if len(recs) == 0 {
 		return nil, nil
 	}
-	drop = func(in *ir.Instr) bool {
+	drop = dropAny(recs)
+	for _, in := range fn.InstrsIn(lp) {
+		if drop(in) {
+			removed = append(removed, in)
+		}
+	}
+	return drop, removed
+}
+
+// dropAny removes what any of recs' fixes removes.
+func dropAny(recs []*fixRec) func(*ir.Instr) bool {
+	return func(in *ir.Instr) bool {
 		for _, r := range recs {
 			if r.drop(in) {
 				return true
@@ -202,12 +204,6 @@ func (md *Model) Fixed(fn *ir.Func, lp *ir.Loop) (drop func(*ir.Instr) bool, rem
 		}
 		return false
 	}
-	for _, in := range fn.InstrsIn(lp) {
-		if drop(in) {
-			removed = append(removed, in)
-		}
-	}
-	return drop, removed
 }
 
 // perCall puts on d, whose fix rec prices, what the fix saves in one call
@@ -307,11 +303,7 @@ const callPrefix = " (a VF call: "
 func callPhrase(before, after int) string {
 	d := before - after
 	if d <= 0 {
-		return fmt.Sprintf(" (a VF call: no saving measurable in its %d cycles)", before)
+		return fmt.Sprintf("%sno saving measurable in its %d cycles)", callPrefix, before)
 	}
-	unit := "cycles"
-	if d == 1 {
-		unit = "cycle"
-	}
-	return fmt.Sprintf(" (a VF call: ~%d %s of %d, %d%%)", d, unit, before, 100*d/before)
+	return fmt.Sprintf("%s~%d %s of %d, %d%%)", callPrefix, d, cyclesWord(d), before, 100*d/before)
 }

@@ -82,24 +82,15 @@ type statsEntry struct {
 // Load returns the machine model the flags name. Models are parsed once per
 // process and shared: a Machine is read-only once parsed.
 func Load(chipName, file string) (*simcheck.Machine, error) {
-	key := loadKey(chipName, file)
-	loadMu.Lock()
-	defer loadMu.Unlock()
-	if l, ok := loaded[key]; ok {
-		return l.m, l.err
-	}
-	var l loadResult
-	if file != "" {
-		l.m, l.err = simcheck.Load(file)
-	} else {
-		l.m, l.err = simcheck.Chip(chipName)
-	}
-	if l.err == nil {
-		l.price = l.m.Capped(priceCap).Memoized()
-		l.m = l.m.Memoized()
-	}
-	loaded[key] = l
+	l := load(chipName, file)
 	return l.m, l.err
+}
+
+// pricing returns the machine rules price fixes on: Load's, capped at
+// priceCap, with a memo of its own.
+func pricing(chipName, file string) (*simcheck.Machine, error) {
+	l := load(chipName, file)
+	return l.price, l.err
 }
 
 // priceCap caps the instruction instances of one run when a rule prices a
@@ -115,23 +106,30 @@ func Load(chipName, file string) (*simcheck.Machine, error) {
 // elsewhere began to move by a cycle or two.
 const priceCap = 1 << 14
 
-// pricing returns the machine rules price fixes on: Load's, capped at
-// priceCap, with a memo of its own.
-func pricing(chipName, file string) (*simcheck.Machine, error) {
-	if _, err := Load(chipName, file); err != nil {
-		return nil, err
+// load parses the machine model the flags name once per process, and
+// keeps it with its pricing copy.
+func load(chipName, file string) loadResult {
+	key := "chip:" + chipName
+	if file != "" {
+		key = "file:" + file
 	}
 	loadMu.Lock()
 	defer loadMu.Unlock()
-	return loaded[loadKey(chipName, file)].price, nil
-}
-
-// loadKey names a machine model for Load's table.
-func loadKey(chipName, file string) string {
-	if file != "" {
-		return "file:" + file
+	if l, ok := loaded[key]; ok {
+		return l
 	}
-	return "chip:" + chipName
+	var l loadResult
+	if file != "" {
+		l.m, l.err = simcheck.Load(file)
+	} else {
+		l.m, l.err = simcheck.Chip(chipName)
+	}
+	if l.err == nil {
+		l.price = l.m.Capped(priceCap).Memoized()
+		l.m = l.m.Memoized()
+	}
+	loaded[key] = l
+	return l
 }
 
 type loadResult struct {
@@ -275,11 +273,7 @@ func (c Cost) Phrase() string {
 func (c Cost) phrase() string {
 	n, p := c.Saving()
 	if d := c.Saved(); n <= 0 && d > 0 && !c.Region {
-		unit := "cycles"
-		if d == 1 {
-			unit = "cycle"
-		}
-		return fmt.Sprintf("saves ~%d %s over the %d simulated iterations (under 1 per iteration, %d%% of the loop)", d, unit, c.Iterations, p)
+		return fmt.Sprintf("saves ~%d %s over the %d simulated iterations (under 1 per iteration, %d%% of the loop)", d, cyclesWord(d), c.Iterations, p)
 	}
 	if n <= 0 {
 		if c.Region && c.Bound != "" {
@@ -293,14 +287,18 @@ func (c Cost) phrase() string {
 		}
 		return "no saving measurable in the simulated loop"
 	}
-	unit := "cycles"
-	if n == 1 {
-		unit = "cycle"
-	}
 	if c.Region {
-		return fmt.Sprintf("saves ~%d %s (%d%% of the region)", n, unit, p)
+		return fmt.Sprintf("saves ~%d %s (%d%% of the region)", n, cyclesWord(n), p)
 	}
-	return fmt.Sprintf("saves ~%d %s per iteration (%d%% of the loop)", n, unit, p)
+	return fmt.Sprintf("saves ~%d %s per iteration (%d%% of the loop)", n, cyclesWord(n), p)
+}
+
+// cyclesWord is "cycle" or "cycles", for n of them.
+func cyclesWord(n int) string {
+	if n == 1 {
+		return "cycle"
+	}
+	return "cycles"
 }
 
 // MaxIterations caps the iterations simulated for a cost: a loop reaches
