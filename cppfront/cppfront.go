@@ -116,6 +116,9 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 			only[i] = [2]int{mac.toExp(r[0]), mac.toExp(r[1])}
 		}
 	}
+	if opts.RegionsOnly && only == nil && noAnalysedRegion(clean, blanks) {
+		return f, nil
+	}
 	trees, segs := parseLazy(clean, blanks, b.clock, only)
 	if trees == nil {
 		if b.over() {

@@ -813,3 +813,42 @@ func scanBlocks(src []byte) (blocks []lazyBlock, classes map[string]bool, ok boo
 
 // bodyAfter are the words that may end a function header before its body.
 var bodyAfter = map[string]bool{"const": true, "override": true, "final": true, "noexcept": true, "volatile": true}
+
+// noAnalysedRegion reports whether the pre-passed text clean can hold no
+// region the rules analyse, from the scan alone: it holds no VF marker
+// (vfHits: a register type word, or a __simd_*, __simt_* or __VEC_SCOPE__
+// marker), or each lies in a function at declaration level that is SIMT
+// only (a __simt_* marker in its header, no other marker, no register
+// type: simtOnly), which the lowering records but no rule reads. When
+// the scan loses track of the braces it says no.
+func noAnalysedRegion(clean []byte, blanks []blank) bool {
+	hits := vfHits(clean, blanks)
+	if len(hits) == 0 {
+		return true
+	}
+	blocks, _, ok := scanBlocks(clean)
+	if !ok {
+		return false
+	}
+	k := 0 // the first hit not yet inside a SIMT-only function
+	for i := range blocks {
+		b := &blocks[i]
+		if b.parent >= 0 {
+			continue
+		}
+		if k < len(hits) && hits[k] < b.hdr {
+			return false // a marker outside every function body
+		}
+		e := k
+		for e < len(hits) && hits[e] <= b.close {
+			e++
+		}
+		if e > k {
+			if !b.level || !marksOf(clean, blanks, b).simtOnly(clean[b.hdr:b.close+1]) {
+				return false
+			}
+			k = e
+		}
+	}
+	return k == len(hits)
+}

@@ -460,3 +460,101 @@ func lazyHolds(t *testing.T, name, src string) string {
 	}
 	return lazy
 }
+
+// TestRegionsOnly: a file whose VF markers all lie in SIMT-only functions,
+// or that holds none outside comments' look-alikes, is not parsed under
+// Options.RegionsOnly; any other marker keeps the parse. Where the scan
+// says no region, the whole lowering finds none the rules analyse.
+func TestRegionsOnly(t *testing.T) {
+	cases := []struct {
+		name, src string
+		skip      bool
+	}{
+		{"simt only", `__simt_vf__ __aicore__ inline void K(__gm__ float* x) { x[threadIdx.x] += 1.0f; }
+__simt_callee__ inline float Sq(float v) { return v * v; }`, true},
+		{"no marker in code", `// vector_float is mentioned here only
+inline int Add(int a, int b) { return a + b; }`, true},
+		{"simd function", `__simd_vf__ inline void V(__ubuf__ float* x) { AscendC::MicroAPI::RegTensor<float> r; }`, false},
+		{"register type in a SIMT function", `__simt_vf__ inline void K(__gm__ float* x) { AscendC::MicroAPI::RegTensor<float> r; }`, false},
+		{"vec scope in a SIMT function", `__simt_vf__ inline void K(__ubuf__ float* x) { __VEC_SCOPE__ { Foo(x); } }`, false},
+		{"host function with a vec scope", `__aicore__ inline void K(__ubuf__ float* x) { __VEC_SCOPE__ { Foo(x); } }`, false},
+		{"register type outside any body", `using V = AscendC::MicroAPI::RegTensor<float>;
+__simt_vf__ inline void K(__gm__ float* x) { x[0] = 0; }`, false},
+		{"unbalanced braces", "__simt_vf__ inline void K(int* x) { if (x) { }\n", false},
+	}
+	for _, c := range cases {
+		clean, blanks := prepass([]byte(c.src))
+		if got := noAnalysedRegion(clean, blanks); got != c.skip {
+			t.Errorf("%s: noAnalysedRegion = %v, want %v", c.name, got, c.skip)
+		}
+		f, err := ParseFileOptions(token.NewFileSet(), "r.asc", []byte(c.src), Options{RegionsOnly: true})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		whole, err := ParseFile(token.NewFileSet(), "r.asc", []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case c.skip && len(f.Funcs) > 0:
+			t.Errorf("%s: parsed under RegionsOnly (%d functions)", c.name, len(f.Funcs))
+		case !c.skip && len(f.Funcs) != len(whole.Funcs):
+			t.Errorf("%s: %d functions under RegionsOnly, %d without", c.name, len(f.Funcs), len(whole.Funcs))
+		}
+		if analysed(t, c.src) > 0 && c.skip {
+			t.Errorf("%s: skipped, but the lowering finds an analysed region", c.name)
+		}
+	}
+	// Sound on every kernel of the repository: a file the scan skips has
+	// no analysed region.
+	skipped := 0
+	for _, p := range repoFiles(t) {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clean, blanks := prepass(src)
+		if !noAnalysedRegion(clean, blanks) {
+			continue
+		}
+		skipped++
+		if n := analysed(t, string(src)); n > 0 {
+			t.Errorf("%s: skipped, but the lowering finds %d analysed regions", p, n)
+		}
+	}
+	t.Logf("%d repository files skipped", skipped)
+}
+
+// analysed counts the regions of src the rules analyse.
+func analysed(t *testing.T, src string) int {
+	t.Helper()
+	f, err := ParseFile(token.NewFileSet(), "r.asc", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, fn := range f.Funcs {
+		if fn.Kind.Analysed() {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRegionsOnlyCorpus: on the CANN operator repositories
+// (ASCVET_CORPUS), no file the scan leaves unparsed has a region the rules
+// analyse.
+func TestRegionsOnlyCorpus(t *testing.T) {
+	skipped := 0
+	eachCorpusVF(t, func(p string, src []byte) {
+		clean, blanks := prepass(src)
+		if !noAnalysedRegion(clean, blanks) {
+			return
+		}
+		skipped++
+		if n := analysed(t, string(src)); n > 0 {
+			t.Errorf("%s: skipped, but the lowering finds %d analysed regions", p, n)
+		}
+	})
+	t.Logf("%d files skipped", skipped)
+}

@@ -51,6 +51,13 @@ type Options struct {
 	// watch the flag. The command line never sets it.
 	Stop *atomic.Bool
 
+	// RegionsOnly, when set, leaves a file that can hold no region the
+	// rules analyse unparsed (noAnalysedRegion): no VF marker, or only
+	// SIMT functions, whose bodies no rule reads. Its IR then has no
+	// function at all, not even the SIMT ones, and no Defined names: a
+	// check sets it, ascvet stats, which counts both, does not.
+	RegionsOnly bool
+
 	noForeign bool // do not link calls to helpers of other headers (a header lowered for its helpers)
 
 	// only, when not nil, are the byte ranges of the regions wanted: the

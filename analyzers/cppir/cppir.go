@@ -93,6 +93,11 @@ var Analyzer = &analysis.Analyzer{
 // process (tests, an editor) never sees stale values.
 var limits = cppfront.Options{Index: cppfront.NewIndex()}
 
+// simtRegions is the simt-regions flag: when it is false (a check), a file
+// that can hold no region the rules analyse is not parsed
+// (cppfront.Options.RegionsOnly).
+var simtRegions bool
+
 // ProjectIndex returns the project index the analyzer lowers files with,
 // to ask which headers a file's analysis read (cppfront.Index.Consulted).
 func ProjectIndex() *cppfront.Index { return limits.Index }
@@ -100,6 +105,7 @@ func ProjectIndex() *cppfront.Index { return limits.Index }
 func init() {
 	Analyzer.Flags.IntVar(&limits.MaxDepth, "max-depth", cppfront.DefaultMaxDepth, "deepest nesting of brackets ( [ { in a file with VF code; a deeper file is not analysed")
 	Analyzer.Flags.DurationVar(&limits.Timeout, "file-timeout", 0, "time to parse one file with VF code (0 for no limit); a slower file is not analysed")
+	Analyzer.Flags.BoolVar(&simtRegions, "simt-regions", false, "parse and lower a file whose only VF code is SIMT functions too, which no rule reads (its IR then lists them)")
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -110,6 +116,7 @@ func run(pass *analysis.Pass) (any, error) {
 	pkg := &ir.Package{Fset: pass.Fset}
 	opts := limits
 	opts.Stop = stop.Of(pass) // the fixed texts a rule lowers again (ir.File.Relower) stop with it
+	opts.RegionsOnly = !simtRegions
 	for _, name := range pass.OtherFiles {
 		src, err := read(name)
 		if err != nil {

@@ -34,6 +34,7 @@ type limits struct {
 	maxFileSize int64         // bytes; 0 for none
 	maxDepth    int           // bracket nesting (cppfront.Options.MaxDepth)
 	fileTimeout time.Duration // parse time per file; 0 for none
+	simtRegions bool          // parse files whose only VF code is SIMT functions too (ascvet stats counts them; no rule reads them)
 }
 
 func defaultLimits() limits {
@@ -68,7 +69,10 @@ func (l *limits) apply(as []*analysis.Analyzer) error {
 	if err := setAnalyzerFlag(as, "max-depth", strconv.Itoa(l.maxDepth)); err != nil {
 		return err
 	}
-	return setAnalyzerFlag(as, "file-timeout", l.fileTimeout.String())
+	if err := setAnalyzerFlag(as, "file-timeout", l.fileTimeout.String()); err != nil {
+		return err
+	}
+	return setAnalyzerFlag(as, "simt-regions", strconv.FormatBool(l.simtRegions))
 }
 
 // hint is what a skip message for a limit from cppfront adds.

@@ -136,6 +136,7 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 
 	start := time.Now()
 	as := []*analysis.Analyzer{cppir.Analyzer}
+	o.lim.simtRegions = true // SimtRegions counts them, Defined names their functions
 	if err := o.lim.apply(as); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
