@@ -132,6 +132,55 @@ func TestInline(t *testing.T) {
 	}
 }
 
+// TestInlineOwned: Inline never writes into spare capacity of the
+// caller's registers (another analysis of the function may be appending
+// there); InlineOwned appends in place, to registers the caller owns, and
+// makes the same copy.
+func TestInlineOwned(t *testing.T) {
+	_, f := parse(t, "inline.asc", []byte(inlineSrc))
+	k := f.Func("Kernel")
+	var poly *ir.Instr
+	for _, in := range k.Instrs {
+		if in.Name == "Poly" {
+			poly = in
+		}
+	}
+	if poly == nil || poly.Target == nil {
+		t.Fatal("Poly not linked")
+	}
+	sentinel := &ir.Reg{Name: "sentinel"}
+	spare := func() []*ir.Reg {
+		regs := make([]*ir.Reg, len(k.Regs), len(k.Regs)+4)
+		copy(regs, k.Regs)
+		for i := len(regs); i < cap(regs); i++ {
+			regs[:cap(regs)][i] = sentinel
+		}
+		return regs
+	}
+	shared := spare()
+	body, regs, _, ok := ir.Inline(poly, shared, k.SoleInstance())
+	if !ok {
+		t.Fatal("Inline refused")
+	}
+	if shared[:cap(shared)][len(shared)] != sentinel {
+		t.Error("Inline wrote into spare capacity of the caller's registers")
+	}
+	owned := spare()
+	body2, regs2, _, ok := ir.InlineOwned(poly, owned, k.SoleInstance())
+	if !ok {
+		t.Fatal("InlineOwned refused")
+	}
+	if &regs2[0] != &owned[0] {
+		t.Error("InlineOwned copied registers the caller owns")
+	}
+	if len(regs2) != len(regs) || regs2[len(regs2)-1].Name != regs[len(regs)-1].Name || regs2[len(regs2)-1].ID != regs[len(regs)-1].ID {
+		t.Errorf("InlineOwned made %d registers, Inline %d", len(regs2), len(regs))
+	}
+	if len(body2.Nodes) != len(body.Nodes) {
+		t.Errorf("InlineOwned made %d nodes, Inline %d", len(body2.Nodes), len(body.Nodes))
+	}
+}
+
 func regID(fn *ir.Func, name string) ir.RegID {
 	for _, r := range fn.Regs {
 		if r.Name == name {

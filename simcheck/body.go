@@ -258,7 +258,7 @@ func (b *builder) instr(in *ir.Instr) {
 // ir.MaxInlineDepth, stays one instruction, and is named in Body.Opaque.
 func (b *builder) call(in *ir.Instr) bool {
 	if in.Target != nil && b.depth < ir.MaxInlineDepth {
-		body, regs, inner, ok := ir.Inline(in, b.regs, b.bind)
+		body, regs, inner, ok := ir.InlineOwned(in, b.regs, b.bind) // b.regs is the builder's own copy
 		if ok {
 			b.regs = regs
 			outer := b.bind
