@@ -130,10 +130,17 @@ type dep struct {
 // loops are simulated three times each, and allocating them anew was a
 // quarter of the memory a big file's check allocates.
 type scratch struct {
-	insts  []*instance
-	slab   []instance
-	deps   []dep
-	events []Event // RunCycles's
+	insts   []*instance
+	slab    []instance
+	deps    []dep
+	events  []Event    // RunCycles's
+	timings []opTiming // per body instruction
+}
+
+// opTiming is the timing of one body instruction, looked up once a run.
+type opTiming struct {
+	t     Timing
+	timed bool
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -190,7 +197,10 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 	defer scratchPool.Put(sc)
 	sc.grow(n * iterations)
 	insts, slab, depBuf := sc.insts[:0], sc.slab[:n*iterations], sc.deps[:0]
-	timings := make([]instance, n) // the timing of each body instruction, looked up once
+	if cap(sc.timings) < n {
+		sc.timings = make([]opTiming, n)
+	}
+	timings := sc.timings[:n] // the timing of each body instruction, looked up once
 	for i := range body.Insts {
 		timings[i].t, timings[i].timed = m.Timing(body.Insts[i].Op, body.Insts[i].Elem)
 	}
