@@ -815,32 +815,46 @@ func scanBlocks(src []byte) (blocks []lazyBlock, classes map[string]bool, ok boo
 var bodyAfter = map[string]bool{"const": true, "override": true, "final": true, "noexcept": true, "volatile": true}
 
 // noAnalysedRegion reports whether the pre-passed text clean can hold no
-// region the rules analyse, from the scan alone: it holds no VF marker
-// (vfHits: a register type word, or a __simd_*, __simt_* or __VEC_SCOPE__
-// marker), or each lies in a function at declaration level that is SIMT
-// only (a __simt_* marker in its header, no other marker, no register
-// type: simtOnly), which the lowering records but no rule reads. When
-// the scan loses track of the braces it says no.
+// region the rules analyse, from a scan alone: it has no VF marker (a
+// register type word, or a __simd_*, __simt_* or __VEC_SCOPE__ marker:
+// vfHits), or only __simt_* markers, each in the header of a function at
+// declaration level that is SIMT only (no other marker, no register type:
+// simtOnly), which the lowering records but no rule reads. A register type
+// or any other marker says no at once, before the braces are scanned; when
+// the scan loses track of them it says no.
 func noAnalysedRegion(clean []byte, blanks []blank) bool {
-	hits := vfHits(clean, blanks)
-	if len(hits) == 0 {
+	var simt []int // the offsets of the __simt_* markers
+	for _, b := range blanks {
+		switch b.text {
+		case "__simt_vf__", "__simt_callee__":
+			simt = append(simt, b.start)
+		default:
+			if _, ok := markerKinds[b.text]; ok {
+				return false // a __simd_* marker or __VEC_SCOPE__
+			}
+		}
+	}
+	if hasRegType(clean) {
+		return false // no SIMT-only function holds one
+	}
+	if len(simt) == 0 {
 		return true
 	}
 	blocks, _, ok := scanBlocks(clean)
 	if !ok {
 		return false
 	}
-	k := 0 // the first hit not yet inside a SIMT-only function
+	k := 0 // the first marker not yet inside a SIMT-only function
 	for i := range blocks {
 		b := &blocks[i]
 		if b.parent >= 0 {
 			continue
 		}
-		if k < len(hits) && hits[k] < b.hdr {
+		if k < len(simt) && simt[k] < b.hdr {
 			return false // a marker outside every function body
 		}
 		e := k
-		for e < len(hits) && hits[e] <= b.close {
+		for e < len(simt) && simt[e] <= b.close {
 			e++
 		}
 		if e > k {
@@ -850,5 +864,5 @@ func noAnalysedRegion(clean []byte, blanks []blank) bool {
 			k = e
 		}
 	}
-	return k == len(hits)
+	return k == len(simt)
 }
