@@ -307,6 +307,52 @@ func Cost(bl *ir.Block) int {
 	return n
 }
 
+// InstsBelow reports whether every body built from bl (BodyOf,
+// BodyOfInstance: any instantiation, any skip) that meets no loop
+// (Body.Loops == 0) holds fewer than limit instructions. It counts every
+// branch of every if, inlines each helper whose body is known as the
+// builder does (to ir.MaxInlineDepth, the call itself counted too, for
+// when Inline refuses it), and counts each instruction at the most it
+// expands to: a generic Load or Store two, a MERGING op two, an Add, Sub,
+// Mul or Div its sources and two more (viaTraitTwo). A loop inside counts
+// nothing: a body that meets one is no straight line (Body.Loops). It
+// stops counting at limit, so its work is bounded by limit, not by the
+// helpers' sizes. LongestChain of such a body is below limit too.
+func InstsBelow(bl *ir.Block, limit int) bool {
+	return instsUpTo(bl, 0, limit) < limit
+}
+
+// instsUpTo is InstsBelow's count, at helper depth depth, stopped once it
+// reaches limit.
+func instsUpTo(bl *ir.Block, depth, limit int) int {
+	if bl == nil {
+		return 0
+	}
+	n := 0
+	for _, x := range bl.Nodes {
+		if n >= limit {
+			return n
+		}
+		switch x := x.(type) {
+		case *ir.Instr:
+			switch {
+			case x.Op == ir.OpCall && x.Target != nil && x.Target.Body != nil && depth < ir.MaxInlineDepth:
+				n += 1 + instsUpTo(x.Target.Body, depth+1, limit-n)
+			case x.Op == ir.OpLoad, x.Op == ir.OpStore, x.Merging:
+				n += 2
+			case x.Op == ir.OpAdd, x.Op == ir.OpSub, x.Op == ir.OpMul, x.Op == ir.OpDiv:
+				n += len(x.Uses) + 2
+			default:
+				n++
+			}
+		case *ir.If:
+			n += instsUpTo(x.Then, depth, limit-n)
+			n += instsUpTo(x.Else, depth, limit-n)
+		}
+	}
+	return n
+}
+
 // traitOne64 reports whether in is a 64-bit Add, Sub, Mul or Div on
 // RegTraitNumOne registers. The 950 library computes those on the two
 // 32-bit halves: it splits each source into a RegTraitNumTwo pair and

@@ -258,3 +258,76 @@ func TestCapped(t *testing.T) {
 		t.Errorf("capped run %d cycles, full %d: %+.1f%%", capped, full, 100*d)
 	}
 }
+
+// TestInstsBelow: InstsBelow never claims fewer instructions than a body
+// built from the loop holds, for every innermost loop and instantiation of
+// the repository's kernels (and of ASCVET_CORPUS, when set): a body of n
+// instructions is never "below n". And it does say so of a short loop.
+func TestInstsBelow(t *testing.T) {
+	short := `__simd_vf__ inline void K(__ubuf__ float* x, __ubuf__ float* z)
+{
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    AscendC::Reg::RegTensor<float> a;
+    for (uint16_t i = 0; i < 64; ++i) {
+        AscendC::Reg::LoadAlign(a, x + i * 64);
+        AscendC::Reg::Abs(a, a, m);
+        AscendC::Reg::StoreAlign(z + i * 64, a, m);
+    }
+}
+`
+	f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(short))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp := f.Func("K").Loops[0]
+	if n := len(simcheck.BodyOf(f.Func("K"), lp, nil).Insts); !simcheck.InstsBelow(lp.Body, 16) || simcheck.InstsBelow(lp.Body, n) {
+		t.Errorf("a loop of %d instructions: below 16 %v, below %d %v", n, simcheck.InstsBelow(lp.Body, 16), n, simcheck.InstsBelow(lp.Body, n))
+	}
+	dirs := []string{"../testdata/kernels"}
+	if d := os.Getenv("ASCVET_CORPUS"); d != "" {
+		dirs = append(dirs, d)
+	}
+	loops := 0
+	for _, dir := range dirs {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			switch filepath.Ext(p) {
+			case ".asc", ".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".hxx":
+			default:
+				return nil
+			}
+			src, err := os.ReadFile(p)
+			if err != nil || !cppfront.HasVFMarker(src) {
+				return err
+			}
+			f, err := cppfront.ParseFile(token.NewFileSet(), p, src)
+			if err != nil {
+				return nil
+			}
+			for _, fn := range f.Funcs {
+				if !fn.Kind.Analysed() {
+					continue
+				}
+				for _, lp := range fn.Loops {
+					for _, b := range fn.Instantiations() {
+						body := simcheck.BodyOfInstance(fn, b, lp, nil)
+						if body.Loops > 0 {
+							continue
+						}
+						loops++
+						if n := len(body.Insts); simcheck.InstsBelow(lp.Body, n) {
+							t.Errorf("%s: %s: a loop built with %d instructions (%s) is said to hold fewer", p, fn.Name, n, b)
+						}
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d builds checked", loops)
+}
