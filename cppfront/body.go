@@ -3,6 +3,7 @@ package cppfront
 import (
 	"bytes"
 	"go/token"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -403,6 +404,7 @@ func (fb *funcBuilder) enclosingNodes(blk, def *sitter.Node) {
 		fb.paramValues(fb.outerVals)
 	}
 	path := lw.ancestors(blk, def) // the ancestors of blk inside def, outermost first
+	var blkIDs map[string]bool     // the identifiers of blk
 	forget := func(n *sitter.Node) {
 		for name := range writtenNames(lw.src[n.StartByte():n.EndByte()]) {
 			if b, ok := fb.lookup(name); ok && b.reg == ir.NoReg && (b.isConst || b.sym != nil) {
@@ -439,7 +441,10 @@ func (fb *funcBuilder) enclosingNodes(blk, def *sitter.Node) {
 			c.Close()
 			// Only the declarations of names the block needs, directly or
 			// through another needed declaration, are lowered.
-			needed := identifiers(lw.src[blk.StartByte():blk.EndByte()], nil)
+			if blkIDs == nil {
+				blkIDs = identifiers(lw.src[blk.StartByte():blk.EndByte()], nil) // once, however deep the block
+			}
+			needed := maps.Clone(blkIDs)
 			keep := make([]bool, len(before))
 			for j := len(before) - 1; j >= 0; j-- {
 				ch := before[j]

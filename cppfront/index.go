@@ -38,6 +38,7 @@ type Index struct {
 	used     map[string]*consulted           // file name -> what its lowering consulted, until Consulted takes it
 	folders  map[string][]*header            // folder -> its headers that define a class (classes.go), this generation
 	sibDirs  map[string]*siblingDir          // folder -> its sources' includes (siblings.go)
+	edges    map[string][]edge               // header path -> its includes resolved (edgesOf), this generation
 	macros   map[string]map[string]*macroDef // dir and includes -> the macros of their closure (headermacro.go), this generation
 	texts    map[string]includerSrc          // files read for what they include and call (siblings.go), this generation
 	textSize int                             // the bytes texts holds, at most maxIncluderTexts
@@ -46,7 +47,7 @@ type Index struct {
 // NewIndex returns an empty index, to share between the files of one run.
 func NewIndex() *Index {
 	wd, _ := os.Getwd()
-	return &Index{wd: wd, headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string]*closure{}, used: map[string]*consulted{}, folders: map[string][]*header{}, sibDirs: map[string]*siblingDir{}, macros: map[string]map[string]*macroDef{}, texts: map[string]includerSrc{}}
+	return &Index{wd: wd, headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string]*closure{}, used: map[string]*consulted{}, folders: map[string][]*header{}, sibDirs: map[string]*siblingDir{}, edges: map[string][]edge{}, macros: map[string]map[string]*macroDef{}, texts: map[string]includerSrc{}}
 }
 
 // Refresh makes the index check its headers again, by size and
@@ -63,6 +64,7 @@ func (ix *Index) Refresh() {
 	clear(ix.folders)
 	clear(ix.macros)
 	clear(ix.sibDirs)
+	clear(ix.edges)
 	clear(ix.texts)
 	ix.textSize = 0
 }
@@ -488,24 +490,19 @@ func (ix *Index) walk(dir string, includes []string) *closure {
 		depth int
 	}
 	var queue []item
-	push := func(dir string, incs []string, depth int) {
-		for _, inc := range incs {
-			p := ix.resolve(dir, inc)
-			// A file found next to the includer, the first place looked
-			// at, stays the answer until it is removed, which the
-			// header's own dependency sees: two lookups in three are of
-			// that kind, and only the others are recorded.
-			if k := [2]string{dir, inc}; !looked[k] && p != filepath.Join(dir, inc) {
-				looked[k] = true
-				c.looks = append(c.looks, Dep{Path: ix.abs(dir), Lookup: lookupInclude + inc, Sum: sha256.Sum256([]byte(ix.abs(p)))})
+	visit := func(es []edge, depth int) {
+		for _, e := range es {
+			if e.look != nil && !looked[e.key] {
+				looked[e.key] = true
+				c.looks = append(c.looks, *e.look)
 			}
-			if p != "" && !seen[p] {
-				seen[p] = true
-				queue = append(queue, item{p, depth})
+			if e.path != "" && !seen[e.path] {
+				seen[e.path] = true
+				queue = append(queue, item{e.path, depth})
 			}
 		}
 	}
-	push(dir, includes, 1)
+	visit(ix.resolveAll(dir, includes), 1)
 	for len(queue) > 0 && len(c.hs) < indexMaxFiles {
 		it := queue[0]
 		queue = queue[1:]
@@ -515,10 +512,51 @@ func (ix *Index) walk(dir string, includes []string) *closure {
 		}
 		c.hs = append(c.hs, h)
 		if it.depth < indexDepth {
-			push(filepath.Dir(it.path), h.includes, it.depth+1)
+			visit(ix.edgesOf(it.path, h.includes), it.depth+1)
 		}
 	}
 	return c
+}
+
+// edge is one include of a header, resolved (Index.edgesOf).
+type edge struct {
+	key  [2]string // the including folder and the include as written
+	path string    // where it resolves, "" when nowhere
+	look *Dep      // the lookup a closure records for it, nil when the file is next to the includer
+}
+
+// edgesOf returns the includes incs of the header at path resolved as
+// walk's push resolves them, once a generation: every closure that reaches
+// a header walks on from it, and most closures reach the same headers.
+func (ix *Index) edgesOf(path string, incs []string) []edge {
+	ix.mu.Lock()
+	es, ok := ix.edges[path]
+	ix.mu.Unlock()
+	if ok {
+		return es
+	}
+	es = ix.resolveAll(filepath.Dir(path), incs)
+	ix.mu.Lock()
+	ix.edges[path] = es
+	ix.mu.Unlock()
+	return es
+}
+
+// resolveAll resolves the includes incs of a file in dir. A file found
+// next to the includer, the first place looked at, stays the answer until
+// it is removed, which the header's own dependency sees: two lookups in
+// three are of that kind, and only the others are recorded (edge.look).
+func (ix *Index) resolveAll(dir string, incs []string) []edge {
+	es := make([]edge, 0, len(incs))
+	for _, inc := range incs {
+		p := ix.resolve(dir, inc)
+		e := edge{key: [2]string{dir, inc}, path: p}
+		if p != filepath.Join(dir, inc) {
+			e.look = &Dep{Path: ix.abs(dir), Lookup: lookupInclude + inc, Sum: sha256.Sum256([]byte(ix.abs(p)))}
+		}
+		es = append(es, e)
+	}
+	return es
 }
 
 // Scope is what one file sees through the index: its own definitions

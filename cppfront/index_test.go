@@ -229,3 +229,52 @@ func BenchmarkIndex(b *testing.B) {
 		b.Fatalf("B_LEN = %v", v)
 	}
 }
+
+// TestIndexEdgesRefresh: a header's includes are resolved once a
+// generation (Index.edgesOf), for every closure that reaches it; after
+// Refresh an include of a header that a new file now shadows resolves to
+// that file.
+func TestIndexEdgesRefresh(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"include/rows.h": "constexpr uint32_t ROW = 64;\n",
+		"op/mid.h":       "#include \"rows.h\"\n",
+		"op/k.asc":       "#include \"mid.h\"\n__simd_vf__ inline void K(__ubuf__ float* src) { Reg::RegTensor<float> v; for (uint16_t i = 0; i < 8; ++i) { Reg::LoadAlign(v, src + i * ROW); } }\n",
+		"op/j.asc":       "#include \"mid.h\"\n__simd_vf__ inline void J(__ubuf__ float* src) { Reg::RegTensor<float> v; for (uint16_t i = 0; i < 8; ++i) { Reg::LoadAlign(v, src + i * ROW); } }\n",
+	})
+	ix := NewIndex()
+	addr := func(file string) string {
+		t.Helper()
+		name := filepath.Join(dir, "op", file)
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := ParseFileOptions(token.NewFileSet(), name, src, Options{Index: ix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fn := range f.Funcs {
+			for _, in := range fn.Instrs {
+				if in.Name == "LoadAlign" {
+					for _, a := range in.Args {
+						if a.Role == ir.ArgPtr && a.Expr != nil {
+							return a.Expr.String()
+						}
+					}
+				}
+			}
+		}
+		return ""
+	}
+	if got, want := addr("k.asc"), "src + (i * 64)"; got != want {
+		t.Fatalf("k.asc: %s, want %s", got, want)
+	}
+	if got, want := addr("j.asc"), "src + (i * 64)"; got != want {
+		t.Fatalf("j.asc, through mid.h's includes resolved once: %s, want %s", got, want)
+	}
+	write(t, filepath.Join(dir, "op", "rows.h"), "constexpr uint32_t ROW = 68;\n")
+	ix.Refresh()
+	if got, want := addr("j.asc"), "src + (i * 68)"; got != want {
+		t.Errorf("after Refresh, op/rows.h shadowing include/rows.h: %s, want %s", got, want)
+	}
+}
