@@ -366,7 +366,10 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 		kept := pending[:0]
 		for _, k := range pending {
 			in := insts[k]
-			if in.ev.Dispatch >= cycle || in.readyAt > cycle || in.readyAt == 0 && in.blocker > 0 && !insts[in.blocker-1].issued ||
+			// (Every entry here was dispatched in an earlier cycle: the
+			// window is filled after the issue, and a cycle that dispatches
+			// is followed by the next.)
+			if in.readyAt > cycle || in.readyAt == 0 && in.blocker > 0 && !insts[in.blocker-1].issued ||
 				in.timed && full[fullKey(in)] == cycle+1 {
 				// Not ready, as tryIssue would find before anything else:
 				// most of the window most cycles, told without the call
