@@ -331,3 +331,70 @@ func TestInstsBelow(t *testing.T) {
 	}
 	t.Logf("%d builds checked", loops)
 }
+
+// TestCyclesOnly: a CyclesOnly machine (memoized or not) prices a region,
+// part by part, as the machine it copies, overlaps of consecutive parts
+// included, and CyclesWith as well; its parts keep no Events.
+func TestCyclesOnly(t *testing.T) {
+	src := `__simd_vf__ inline void K(__ubuf__ float* x, __ubuf__ float* z, uint32_t n)
+{
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    AscendC::Reg::RegTensor<float> a, b;
+    AscendC::Reg::Duplicate(b, 1.0f, m);
+    for (uint16_t i = 0; i < 24; ++i) {
+        AscendC::Reg::LoadAlign(a, x + i * 64);
+        AscendC::Reg::Add(a, a, b, m);
+        AscendC::Reg::Exp(a, a, m);
+        AscendC::Reg::StoreAlign(z + i * 64, a, m);
+    }
+    AscendC::Reg::Muls(b, b, 2.0f, m);
+    for (uint16_t j = 0; j < 8; ++j) {
+        AscendC::Reg::LoadAlign(a, x + j * 64);
+        AscendC::Reg::Mul(a, a, b, m);
+        AscendC::Reg::StoreAlign(z + j * 64, a, m);
+    }
+}
+`
+	f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := f.Func("K")
+	m, err := simcheck.Chip("ascend950")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m.RunRegion(fn, simcheck.DefaultIterations, nil)
+	if len(want.Parts) < 3 {
+		t.Fatalf("%d parts, want loops and straight code", len(want.Parts))
+	}
+	overlap := 0
+	for _, p := range want.Parts {
+		overlap += p.Overlap
+	}
+	if overlap == 0 {
+		t.Fatal("no part overlaps the next: the drain is not exercised")
+	}
+	drop := func(in *ir.Instr) bool { return in.Name == "Exp" }
+	for _, c := range []*simcheck.Machine{m.CyclesOnly(), m.CyclesOnly().Memoized()} {
+		for range 2 { // the memo's second answers too
+			got := c.RunRegion(fn, simcheck.DefaultIterations, nil)
+			if got.Cycles != want.Cycles || len(got.Parts) != len(want.Parts) {
+				t.Fatalf("cycles-only: %d cycles in %d parts, want %d in %d", got.Cycles, len(got.Parts), want.Cycles, len(want.Parts))
+			}
+			for i := range got.Parts {
+				if got.Parts[i].Cycles != want.Parts[i].Cycles || got.Parts[i].Overlap != want.Parts[i].Overlap {
+					t.Errorf("part %d: %d cycles, overlap %d; want %d, %d", i, got.Parts[i].Cycles, got.Parts[i].Overlap, want.Parts[i].Cycles, want.Parts[i].Overlap)
+				}
+				if len(got.Parts[i].Res.Events) > 0 {
+					t.Errorf("part %d keeps %d events", i, len(got.Parts[i].Res.Events))
+				}
+			}
+			a, ok1 := m.CyclesWith(want, fn, fn.SoleInstance(), fn.Loops[0], simcheck.DefaultIterations, drop)
+			b, ok2 := c.CyclesWith(got, fn, fn.SoleInstance(), fn.Loops[0], simcheck.DefaultIterations, drop)
+			if a != b || !ok1 || !ok2 || a >= want.Cycles {
+				t.Errorf("CyclesWith: %d (%v) cycles-only, %d (%v) with events, of %d", b, ok2, a, ok1, want.Cycles)
+			}
+		}
+	}
+}

@@ -40,6 +40,17 @@ func (m *Machine) Capped(n int) *Machine {
 	return &c
 }
 
+// CyclesOnly returns a copy of m for a caller that reads only the cycles
+// of RunLoop, RunInstance and CyclesWith: their parts run as RunCycles
+// runs (memoized when the copy is, then Memoized), and the parts' Results
+// hold no Events, Critical or PortBusy. The copy does not share m's memo.
+func (m *Machine) CyclesOnly() *Machine {
+	c := *m
+	c.memo = nil
+	c.cyclesOnly = true
+	return &c
+}
+
 // Memoized returns a copy of m whose RunCycles results are kept and
 // reused for identical bodies. The copy must not be changed after; a copy of
 // the copy (changed or not) does not share its memo.

@@ -108,6 +108,9 @@ type Machine struct {
 	// runCap caps the instruction instances of one run when set
 	// (Capped); MaxInstances otherwise.
 	runCap int
+	// cyclesOnly: the parts of a region run without their Events
+	// (CyclesOnly).
+	cyclesOnly bool
 }
 
 // Chips returns the names of the embedded machine models.

@@ -69,10 +69,20 @@ func (m *Machine) RunLoopInstance(fn *ir.Func, bind ir.Bindings, lp *ir.Loop, it
 	return p
 }
 
+// runPart runs one part of a region: Run, whose Result holds the Events a
+// view or a binding needs, or RunCycles on a machine that prices only
+// (CyclesOnly).
+func (m *Machine) runPart(body Body, n int) *Result {
+	if m.cyclesOnly {
+		return m.RunCycles(body, n)
+	}
+	return m.Run(body, n)
+}
+
 // runSteady runs n iterations of body, or, past MaxInstances, a prefix of
 // them and the prefix's steady rate for the rest.
 func (m *Machine) runSteady(body Body, n int) (int, *Result, bool) {
-	res := m.Run(body, n)
+	res := m.runPart(body, n)
 	if res.Iterations >= n {
 		return res.Cycles, res, false
 	}
@@ -135,7 +145,7 @@ func (m *Machine) RunInstance(fn *ir.Func, bind ir.Bindings, iterations int, ski
 		if len(body.Insts) == 0 {
 			return
 		}
-		res := m.Run(body, 1)
+		res := m.runPart(body, 1)
 		rr.Parts = append(rr.Parts, Part{Iterations: 1, Unroll: 1, Cycles: res.Cycles, Body: body, Res: res})
 	}
 	if fn.Body != nil {
@@ -201,14 +211,10 @@ func (m *Machine) CyclesWith(rr *RegionResult, fn *ir.Func, bind ir.Bindings, to
 // drainOf is the part of a run after its last dispatch: the cycles the
 // next part overlaps.
 func drainOf(r *Result) int {
-	if r == nil || len(r.Events) == 0 {
+	if r == nil {
 		return 0
 	}
-	first, last := r.Events[0].Dispatch, 0
-	for i := range r.Events {
-		last = max(last, r.Events[i].Dispatch)
-	}
-	return r.Cycles - (last - first + 1)
+	return r.drain
 }
 
 func hasBarrier(b Body) bool {

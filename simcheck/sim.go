@@ -73,6 +73,10 @@ type Result struct {
 	// The first half of the iterations (Steady): when its last instance
 	// retired, and how many of its instances were computed.
 	halfCycles, halfComputed int
+
+	// drain is the part of the run after its last dispatch (drainOf),
+	// kept without Events too.
+	drain int
 }
 
 // IPC is compute instructions (those issued to EXU0/EXU1) per cycle, the
@@ -443,15 +447,17 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			panic("internal error: simulation does not converge")
 		}
 	}
-	first, last, half := insts[0].ev.Dispatch, 0, 0
+	first, last, half, lastDispatch := insts[0].ev.Dispatch, 0, 0, 0
 	for _, in := range insts {
 		last = max(last, in.ev.Retire)
+		lastDispatch = max(lastDispatch, in.ev.Dispatch)
 		if in.iter < iterations/2 {
 			half = max(half, in.ev.Retire)
 		}
 	}
 	res.Cycles = last - first + 1
 	res.halfCycles = half - first + 1
+	res.drain = res.Cycles - (lastDispatch - first + 1)
 	for i := range events {
 		if events[i].Compute {
 			res.computed++

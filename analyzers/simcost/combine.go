@@ -270,7 +270,7 @@ func (md *Model) callMachine() *simcheck.Machine {
 	md.mu.Lock()
 	defer md.mu.Unlock()
 	if md.callM == nil {
-		md.callM = md.M.Capped(callCap)
+		md.callM = md.M.Capped(callCap).CyclesOnly().Memoized() // Finish reads only cycles; the findings of one function run its loops' bodies again
 	}
 	return md.callM
 }
