@@ -71,8 +71,7 @@ func (md *Model) Stats(fn *ir.Func, lp *ir.Loop) []LoopStats {
 		insts := fn.Instantiations()
 		seen := map[string]int{}
 		for _, b := range insts {
-			body := simcheck.BodyOfInstance(fn, b, lp, nil)
-			key := bodyKey(body)
+			body, key := md.writtenBody(fn, b, lp)
 			if k, ok := seen[key]; ok {
 				e.st[k].Instances = append(e.st[k].Instances, b)
 				continue

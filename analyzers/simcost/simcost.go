@@ -49,6 +49,42 @@ type Model struct {
 	fixes   []fixRec                           // the fixes priced by Loop, for Finish: their costs combined per loop
 	calls   map[callKey]*simcheck.RegionResult // a VF call as written, by function and instantiation (Finish)
 	callM   *simcheck.Machine                  // the machine VF calls are simulated on (callMachine)
+	bodies  map[bodyRef]builtBody              // loop bodies as written, by instantiation (writtenBody)
+}
+
+// bodyRef names a loop's body as one instantiation builds it.
+type bodyRef struct {
+	lp   *ir.Loop
+	inst string // Bindings.String
+}
+
+// builtBody is a loop's body as written and its bodyKey.
+type builtBody struct {
+	body simcheck.Body
+	key  string
+}
+
+// writtenBody returns the body of loop lp of fn as the instantiation b
+// builds it as written (no fix), and its bodyKey, built once per file:
+// Stats builds every instantiation's, and each finding in the loop asks
+// for them again (Loop), fix after fix. A body is only read once built.
+func (md *Model) writtenBody(fn *ir.Func, b ir.Bindings, lp *ir.Loop) (simcheck.Body, string) {
+	k := bodyRef{lp, b.String()}
+	md.mu.Lock()
+	bb, ok := md.bodies[k]
+	md.mu.Unlock()
+	if ok {
+		return bb.body, bb.key
+	}
+	body := simcheck.BodyOfInstance(fn, b, lp, nil)
+	bb = builtBody{body, bodyKey(body)}
+	md.mu.Lock()
+	if md.bodies == nil {
+		md.bodies = map[bodyRef]builtBody{}
+	}
+	md.bodies[k] = bb
+	md.mu.Unlock()
+	return bb.body, bb.key
 }
 
 // fixRec is one fix Loop priced: the instructions it removes from a loop.
@@ -333,10 +369,14 @@ func (md *Model) loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 	if insts := fn.Instantiations(); len(insts) > 1 || len(insts) == 1 && !insts[0].Empty() {
 		return md.loopInstances(fn, lp, drop, insts)
 	}
-	w := md.writtenRun(writtenKey{lp, md.iters(lp), ""}, func() simcheck.Body { return simcheck.BodyOf(fn, lp, nil) })
+	asWritten := func() simcheck.Body {
+		body, _ := md.writtenBody(fn, fn.SoleInstance(), lp)
+		return body
+	}
+	w := md.writtenRun(writtenKey{lp, md.iters(lp), ""}, asWritten)
 	after := md.M.RunCycles(simcheck.BodyOf(fn, lp, drop), w.res.Iterations)
 	c := Cost{Before: w.res.Cycles, After: after.Cycles, Iterations: w.res.Iterations, Opaque: w.opaque, Assumed: w.assumed, Trip: tripOf(lp, w.res.Iterations)}
-	md.bind(&c, func() simcheck.Body { return simcheck.BodyOf(fn, lp, nil) })
+	md.bind(&c, asWritten)
 	return c
 }
 
@@ -362,12 +402,11 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 	var builds, priced []build
 	seen := map[string]bool{}
 	for _, b := range insts {
-		body := simcheck.BodyOfInstance(fn, b, lp, nil)
-		if key := bodyKey(body); seen[key] {
+		body, key := md.writtenBody(fn, b, lp)
+		if seen[key] {
 			continue
-		} else {
-			seen[key] = true
 		}
+		seen[key] = true
 		bd := build{b, body, simcheck.BodyOfInstance(fn, b, lp, drop)}
 		builds = append(builds, bd)
 		if len(bd.fixed.Insts) != len(body.Insts) {

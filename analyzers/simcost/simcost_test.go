@@ -205,3 +205,39 @@ func TestPricingCap(t *testing.T) {
 		t.Errorf("64 instructions priced over %d iterations, want 32", c.Iterations)
 	}
 }
+
+// TestWrittenBodyOnce: a loop's body as written is built once per file
+// for each instantiation, and Stats and every Loop after it share it: a
+// second finding in the loop builds no body as written again.
+func TestWrittenBodyOnce(t *testing.T) {
+	price, err := pricing("ascend950", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := it.New("k")
+	var adds []*ir.Instr
+	lp := b.Loop(32, func() {
+		x := b.VReg("x", "float")
+		for range 20 {
+			adds = append(adds, b.Instr(ir.OpAdd, it.W(x), it.R(x), it.R(x)))
+		}
+	})
+	fn := b.Func()
+	md := &Model{M: price, Iterations: 16}
+	if st := md.Stats(fn, lp); len(st) != 1 || st[0].Cycles == 0 {
+		t.Fatalf("Stats: %+v", st)
+	}
+	built := md.bodies[bodyRef{lp, fn.SoleInstance().String()}].body
+	if len(md.bodies) != 1 || len(built.Insts) != 20 {
+		t.Fatalf("%d bodies kept after Stats, the loop's of %d instructions", len(md.bodies), len(built.Insts))
+	}
+	for _, in := range adds[:2] {
+		c := md.Loop(fn, lp, func(x *ir.Instr) bool { return x == in })
+		if c.Before == 0 || c.After == 0 {
+			t.Errorf("Loop: %+v", c)
+		}
+	}
+	if got := md.bodies[bodyRef{lp, fn.SoleInstance().String()}].body; len(md.bodies) != 1 || &got.Insts[0] != &built.Insts[0] {
+		t.Error("Loop built the body as written again")
+	}
+}
