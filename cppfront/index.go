@@ -102,7 +102,6 @@ const (
 var (
 	includeRE    = regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"`)
 	defineRE     = regexp.MustCompile(`^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]*?)[ \t]*$`)
-	constStartRE = regexp.MustCompile(`^(?:constexpr|const)\b[^;=(){}]*?\b([A-Za-z_]\w*)\s*(?:=\s*([^;{}]+?)|\{\s*([^;{}]+?)\s*\})\s*;`)
 	aliasStartRE = regexp.MustCompile(`^using\s+([A-Za-z_]\w*)\s*=\s*([^;]+);`)
 	constFnRE    = regexp.MustCompile(`(?s)(?:template\s*<([^<>]*)>\s*)?(?:__aicore__\s+|__simd_callee__\s+|static\s+|inline\s+|constexpr\s+|__inline__\s+)*constexpr\s+(?:__aicore__\s+|inline\s+|static\s+)*[\w:<> ]+?\s+([A-Za-z_]\w*)\s*\(\s*\)\s*(?:const\s*)?\{\s*return\s+([^;{}]+);\s*\}`)
 )
@@ -178,13 +177,19 @@ func scan(path string, src []byte) *header {
 					continue
 				}
 			}
-			if m := re.FindStringSubmatch(stmt); m != nil {
+			var m []string
+			if word == "const" {
+				m = matchConst(stmt)
+			} else {
+				m = re.FindStringSubmatch(stmt)
+			}
+			if m != nil {
 				f(m)
 				k = j + len(m[0])
 			}
 		}
 	}
-	each("const", constStartRE, func(m []string) {
+	each("const", nil, func(m []string) {
 		v := m[2]
 		if v == "" {
 			v = m[3]
@@ -225,6 +230,86 @@ func scan(path string, src []byte) *header {
 		}
 	}
 	return h
+}
+
+// matchConst matches a statement from a const or constexpr keyword to the
+// first ";", its end, as FindStringSubmatch with the pattern
+//
+//	^(?:constexpr|const)\b[^;=(){}]*?\b([A-Za-z_]\w*)\s*(?:=\s*([^;{}]+?)|\{\s*([^;{}]+?)\s*\})\s*;
+//
+// does, without its backtracking, a tenth of scanning a header
+// (TestMatchConst holds them equal): the name is the word just before the
+// first of = ( ) { }, which must be = or {, and the value what follows,
+// trimmed, up to the ";" or the closing }.
+func matchConst(stmt string) []string {
+	kw := 0
+	switch {
+	case strings.HasPrefix(stmt, "constexpr") && len(stmt) > 9 && !isIdentChar(stmt[9]):
+		kw = 9
+	case strings.HasPrefix(stmt, "const") && len(stmt) > 5 && !isIdentChar(stmt[5]):
+		kw = 5
+	default:
+		return nil
+	}
+	semi := strings.IndexByte(stmt, ';')
+	if semi < 0 {
+		return nil
+	}
+	stmt = stmt[:semi+1] // no part of the pattern but its end crosses a ";"
+	b := kw + strings.IndexAny(stmt[kw:], "=(){}")
+	if b < kw || stmt[b] != '=' && stmt[b] != '{' {
+		return nil
+	}
+	ne := b
+	for ne > kw && isRESpace(stmt[ne-1]) {
+		ne--
+	}
+	ns := ne
+	for ns > kw && isIdentChar(stmt[ns-1]) {
+		ns--
+	}
+	if ns == ne || !isIdentStart(stmt[ns]) {
+		return nil
+	}
+	body := stmt[b+1 : len(stmt)-1] // after = or {, before the ";"
+	if stmt[b] == '=' {
+		if strings.ContainsAny(body, "{}") {
+			return nil
+		}
+		v, ok := reValue(body)
+		if !ok {
+			return nil
+		}
+		return []string{stmt, stmt[ns:ne], v, ""}
+	}
+	c := strings.IndexAny(body, "{}")
+	if c < 0 || body[c] != '}' || strings.TrimLeft(body[c+1:], " \t\n\f\r") != "" {
+		return nil
+	}
+	v, ok := reValue(body[:c])
+	if !ok {
+		return nil
+	}
+	return []string{stmt, stmt[ns:ne], "", v}
+}
+
+// reValue is what \s*([^;{}]+?)\s* captures matching all of s (which
+// holds none of ;{}): s trimmed of the white space around, or, when s is
+// white space only, its last byte; ok is false when s is empty.
+func reValue(s string) (string, bool) {
+	if s == "" {
+		return "", false
+	}
+	v := strings.Trim(s, " \t\n\f\r")
+	if v == "" {
+		return s[len(s)-1:], true
+	}
+	return v, true
+}
+
+// isRESpace is regexp's \s: space, \t, \n, \f, \r.
+func isRESpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // nullaryReturn reports whether win holds "( ) [const] { return", the
