@@ -363,7 +363,14 @@ func (h *header) addFn(m []string) {
 func stripComments(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
+		k := strings.IndexAny(s[i:], "\"/") // the text up to the next string or comment is copied as it is
+		if k < 0 {
+			b.WriteString(s[i:])
+			break
+		}
+		b.WriteString(s[i : i+k])
+		i += k
 		switch {
 		case s[i] == '"':
 			j := i + 1
@@ -377,14 +384,15 @@ func stripComments(s string) string {
 				j = len(s) - 1
 			}
 			b.WriteString(s[i : j+1])
-			i = j
+			i = j + 1
 		case strings.HasPrefix(s[i:], "//"):
-			for i < len(s) && s[i] != '\n' {
-				i++
+			e := strings.IndexByte(s[i:], '\n')
+			if e < 0 {
+				i = len(s)
+				break
 			}
-			if i < len(s) {
-				b.WriteByte('\n')
-			}
+			b.WriteByte('\n')
+			i += e + 1
 		case strings.HasPrefix(s[i:], "/*"):
 			k := strings.Index(s[i+2:], "*/")
 			end := len(s)
@@ -392,9 +400,10 @@ func stripComments(s string) string {
 				end = i + 2 + k + 2
 			}
 			b.WriteString(strings.Repeat("\n", strings.Count(s[i:end], "\n")))
-			i = end - 1
+			i = end
 		default:
-			b.WriteByte(s[i])
+			b.WriteByte('/')
+			i++
 		}
 	}
 	return b.String()

@@ -78,3 +78,87 @@ func TestMatchConst(t *testing.T) {
 	}
 	t.Logf("%d statements compared", n)
 }
+
+// stripCommentsByByte is stripComments as it was written first, a byte at
+// a time: the reference TestStripComments holds the copying one to.
+func stripCommentsByByte(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '"':
+			j := i + 1
+			for j < len(s) && s[j] != '"' && s[j] != '\n' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) {
+				j = len(s) - 1
+			}
+			b.WriteString(s[i : j+1])
+			i = j
+		case strings.HasPrefix(s[i:], "//"):
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			if i < len(s) {
+				b.WriteByte('\n')
+			}
+		case strings.HasPrefix(s[i:], "/*"):
+			k := strings.Index(s[i+2:], "*/")
+			end := len(s)
+			if k >= 0 {
+				end = i + 2 + k + 2
+			}
+			b.WriteString(strings.Repeat("\n", strings.Count(s[i:end], "\n")))
+			i = end - 1
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// TestStripComments: stripComments copies what the byte-at-a-time
+// reference writes, on edge cases (an unterminated string, comment or
+// escape at the end, a lone slash) and on every header of the kernels
+// (and of ASCVET_CORPUS, when set).
+func TestStripComments(t *testing.T) {
+	cases := []string{"", "/", "a/b", "\"", "\"\\", "\"a\\\"b\" // c", "x // c", "x // c\ny", "/* a\nb */c", "/* open\n", "a/*b*/c/", "'\"' // q\n", "\"a\nb\"", "//", "/**/", "\"\\\n\""}
+	for _, c := range cases {
+		if got, want := stripComments(c), stripCommentsByByte(c); got != want {
+			t.Errorf("%q: %q, want %q", c, got, want)
+		}
+	}
+	dirs := []string{"../testdata/kernels"}
+	if d := os.Getenv("ASCVET_CORPUS"); d != "" {
+		dirs = append(dirs, d)
+	}
+	n := 0
+	for _, dir := range dirs {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			switch filepath.Ext(p) {
+			case ".h", ".hh", ".hpp", ".hxx", ".asc", ".cpp":
+			default:
+				return nil
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if got, want := stripComments(string(src)), stripCommentsByByte(string(src)); got != want {
+				t.Errorf("%s: the copies differ", p)
+			}
+			n++
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d files compared", n)
+}
