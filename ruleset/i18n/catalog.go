@@ -76,7 +76,10 @@ var messages = map[string][]pattern{
 			`LoadUnAlignPre 在每次迭代中对 ${u} 重新做非对齐搬入初始化，而连续非对齐搬入只需初始化一次；${Move}${Tail}`},
 		{`LoadUnAlignPre on (?P<u>\S+) may re-initialise a contiguous stream each iteration \(not proven: (?P<Why>.+)\); hoist it before the loop if the stream is contiguous` + tail,
 			`LoadUnAlignPre 可能在每次迭代中对 ${u} 重新做非对齐搬入初始化（未能证明：${Why}）；若该流是连续的，请将其移至循环之前${Tail}`},
+		{`LoadUnAlignPre on (?P<u>\S+) re-primes its stream where the LoadUnAlign before it left it, and nothing in between writes memory; delete it` + tail,
+			`LoadUnAlignPre 在 ${u} 的搬入流已到达的位置（前一次 LoadUnAlign 结束处）重新做非对齐搬入初始化，且其间没有写内存的指令；请删除它${Tail}`},
 		{`the stream continues with this load`, `该连续搬入流由这次搬入继续`},
+		{`the stream stands where this load ended`, `该搬入流停在这次搬入结束的位置`},
 		{`hoist the LoadUnAlignPre before the loop`, `将 LoadUnAlignPre 移至循环之前`}, // the fix's title
 	},
 	"ASC1002": {
@@ -368,6 +371,7 @@ var fragments = map[string][]pattern{
 		{`the stream's stores are in an inner loop or under an if constexpr, which the replay does not model`, `该流的搬出位于内层循环或编译期 if 分支中，回放没有为此建模`},
 		{`the stream's pointer (?P<p>\S+) is declared in the loop: declare it before the loop, then sink the Post`, `该流的指针 ${p} 在循环内声明：请先在循环之前声明它，再把 Post 移至循环之后`},
 		{`another StoreUnAlignPost flushes the stream in the loop`, `循环中还有另一个 StoreUnAlignPost 后处理该流`},
+		{`the fixes ascvet checks by replay move a call, they do not delete one`, `ascvet 用回放验证的自动修复只移动调用，不删除调用`},
 		// analyzers/internal/stream: why the statement cannot be moved as text
 		{`the Pre or its loop comes from a macro expansion`, `该 Pre 或其所在循环来自宏展开`},
 		{`the Post or its loop comes from a macro expansion`, `该 Post 或其所在循环来自宏展开`},

@@ -13,7 +13,7 @@ __simd_vf__ inline void RowsKernel<T, withBias>::PairsVf(__ubuf__ float* dst, __
         uint32_t second = first + ROW;
         Reg::LoadUnAlignPre(u, src + first); // want "LoadUnAlignPre on u re-initialises a contiguous stream each iteration"
         Reg::LoadUnAlign(a, u, src + first);
-        Reg::LoadUnAlignPre(u, src + second);
+        Reg::LoadUnAlignPre(u, src + second); // want "LoadUnAlignPre on u re-primes its stream where the LoadUnAlign before it left it, and nothing in between writes memory; delete it"
         Reg::LoadUnAlign(b, u, src + second);
         Reg::Add(a, a, b, m);
         Reg::StoreAlign(dst + i * ROW, a, m);

@@ -46,13 +46,19 @@ package stream
 // of the iteration ended re-primes the stream in place: the register
 // already holds that block, so the two Pres are one stream, contiguous when
 // the first Pre is, and hoisting the first leaves the second redundant.
+// The second is redundant in any case when nothing between the load and it
+// may write memory (redundantAfter: no store, no call whose body is not
+// seen): the block it would read is the one the register holds. ASC1001
+// reports it then, to delete, without an automatic fix.
 //
 //	LoadUnAlignPre(u, src + 2*i*64);         // the stream's Pre: hoistable
 //	LoadUnAlign(a, u, src + 2*i*64);
-//	LoadUnAlignPre(u, src + (2*i+1)*64);     // in place: deletable, not reported
+//	LoadUnAlignPre(u, src + (2*i+1)*64);     // in place: redundant, delete it
 //	LoadUnAlign(b, u, src + (2*i+1)*64);
 
 import (
+	"slices"
+
 	"github.com/ascvet/ascvet/analyzers/internal/linear"
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
@@ -184,9 +190,35 @@ func SecondPre(fn *ir.Func, touch []*ir.Instr, pre, in *ir.Instr) (same bool, wh
 		return true, ""
 	}
 	if inPlace(fn, touch, pre) {
-		return false, "the Pre re-primes in place, where the previous load ended: it is redundant and can be deleted"
+		return false, redundantWhy
 	}
 	return false, "the register serves more than one stream"
+}
+
+// redundantWhy is the reason of a Pre that re-primes in place (SecondPre).
+const redundantWhy = "the Pre re-primes in place, where the previous load ended: it is redundant and can be deleted"
+
+// redundantAfter returns the load after which the Pre q, which re-primes
+// in place (SecondPre), may be deleted: the use of the register just
+// before q, when nothing between that load and q may write memory (a
+// store, or a call whose body is not seen), which the Pre would read fresh
+// and the register, holding the block from before, would not. ok is false
+// otherwise.
+func redundantAfter(fn *ir.Func, touch []*ir.Instr, q *ir.Instr) (*ir.Instr, bool) {
+	at := slices.Index(touch, q)
+	if at < 1 || touch[at-1].Op != ir.OpLoadUnAlign {
+		return nil, false
+	}
+	ld := touch[at-1]
+	for _, in := range fn.Instrs {
+		if in.ID <= ld.ID || in.ID >= q.ID {
+			continue
+		}
+		if in.Op.Info().Cat.IsStore() || in.Op == ir.OpCall || in.Op == ir.OpUnknown && len(in.PtrDefs)+len(in.Args) > 0 {
+			return nil, false
+		}
+	}
+	return ld, true
 }
 
 // inPlace reports whether the Pre q re-primes its register exactly where

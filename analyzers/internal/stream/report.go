@@ -18,26 +18,32 @@ import (
 // -confidence=low, the simulated saving, and the stream's other accesses
 // as related locations.
 type Move struct {
-	sites   func(*ir.Func) []Site
-	compose func(*ir.File, Site) (*fixItem, string) // the fix, its text not yet validated
-	kind    int                                     // hoistKind or sinkKind: its sites and fixes in a FixSet
-	proven  string                                  // "%s on %s ...; %s": register, advice
-	maybe   string                                  // "%s ... (not proven: %s) ...": register, why
-	how     string                                  // the advice: "hoist it before the loop"
-	withReg string                                  // the advice when the register is declared in the loop: "%s" is the register
-	access  string                                  // the related location's message
+	sites        func(*ir.Func) []Site
+	compose      func(*ir.File, Site) (*fixItem, string) // the fix, its text not yet validated
+	kind         int                                     // hoistKind or sinkKind: its sites and fixes in a FixSet
+	proven       string                                  // "%s on %s ...; %s": register, advice
+	maybe        string                                  // "%s ... (not proven: %s) ...": register, why
+	how          string                                  // the advice: "hoist it before the loop"
+	withReg      string                                  // the advice when the register is declared in the loop: "%s" is the register
+	access       string                                  // the related location's message
+	inPlace      string                                  // a redundant site's message (Site.Redundant), "" when the move reports none: "%s" is the register
+	inPlaceAt    string                                  // its related location's message
+	inPlaceNoFix string                                  // why it has no fix
 }
 
 // Hoist is ASC1001's move: the LoadUnAlignPre before the loop.
 var Hoist = Move{
-	sites:   PreSites,
-	compose: composeHoist,
-	kind:    hoistKind,
-	proven:  "LoadUnAlignPre on %s re-initialises a contiguous stream each iteration; %s",
-	maybe:   "LoadUnAlignPre on %s may re-initialise a contiguous stream each iteration (not proven: %s); hoist it before the loop if the stream is contiguous",
-	how:     "hoist it before the loop",
-	withReg: "declare %s before the loop and hoist the Pre with it",
-	access:  "the stream continues with this load",
+	sites:        PreSites,
+	compose:      composeHoist,
+	kind:         hoistKind,
+	proven:       "LoadUnAlignPre on %s re-initialises a contiguous stream each iteration; %s",
+	maybe:        "LoadUnAlignPre on %s may re-initialise a contiguous stream each iteration (not proven: %s); hoist it before the loop if the stream is contiguous",
+	how:          "hoist it before the loop",
+	withReg:      "declare %s before the loop and hoist the Pre with it",
+	access:       "the stream continues with this load",
+	inPlace:      "LoadUnAlignPre on %s re-primes its stream where the LoadUnAlign before it left it, and nothing in between writes memory; delete it",
+	inPlaceAt:    "the stream stands where this load ended",
+	inPlaceNoFix: "the fixes ascvet checks by replay move a call, they do not delete one",
 }
 
 // Sink is ASC1002's move: the StoreUnAlignPost after the loop.
@@ -149,15 +155,23 @@ func (m Move) finding(pass *analysis.Pass, s Site) *finding {
 		}
 		fd.d.Message = fmt.Sprintf(m.maybe, u, s.Why)
 	default:
-		return nil
+		if !s.Redundant || m.inPlace == "" {
+			return nil
+		}
+		fd.d.Message = fmt.Sprintf(m.inPlace, u)
+		fd.noFix = m.inPlaceNoFix
 	}
 	// The price: the loop simulated with and without the instruction.
 	md := pass.ResultOf[simcost.Analyzer].(*simcost.Model)
 	cost := md.Loop(s.Func, s.Loop, func(in *ir.Instr) bool { return in == s.Instr })
 	fd.d.Message += ": " + cost.Phrase()
 	simcost.Attach(&fd.d, cost)
+	access := m.access
+	if s.Redundant {
+		access = m.inPlaceAt
+	}
 	for _, a := range s.Stream {
-		fd.d.Related = append(fd.d.Related, analysis.RelatedInformation{Pos: a.Pos, End: a.End, Message: m.access})
+		fd.d.Related = append(fd.d.Related, analysis.RelatedInformation{Pos: a.Pos, End: a.End, Message: access})
 	}
 	return fd
 }

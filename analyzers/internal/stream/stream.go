@@ -33,6 +33,12 @@ type Site struct {
 	Stream  []*ir.Instr // the loads (or stores) on Reg in the loop, in program order
 	Verdict Verdict
 	Why     string // for Unknown: what could not be proven
+
+	// Redundant: a Pre (NotContiguous) that re-primes its stream in place,
+	// where the load before it in the iteration ended, with nothing
+	// between that may write memory: deleting it loads the same data
+	// (ASC1001 reports it). Stream holds that load.
+	Redundant bool
 }
 
 // place is where an instruction sits in the structured body.
@@ -289,6 +295,7 @@ func PreSites(fn *ir.Func) []Site {
 		lp := fn.Loops[pre.Loop]
 		s := Site{Func: fn, Loop: lp, Instr: pre, Reg: u}
 		s.Verdict, s.Why, s.Stream = preVerdict(fn, lp, pre, u, ps)
+		s.Redundant = s.Verdict == NotContiguous && s.Why == redundantWhy && len(s.Stream) == 1
 		out = append(out, s)
 	}
 	return out
@@ -316,6 +323,11 @@ func preVerdict(fn *ir.Func, lp *ir.Loop, pre *ir.Instr, u ir.RegID, ps []place)
 			// re-primes in place), a load before the Pre, or any other
 			// use: not one simple stream.
 			if same, why := SecondPre(fn, touch, pre, in); !same {
+				if why == redundantWhy {
+					if ld, ok := redundantAfter(fn, touch, pre); ok {
+						return NotContiguous, why, []*ir.Instr{ld} // the load the stream stands after (Site.Redundant)
+					}
+				}
 				return NotContiguous, why, nil
 			}
 		}
