@@ -31,7 +31,7 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"of the loop on a model of UB and of the unaligned registers shows that it loads the same data in every case " +
 		"tried; otherwise the finding says why there is no automatic fix. " +
 		"A second Pre in the same iteration that re-primes the register exactly where the load before it ended, with " +
-		"nothing between them that writes memory (a store, or a call whose body is not seen), is reported too: it is " +
+		"nothing between them that may write memory (a store, a call whose body is not seen, or any statement that is no VF instruction), is reported too: it is " +
 		"redundant, delete it. That finding has no automatic fix: the fixes checked by replay move a call, they do not delete one. " +
 		"\n\nSource: the Ascend C best practice \"Optimization in Contiguous Unaligned Scenarios\" (连续非对齐场景优化); the examples are its counter-example (反例) and correct example (正例)." +
 		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00025.html" +

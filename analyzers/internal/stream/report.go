@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"fmt"
 
 	"golang.org/x/tools/go/analysis"
@@ -80,6 +81,9 @@ func (m Move) Run(pass *analysis.Pass) (any, error) {
 				sites = m.sites(fn)
 			}
 			for _, s := range sites {
+				if s.Redundant && !onlyInstrsBetween(f, fn, s.Stream[0], s.Instr) {
+					continue
+				}
 				fd := m.finding(pass, s)
 				if fd == nil {
 					continue
@@ -174,4 +178,28 @@ func (m Move) finding(pass *analysis.Pass, s Site) *finding {
 		fd.d.Related = append(fd.d.Related, analysis.RelatedInformation{Pos: a.Pos, End: a.End, Message: access})
 	}
 	return fd
+}
+
+// onlyInstrsBetween reports whether the text between the load ld and the
+// redundant Pre q (Site.Redundant) holds only the statements of the
+// instructions between them: one ";" each, besides the load's own. Scalar
+// code (a store through a pointer, x[k] = v) is no instruction, and
+// redundantAfter, which looks at instructions, does not see it write
+// memory; a comment or a macro that holds a ";" says no too. Python text
+// has no ";": no.
+func onlyInstrsBetween(f *ir.File, fn *ir.Func, ld, q *ir.Instr) bool {
+	if f.Lang == ir.Python || f.Tok == nil || !ld.End.IsValid() || !q.Pos.IsValid() {
+		return false
+	}
+	a, b := f.Tok.Offset(ld.End), f.Tok.Offset(q.Pos)
+	if a < 0 || a > b || b > len(f.Src) {
+		return false
+	}
+	n := 0
+	for _, in := range fn.Instrs {
+		if in.ID > ld.ID && in.ID < q.ID && in.Pos < q.Pos { // not a call in the Pre's own operands (GetVecLen())
+			n++
+		}
+	}
+	return bytes.Count(f.Src[a:b], []byte(";")) == n+1
 }
