@@ -31,8 +31,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"of the loop on a model of UB and of the unaligned registers shows that it loads the same data in every case " +
 		"tried; otherwise the finding says why there is no automatic fix. " +
 		"A second Pre in the same iteration that re-primes the register exactly where the load before it ended, with " +
-		"nothing between them that may write memory (a store, a call whose body is not seen, or any statement that is no VF instruction), is reported too: it is " +
-		"redundant, delete it. That finding has no automatic fix: the fixes checked by replay move a call, they do not delete one. " +
+		"nothing between them that may write memory (a store, a call whose body is not seen, or any statement that is no VF instruction), is reported too, when a " +
+		"replay of the loop without it loads the same data in every case tried: it is redundant, delete it. That finding has no " +
+		"automatic fix: the fixes checked on their text move a call, they do not delete one. " +
 		"\n\nSource: the Ascend C best practice \"Optimization in Contiguous Unaligned Scenarios\" (连续非对齐场景优化); the examples are its counter-example (反例) and correct example (正例)." +
 		" https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00025.html" +
 		" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/连续非对齐场景优化.md",

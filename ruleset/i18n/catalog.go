@@ -371,7 +371,7 @@ var fragments = map[string][]pattern{
 		{`the stream's stores are in an inner loop or under an if constexpr, which the replay does not model`, `该流的搬出位于内层循环或编译期 if 分支中，回放没有为此建模`},
 		{`the stream's pointer (?P<p>\S+) is declared in the loop: declare it before the loop, then sink the Post`, `该流的指针 ${p} 在循环内声明：请先在循环之前声明它，再把 Post 移至循环之后`},
 		{`another StoreUnAlignPost flushes the stream in the loop`, `循环中还有另一个 StoreUnAlignPost 后处理该流`},
-		{`the fixes ascvet checks by replay move a call, they do not delete one`, `ascvet 用回放验证的自动修复只移动调用，不删除调用`},
+		{`the fixes ascvet checks on their text move a call, they do not delete one`, `ascvet 经文本验证的自动修复只移动调用，不删除调用`},
 		// analyzers/internal/stream: why the statement cannot be moved as text
 		{`the Pre or its loop comes from a macro expansion`, `该 Pre 或其所在循环来自宏展开`},
 		{`the Post or its loop comes from a macro expansion`, `该 Post 或其所在循环来自宏展开`},

@@ -68,7 +68,7 @@ var rules = map[string]RuleText{
 			"自动修复（把 Pre 移到循环之前，以第一次迭代的地址初始化）只在以下情况下提供：在 UB 和非对齐寄存器的模型上逐字节回放循环，" +
 			"所有尝试过的情况都搬入相同的数据；否则检查结果会说明为什么没有自动修复。" +
 			"同一次迭代中的第二个 Pre 若恰好在它之前那次搬入结束的位置重新初始化寄存器，且两者之间没有可能写内存的语句（搬出、函数体未知的调用，或任何不是 VF 指令的语句），" +
-			"也会报告：它是多余的，应删除。这一检查结果没有自动修复：经回放验证的自动修复只移动调用，不删除调用。" +
+			"并且去掉它后回放循环在所有尝试过的情况下都搬入相同的数据，也会报告：它是多余的，应删除。这一检查结果没有自动修复：经文本验证的自动修复只移动调用，不删除调用。" +
 			"\n\n来源：Ascend C 最佳实践《连续非对齐场景优化》，示例即其中的【反例】和【正例】。" +
 			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00025.html" +
 			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/连续非对齐场景优化.md",

@@ -15,6 +15,7 @@ type fixKind uint8
 const (
 	hoist fixKind = iota // the Pre moves before the loop, priming at the first iteration's address
 	sink                 // the Post moves after the loop
+	drop                 // the Pre is deleted (it re-primes its stream in place)
 )
 
 // regKey names one register, or one element of a register array (part >= 0).
@@ -621,7 +622,7 @@ func (p *prover) index(steps []step) {
 // decode classifies one instruction of the loop body.
 func (p *prover) decode(in *ir.Instr) (step, error) {
 	if a := p.touchesUnknown(in); a != nil {
-		if p.kind == hoist && isRead(in) && !touchesReg(in, p.ureg.reg) {
+		if p.kind != sink && isRead(in) && !touchesReg(in, p.ureg.reg) {
 			return opaqueStep(in), nil // a read cannot tell a hoisted Pre apart
 		}
 		return step{}, refuse("%s accesses %s, which may point into the stream's buffer %s (%s)", p.describe(in), a.name, p.root, a.why)
@@ -666,7 +667,7 @@ func (p *prover) decode(in *ir.Instr) (step, error) {
 		st.ureg = u
 	}
 	fail := func(what string) (step, error) {
-		if p.kind == hoist && isRead(in) && !st.ptrRW && !touchesReg(in, p.ureg.reg) {
+		if p.kind != sink && isRead(in) && !st.ptrRW && !touchesReg(in, p.ureg.reg) {
 			return opaqueStep(in), nil // a read cannot tell a hoisted Pre apart
 		}
 		return step{}, refuse("%s %s, which the replay does not model", p.describe(in), what)
@@ -934,7 +935,7 @@ func (p *prover) bindings() error {
 	sort.Strings(p.syms)
 	if v, ok := p.lp.Init.Value(); ok {
 		p.init, p.initOK = v, true
-	} else if p.kind == hoist && p.usesVar {
+	} else if p.kind != sink && p.usesVar {
 		return refuse("the loop's start %s does not fold", p.lp.Init)
 	}
 	if p.usesVar && slices.Contains(p.lp.Assigns, p.lp.Var) {

@@ -353,3 +353,40 @@ func TestProveHoistLiveAcrossOuterLoop(t *testing.T) {
 	ok, why := ProveHoist(b.Func(), lp, pre)
 	wantRefusal(t, "live across the outer loop", ok, why, "0 iterations, the register u ends with different contents")
 }
+
+// dropPair builds for (i0) { Pre(u, src + i0*128); LoadUnAlign(a, u, src +
+// i0*128); [StoreAlign(src + i0*128 + store, a)]; Pre(u, src + i0*128 +
+// second); LoadUnAlign(b, u, src + i0*128 + second) } and returns its
+// second Pre. store < 0 leaves the store out.
+func dropPair(second, store int64) (*ir.Func, *ir.Loop, *ir.Instr) {
+	b := irtest.New("k")
+	a, v, u := b.VReg("a", "float"), b.VReg("b", "float"), b.ULoad("u")
+	var pre2 *ir.Instr
+	lp := b.Loop(-1, func() {
+		set(b.Instr(ir.OpLoadUnAlignPre, irtest.W(u), irtest.Ptr("src")), 1, at("src", 128))
+		set(elem(b.Instr(ir.OpLoadUnAlign, irtest.W(a), irtest.RW(u), irtest.Ptr("src")), "float"), 2, at("src", 128))
+		if store >= 0 {
+			set(elem(b.Instr(ir.OpStoreAlign, irtest.Ptr("src"), irtest.R(a)), "float"), 0, add(at("src", 128), num(store)))
+		}
+		pre2 = set(b.Instr(ir.OpLoadUnAlignPre, irtest.W(u), irtest.Ptr("src")), 1, add(at("src", 128), num(second)))
+		set(elem(b.Instr(ir.OpLoadUnAlign, irtest.W(v), irtest.RW(u), irtest.Ptr("src")), "float"), 2, add(at("src", 128), num(second)))
+	})
+	return b.Func(), lp, pre2
+}
+
+// TestProveDrop: a second Pre that re-primes where the first load ended is
+// proven deletable; one that primes elsewhere, or after a store rewrote
+// the block the register holds, is not.
+func TestProveDrop(t *testing.T) {
+	fn, lp, pre := dropPair(64, -1)
+	ok, why := ProveDrop(fn, lp, pre)
+	wantProof(t, "in place", ok, why)
+
+	fn, lp, pre = dropPair(72, -1)
+	ok, why = ProveDrop(fn, lp, pre)
+	wantRefusal(t, "8 elements further", ok, why, "the replay could not prove the deleted Pre changes nothing")
+
+	fn, lp, pre = dropPair(64, 64)
+	ok, why = ProveDrop(fn, lp, pre)
+	wantRefusal(t, "a store over the held block", ok, why, "the replay could not prove the deleted Pre changes nothing")
+}

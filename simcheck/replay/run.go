@@ -41,10 +41,19 @@ func ProveSink(fn *ir.Func, lp *ir.Loop, post *ir.Instr) (ok bool, why string) {
 	return prove(fn, lp, post, sink)
 }
 
+// ProveDrop is ProveHoist for a LoadUnAlignPre pre deleted from the loop
+// (one that re-primes its stream in place).
+func ProveDrop(fn *ir.Func, lp *ir.Loop, pre *ir.Instr) (ok bool, why string) {
+	return prove(fn, lp, pre, drop)
+}
+
 func prove(fn *ir.Func, lp *ir.Loop, moved *ir.Instr, kind fixKind) (bool, string) {
 	prefix := "the replay could not prove the hoisted Pre loads the same data: "
-	if kind == sink {
+	switch kind {
+	case sink:
 		prefix = "the replay could not prove the sunk Post writes the same bytes: "
+	case drop:
+		prefix = "the replay could not prove the deleted Pre changes nothing: "
 	}
 	if fn == nil || lp == nil || moved == nil || lp.Body == nil {
 		return false, prefix + "no loop to replay"
@@ -673,7 +682,7 @@ func (p *prover) replay(m *Machine, b binding, fixed bool) outcome {
 		s.exec(&p.steps[p.movedAt])
 	}
 	o := outcome{fault: m.Fault, err: s.err, trace: s.trace, ptr: s.ptr, ret: ret}
-	if p.kind == hoist {
+	if p.kind != sink {
 		u := s.lreg(p.ureg)
 		o.ureg = append([]byte(nil), u.Data[:]...)
 	} else {

@@ -49,7 +49,9 @@ package stream
 // The second is redundant in any case when nothing between the load and it
 // may write memory (redundantAfter: no store, no call whose body is not
 // seen): the block it would read is the one the register holds. ASC1001
-// reports it then, to delete, without an automatic fix.
+// reports it then, to delete, without an automatic fix, when the text
+// between holds nothing else and a replay without it loads the same data
+// (deletable).
 //
 //	LoadUnAlignPre(u, src + 2*i*64);         // the stream's Pre: hoistable
 //	LoadUnAlign(a, u, src + 2*i*64);

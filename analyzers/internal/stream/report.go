@@ -10,6 +10,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/simcheck/replay"
 )
 
 // Move is one of the two findings on a contiguous stream, each rule's run
@@ -44,7 +45,7 @@ var Hoist = Move{
 	access:       "the stream continues with this load",
 	inPlace:      "LoadUnAlignPre on %s re-primes its stream where the LoadUnAlign before it left it, and nothing in between writes memory; delete it",
 	inPlaceAt:    "the stream stands where this load ended",
-	inPlaceNoFix: "the fixes ascvet checks by replay move a call, they do not delete one",
+	inPlaceNoFix: "the fixes ascvet checks on their text move a call, they do not delete one",
 }
 
 // Sink is ASC1002's move: the StoreUnAlignPost after the loop.
@@ -81,7 +82,7 @@ func (m Move) Run(pass *analysis.Pass) (any, error) {
 				sites = m.sites(fn)
 			}
 			for _, s := range sites {
-				if s.Redundant && !onlyInstrsBetween(f, fn, s.Stream[0], s.Instr) {
+				if s.Redundant && !deletable(f, fn, s) {
 					continue
 				}
 				fd := m.finding(pass, s)
@@ -178,6 +179,19 @@ func (m Move) finding(pass *analysis.Pass, s Site) *finding {
 		fd.d.Related = append(fd.d.Related, analysis.RelatedInformation{Pos: a.Pos, End: a.End, Message: access})
 	}
 	return fd
+}
+
+// deletable reports whether the redundant Pre of s (Site.Redundant) may be
+// reported for deletion: only statements of instructions between the load
+// and it (onlyInstrsBetween), and a replay of the loop with and without it
+// on the model of UB and of the unaligned registers loads the same data in
+// every case (replay.ProveDrop).
+func deletable(f *ir.File, fn *ir.Func, s Site) bool {
+	if !onlyInstrsBetween(f, fn, s.Stream[0], s.Instr) {
+		return false
+	}
+	ok, _ := replay.ProveDrop(fn, s.Loop, s.Instr)
+	return ok
 }
 
 // onlyInstrsBetween reports whether the text between the load ld and the
