@@ -1,9 +1,6 @@
 package cppfront
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -36,46 +33,24 @@ func TestMatchConst(t *testing.T) {
 	for _, s := range stmts {
 		check(s)
 	}
-	dirs := []string{"../testdata/kernels"}
-	if d := os.Getenv("ASCVET_CORPUS"); d != "" {
-		dirs = append(dirs, d)
-	}
 	n := 0
-	for _, dir := range dirs {
-		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
+	eachSource(t, func(p string, src []byte) {
+		text := stripComments(string(src))
+		for k := 0; ; {
+			j := strings.Index(text[k:], "const")
+			if j < 0 {
+				break
 			}
-			switch filepath.Ext(p) {
-			case ".asc", ".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".hxx":
-			default:
-				return nil
+			j += k
+			k = j + len("const")
+			end := strings.IndexByte(text[j:], ';')
+			if end < 0 {
+				break
 			}
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			text := stripComments(string(src))
-			for k := 0; ; {
-				j := strings.Index(text[k:], "const")
-				if j < 0 {
-					break
-				}
-				j += k
-				k = j + len("const")
-				end := strings.IndexByte(text[j:], ';')
-				if end < 0 {
-					break
-				}
-				check(text[j : j+end+1])
-				n++
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
+			check(text[j : j+end+1])
+			n++
 		}
-	}
+	})
 	t.Logf("%d statements compared", n)
 }
 
@@ -122,7 +97,7 @@ func stripCommentsByByte(s string) string {
 
 // TestStripComments: stripComments copies what the byte-at-a-time
 // reference writes, on edge cases (an unterminated string, comment or
-// escape at the end, a lone slash) and on every header of the kernels
+// escape at the end, a lone slash) and on every source file of the kernels
 // (and of ASCVET_CORPUS, when set).
 func TestStripComments(t *testing.T) {
 	cases := []string{"", "/", "a/b", "\"", "\"\\", "\"a\\\"b\" // c", "x // c", "x // c\ny", "/* a\nb */c", "/* open\n", "a/*b*/c/", "'\"' // q\n", "\"a\nb\"", "//", "/**/", "\"\\\n\""}
@@ -131,34 +106,12 @@ func TestStripComments(t *testing.T) {
 			t.Errorf("%q: %q, want %q", c, got, want)
 		}
 	}
-	dirs := []string{"../testdata/kernels"}
-	if d := os.Getenv("ASCVET_CORPUS"); d != "" {
-		dirs = append(dirs, d)
-	}
 	n := 0
-	for _, dir := range dirs {
-		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			switch filepath.Ext(p) {
-			case ".h", ".hh", ".hpp", ".hxx", ".asc", ".cpp":
-			default:
-				return nil
-			}
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			if got, want := stripComments(string(src)), stripCommentsByByte(string(src)); got != want {
-				t.Errorf("%s: the copies differ", p)
-			}
-			n++
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
+	eachSource(t, func(p string, src []byte) {
+		if got, want := stripComments(string(src)), stripCommentsByByte(string(src)); got != want {
+			t.Errorf("%s: the copies differ", p)
 		}
-	}
+		n++
+	})
 	t.Logf("%d files compared", n)
 }

@@ -74,15 +74,7 @@ template <typename T> __aicore__ inline constexpr uint32_t Lanes() { return GetV
 	})
 	ix := NewIndex()
 	parse := func() map[string]string {
-		name := filepath.Join(dir, "op/op_kernel/arch35/k.asc")
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := ParseFileOptions(token.NewFileSet(), name, src, Options{Index: ix})
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := parseIndexed(t, ix, filepath.Join(dir, "op/op_kernel/arch35/k.asc"))
 		got := map[string]string{}
 		for _, in := range f.Funcs[0].Instrs {
 			if in.Op != ir.OpLoadUnAlign && in.Op != ir.OpLoadUnAlignPre {
@@ -244,15 +236,7 @@ func TestIndexEdgesRefresh(t *testing.T) {
 	ix := NewIndex()
 	addr := func(file string) string {
 		t.Helper()
-		name := filepath.Join(dir, "op", file)
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := ParseFileOptions(token.NewFileSet(), name, src, Options{Index: ix})
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := parseIndexed(t, ix, filepath.Join(dir, "op", file))
 		for _, fn := range f.Funcs {
 			for _, in := range fn.Instrs {
 				if in.Name == "LoadAlign" {
@@ -277,4 +261,18 @@ func TestIndexEdgesRefresh(t *testing.T) {
 	if got, want := addr("j.asc"), "src + (i * 68)"; got != want {
 		t.Errorf("after Refresh, op/rows.h shadowing include/rows.h: %s, want %s", got, want)
 	}
+}
+
+// parseIndexed reads the file name and lowers it with the index ix.
+func parseIndexed(t *testing.T, ix *Index, name string) *ir.File {
+	t.Helper()
+	src, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ParseFileOptions(token.NewFileSet(), name, src, Options{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

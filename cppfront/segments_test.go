@@ -314,6 +314,25 @@ func eachCorpusVF(t *testing.T, f func(path string, src []byte)) {
 	if dir == "" {
 		t.Skip("ASCVET_CORPUS is not set")
 	}
+	walkSources(t, dir, func(p string, src []byte) {
+		if HasVFMarker(src) {
+			f(p, src)
+		}
+	})
+}
+
+// eachSource calls f with every C++ source file of the repository's
+// kernels and, when ASCVET_CORPUS names a tree, of that tree.
+func eachSource(t *testing.T, f func(path string, src []byte)) {
+	walkSources(t, "../testdata/kernels", f)
+	if dir := os.Getenv("ASCVET_CORPUS"); dir != "" {
+		walkSources(t, dir, f)
+	}
+}
+
+// walkSources calls f with every C++ source file under dir.
+func walkSources(t *testing.T, dir string, f func(path string, src []byte)) {
+	t.Helper()
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -324,7 +343,7 @@ func eachCorpusVF(t *testing.T, f func(path string, src []byte)) {
 			return nil
 		}
 		src, err := os.ReadFile(p)
-		if err != nil || !HasVFMarker(src) {
+		if err != nil {
 			return err
 		}
 		f(p, src)

@@ -216,19 +216,9 @@ func (md *Model) perCall(d *analysis.Diagnostic, rec *fixRec) {
 	if !ok || rec.cost.Saved() <= 0 {
 		return
 	}
-	key := callKey{rec.fn, rec.cost.Instance}
-	md.mu.Lock()
-	rr, ok := md.calls[key]
-	md.mu.Unlock()
-	if !ok {
-		rr = md.callMachine().RunInstance(rec.fn, bind, md.Iterations, nil)
-		md.mu.Lock()
-		if md.calls == nil {
-			md.calls = map[callKey]*simcheck.RegionResult{}
-		}
-		md.calls[key] = rr
-		md.mu.Unlock()
-	}
+	rr := memo(&md.mu, &md.calls, callKey{rec.fn, rec.cost.Instance}, func() *simcheck.RegionResult {
+		return md.callMachine().RunInstance(rec.fn, bind, md.Iterations, nil)
+	})
 	top := rec.lp
 	for top.Parent != ir.NoLoop {
 		top = rec.fn.Loops[top.Parent]

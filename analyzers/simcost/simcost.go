@@ -69,22 +69,30 @@ type builtBody struct {
 // Stats builds every instantiation's, and each finding in the loop asks
 // for them again (Loop), fix after fix. A body is only read once built.
 func (md *Model) writtenBody(fn *ir.Func, b ir.Bindings, lp *ir.Loop) (simcheck.Body, string) {
-	k := bodyRef{lp, b.String()}
-	md.mu.Lock()
-	bb, ok := md.bodies[k]
-	md.mu.Unlock()
-	if ok {
-		return bb.body, bb.key
-	}
-	body := simcheck.BodyOfInstance(fn, b, lp, nil)
-	bb = builtBody{body, bodyKey(body)}
-	md.mu.Lock()
-	if md.bodies == nil {
-		md.bodies = map[bodyRef]builtBody{}
-	}
-	md.bodies[k] = bb
-	md.mu.Unlock()
+	bb := memo(&md.mu, &md.bodies, bodyRef{lp, b.String()}, func() builtBody {
+		body := simcheck.BodyOfInstance(fn, b, lp, nil)
+		return builtBody{body, bodyKey(body)}
+	})
 	return bb.body, bb.key
+}
+
+// memo returns (*m)[k] under mu, made by build (without the lock, so that
+// other callers are not held meanwhile) and kept when it is not there yet.
+func memo[K comparable, V any](mu *sync.Mutex, m *map[K]V, k K, build func() V) V {
+	mu.Lock()
+	v, ok := (*m)[k]
+	mu.Unlock()
+	if ok {
+		return v
+	}
+	v = build()
+	mu.Lock()
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
+	mu.Unlock()
+	return v
 }
 
 // fixRec is one fix Loop priced: the instructions it removes from a loop.
@@ -446,21 +454,10 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 // it, only when it has not been run yet), kept for the loop's other
 // findings.
 func (md *Model) writtenRun(k writtenKey, body func() simcheck.Body) written {
-	md.mu.Lock()
-	w, ok := md.written[k]
-	md.mu.Unlock()
-	if ok {
-		return w
-	}
-	b := body()
-	w = written{md.M.RunCycles(b, k.iters), b.Opaque, b.Assumed}
-	md.mu.Lock()
-	if md.written == nil {
-		md.written = map[writtenKey]written{}
-	}
-	md.written[k] = w
-	md.mu.Unlock()
-	return w
+	return memo(&md.mu, &md.written, k, func() written {
+		b := body()
+		return written{md.M.RunCycles(b, k.iters), b.Opaque, b.Assumed}
+	})
 }
 
 // assumedOf lists the if constexpr a region's run did not decide.
