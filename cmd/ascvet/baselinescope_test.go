@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/ruleset/baseline"
 )
 
@@ -196,7 +197,7 @@ func TestBaselinePartialWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs := inDir(t, repo, "-f", "json", "-baseline", full, "-new-from-rev", "HEAD", ".")
-	var rep jsonReport
+	var rep report.JSONReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/internal/report"
 )
 
 // cacheRun runs ascvet with the cache in dir and returns its exit code,
@@ -32,7 +33,7 @@ func cacheRun(t *testing.T, dir string, args ...string) (code int, out, errs str
 func TestCacheSameFindings(t *testing.T) {
 	dir := t.TempDir()
 	paths := []string{"../../testdata/kernels", "testdata/walk"}
-	for _, f := range formats {
+	for _, f := range report.Formats {
 		args := append([]string{"-f", f, "-fail", "none", "-show-ignored"}, paths...)
 		_, off, _, _ := cacheRun(t, "off", args...) // the same arguments: SARIF lists them
 		_, cold, _, _ := cacheRun(t, dir, args...)

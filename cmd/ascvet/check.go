@@ -13,6 +13,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/internal/report"
 )
 
 // The check streams. An operator repository is mostly host code: of its
@@ -46,7 +47,7 @@ type fileOutcome struct {
 	read, vf bool                   // it was read; it has a VF marker and was analysed
 	src      []byte                 // kept source (checkConfig.keepFixes)
 	findings []runner.Finding       // its reported findings
-	issues   []issue                // with a pipeline: its issues, suppressed ones included
+	issues   []report.Issue         // with a pipeline: its issues, suppressed ones included
 	errs     []runner.InternalError // analyzers that failed on it
 	cfgErr   string                 // its configuration did not load
 }

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ascvet/ascvet/internal/report"
 )
 
 // TestFlagsAnywhere: flags after the paths mean what they mean before them,
@@ -347,7 +349,7 @@ func TestColor(t *testing.T) {
 			t.Errorf("%v into a buffer: %q, want no colour", args, out)
 		}
 	}
-	for _, f := range formats {
+	for _, f := range report.Formats {
 		if f == "text" {
 			continue
 		}

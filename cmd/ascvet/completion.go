@@ -12,6 +12,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/simcheck"
 )
@@ -69,7 +70,7 @@ func placeholderValues(cmd, p string) []string {
 	case "FORMAT":
 		switch cmd {
 		case "":
-			return formats
+			return report.Formats
 		case "explain":
 			return []string{"text", "markdown"}
 		}

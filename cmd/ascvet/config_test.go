@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ascvet/ascvet/internal/golden"
 	"github.com/ascvet/ascvet/regalloc"
 	"github.com/ascvet/ascvet/ruleset/config"
 )
@@ -60,7 +61,7 @@ func TestConfigPrintGolden(t *testing.T) {
 			if code != exitOK || errs != "" {
 				t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, errs)
 			}
-			golden(t, tc.golden, out)
+			golden.Check(t, tc.golden, out)
 		})
 	}
 }

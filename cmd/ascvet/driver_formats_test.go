@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/report/reporttest"
 )
 
 // TestSARIFEndToEnd runs the driver over the example kernels, suppressed
@@ -18,9 +21,9 @@ func TestSARIFEndToEnd(t *testing.T) {
 	if code != exitFindings || errs != "" {
 		t.Errorf("exit %d, stderr %q; want 1 (SARIF fails the run like every format)", code, errs)
 	}
-	validateSARIF(t, out)
-	s := parseSARIF(t, out)
-	checkSARIF(t, s)
+	reporttest.ValidateSARIF(t, out)
+	s := reporttest.ParseSARIF(t, out)
+	reporttest.CheckSARIF(t, s, report.MaxDescription)
 	run := s.Runs[0]
 	var fixed, costed, suppressed, related int
 	for _, r := range run.Results {
@@ -63,7 +66,7 @@ func TestSeveralOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	validateSARIF(t, string(data))
+	reporttest.ValidateSARIF(t, string(data))
 	data, err = os.ReadFile(xmlOut)
 	if err != nil {
 		t.Fatal(err)
@@ -262,7 +265,7 @@ func TestPythonDriver(t *testing.T) {
 	if code != exitFindings {
 		t.Errorf("-f sarif: exit %d", code)
 	}
-	validateSARIF(t, out)
+	reporttest.ValidateSARIF(t, out)
 
 	// A # directive with its reason suppresses the finding.
 	src, _ := os.ReadFile(k)
@@ -376,11 +379,11 @@ func TestSARIFProvenance(t *testing.T) {
 		t.Fatalf("gitVCS = %+v", v)
 	}
 	var b strings.Builder
-	r := &report{Rules: nil, VCS: v, WorkDir: repo}
-	if err := writeSARIF(&b, r); err != nil {
+	r := &report.Report{Rules: nil, VCS: v, WorkDir: repo}
+	if err := report.WriteSARIF(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	validateSARIF(t, b.String())
+	reporttest.ValidateSARIF(t, b.String())
 	if !strings.Contains(b.String(), `"repositoryUri": "https://github.com/ascvet/demo.git"`) || !strings.Contains(b.String(), v.Revision) {
 		t.Errorf("no provenance in:\n%s", b.String())
 	}

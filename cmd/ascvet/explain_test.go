@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/ascvet/ascvet/internal/golden"
 	"github.com/ascvet/ascvet/ruleset"
 )
 
@@ -37,7 +38,7 @@ func TestExplainGolden(t *testing.T) {
 			if code != exitOK || errs != "" {
 				t.Fatalf("exit %d, stderr %q", code, errs)
 			}
-			golden(t, "explain/"+c.name, out)
+			golden.Check(t, "explain/"+c.name, out)
 		})
 	}
 }

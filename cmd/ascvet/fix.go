@@ -12,6 +12,8 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/fixes"
 	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/internal/gitquote"
+	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/ruleset/i18n"
 )
 
@@ -179,9 +181,9 @@ func reportSkipped(stderr io.Writer, files []runner.File, skipped map[string]int
 		switch n := skipped[f.Name]; n {
 		case 0:
 		case 1:
-			fmt.Fprintf(stderr, "ascvet: %s: 1 fix not applied: it overlaps another fix\n", displayName(f.Name))
+			fmt.Fprintf(stderr, "ascvet: %s: 1 fix not applied: it overlaps another fix\n", gitquote.DisplayName(f.Name))
 		default:
-			fmt.Fprintf(stderr, "ascvet: %s: %d fixes not applied: they overlap other fixes\n", displayName(f.Name), n)
+			fmt.Fprintf(stderr, "ascvet: %s: %d fixes not applied: they overlap other fixes\n", gitquote.DisplayName(f.Name), n)
 		}
 	}
 }
@@ -213,7 +215,7 @@ func writeFixes(stderr io.Writer, out *fixOutcome, before *runner.Result) (res *
 			restore = append(restore, f.name)
 			continue
 		}
-		fmt.Fprintf(stderr, "ascvet: fixed %s in %s\n", plural(f.fixed, "finding"), displayName(f.name))
+		fmt.Fprintf(stderr, "ascvet: fixed %s in %s\n", report.Plural(f.fixed, "finding"), gitquote.DisplayName(f.name))
 		written = append(written, f)
 	}
 	if len(restore) > 0 {
@@ -248,8 +250,8 @@ func only(r *runner.Result, names []string) *runner.Result {
 // patch -p1. Line endings are kept: a CRLF line shows with its CR.
 func writeDiffs(w io.Writer, out *fixOutcome) error {
 	for _, f := range out.files {
-		name := diffName(f.name)
-		if _, err := io.WriteString(w, udiff.Unified(diffLabel("a/", name), diffLabel("b/", name), string(f.old), string(f.new))); err != nil {
+		name := gitquote.DiffName(f.name)
+		if _, err := io.WriteString(w, udiff.Unified(gitquote.DiffLabel("a/", name), gitquote.DiffLabel("b/", name), string(f.old), string(f.new))); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/internal/report/reporttest"
 )
 
 // replacer reports each occurrence of old, with a fix that replaces it by
@@ -237,7 +239,7 @@ func TestFixJSON(t *testing.T) {
 	dir := t.TempDir()
 	k := kernel(t, dir, "k.cpp", "BAD\r\n")
 	code, out, _ := ascvet(t, "-fix", "-f", "json", k)
-	if code != exitOK || len(validateFindingsJSON(t, out)) != 0 {
+	if code != exitOK || len(reporttest.ValidateFindingsJSON(t, out)) != 0 {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
 }

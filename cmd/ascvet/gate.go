@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ascvet/ascvet/internal/repo"
+	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/ruleset/baseline"
 	"github.com/ascvet/ascvet/ruleset/config"
 )
@@ -29,7 +31,7 @@ import (
 // repositories lacks. The issues are not dropped here: the baseline is
 // matched against all of them first (applyBaseline), so that an entry
 // whose finding is on a line the change left alone is not stale.
-func changedSince(roots *rootFinder, paths []string, issues []issue, rev string) (func(*issue) bool, error) {
+func changedSince(roots *repo.Roots, paths []string, issues []report.Issue, rev string) (func(*report.Issue) bool, error) {
 	changed := map[string]map[string]*lineSet{} // by top-level, by absolute path
 	diff := func(top string) error {
 		if _, done := changed[top]; done {
@@ -43,12 +45,12 @@ func changedSince(roots *rootFinder, paths []string, issues []issue, rev string)
 		return nil
 	}
 	for _, p := range paths {
-		abs := roots.abs(strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/"))
+		abs := roots.Abs(strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/"))
 		dir := abs
 		if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
 			dir = filepath.Dir(abs)
 		}
-		top := roots.gitTop(dir)
+		top := roots.GitTop(dir)
 		if top == "" {
 			return nil, fmt.Errorf("%s is not in a git work tree", p)
 		}
@@ -57,15 +59,15 @@ func changedSince(roots *rootFinder, paths []string, issues []issue, rev string)
 		}
 	}
 	for _, is := range issues {
-		if top := roots.gitTop(filepath.Dir(roots.abs(is.Pos.Filename))); top != "" {
+		if top := roots.GitTop(filepath.Dir(roots.Abs(is.Pos.Filename))); top != "" {
 			if err := diff(top); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return func(is *issue) bool {
-		abs := roots.abs(is.Pos.Filename)
-		top := roots.gitTop(filepath.Dir(abs))
+	return func(is *report.Issue) bool {
+		abs := roots.Abs(is.Pos.Filename)
+		top := roots.GitTop(filepath.Dir(abs))
 		if top == "" {
 			return false
 		}
@@ -75,8 +77,8 @@ func changedSince(roots *rootFinder, paths []string, issues []issue, rev string)
 }
 
 // keepIssues returns the issues for which keep is true, in order.
-func keepIssues(issues []issue, keep func(*issue) bool) []issue {
-	var out []issue
+func keepIssues(issues []report.Issue, keep func(*report.Issue) bool) []report.Issue {
+	var out []report.Issue
 	for i := range issues {
 		if keep(&issues[i]) {
 			out = append(out, issues[i])
@@ -87,7 +89,7 @@ func keepIssues(issues []issue, keep func(*issue) bool) []issue {
 
 // entries returns the baseline entries of the reported issues, in order:
 // each keyed on its file's path from the repository root.
-func entries(issues []issue) (out []baseline.Entry, index []int) {
+func entries(issues []report.Issue) (out []baseline.Entry, index []int) {
 	for i := range issues {
 		is := &issues[i]
 		if len(is.Suppressed) > 0 {
@@ -112,7 +114,7 @@ func entries(issues []issue) (out []baseline.Entry, index []int) {
 // file whose entries the run does not all cover is an error, as their
 // paths, relative to another working directory, cannot be carried into
 // version 2.
-func saveBaseline(stderr io.Writer, scope *runScope, path string, issues []issue) (written, kept int, err error) {
+func saveBaseline(stderr io.Writer, scope *runScope, path string, issues []report.Issue) (written, kept int, err error) {
 	es, _ := entries(issues)
 	var carried []baseline.Entry
 	switch old, err := baseline.Read(path); {
@@ -150,7 +152,7 @@ func saveBaseline(stderr io.Writer, scope *runScope, path string, issues []issue
 // stale, whatever the run found. Issues for which late is true (nil: none)
 // match the baseline after the others: with -new-from-rev, a line the
 // change copied is the new finding, not the old one it copies.
-func applyBaseline(stderr io.Writer, scope *runScope, path string, issues []issue, late func(*issue) bool) ([]issue, error) {
+func applyBaseline(stderr io.Writer, scope *runScope, path string, issues []report.Issue, late func(*report.Issue) bool) ([]report.Issue, error) {
 	b, err := baseline.Read(path)
 	if err != nil {
 		return nil, err
@@ -176,12 +178,12 @@ func applyBaseline(stderr io.Writer, scope *runScope, path string, issues []issu
 	_, matched, stale := baseline.Filter(b, es)
 	for _, m := range matched {
 		is := &issues[index[m]]
-		is.Suppressed = append(is.Suppressed, suppression{Kind: "external", Justification: "in baseline " + path})
+		is.Suppressed = append(is.Suppressed, report.Suppression{Kind: "external", Justification: "in baseline " + path})
 	}
 	covered := scope.covers(path, b)
 	stale = slices.DeleteFunc(stale, func(e baseline.Entry) bool { return !covered(e) })
 	if len(stale) > 0 {
-		fmt.Fprintf(stderr, "ascvet: baseline %s: %d %s no longer found (fixed, or the code changed); rewrite it with -write-baseline to drop them:\n", path, len(stale), pluralWord(len(stale), "entry", "entries"))
+		fmt.Fprintf(stderr, "ascvet: baseline %s: %d %s no longer found (fixed, or the code changed); rewrite it with -write-baseline to drop them:\n", path, len(stale), report.PluralWord(len(stale), "entry", "entries"))
 		for i, e := range stale {
 			if i == 10 {
 				fmt.Fprintf(stderr, "ascvet:   ... and %d more\n", len(stale)-10)
@@ -211,7 +213,7 @@ func b2i(b bool) int {
 // limit, binary, unreadable, its ascvet.toml broken, an analyzer failed)
 // is not covered: its findings are unknown.
 type runScope struct {
-	roots *rootFinder
+	roots *repo.Roots
 	files []string        // the files analysed to the end, as named (inputs.analysed)
 	dirs  []string        // the directory arguments walked, absolute and clean
 	rules map[string]bool // the rules that ran, by ID (-checks); nil: every rule
@@ -220,7 +222,7 @@ type runScope struct {
 // newRunScope returns the scope of a run on the path arguments paths that
 // analysed files to the end and ran the rules -checks selected (checks;
 // nil when -checks was not given).
-func newRunScope(roots *rootFinder, paths []string, files []string, checks []string) *runScope {
+func newRunScope(roots *repo.Roots, paths []string, files []string, checks []string) *runScope {
 	sc := &runScope{roots: roots, files: files}
 	for _, p := range paths {
 		if p == "..." {
@@ -229,7 +231,7 @@ func newRunScope(roots *rootFinder, paths []string, files []string, checks []str
 			p = rest
 		}
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			sc.dirs = append(sc.dirs, roots.abs(p))
+			sc.dirs = append(sc.dirs, roots.Abs(p))
 		}
 	}
 	if checks != nil {
@@ -245,7 +247,7 @@ func newRunScope(roots *rootFinder, paths []string, files []string, checks []str
 // analyse.
 func (sc *runScope) covers(path string, b *baseline.Baseline) func(baseline.Entry) bool {
 	legacy := b.Version == baseline.LegacyVersion
-	baseDir := filepath.Dir(sc.roots.abs(path))
+	baseDir := filepath.Dir(sc.roots.Abs(path))
 	byPath := map[string]bool{} // an entry's path: whether the run covers its file
 	byAbs := map[string][]string{}
 	for _, e := range b.Entries {
@@ -262,19 +264,19 @@ func (sc *runScope) covers(path string, b *baseline.Baseline) func(baseline.Entr
 	roots := map[string]bool{}
 	for _, name := range sc.files {
 		if legacy {
-			for _, p := range byAbs[sc.roots.abs(name)] {
+			for _, p := range byAbs[sc.roots.Abs(name)] {
 				byPath[p] = true
 			}
 			continue
 		}
-		root, key := sc.roots.key(name)
+		root, key := sc.roots.Key(name)
 		roots[root] = true
 		if _, ok := byPath[key]; ok {
 			byPath[key] = true
 		}
 	}
 	for _, d := range sc.dirs {
-		roots[sc.roots.rootOfDir(d)] = true
+		roots[sc.roots.RootOfDir(d)] = true
 	}
 	for p, analysed := range byPath {
 		if analysed || len(sc.dirs) == 0 {
@@ -291,7 +293,7 @@ func (sc *runScope) covers(path string, b *baseline.Baseline) func(baseline.Entr
 				}
 				// In a repository nested in root, the file's key is
 				// from the nested root: not this entry's file.
-				if _, key := sc.roots.key(abs); key == p {
+				if _, key := sc.roots.Key(abs); key == p {
 					where = append(where, abs)
 				}
 			}
@@ -312,7 +314,7 @@ func gone(where, dirs []string) bool {
 			return false
 		}
 		for _, d := range dirs {
-			if _, ok := relUnder(d, abs); ok {
+			if _, ok := repo.RelUnder(d, abs); ok {
 				below = true
 			}
 		}
@@ -323,13 +325,13 @@ func gone(where, dirs []string) bool {
 // legacyPaths returns the files a version 1 entry's path p can name: p
 // taken from the baseline file's directory baseDir, and from the working
 // directory (p itself, when absolute).
-func legacyPaths(roots *rootFinder, baseDir, p string) []string {
+func legacyPaths(roots *repo.Roots, baseDir, p string) []string {
 	fp := filepath.FromSlash(p)
 	if filepath.IsAbs(fp) {
 		return []string{filepath.Clean(fp)}
 	}
 	out := []string{filepath.Join(baseDir, fp)}
-	if abs := roots.abs(fp); abs != out[0] {
+	if abs := roots.Abs(fp); abs != out[0] {
 		out = append(out, abs)
 	}
 	return out
@@ -340,8 +342,8 @@ func legacyPaths(roots *rootFinder, baseDir, p string) []string {
 // entry's path is resolved against the baseline file's directory and
 // against the working directory, and a finding in a file it resolves to
 // also answers to the fingerprint keyed on that path.
-func legacyAliases(roots *rootFinder, path string, b *baseline.Baseline, es []baseline.Entry, issues []issue, index []int) {
-	baseDir := filepath.Dir(roots.abs(path))
+func legacyAliases(roots *repo.Roots, path string, b *baseline.Baseline, es []baseline.Entry, issues []report.Issue, index []int) {
+	baseDir := filepath.Dir(roots.Abs(path))
 	byFile := map[string][]string{} // legacy paths by the absolute file they resolve to
 	seen := map[string]bool{}
 	for _, e := range b.Entries {
@@ -357,9 +359,9 @@ func legacyAliases(roots *rootFinder, path string, b *baseline.Baseline, es []ba
 	}
 	for k := range es {
 		is := &issues[index[k]]
-		for _, legacy := range byFile[roots.abs(is.Pos.Filename)] {
+		for _, legacy := range byFile[roots.Abs(is.Pos.Filename)] {
 			if legacy != es[k].Path {
-				es[k].Aliases = append(es[k].Aliases, baseline.Fingerprint(is.RuleID(), legacy, is.snippet))
+				es[k].Aliases = append(es[k].Aliases, baseline.Fingerprint(is.RuleID(), legacy, is.Snippet))
 			}
 		}
 	}

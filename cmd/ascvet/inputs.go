@@ -13,6 +13,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/ruleset/config"
 	"github.com/ascvet/ascvet/simcheck"
 )
@@ -207,7 +208,7 @@ type inputs struct {
 	vfBytes int64          // total size of the files with a VF marker
 	skipped int            // paths and files that could not be read or were over a limit; each was reported
 	res     *runner.Result // check: the reported findings (not suppressed) and internal errors
-	issues  []issue        // check with a pipeline: every issue, suppressed ones included, sorted
+	issues  []report.Issue // check with a pipeline: every issue, suppressed ones included, sorted
 	badCfg  int            // check: files whose configuration did not load (each reported)
 	tests   int            // test files the walk found and left out (testpaths.go)
 	// check: the files the walk took (tests left out), in walk order, and

@@ -28,6 +28,8 @@ import (
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/internal/repo"
+	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/config"
 	"github.com/ascvet/ascvet/ruleset/i18n"
@@ -213,7 +215,7 @@ func (d *lspDoc) overtake() {
 type lspResult struct {
 	text   []byte         // the text analysed
 	lines  []int          // where its lines start
-	issues []issue        // reported (not suppressed) issues
+	issues []report.Issue // reported (not suppressed) issues
 	deps   []cppfront.Dep // what the analysis read and looked up through the project index
 	an     analysed       // the pipeline's outcome (settings, configuration)
 }
@@ -243,7 +245,7 @@ func (s *lspServer) start(root, lang string) error {
 	// freshFixes: a code action's edit is written into the buffer, so it
 	// is never one read from the cache (resultCache.get): a file whose
 	// stored findings carry fixes is analysed again.
-	s.pipe = &pipeline{as: s.as, loader: loader, lang: lang, parallel: runtime.NumCPU(), roots: newRootFinder(root), cache: s.cache, wd: root, freshFixes: true}
+	s.pipe = &pipeline{as: s.as, loader: loader, lang: lang, parallel: runtime.NumCPU(), roots: repo.NewRoots(root), cache: s.cache, wd: root, freshFixes: true}
 	s.mu.Unlock()
 	return nil
 }
@@ -878,7 +880,7 @@ func clientSnippetEdits(params json.RawMessage) bool {
 // ignoreEdit inserts, above the finding's line and indented as it is, an
 // ascvet:ignore directive for its rule with a reason to fill in. In a
 // Python file the comment is a #.
-func (res *lspResult) ignoreEdit(is *issue) protocol.TextEdit {
+func (res *lspResult) ignoreEdit(is *report.Issue) protocol.TextEdit {
 	line := max(is.Pos.Line, 1)
 	start := 0
 	if line-1 < len(res.lines) {
@@ -936,7 +938,7 @@ func (s *lspServer) hover(p *protocol.HoverParams) *protocol.Hover {
 
 // hoverIssue is the hover text of one finding: the message, the simulated
 // cycles, and the rule's documentation.
-func hoverIssue(is *issue, lang string) string {
+func hoverIssue(is *report.Issue, lang string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** %s\n\n", is.RuleID(), is.Message)
 	if c := is.Cost; c != nil {

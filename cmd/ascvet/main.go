@@ -68,6 +68,8 @@ import (
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/analyzers/simcost"
+	"github.com/ascvet/ascvet/internal/repo"
+	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/config"
 	"github.com/ascvet/ascvet/ruleset/i18n"
@@ -244,7 +246,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		policy.none = true
 	}
 	wd, _ := os.Getwd()
-	roots := newRootFinder(wd)
+	roots := repo.NewRoots(wd)
 	// The run sees the headers as they are now, even in a process that ran
 	// before (tests; an editor).
 	cppir.ProjectIndex().Refresh()
@@ -305,7 +307,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// -new-from-rev narrows what is reported, not what the run found: the
 	// baseline is written from, and matched against, every issue of the
 	// files analysed, and only then are those on unchanged lines dropped.
-	var touched func(*issue) bool
+	var touched func(*report.Issue) bool
 	if *o.newFromRev != "" {
 		if touched, err = changedSince(roots, paths, issues, *o.newFromRev); err != nil {
 			return usageError(stderr, "-new-from-rev "+*o.newFromRev+": "+err.Error())
@@ -321,9 +323,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ascvet: -write-baseline: %v\n", err)
 			return exitUsage
 		}
-		msg := fmt.Sprintf("ascvet: wrote %s to %s", plural(written, "finding"), *o.writeBaseline)
+		msg := fmt.Sprintf("ascvet: wrote %s to %s", report.Plural(written, "finding"), *o.writeBaseline)
 		if kept > 0 {
-			msg += fmt.Sprintf(", and kept its %d %s of files or rules outside this run", kept, pluralWord(kept, "entry", "entries"))
+			msg += fmt.Sprintf(", and kept its %d %s of files or rules outside this run", kept, report.PluralWord(kept, "entry", "entries"))
 		}
 		fmt.Fprintln(stderr, msg)
 		policy.none = true
@@ -351,16 +353,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	rep := &report{Issues: shown, Files: in.read, Rules: ruleset.All(), Lang: outLang, Args: args, WorkDir: wd,
-		Failing: policy.fails, Spared: policy.spared, Category: *o.sarifCategory, Color: color, roots: roots}
+	rep := &report.Report{Issues: shown, Files: in.read, Rules: ruleset.All(), Lang: outLang, Args: args, WorkDir: wd, Version: version,
+		Failing: policy.fails, Spared: policy.spared, Category: *o.sarifCategory, Color: color, Roots: roots}
 	for _, o := range outputs {
 		if o.format == "sarif" && rep.VCS == nil {
-			if bases := newSARIFBases(rep); len(bases.roots) > 0 {
-				rep.VCS = gitVCS(bases.roots[0])
+			if root := report.SARIFRoot(rep); root != "" {
+				rep.VCS = gitVCS(root)
 			}
 		}
 	}
 	rep.Exit = finalCode(code, res, in)
+	rep.Completed = rep.Exit == exitOK || rep.Exit == exitFindings
 	if err := writeOutputs(outputs, stdout, rep, in.read); err != nil {
 		fmt.Fprintf(stderr, "ascvet: %v\n", err)
 		return exitUsage
@@ -427,7 +430,7 @@ func mainFlags(stderr io.Writer) (*flag.FlagSet, *mainOpts) {
 	fs := flag.NewFlagSet("ascvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := &mainOpts{}
-	fs.Func("f", "output `FORMAT`: "+strings.Join(formats, ", ")+" (repeatable; each -o names the file of the -f before it)", o.outs.setFormat)
+	fs.Func("f", "output `FORMAT`: "+strings.Join(report.Formats, ", ")+" (repeatable; each -o names the file of the -f before it)", o.outs.setFormat)
 	fs.Func("o", "write the output of the preceding -f to `FILE` (atomically) instead of stdout", o.outs.setFile)
 	o.jobs = fs.Int("j", runtime.NumCPU(), "analyse `N` files in parallel (default: the number of CPUs)")
 	o.fail = fs.String("fail", "", "`WHAT` fails the run (exit 1): a severity (that one or higher), none, or rules (IDs, names, globs: ASC1*,ASC3001); default: the config's fail, else warning")
@@ -497,7 +500,7 @@ func finish(stderr io.Writer, code int, res *runner.Result, in *inputs) int {
 	return code
 }
 
-func countReported(issues []issue) int {
+func countReported(issues []report.Issue) int {
 	n := 0
 	for i := range issues {
 		if len(issues[i].Suppressed) == 0 {
@@ -541,11 +544,4 @@ func printRules(w io.Writer, lang string) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Name, ruleset.SeverityName(r.Severity, lang), r.Doc(lang).Title)
 	}
 	tw.Flush()
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

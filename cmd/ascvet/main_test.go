@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -11,20 +10,19 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/census"
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/internal/golden"
+	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/report/reporttest"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/simcheck"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // ascvet runs the driver in-process.
 func ascvet(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -34,31 +32,12 @@ func ascvet(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run go test -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
-	}
-}
-
 func TestText(t *testing.T) {
 	code, out, errs := ascvet(t, "testdata/walk")
 	if code != exitOK || errs != "" {
 		t.Errorf("exit %d, stderr %q; want 0 and nothing (ASC0001 is info, below -fail-on warning)", code, errs)
 	}
-	golden(t, "walk.text.golden", out)
+	golden.Check(t, "walk.text.golden", out)
 }
 
 func TestJSON(t *testing.T) {
@@ -66,11 +45,11 @@ func TestJSON(t *testing.T) {
 	if code != exitFindings || errs != "" {
 		t.Errorf("exit %d, stderr %q; want 1 and nothing", code, errs)
 	}
-	golden(t, "walk.json.golden", out)
+	golden.Check(t, "walk.json.golden", out)
 
-	validateFindingsJSON(t, out)
+	reporttest.ValidateFindingsJSON(t, out)
 	_, out, _ = ascvet(t, "-f", "json", "testdata/walk/plain.cpp")
-	if got := validateFindingsJSON(t, out); len(got) != 0 {
+	if got := reporttest.ValidateFindingsJSON(t, out); len(got) != 0 {
 		t.Errorf("no findings printed %q, want an empty list", out)
 	}
 }
@@ -81,7 +60,7 @@ func TestJSON(t *testing.T) {
 // or empty where it does not apply, and that the output validates.
 func TestJSONEveryField(t *testing.T) {
 	_, out, _ := ascvet(t, "-f", "json", "-show-ignored", "../../testdata/kernels")
-	findings := validateFindingsJSON(t, out)
+	findings := reporttest.ValidateFindingsJSON(t, out)
 	var cycles, noCycles, suppressed, fixable, notFixable int
 	for _, f := range findings {
 		for _, key := range []string{"rule", "name", "severity", "message", "file", "line", "column", "end_line", "end_column", "cycles_before", "cycles_after", "fingerprint", "fixable", "suppressed"} {
@@ -108,68 +87,6 @@ func TestJSONEveryField(t *testing.T) {
 	}
 }
 
-// findingsSchema compiles docs/ascvet-findings.schema.json once.
-var findingsSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	c := jsonschema.NewCompiler()
-	return c.Compile(filepath.Join("..", "..", "docs", "ascvet-findings.schema.json"))
-})
-
-// validateFindingsJSON checks -f json output against the documented schema
-// and returns its findings.
-func validateFindingsJSON(t *testing.T, out string) []map[string]any {
-	t.Helper()
-	sch, err := findingsSchema()
-	if err != nil {
-		t.Fatalf("compiling docs/ascvet-findings.schema.json: %v", err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
-	if err != nil {
-		t.Fatalf("-f json output is not JSON: %v\n%s", err, out)
-	}
-	if err := sch.Validate(inst); err != nil {
-		t.Errorf("-f json output does not validate against docs/ascvet-findings.schema.json:\n%v", err)
-	}
-	var r struct {
-		Version  int              `json:"version"`
-		Findings []map[string]any `json:"findings"`
-	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
-	}
-	if r.Version != jsonVersion {
-		t.Errorf("version %d, want %d", r.Version, jsonVersion)
-	}
-	return r.Findings
-}
-
-// The schema must reject what it forbids, or validating against it proves
-// nothing: a finding without fixable, the old bare array, another version.
-func TestFindingsSchemaRejects(t *testing.T) {
-	sch, err := findingsSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	const ok = `{"rule":"ASC1001","name":"n","severity":"warning","message":"m","file":"f","line":1,"column":1,"end_line":1,"end_column":2,"cycles_before":null,"cycles_after":null,"fingerprint":"x","fixable":false,"suppressed":[]}`
-	for _, tc := range []struct {
-		doc   string
-		valid bool
-	}{
-		{`{"version":1,"tool":"ascvet","findings":[` + ok + `]}`, true},
-		{`{"version":1,"tool":"ascvet","findings":[` + strings.Replace(ok, `,"fixable":false`, "", 1) + `]}`, false},
-		{`[` + ok + `]`, false},
-		{`{"version":2,"tool":"ascvet","findings":[]}`, false},
-		{`{"version":1,"tool":"ascvet","findings":[` + strings.Replace(ok, `"severity":"warning"`, `"severity":"fatal"`, 1) + `]}`, false},
-	} {
-		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(tc.doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := sch.Validate(inst) == nil; got != tc.valid {
-			t.Errorf("schema says valid=%v for %s, want %v", got, tc.doc, tc.valid)
-		}
-	}
-}
-
 // TestDeterministic checks that the output does not depend on -j.
 func TestDeterministic(t *testing.T) {
 	_, one, _ := ascvet(t, "-j", "1", "testdata/walk", "../../testdata/kernels")
@@ -187,7 +104,7 @@ func TestExamples(t *testing.T) {
 	if code != exitFindings || errs != "" {
 		t.Errorf("exit %d, stderr %q; want %d and nothing", code, errs, exitFindings)
 	}
-	golden(t, "examples.text.golden", out)
+	golden.Check(t, "examples.text.golden", out)
 	for _, r := range ruleset.All() {
 		if !strings.Contains(out, "["+r.ID+"]") {
 			t.Errorf("no example kernel shows %s firing", r.ID)
@@ -425,12 +342,12 @@ func TestSummary(t *testing.T) {
 		{[]ruleset.Severity{ruleset.Info, ruleset.Warning, ruleset.Error, ruleset.Warning}, 12, "4 findings (1 error, 2 warnings, 1 info) in 12 files"},
 		{[]ruleset.Severity{ruleset.Error, ruleset.Error, ruleset.Info, ruleset.Info}, 3, "4 findings (2 errors, 2 info) in 3 files"},
 	} {
-		var fs []issue
+		var fs []report.Issue
 		for _, s := range tc.sev {
-			fs = append(fs, issue{Finding: finding(s), Level: s, Message: "m"})
+			fs = append(fs, report.Issue{Finding: finding(s), Level: s, Message: "m"})
 		}
 		var b bytes.Buffer
-		if err := writeText(&b, fs, tc.files, textStyle{lang: "en"}); err != nil {
+		if err := report.WriteText(&b, fs, tc.files, report.TextStyle{Lang: "en"}); err != nil {
 			t.Fatal(err)
 		}
 		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
@@ -547,7 +464,7 @@ func TestSim(t *testing.T) {
 	if code != exitOK || errs != "" {
 		t.Fatalf("sim: exit %d, stderr %s", code, errs)
 	}
-	golden(t, "sim.text.golden", out)
+	golden.Check(t, "sim.text.golden", out)
 	code, out, _ = ascvet(t, "sim", "-f", "json", "-timeline", "1", k+":16")
 	var r struct {
 		Iterations int     `json:"iterations"`

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ascvet/ascvet/internal/report"
 )
 
 // scratchGit runs git in dir with a private configuration and fails the test if git fails.
@@ -269,7 +271,7 @@ func TestNewFromRevOtherRepos(t *testing.T) {
 	if code != exitFindings || errs != "" {
 		t.Fatalf("exit %d, stderr %q; want 1 and nothing", code, errs)
 	}
-	var rep jsonReport
+	var rep report.JSONReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ascvet/ascvet/analyzers/regpressure"
+	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/ruleset/i18n"
 )
 
@@ -18,7 +19,7 @@ import (
 // others become its related locations, kept with -show-ignored as
 // suppressed by it. Findings a directive or the baseline suppressed are
 // left as they are; lang is the output language.
-func sameOverrun(issues []issue, lang string) {
+func sameOverrun(issues []report.Issue, lang string) {
 	groups := map[string][]int{}
 	var order []string
 	for i := range issues {
@@ -52,9 +53,9 @@ func sameOverrun(issues []issue, lang string) {
 				continue
 			}
 			is := &issues[i]
-			is.Suppressed = append(is.Suppressed, suppression{Kind: "external",
+			is.Suppressed = append(is.Suppressed, report.Suppression{Kind: "external",
 				Justification: fmt.Sprintf("the same overrun as %s:%d", f.Pos.Filename, f.Pos.Line)})
-			f.Related = append(f.Related, related{Pos: is.Pos, End: is.End, Line: is.Line,
+			f.Related = append(f.Related, report.Related{Pos: is.Pos, End: is.End, Line: is.Line,
 				Message: i18n.Message(lang, f.RuleID(), "the same overrun, where another kernel inlines the helper")})
 		}
 	}

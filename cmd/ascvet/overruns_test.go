@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ascvet/ascvet/internal/report"
 )
 
 // TestSameOverrunOnce: two kernels of a folder inline a helper of their
@@ -31,10 +33,10 @@ func TestSameOverrunOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	findings := func(args ...string) []jsonFinding {
+	findings := func(args ...string) []report.JSONFinding {
 		t.Helper()
 		_, out, errs := ascvet(t, append([]string{"-f", "json", "-fail", "none", "-cache", "off", "-checks", "ASC3002"}, args...)...)
-		var rep jsonReport
+		var rep report.JSONReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatalf("%v\n%s\n%s", err, out, errs)
 		}

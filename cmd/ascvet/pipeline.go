@@ -20,6 +20,8 @@ import (
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/repo"
+	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/regalloc"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/baseline"
@@ -52,7 +54,7 @@ type pipeline struct {
 	override func(*settings.Settings) // the settings given on the command line, applied over the config's
 	lang     string                   // output language
 	parallel int                      // analyzers of one file run at once (runner.Options.Parallel): -j, so that a file alone uses the CPUs
-	roots    *rootFinder              // the repository roots that fingerprints are keyed on; nil: paths as given
+	roots    *repo.Roots              // the repository roots that fingerprints are keyed on; nil: paths as given
 	cache    *resultCache             // the analyzers' findings of earlier runs; nil: none
 	wd       string                   // the working directory, which relative names are taken from
 	named    map[string]bool          // the files named on the command line (cleaned), not found by a walk
@@ -65,7 +67,7 @@ type pipeline struct {
 
 // analysed is the outcome of the pipeline on one file.
 type analysed struct {
-	issues []issue                // every issue, suppressed ones included, in finding order
+	issues []report.Issue         // every issue, suppressed ones included, in finding order
 	errs   []runner.InternalError // analyzers that failed
 	skip   string                 // why the file was skipped (a limit), "" when it was not
 	cfgErr string                 // its configuration does not load ("ascvet.toml:3: ..."); the file is not analysed
@@ -222,7 +224,7 @@ func sourcesOf(eff *config.Effective) string {
 // suppress applies the file's directives to its findings, and adds the
 // directives' own findings (ASC0002, ASC0003) when those rules are enabled;
 // directives can suppress those too.
-func (p *pipeline) suppress(f runner.File, findings []runner.Finding, enabled map[string]bool, sc *scans) []issue {
+func (p *pipeline) suppress(f runner.File, findings []runner.Finding, enabled map[string]bool, sc *scans) []report.Issue {
 	dirs, problems := sc.directives()
 	var all []runner.Finding
 	all = append(all, findings...)
@@ -242,29 +244,29 @@ func (p *pipeline) suppress(f runner.File, findings []runner.Finding, enabled ma
 		}
 	}
 	out := suppress.Apply(dirs, targets, ran)
-	issues := make([]issue, len(all), len(all)+len(out.Unused))
+	issues := make([]report.Issue, len(all), len(all)+len(out.Unused))
 	for i := range all {
-		issues[i] = issue{Finding: all[i]}
+		issues[i] = report.Issue{Finding: all[i]}
 	}
 	for _, s := range out.Suppressed {
 		is := &issues[s.Finding]
-		is.Suppressed = append(is.Suppressed, suppression{Kind: "inSource", Justification: s.Reason})
+		is.Suppressed = append(is.Suppressed, report.Suppression{Kind: "inSource", Justification: s.Reason})
 	}
 	if enabled[suppress.UnusedDirective.ID] {
 		for _, u := range out.Unused {
 			d := &dirs[u.Directive]
-			is := issue{Finding: driverFinding(f.Name, suppress.UnusedDirective, d.Line, d.Col, d.EndCol, u.Message)}
+			is := report.Issue{Finding: driverFinding(f.Name, suppress.UnusedDirective, d.Line, d.Col, d.EndCol, u.Message)}
 			if u.By >= 0 {
-				is.Suppressed = []suppression{{Kind: "inSource", Justification: dirs[u.By].Reason}}
+				is.Suppressed = []report.Suppression{{Kind: "inSource", Justification: dirs[u.By].Reason}}
 			}
 			issues = append(issues, is)
 		}
 	}
-	slices.SortStableFunc(issues, func(a, b issue) int { return compareIssues(&a, &b) })
+	slices.SortStableFunc(issues, func(a, b report.Issue) int { return compareIssues(&a, &b) })
 	return issues
 }
 
-func compareIssues(a, b *issue) int {
+func compareIssues(a, b *report.Issue) int {
 	if a.Pos.Line != b.Pos.Line {
 		return a.Pos.Line - b.Pos.Line
 	}
@@ -291,7 +293,7 @@ type scans struct {
 	dirs     []suppress.Directive
 	problems []suppress.Problem
 	split    [][]byte
-	table    hashTable
+	table    report.HashTable
 }
 
 // scanAheadMin is the size from which scanAhead scans while the analyzers run.
@@ -305,7 +307,7 @@ func scanAhead(f runner.File) *scans {
 			defer close(sc.ahead)
 			sc.dirs, sc.problems = suppress.Parse(f.Src, suppress.SyntaxFor(f.Name))
 			sc.split = bytes.Split(f.Src, []byte("\n"))
-			sc.table = lineHashTable(f.Src)
+			sc.table = report.LineHashTable(f.Src)
 		}()
 	}
 	return sc
@@ -327,12 +329,12 @@ func (sc *scans) lines() [][]byte {
 	return bytes.Split(sc.src.Src, []byte("\n"))
 }
 
-func (sc *scans) hashes() hashTable {
+func (sc *scans) hashes() report.HashTable {
 	if sc.ahead != nil {
 		<-sc.ahead
 		return sc.table
 	}
-	return lineHashTable(sc.src.Src)
+	return report.LineHashTable(sc.src.Src)
 }
 
 // driverFinding is a finding the driver reports itself, for a rule no
@@ -348,7 +350,7 @@ func driverFinding(file string, r *ruleset.Rule, line, col, endCol int, msg stri
 
 // describe fills in what the formats need: severity, message in the
 // output language, source line, fingerprints and cost.
-func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective, sc *scans) {
+func (p *pipeline) describe(f runner.File, issues []report.Issue, eff *config.Effective, sc *scans) {
 	if len(issues) == 0 {
 		return
 	}
@@ -356,7 +358,7 @@ func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective
 	py := cppir.IsPython(f.Name)
 	key := filepath.ToSlash(f.Name)
 	if p.roots != nil {
-		_, key = p.roots.key(f.Name)
+		_, key = p.roots.Key(f.Name)
 	}
 	lineOf := func(l int) string {
 		if l >= 1 && l <= len(lines) {
@@ -379,7 +381,7 @@ func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective
 			is.Cost = &c
 		}
 		is.Line = lineOf(is.Pos.Line)
-		is.LineHash = hashes.at(is.Pos.Line)
+		is.LineHash = hashes.At(is.Pos.Line)
 		for _, r := range is.Finding.Related {
 			if strings.HasPrefix(r.Message, simcost.RelatedPrefix) {
 				continue
@@ -388,11 +390,11 @@ func (p *pipeline) describe(f runner.File, issues []issue, eff *config.Effective
 			if py {
 				msg = dslNames(msg)
 			}
-			is.Related = append(is.Related, related{Pos: r.Pos, End: r.End, Message: msg, Line: lineOf(r.Pos.Line)})
+			is.Related = append(is.Related, report.Related{Pos: r.Pos, End: r.End, Message: msg, Line: lineOf(r.Pos.Line)})
 		}
 		is.Key = key
-		is.snippet = baseline.SnippetLines(lines, is.Pos.Line, is.End.Line)
-		is.Fingerprint = baseline.Fingerprint(is.RuleID(), key, is.snippet)
+		is.Snippet = baseline.SnippetLines(lines, is.Pos.Line, is.End.Line)
+		is.Fingerprint = baseline.Fingerprint(is.RuleID(), key, is.Snippet)
 	}
 }
 
@@ -422,12 +424,12 @@ func (p *pipeline) rerun(jobs int) func([]runner.File) (*runner.Result, error) {
 
 // reanalyse replaces the issues of the files -fix wrote by those of their
 // new text.
-func reanalyse(p *pipeline, issues []issue, written []fixedFile) []issue {
+func reanalyse(p *pipeline, issues []report.Issue, written []fixedFile) []report.Issue {
 	if len(written) == 0 {
 		return issues
 	}
 	fresh := map[string]bool{}
-	var out []issue
+	var out []report.Issue
 	for _, f := range written {
 		fresh[f.name] = true
 		out = append(out, p.run(f.name, f.new).issues...)
@@ -442,8 +444,8 @@ func reanalyse(p *pipeline, issues []issue, written []fixedFile) []issue {
 }
 
 // sortIssues sorts issues by file, line, column and rule.
-func sortIssues(issues []issue) {
-	slices.SortStableFunc(issues, func(a, b issue) int {
+func sortIssues(issues []report.Issue) {
+	slices.SortStableFunc(issues, func(a, b report.Issue) int {
 		if c := strings.Compare(a.Pos.Filename, b.Pos.Filename); c != 0 {
 			return c
 		}

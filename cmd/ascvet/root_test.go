@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ascvet/ascvet/ruleset"
+	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/report/reporttest"
 	"github.com/ascvet/ascvet/ruleset/baseline"
 )
 
@@ -74,7 +75,7 @@ func runKeys(t *testing.T, dir string, path string) keys {
 	if code != exitFindings || errs != "" {
 		t.Fatalf("in %s, ascvet %s: exit %d, stderr %q", dir, path, code, errs)
 	}
-	validateSARIF(t, out)
+	reporttest.ValidateSARIF(t, out)
 	var k keys
 	var log struct {
 		Runs []struct {
@@ -100,7 +101,7 @@ func runKeys(t *testing.T, dir string, path string) keys {
 		t.Fatal(err)
 	}
 	run := log.Runs[0]
-	k.Base = run.Bases[srcRoot].URI
+	k.Base = run.Bases[report.SrcRoot].URI
 	for _, r := range run.Results {
 		loc := r.Locations[0].PhysicalLocation
 		k.SARIF = append(k.SARIF, strings.Join([]string{r.RuleID, loc.ArtifactLocation.URIBaseID, loc.ArtifactLocation.URI,
@@ -110,7 +111,7 @@ func runKeys(t *testing.T, dir string, path string) keys {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep jsonReport
+	var rep report.JSONReport
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -143,11 +144,11 @@ func TestKeysIndependentOfWorkDir(t *testing.T) {
 		if len(k.JSON) == 0 || len(k.SARIF) != len(k.JSON) {
 			t.Fatalf("in %s, %s: %d JSON findings, %d SARIF results", r.dir, r.path, len(k.JSON), len(k.SARIF))
 		}
-		if k.Base != dirURI(sub) {
-			t.Errorf("in %s, %s: %%SRCROOT%% is %q; want the repository root %q", r.dir, r.path, k.Base, dirURI(sub))
+		if k.Base != report.DirURI(sub) {
+			t.Errorf("in %s, %s: %%SRCROOT%% is %q; want the repository root %q", r.dir, r.path, k.Base, report.DirURI(sub))
 		}
 		for _, s := range k.SARIF {
-			if f := strings.Fields(s); f[1] != srcRoot || strings.Contains(f[2], ":") || strings.HasPrefix(f[2], "sub/") {
+			if f := strings.Fields(s); f[1] != report.SrcRoot || strings.Contains(f[2], ":") || strings.HasPrefix(f[2], "sub/") {
 				t.Errorf("in %s, %s: result %q; want a URI relative to %%SRCROOT%%", r.dir, r.path, s)
 			}
 		}
@@ -192,7 +193,7 @@ func TestKeysIndependentOfWorkDir(t *testing.T) {
 	// its paths ("sub/copy.asc") are relative to the parent, where the
 	// baseline file is, and still match from the repository itself.
 	_, out, _ := inDir(t, parent, "-f", "json", "sub")
-	var rep jsonReport
+	var rep report.JSONReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -222,54 +223,6 @@ func TestKeysIndependentOfWorkDir(t *testing.T) {
 		code, out, errs := inDir(t, r.dir, "-baseline", legacy, r.path)
 		if code != exitOK || errs != "" || !strings.HasPrefix(out, "no findings") {
 			t.Errorf("version 1 baseline, in %s on %s: exit %d, stderr %q\n%s", r.dir, r.path, code, errs, out)
-		}
-	}
-}
-
-// TestSARIFBases: results name their files relative to the repository
-// root of each, one base id per root (%SRCROOT% for the root of most
-// files); only a file outside its root, the working directory, keeps an
-// absolute URI; and the log validates.
-func TestSARIFBases(t *testing.T) {
-	tmp := t.TempDir()
-	wd, a, b, stray := filepath.Join(tmp, "wd"), filepath.Join(tmp, "a"), filepath.Join(tmp, "b"), filepath.Join(tmp, "stray")
-	for _, d := range []string{filepath.Join(wd, ".git"), filepath.Join(a, ".git"), filepath.Join(a, "k"), filepath.Join(b, ".git"), stray} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := lookupRule(t, "ASC1001")
-	mk := func(file string, line int) issue {
-		is := mkIssue(r, at(file, line, 1, 0), at(file, line, 5, 4), "m", "LoadUnAlignPre(u, src);")
-		is.Fingerprint = "fp"
-		return is
-	}
-	rep := &report{
-		Issues: []issue{mk(filepath.Join(a, "k", "x y.asc"), 3), mk("../a/k/z.asc", 4), mk(filepath.Join(b, "q.asc"), 5), mk(filepath.Join(stray, "s.asc"), 6)},
-		Rules:  []*ruleset.Rule{r}, Lang: "en", WorkDir: wd, Exit: exitFindings, roots: newRootFinder(wd),
-	}
-	var buf strings.Builder
-	if err := writeSARIF(&buf, rep); err != nil {
-		t.Fatal(err)
-	}
-	validateSARIF(t, buf.String())
-	s := parseSARIF(t, buf.String())
-	checkSARIF(t, s)
-	run := s.Runs[0]
-	wantBases := map[string]string{srcRoot: dirURI(a), "%SRCROOT2%": dirURI(b)}
-	if len(run.OriginalURIBaseIDs) != len(wantBases) {
-		t.Errorf("originalUriBaseIds %v; want %v", run.OriginalURIBaseIDs, wantBases)
-	}
-	for id, uri := range wantBases {
-		if got := run.OriginalURIBaseIDs[id].URI; got != uri {
-			t.Errorf("originalUriBaseIds[%s] = %q; want %q", id, got, uri)
-		}
-	}
-	want := []string{srcRoot + " k/x%20y.asc", srcRoot + " k/z.asc", "%SRCROOT2% q.asc", " " + fileURI(filepath.Join(stray, "s.asc"))}
-	for i, res := range run.Results {
-		loc := res.Locations[0].PhysicalLocation.ArtifactLocation
-		if got := loc.URIBaseID + " " + loc.URI; got != want[i] {
-			t.Errorf("result %d: %q; want %q", i, got, want[i])
 		}
 	}
 }
@@ -324,10 +277,10 @@ func TestSARIFInvocation(t *testing.T) {
 		wd   string   // uriBaseId and uri of workingDirectory, "" for none
 		argv []string // the arguments, nil for none
 	}{
-		{sub, []string{"-f", "sarif", "."}, srcRoot + " ./", []string{"-f", "sarif", "."}},
+		{sub, []string{"-f", "sarif", "."}, report.SrcRoot + " ./", []string{"-f", "sarif", "."}},
 		{filepath.Join(sub, "k"), []string{"-f", "sarif", "-o=" + out, filepath.Join(sub, "copy.asc"), "masks.asc"},
-			srcRoot + " k/", []string{"-f", "sarif", "-o=out.sarif", filepath.Join("..", "copy.asc"), "masks.asc"}},
-		{sub, []string{"-f", "sarif", "-o", filepath.Join(elsewhere, "out.sarif"), "."}, srcRoot + " ./", nil},
+			report.SrcRoot + " k/", []string{"-f", "sarif", "-o=out.sarif", filepath.Join("..", "copy.asc"), "masks.asc"}},
+		{sub, []string{"-f", "sarif", "-o", filepath.Join(elsewhere, "out.sarif"), "."}, report.SrcRoot + " ./", nil},
 		{parent, []string{"-f", "sarif", "sub"}, "", []string{"-f", "sarif", "sub"}},
 		{elsewhere, []string{"-f", "sarif", sub}, "", nil},
 	} {
@@ -349,7 +302,7 @@ func TestSARIFInvocation(t *testing.T) {
 				stdout = string(data)
 			}
 		}
-		validateSARIF(t, stdout)
+		reporttest.ValidateSARIF(t, stdout)
 		var doc any
 		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 			t.Fatal(err)

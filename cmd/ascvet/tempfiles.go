@@ -51,6 +51,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ascvet/ascvet/internal/gitquote"
 )
 
 // staleAge is how old an old-style temporary file must be to be removed.
@@ -212,7 +214,7 @@ func removeStaleTemps(stderr io.Writer, dir string, now time.Time) {
 			continue
 		}
 		if err := os.Remove(path); err == nil {
-			fmt.Fprintf(stderr, "ascvet: removed %s, a temporary file %s\n", displayName(path), why)
+			fmt.Fprintf(stderr, "ascvet: removed %s, a temporary file %s\n", gitquote.DisplayName(path), why)
 		}
 	}
 }

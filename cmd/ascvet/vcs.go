@@ -6,13 +6,15 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/ascvet/ascvet/internal/report"
 )
 
 // gitVCS returns the git checkout of dir (nil outside one, or without git).
 // A scp-like remote (git@host:owner/repo.git) is turned into its https
 // form, which SARIF's repositoryUri (a URI) accepts; credentials in an
 // https remote are dropped.
-func gitVCS(dir string) *vcsInfo {
+func gitVCS(dir string) *report.VCSInfo {
 	git := func(args ...string) string {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -26,7 +28,7 @@ func gitVCS(dir string) *vcsInfo {
 	if rev == "" {
 		return nil
 	}
-	v := &vcsInfo{Revision: rev, URI: remoteURI(git("config", "--get", "remote.origin.url"))}
+	v := &report.VCSInfo{Revision: rev, URI: remoteURI(git("config", "--get", "remote.origin.url"))}
 	if b := git("symbolic-ref", "-q", "--short", "HEAD"); b != "" {
 		v.Branch = b
 	}

@@ -1,4 +1,4 @@
-package main
+package report
 
 // -f checkstyle writes the Checkstyle XML report that Jenkins (warnings-ng),
 // GitLab and most CI dashboards read:
@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ascvet/ascvet/internal/gitquote"
 	"github.com/ascvet/ascvet/ruleset"
 )
 
@@ -45,9 +46,9 @@ type checkstyleError struct {
 	Source   string `xml:"source,attr"` // "ascvet." + rule ID
 }
 
-// writeCheckstyle writes r's unsuppressed issues as a Checkstyle report.
-func writeCheckstyle(w io.Writer, r *report) error {
-	byFile := map[string][]*issue{}
+// WriteCheckstyle writes r's unsuppressed issues as a Checkstyle report.
+func WriteCheckstyle(w io.Writer, r *Report) error {
+	byFile := map[string][]*Issue{}
 	for i := range r.Issues {
 		is := &r.Issues[i]
 		if len(is.Suppressed) == 0 {
@@ -56,7 +57,7 @@ func writeCheckstyle(w io.Writer, r *report) error {
 	}
 	out := checkstyleReport{Version: "4.3"}
 	for name, list := range byFile {
-		slices.SortStableFunc(list, func(a, b *issue) int {
+		slices.SortStableFunc(list, func(a, b *Issue) int {
 			return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Column, b.Pos.Column))
 		})
 		f := checkstyleFile{Name: checkstyleName(name)}
@@ -98,7 +99,7 @@ func checkstyleName(name string) string {
 	if xmlText(name) == name {
 		return name
 	}
-	return cQuote(name, true)
+	return gitquote.Quote(name, true)
 }
 
 func checkstyleSeverity(s ruleset.Severity) string {

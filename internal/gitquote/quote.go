@@ -1,4 +1,6 @@
-package main
+// Package gitquote writes file names as git quotes them, in diff headers
+// and in the lines of text the reports print.
+package gitquote
 
 // File names as git quotes them. A file name may hold any byte but "/" and
 // NUL: a space, a tab, a newline. Where a name is written into a line of
@@ -34,10 +36,10 @@ import (
 // cEscapes are the bytes git escapes with a letter.
 var cEscapes = [128]byte{'\a': 'a', '\b': 'b', '\t': 't', '\n': 'n', '\v': 'v', '\f': 'f', '\r': 'r', '"': '"', '\\': '\\'}
 
-// cQuote returns s in double quotes, escaped as git's quote_c_style does;
+// Quote returns s in double quotes, escaped as git's quote_c_style does;
 // with octalNonASCII every byte outside ASCII is written in octal (as git
 // does with core.quotePath on), else only those that are not UTF-8.
-func cQuote(s string, octalNonASCII bool) string {
+func Quote(s string, octalNonASCII bool) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
@@ -78,14 +80,14 @@ func gitQuotes(s string) bool {
 	return false
 }
 
-// diffLabel returns the file name of a diff header line after "--- " or
+// DiffLabel returns the file name of a diff header line after "--- " or
 // "+++ ", as git diff writes it: prefix ("a/" or "b/") and name, quoted
 // whole when git would quote name, followed by a tab when name holds a
 // space.
-func diffLabel(prefix, name string) string {
+func DiffLabel(prefix, name string) string {
 	label := prefix + name
 	if gitQuotes(name) {
-		label = cQuote(label, true)
+		label = Quote(label, true)
 	}
 	if strings.Contains(name, " ") {
 		label += "\t"
@@ -93,20 +95,20 @@ func diffLabel(prefix, name string) string {
 	return label
 }
 
-// diffName is a file name as the diff headers give it: cleaned, with
+// DiffName is a file name as the diff headers give it: cleaned, with
 // forward slashes, and without the leading slash of an absolute name, so
 // that the diff applies from the root directory.
-func diffName(name string) string {
+func DiffName(name string) string {
 	return strings.TrimPrefix(filepath.ToSlash(filepath.Clean(name)), "/")
 }
 
-// displayName returns the file name to print in a line of text: name
+// DisplayName returns the file name to print in a line of text: name
 // itself, or quoted (cQuote, UTF-8 kept) when it holds a control byte, DEL
 // or a double quote.
-func displayName(name string) string {
+func DisplayName(name string) string {
 	for i := 0; i < len(name); i++ {
 		if c := name[i]; c < ' ' || c == 0x7f || c == '"' {
-			return cQuote(name, false)
+			return Quote(name, false)
 		}
 	}
 	return name

@@ -1,4 +1,6 @@
-package main
+// Package repo finds the repository root of a file, on which the keys of
+// findings, baselines and SARIF URIs are built.
+package repo
 
 // The repository root of a file, on which every key that names the file is
 // built: the fingerprints of findings, baseline entries, SARIF URIs. Keyed
@@ -26,9 +28,9 @@ import (
 	"github.com/ascvet/ascvet/ruleset/config"
 )
 
-// rootFinder finds and caches the roots of files; it is safe for
+// Roots finds and caches the roots of files; it is safe for
 // concurrent use.
-type rootFinder struct {
+type Roots struct {
 	wd    string // working directory, absolute: relative names start here, and the last resort root
 	fixed string // when set, the root of every file (reports made by hand in tests)
 
@@ -37,27 +39,38 @@ type rootFinder struct {
 	git   map[string]bool   // whether each directory looked at is a git top-level
 }
 
-// newRootFinder returns a rootFinder for the working directory wd.
-func newRootFinder(wd string) *rootFinder {
-	return &rootFinder{wd: wd, byDir: map[string]string{}, git: map[string]bool{}}
+// NewRoots returns the Roots of files for the working directory wd.
+func NewRoots(wd string) *Roots {
+	return &Roots{wd: wd, byDir: map[string]string{}, git: map[string]bool{}}
 }
 
-// abs returns name as an absolute clean path.
-func (rf *rootFinder) abs(name string) string {
+// Fixed returns Roots that make dir, also the working directory, the root
+// of every file: for a report made by hand.
+func Fixed(dir string) *Roots {
+	rf := NewRoots(dir)
+	rf.fixed = dir
+	return rf
+}
+
+// WorkDir returns the working directory rf was made for.
+func (rf *Roots) WorkDir() string { return rf.wd }
+
+// Abs returns name as an absolute clean path.
+func (rf *Roots) Abs(name string) string {
 	if filepath.IsAbs(name) {
 		return filepath.Clean(name)
 	}
 	return filepath.Join(rf.wd, name)
 }
 
-// rootOf returns the root of the file name (absolute, or relative to the
+// RootOf returns the root of the file name (absolute, or relative to the
 // working directory).
-func (rf *rootFinder) rootOf(name string) string {
-	return rf.rootOfDir(filepath.Dir(rf.abs(name)))
+func (rf *Roots) RootOf(name string) string {
+	return rf.RootOfDir(filepath.Dir(rf.Abs(name)))
 }
 
-// rootOfDir returns the root of the files in dir (absolute, clean).
-func (rf *rootFinder) rootOfDir(dir string) string {
+// RootOfDir returns the root of the files in dir (absolute, clean).
+func (rf *Roots) RootOfDir(dir string) string {
 	if rf.fixed != "" {
 		return rf.fixed
 	}
@@ -96,15 +109,15 @@ func (rf *rootFinder) rootOfDir(dir string) string {
 	return root
 }
 
-// gitTop returns the git top-level above the file or directory path
+// GitTop returns the git top-level above the file or directory path
 // (absolute), or "" when it is in no git work tree.
-func (rf *rootFinder) gitTop(dir string) string {
+func (rf *Roots) GitTop(dir string) string {
 	rf.mu.Lock()
 	defer rf.mu.Unlock()
 	return rf.gitTopLocked(dir)
 }
 
-func (rf *rootFinder) gitTopLocked(dir string) string {
+func (rf *Roots) gitTopLocked(dir string) string {
 	for d := dir; ; d = filepath.Dir(d) {
 		is, ok := rf.git[d]
 		if !ok {
@@ -121,21 +134,21 @@ func (rf *rootFinder) gitTopLocked(dir string) string {
 	}
 }
 
-// key returns the root of the file name and its path from the root,
+// Key returns the root of the file name and its path from the root,
 // slash-separated. A file outside its root (possible only when the root is
 // the working directory) keeps its absolute path, slash-separated.
-func (rf *rootFinder) key(name string) (root, rel string) {
-	abs := rf.abs(name)
-	root = rf.rootOf(name)
-	if r, ok := relUnder(root, abs); ok {
+func (rf *Roots) Key(name string) (root, rel string) {
+	abs := rf.Abs(name)
+	root = rf.RootOf(name)
+	if r, ok := RelUnder(root, abs); ok {
 		return root, r
 	}
 	return root, filepath.ToSlash(abs)
 }
 
-// relUnder returns the slash path of abs relative to root, when abs is
+// RelUnder returns the slash path of abs relative to root, when abs is
 // root or below it.
-func relUnder(root, abs string) (string, bool) {
+func RelUnder(root, abs string) (string, bool) {
 	rel, err := filepath.Rel(root, abs)
 	if err != nil {
 		return "", false

@@ -1,4 +1,4 @@
-package main
+package report
 
 // -f sarif writes SARIF 2.1.0 as GitHub code scanning reads it (see
 // docs.github.com "SARIF support for code scanning"):
@@ -49,18 +49,25 @@ import (
 	"unicode/utf8"
 
 	"github.com/ascvet/ascvet/analyzers/fixes"
+	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/ruleset"
 )
+
+// SrcRoot is the uriBaseId of the first root the SARIF URIs are relative
+// to, the one GitHub code scanning resolves against the checkout.
+const SrcRoot = "%SRCROOT%"
+
+// MaxDescription is the most characters GitHub code scanning takes in a
+// rule's shortDescription and fullDescription.
+const MaxDescription = 1024
 
 const (
 	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
 	sarifVersion = "2.1.0"
-	srcRoot      = "%SRCROOT%"
 	toolURI      = "https://github.com/ascvet/ascvet"
 
-	maxDescription = 1024  // GitHub: shortDescription and fullDescription
-	maxTags        = 20    // GitHub: tags per rule
-	maxResults     = 25000 // GitHub: results per run
+	maxTags    = 20    // GitHub: tags per rule
+	maxResults = 25000 // GitHub: results per run
 )
 
 type sarifLog struct {
@@ -225,8 +232,8 @@ type sarifAutomation struct {
 	ID string `json:"id"` // "category/run-id"; GitHub keys analyses by the category
 }
 
-// related is one of a finding's related locations, resolved.
-type related struct {
+// Related is one of a finding's Related locations, resolved.
+type Related struct {
 	Pos, End token.Position // as Finding.Pos and End: 1-based lines, byte columns
 	Message  string         // in the output language
 	Line     string         // the source line of Pos ("" when unknown)
@@ -234,13 +241,13 @@ type related struct {
 
 // issueRelated returns an issue's related locations (a variable, so that
 // tests can give hand-made issues some).
-var issueRelated = func(is *issue) []related { return is.Related }
+var issueRelated = func(is *Issue) []Related { return is.Related }
 
-// writeSARIF writes r as a SARIF 2.1.0 log with one run.
-func writeSARIF(w io.Writer, r *report) error {
+// WriteSARIF writes r as a SARIF 2.1.0 log with one run.
+func WriteSARIF(w io.Writer, r *Report) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
-			Name: "ascvet", Version: version, SemanticVersion: version, InformationURI: toolURI,
+			Name: "ascvet", Version: r.Version, SemanticVersion: r.Version, InformationURI: toolURI,
 			Rules: make([]sarifRule, 0, len(r.Rules)),
 		}},
 		AutomationDetails: sarifAutomation{ID: automationID(r.Category)},
@@ -256,10 +263,10 @@ func writeSARIF(w io.Writer, r *report) error {
 	}
 	bases := newSARIFBases(r)
 	run.OriginalURIBaseIDs = bases.originals()
-	if len(run.VersionControl) > 0 && len(bases.roots) > 0 && r.rootFinder().gitTop(bases.roots[0]) == bases.roots[0] {
+	if len(run.VersionControl) > 0 && len(bases.roots) > 0 && r.rootFinder().GitTop(bases.roots[0]) == bases.roots[0] {
 		run.VersionControl[0].MappedTo = &struct {
 			URIBaseID string `json:"uriBaseId"`
-		}{srcRoot}
+		}{SrcRoot}
 	}
 
 	keep, dropped := capIssues(r.Issues, maxResults)
@@ -268,7 +275,7 @@ func writeSARIF(w io.Writer, r *report) error {
 	}
 
 	inv := sarifInvocation{
-		ExecutionSuccessful: r.Exit == exitOK || r.Exit == exitFindings,
+		ExecutionSuccessful: r.Completed,
 		ExitCode:            r.Exit,
 	}
 	inv.WorkingDirectory, inv.Arguments = bases.invocation(r.WorkDir, r.Args)
@@ -288,7 +295,7 @@ func writeSARIF(w io.Writer, r *report) error {
 // capIssues returns the indexes of the issues to write, in order: all of
 // them, or the n most severe (earlier first within a level), and how many
 // it left out.
-func capIssues(issues []issue, n int) (keep []int, dropped int) {
+func capIssues(issues []Issue, n int) (keep []int, dropped int) {
 	keep = make([]int, len(issues))
 	for i := range keep {
 		keep[i] = i
@@ -338,8 +345,8 @@ func sarifRuleOf(r *ruleset.Rule, lang string) sarifRule {
 	return sarifRule{
 		ID:                   r.ID,
 		Name:                 pascalCase(r.Name),
-		ShortDescription:     sarifMessage{Text: truncateText(r.Doc(lang).Title, maxDescription)},
-		FullDescription:      sarifMessage{Text: truncateText(r.Doc(lang).Text, maxDescription)},
+		ShortDescription:     sarifMessage{Text: truncateText(r.Doc(lang).Title, MaxDescription)},
+		FullDescription:      sarifMessage{Text: truncateText(r.Doc(lang).Text, MaxDescription)},
 		Help:                 sarifMessage{Text: helpText(r, lang), Markdown: helpMarkdown(r, lang)},
 		HelpURI:              r.HelpURI(),
 		DefaultConfiguration: sarifConfig{Level: sarifLevel(r.Severity)},
@@ -376,7 +383,7 @@ func truncateText(s string, n int) string {
 	return strings.TrimRight(cut, " ") + " …"
 }
 
-func sarifResultOf(is *issue, index map[string]int, bases *sarifBases) sarifResult {
+func sarifResultOf(is *Issue, index map[string]int, bases *sarifBases) sarifResult {
 	loc := bases.location(is.Pos.Filename)
 	res := sarifResult{
 		RuleID:       is.RuleID(),
@@ -493,40 +500,48 @@ func escapeMessage(s string) string {
 }
 
 // sarifBases are the run's originalUriBaseIds: the repository roots (see
-// root.go) of the files of the results, each a base id that the results'
+// repo.Roots) of the files of the results, each a base id that the results'
 // URIs are relative to, so that a log holds no absolute path of the
 // machine that ran ascvet but in originalUriBaseIds itself. The root of
 // most files is %SRCROOT%, the id GitHub code scanning knows; when the
 // files come from several repositories, the others are %SRCROOT2%,
 // %SRCROOT3%, ... in order of their number of files, then of path.
 type sarifBases struct {
-	rf    *rootFinder
+	rf    *repo.Roots
 	roots []string          // in order of base id
 	ids   map[string]string // base id by root
 }
 
-// rootFinder returns the report's rootFinder, or one that makes WorkDir
-// the root of every file (a report made by hand).
-func (r *report) rootFinder() *rootFinder {
-	if r.roots != nil {
-		return r.roots
+// rootFinder returns the report's Roots, or Roots that make WorkDir the
+// root of every file (a report made by hand).
+func (r *Report) rootFinder() *repo.Roots {
+	if r.Roots != nil {
+		return r.Roots
 	}
-	rf := newRootFinder(r.WorkDir)
-	rf.fixed = r.WorkDir
-	return rf
+	return repo.Fixed(r.WorkDir)
+}
+
+// SARIFRoot returns the first of the roots the SARIF URIs of r are
+// relative to (the one whose git checkout versionControlProvenance
+// describes), "" when there is none.
+func SARIFRoot(r *Report) string {
+	if b := newSARIFBases(r); len(b.roots) > 0 {
+		return b.roots[0]
+	}
+	return ""
 }
 
 // newSARIFBases finds the roots of the files the results of r name, or,
 // when there are none, the root of the working directory.
-func newSARIFBases(r *report) *sarifBases {
+func newSARIFBases(r *Report) *sarifBases {
 	b := &sarifBases{rf: r.rootFinder(), ids: map[string]string{}}
-	if r.WorkDir == "" && r.roots == nil {
+	if r.WorkDir == "" && r.Roots == nil {
 		return b // nothing to resolve against: relative names stay relative
 	}
 	count := map[string]int{}
 	vote := func(name string, n int) {
-		root := b.rf.rootOf(name)
-		if _, ok := relUnder(root, b.rf.abs(name)); ok {
+		root := b.rf.RootOf(name)
+		if _, ok := repo.RelUnder(root, b.rf.Abs(name)); ok {
 			count[root] += n
 		}
 	}
@@ -539,7 +554,7 @@ func newSARIFBases(r *report) *sarifBases {
 		}
 	}
 	if len(count) == 0 && r.WorkDir != "" {
-		count[b.rf.rootOfDir(filepath.Clean(r.WorkDir))] = 0
+		count[b.rf.RootOfDir(filepath.Clean(r.WorkDir))] = 0
 	}
 	for root := range count {
 		b.roots = append(b.roots, root)
@@ -551,7 +566,7 @@ func newSARIFBases(r *report) *sarifBases {
 		return strings.Compare(x, y)
 	})
 	for i, root := range b.roots {
-		id := srcRoot
+		id := SrcRoot
 		if i > 0 {
 			id = fmt.Sprintf("%%SRCROOT%d%%", i+1)
 		}
@@ -567,7 +582,7 @@ func (b *sarifBases) originals() map[string]sarifArtifactLoc {
 	}
 	m := make(map[string]sarifArtifactLoc, len(b.roots))
 	for _, root := range b.roots {
-		m[b.ids[root]] = sarifArtifactLoc{URI: dirURI(root)}
+		m[b.ids[root]] = sarifArtifactLoc{URI: DirURI(root)}
 	}
 	return m
 }
@@ -580,17 +595,17 @@ func (b *sarifBases) location(name string) sarifArtifactLoc {
 		// hand): a relative name is taken as relative to the root.
 		rel := filepath.ToSlash(filepath.Clean(name))
 		if filepath.IsAbs(name) {
-			return sarifArtifactLoc{URI: fileURI(name)}
+			return sarifArtifactLoc{URI: FileURI(name)}
 		}
 		if rel == ".." || strings.HasPrefix(rel, "../") {
 			return sarifArtifactLoc{URI: escapePath(rel)}
 		}
-		return sarifArtifactLoc{URI: escapePath(rel), URIBaseID: srcRoot}
+		return sarifArtifactLoc{URI: escapePath(rel), URIBaseID: SrcRoot}
 	}
-	abs := b.rf.abs(name)
-	root := b.rf.rootOf(name)
+	abs := b.rf.Abs(name)
+	root := b.rf.RootOf(name)
 	if id, ok := b.ids[root]; ok {
-		if rel, ok := relUnder(root, abs); ok {
+		if rel, ok := repo.RelUnder(root, abs); ok {
 			return sarifArtifactLoc{URI: escapePath(rel), URIBaseID: id}
 		}
 	}
@@ -599,7 +614,7 @@ func (b *sarifBases) location(name string) sarifArtifactLoc {
 	// is not below it, or, in a report made by hand, outside WorkDir.
 	// Such a file keeps its absolute file:// URI, the one place a log
 	// names a path of the machine that ran ascvet.
-	return sarifArtifactLoc{URI: fileURI(abs)}
+	return sarifArtifactLoc{URI: FileURI(abs)}
 }
 
 // invocation returns the run's working directory wd and its arguments
@@ -624,13 +639,13 @@ func (b *sarifBases) invocation(wd string, args []string) (*sarifArtifactLoc, []
 	if wd != "" {
 		wd = filepath.Clean(wd)
 		for _, r := range b.roots {
-			if _, ok := relUnder(r, wd); ok && len(r) > len(root) {
+			if _, ok := repo.RelUnder(r, wd); ok && len(r) > len(root) {
 				root = r
 			}
 		}
 	}
 	if root != "" {
-		rel, _ := relUnder(root, wd)
+		rel, _ := repo.RelUnder(root, wd)
 		uri := "./"
 		if rel != "." {
 			uri = escapePath(rel) + "/"
@@ -653,7 +668,7 @@ func (b *sarifBases) invocation(wd string, args []string) (*sarifArtifactLoc, []
 			return loc, nil
 		}
 		p := filepath.Clean(val)
-		if _, ok := relUnder(root, p); !ok {
+		if _, ok := repo.RelUnder(root, p); !ok {
 			return loc, nil
 		}
 		rel, err := filepath.Rel(wd, p)
@@ -665,8 +680,8 @@ func (b *sarifBases) invocation(wd string, args []string) (*sarifArtifactLoc, []
 	return loc, out
 }
 
-// fileURI returns the file:// URI of an absolute path.
-func fileURI(abs string) string {
+// FileURI returns the file:// URI of an absolute path.
+func FileURI(abs string) string {
 	p := filepath.ToSlash(filepath.Clean(abs))
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p // C:/x → /C:/x
@@ -674,10 +689,10 @@ func fileURI(abs string) string {
 	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
-// dirURI returns the file:// URI of an absolute directory, with the final
+// DirURI returns the file:// URI of an absolute directory, with the final
 // slash SARIF wants of a base URI.
-func dirURI(abs string) string {
-	return strings.TrimSuffix(fileURI(abs), "/") + "/"
+func DirURI(abs string) string {
+	return strings.TrimSuffix(FileURI(abs), "/") + "/"
 }
 
 // escapePath percent-encodes a relative slash path as a URI reference:
@@ -845,7 +860,7 @@ func automationID(category string) string {
 
 // vcsOf is the run's versionControlProvenance: only a repository with a
 // URI the schema accepts is recorded.
-func vcsOf(v *vcsInfo) []sarifVCS {
+func vcsOf(v *VCSInfo) []sarifVCS {
 	if v == nil || v.URI == "" {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package main
+package report
 
 // -f github writes GitHub Actions workflow commands, which GitHub turns into
 // annotations on the run and on the pull request's diff:
@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ascvet/ascvet/internal/gitquote"
 	"github.com/ascvet/ascvet/ruleset"
 )
 
@@ -46,10 +47,10 @@ var annotationLevels = []struct {
 	{ruleset.Info, "notice", "notices"},
 }
 
-// writeGitHub writes r's unsuppressed issues as workflow commands to w and,
+// WriteGitHub writes r's unsuppressed issues as workflow commands to w and,
 // when summary is not nil, all of r's issues as a Markdown table to it.
-func writeGitHub(w io.Writer, r *report, summary io.Writer) error {
-	var byLevel [ruleset.Error + 1][]*issue
+func WriteGitHub(w io.Writer, r *Report, summary io.Writer) error {
+	var byLevel [ruleset.Error + 1][]*Issue
 	for i := range r.Issues {
 		is := &r.Issues[i]
 		if len(is.Suppressed) == 0 {
@@ -74,7 +75,7 @@ func writeGitHub(w io.Writer, r *report, summary io.Writer) error {
 			writeAnnotation(bw, lv.command, is, r.WorkDir)
 		}
 		if n := len(list) - limit; n > 0 {
-			left = append(left, fmt.Sprintf("%d %s", n, pluralWord(n, lv.command, lv.plural)))
+			left = append(left, fmt.Sprintf("%d %s", n, PluralWord(n, lv.command, lv.plural)))
 			leftN += n
 		}
 	}
@@ -85,7 +86,7 @@ func writeGitHub(w io.Writer, r *report, summary io.Writer) error {
 		}
 		fmt.Fprintf(bw, "::notice title=ascvet::%s\n", escapeData(fmt.Sprintf(
 			"%s not annotated (%s): GitHub shows at most %d annotations of each level per step; %s",
-			plural(leftN, "more finding"), strings.Join(left, ", "), maxAnnotations, where)))
+			Plural(leftN, "more finding"), strings.Join(left, ", "), maxAnnotations, where)))
 	}
 	if err := bw.Flush(); err != nil {
 		return err
@@ -96,14 +97,14 @@ func writeGitHub(w io.Writer, r *report, summary io.Writer) error {
 	return nil
 }
 
-func pluralWord(n int, one, many string) string {
+func PluralWord(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
 	return many
 }
 
-func writeAnnotation(w io.Writer, command string, is *issue, workDir string) {
+func writeAnnotation(w io.Writer, command string, is *Issue, workDir string) {
 	title := is.RuleID()
 	if is.Rule != nil {
 		title += " " + is.Rule.Name
@@ -157,7 +158,7 @@ func escapeProperty(s string) string {
 
 // writeStepSummary writes every issue of r as a row of a Markdown table,
 // most severe first, suppressed ones last, with the counts above.
-func writeStepSummary(w io.Writer, r *report) error {
+func writeStepSummary(w io.Writer, r *Report) error {
 	var count [ruleset.Error + 1]int
 	suppressed := 0
 	for i := range r.Issues {
@@ -171,7 +172,7 @@ func writeStepSummary(w io.Writer, r *report) error {
 	var b strings.Builder
 	b.WriteString("### ascvet\n\n")
 	if reported == 0 {
-		fmt.Fprintf(&b, "No findings in %s", plural(r.Files, "file"))
+		fmt.Fprintf(&b, "No findings in %s", Plural(r.Files, "file"))
 	} else {
 		var parts []string
 		for _, lv := range annotationLevels {
@@ -183,7 +184,7 @@ func writeStepSummary(w io.Writer, r *report) error {
 				parts = append(parts, fmt.Sprintf("%d %s", n, name))
 			}
 		}
-		fmt.Fprintf(&b, "**%s** (%s) in %s", plural(reported, "finding"), strings.Join(parts, ", "), plural(r.Files, "file"))
+		fmt.Fprintf(&b, "**%s** (%s) in %s", Plural(reported, "finding"), strings.Join(parts, ", "), Plural(r.Files, "file"))
 	}
 	if suppressed > 0 {
 		fmt.Fprintf(&b, "; %d suppressed", suppressed)
@@ -195,7 +196,7 @@ func writeStepSummary(w io.Writer, r *report) error {
 	}
 	b.WriteString("\n| Severity | Rule | Location | Message |\n|---|---|---|---|\n")
 	rows := 0
-	emit := func(is *issue, sev string) bool {
+	emit := func(is *Issue, sev string) bool {
 		rule := escapeMarkdown(is.RuleID())
 		if is.Rule != nil {
 			rule = fmt.Sprintf("[%s](%s) %s", escapeMarkdown(is.RuleID()), is.Rule.HelpURI(), escapeMarkdown(is.Rule.Name))
@@ -204,21 +205,21 @@ func writeStepSummary(w io.Writer, r *report) error {
 		if msg == "" {
 			msg = is.Diagnostic.Message
 		}
-		msg = escapeCell(msg)
+		msg = EscapeCell(msg)
 		if len(is.Suppressed) > 0 {
 			why := is.Suppressed[0].Justification
 			if is.Suppressed[0].Kind == "inSource" {
 				why = "ignored in the source: " + why
 			}
-			msg += " _(" + escapeCell(why) + ")_"
+			msg += " _(" + EscapeCell(why) + ")_"
 		}
 		// The location as the annotations give it: columns in characters
 		// (UTF-16 code units), none when unknown.
-		where := fmt.Sprintf("%s:%d", displayName(annotationPath(is.Pos.Filename, r.WorkDir)), is.Pos.Line)
+		where := fmt.Sprintf("%s:%d", gitquote.DisplayName(annotationPath(is.Pos.Filename, r.WorkDir)), is.Pos.Line)
 		if is.Pos.Column >= 1 {
 			where += fmt.Sprintf(":%d", utf16Col(is.Line, is.Pos.Column))
 		}
-		row := fmt.Sprintf("| %s | %s | %s | %s |\n", sev, rule, escapeCell(where), msg)
+		row := fmt.Sprintf("| %s | %s | %s | %s |\n", sev, rule, EscapeCell(where), msg)
 		if b.Len()+len(row) > maxSummary {
 			return false
 		}
@@ -242,16 +243,16 @@ func writeStepSummary(w io.Writer, r *report) error {
 	}
 	if !full {
 		fmt.Fprintf(&b, "\n%s not listed: a step summary holds at most 1 MiB; see the SARIF upload or run ascvet locally.\n",
-			plural(len(r.Issues)-rows, "more finding"))
+			Plural(len(r.Issues)-rows, "more finding"))
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// escapeCell makes s one Markdown table cell: markup escaped (a "|" would
+// EscapeCell makes s one Markdown table cell: markup escaped (a "|" would
 // end the cell), line breaks as <br>.
-func escapeCell(s string) string {
+func EscapeCell(s string) string {
 	s = strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(s)
 	return strings.ReplaceAll(escapeMarkdown(s), "\n", "<br>")
 }

@@ -1,4 +1,4 @@
-package main
+package report
 
 // lineHashes is a port of the rolling hash with which GitHub's codeql-action
 // (src/fingerprints.ts, function hash) computes SARIF
@@ -38,31 +38,31 @@ const (
 // them (\r\n, \r or \n), so a file ending in a line ending has one more,
 // empty, line; an empty file has one line.
 func lineHashes(src []byte) []string {
-	t := lineHashTable(src)
+	t := LineHashTable(src)
 	out := make([]string, len(t.raw))
 	for i := range out {
-		out[i] = t.at(i + 1)
+		out[i] = t.At(i + 1)
 	}
 	return out
 }
 
-// hashTable is lineHashes before formatting: a big file has a million
+// HashTable is lineHashes before formatting: a big file has a million
 // lines and a few findings.
-type hashTable struct {
+type HashTable struct {
 	raw []uint64 // the hash of each line
 	n   []int32  // its occurrence, from 1
 }
 
-// at returns line's primaryLocationLineHash ("" beyond the file).
-func (t hashTable) at(line int) string {
+// At returns line's primaryLocationLineHash ("" beyond the file).
+func (t HashTable) At(line int) string {
 	if line < 1 || line > len(t.raw) || t.n[line-1] == 0 {
 		return ""
 	}
 	return strconv.FormatUint(t.raw[line-1], 16) + ":" + strconv.Itoa(int(t.n[line-1]))
 }
 
-// lineHashTable computes the hashes of every line of src.
-func lineHashTable(src []byte) hashTable {
+// LineHashTable computes the hashes of every line of src.
+func LineHashTable(src []byte) HashTable {
 	var h lineHasher
 	h.init()
 	for len(src) > 0 {
@@ -110,7 +110,7 @@ type lineHasher struct {
 	lineStart bool             // the next character starts a line
 	prevCR    bool             // the previous character was \r
 	counts    map[uint64]int32 // how often each hash value was output
-	table     hashTable        // by line number - 1
+	table     HashTable        // by line number - 1
 }
 
 func (h *lineHasher) init() {

@@ -1,4 +1,4 @@
-package main
+package report
 
 // -f codequality writes the Code Quality report that GitLab shows in a merge
 // request's widget and changes view (declare the file as the job's
@@ -32,7 +32,7 @@ package main
 //     level: a finding that fails the run), info → info. minor and blocker
 //     are not used;
 //   - location.path is the file's path from the repository root of the
-//     working directory (see root.go: the git top-level, else the nearest
+//     working directory (see repo.Roots: the git top-level, else the nearest
 //     ascvet.toml's directory, else the working directory), slash-separated
 //     and never absolute: in a GitLab job, which runs in the checkout
 //     ($CI_PROJECT_DIR), that is the path GitLab resolves. A file outside
@@ -56,32 +56,37 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ascvet/ascvet/internal/gitquote"
+	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/baseline"
 )
 
-// codeQualityIssue is one object of the report.
-type codeQualityIssue struct {
+// CodeQualityIssue is one object of the report.
+type CodeQualityIssue struct {
 	Description string              `json:"description"`
 	CheckName   string              `json:"check_name"`
 	Fingerprint string              `json:"fingerprint"`
 	Severity    string              `json:"severity"`
-	Location    codeQualityLocation `json:"location"`
+	Location    CodeQualityLocation `json:"location"`
 }
 
-type codeQualityLocation struct {
+// CodeQualityLocation is where an issue is: a file from the repository
+// root and its lines.
+type CodeQualityLocation struct {
 	Path  string           `json:"path"`
-	Lines codeQualityLines `json:"lines"`
+	Lines CodeQualityLines `json:"lines"`
 }
 
-type codeQualityLines struct {
+// CodeQualityLines are the lines of an issue.
+type CodeQualityLines struct {
 	Begin int `json:"begin"` // 1-based
 	End   int `json:"end"`   // 1-based, at least Begin
 }
 
-// codeQualitySeverity is GitLab's severity of an ascvet severity (see the
+// CodeQualitySeverity is GitLab's severity of an ascvet severity (see the
 // mapping above).
-func codeQualitySeverity(s ruleset.Severity) string {
+func CodeQualitySeverity(s ruleset.Severity) string {
 	switch s {
 	case ruleset.Error:
 		return "critical"
@@ -91,12 +96,12 @@ func codeQualitySeverity(s ruleset.Severity) string {
 	return "info"
 }
 
-// writeCodeQuality writes r's unsuppressed issues as a GitLab Code Quality
+// WriteCodeQuality writes r's unsuppressed issues as a GitLab Code Quality
 // report.
-func writeCodeQuality(w io.Writer, r *report) error {
+func WriteCodeQuality(w io.Writer, r *Report) error {
 	paths := newCodeQualityPaths(r)
 	seen := map[string]int{} // occurrences of each fingerprint so far
-	out := []codeQualityIssue{}
+	out := []CodeQualityIssue{}
 	for i := range r.Issues {
 		is := &r.Issues[i]
 		if len(is.Suppressed) > 0 {
@@ -108,12 +113,12 @@ func writeCodeQuality(w io.Writer, r *report) error {
 			msg = is.Diagnostic.Message
 		}
 		begin := max(is.Pos.Line, 1)
-		out = append(out, codeQualityIssue{
+		out = append(out, CodeQualityIssue{
 			Description: msg + " [" + is.RuleID() + "]",
 			CheckName:   is.RuleID(),
 			Fingerprint: codeQualityFingerprint(is, path, seen),
-			Severity:    codeQualitySeverity(is.Level),
-			Location:    codeQualityLocation{Path: path, Lines: codeQualityLines{Begin: begin, End: max(is.End.Line, begin)}},
+			Severity:    CodeQualitySeverity(is.Level),
+			Location:    CodeQualityLocation{Path: path, Lines: CodeQualityLines{Begin: begin, End: max(is.End.Line, begin)}},
 		})
 	}
 	enc := json.NewEncoder(w)
@@ -126,7 +131,7 @@ func writeCodeQuality(w io.Writer, r *report) error {
 // the finding's own (or, for an issue made by hand without one, that of
 // its rule, path and line), and for its n-th occurrence, n > 1, a hash of
 // that and n. seen counts the occurrences.
-func codeQualityFingerprint(is *issue, path string, seen map[string]int) string {
+func codeQualityFingerprint(is *Issue, path string, seen map[string]int) string {
 	fp := is.Fingerprint
 	if fp == "" {
 		fp = baseline.Fingerprint(is.RuleID(), path, is.Line)
@@ -142,16 +147,16 @@ func codeQualityFingerprint(is *issue, path string, seen map[string]int) string 
 // codeQualityPaths makes the location paths of a report: relative to base,
 // the repository root of the working directory.
 type codeQualityPaths struct {
-	rf   *rootFinder // nil for a report made by hand without a working directory
+	rf   *repo.Roots // nil for a report made by hand without a working directory
 	base string
 }
 
-func newCodeQualityPaths(r *report) *codeQualityPaths {
-	if r.WorkDir == "" && r.roots == nil {
+func newCodeQualityPaths(r *Report) *codeQualityPaths {
+	if r.WorkDir == "" && r.Roots == nil {
 		return &codeQualityPaths{}
 	}
 	rf := r.rootFinder()
-	return &codeQualityPaths{rf: rf, base: rf.rootOfDir(filepath.Clean(rf.wd))}
+	return &codeQualityPaths{rf: rf, base: rf.RootOfDir(filepath.Clean(rf.WorkDir()))}
 }
 
 // path returns the location path of the file name, as found from the
@@ -159,8 +164,8 @@ func newCodeQualityPaths(r *report) *codeQualityPaths {
 func (p *codeQualityPaths) path(name string) string {
 	rel := filepath.ToSlash(filepath.Clean(name)) // without a working directory, relative names are taken as from the root
 	if p.rf != nil {
-		abs := p.rf.abs(name)
-		if r, ok := relUnder(p.base, abs); ok {
+		abs := p.rf.Abs(name)
+		if r, ok := repo.RelUnder(p.base, abs); ok {
 			rel = r
 		} else if r, err := filepath.Rel(p.base, abs); err == nil {
 			rel = filepath.ToSlash(r)
@@ -171,7 +176,7 @@ func (p *codeQualityPaths) path(name string) string {
 	// Never absolute: a volume or a leading slash is dropped.
 	rel = strings.TrimLeft(filepath.ToSlash(strings.TrimPrefix(rel, filepath.VolumeName(rel))), "/")
 	if !utf8.ValidString(rel) {
-		return cQuote(rel, true)
+		return gitquote.Quote(rel, true)
 	}
 	return rel
 }

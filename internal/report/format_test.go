@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bufio"
@@ -9,25 +9,24 @@ import (
 	"go/token"
 	"maps"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/tools/go/analysis"
 
+	_ "github.com/ascvet/ascvet/analyzers/all" // registers the rules the reports name
 	"github.com/ascvet/ascvet/analyzers/fixes"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/simcost"
+	"github.com/ascvet/ascvet/internal/golden"
+	"github.com/ascvet/ascvet/internal/report/reporttest"
 	"github.com/ascvet/ascvet/ruleset"
 )
 
-// lookupRule returns a registered rule (main imports analyzers/all).
+// lookupRule returns a registered rule (the test imports analyzers/all).
 func lookupRule(t *testing.T, id string) *ruleset.Rule {
 	t.Helper()
 	r, ok := ruleset.Lookup(id)
@@ -53,8 +52,8 @@ func at(file string, line, col, off int) token.Position {
 	return token.Position{Filename: file, Line: line, Column: col, Offset: off}
 }
 
-func mkIssue(r *ruleset.Rule, pos, end token.Position, msg, line string) issue {
-	return issue{
+func mkIssue(r *ruleset.Rule, pos, end token.Position, msg, line string) Issue {
+	return Issue{
 		Finding: runner.Finding{Analyzer: r.Analyzer, Rule: r, Diagnostic: analysis.Diagnostic{Message: msg}, Pos: pos, End: end},
 		Level:   r.Severity,
 		Message: msg,
@@ -67,9 +66,9 @@ func mkIssue(r *ruleset.Rule, pos, end token.Position, msg, line string) issue {
 //
 // TODO(lead): when issue has a Related field, set it in formatReport
 // instead and delete this.
-func withRelated(t *testing.T, rel map[string][]related) {
+func withRelated(t *testing.T, rel map[string][]Related) {
 	old := issueRelated
-	issueRelated = func(is *issue) []related { return rel[is.RuleID()] }
+	issueRelated = func(is *Issue) []Related { return rel[is.RuleID()] }
 	t.Cleanup(func() { issueRelated = old })
 }
 
@@ -83,7 +82,7 @@ const zhLine = `x = "中文😀"; LoadUnAlignPre(u0, src);`
 // brackets and Chinese text, a multi-byte line, a multi-line finding, an
 // unknown column, a file outside the working directory, a fix, a cost and
 // a suppressed finding.
-func formatReport(t *testing.T) *report {
+func formatReport(t *testing.T) *Report {
 	e, w, i := frozenRule(t, "ASC2001"), frozenRule(t, "ASC1001"), frozenRule(t, "ASC3004")
 	e.Text = strings.Repeat("A misaligned StoreAlign writes the wrong bytes. ", 30) // over GitHub's 1024
 	w.Text = "Prime the stream once: LoadUnAlignPre<T> a*b*c | x_y [z] & 100%,\nwrapped line.\n\nSecond paragraph."
@@ -91,7 +90,7 @@ func formatReport(t *testing.T) *report {
 	const wd = "/work/proj"
 	zhCol := strings.Index(zhLine, "LoadUnAlignPre") + 1
 	zhEnd := strings.LastIndex(zhLine, ")") + 2 // just after the call
-	issues := []issue{
+	issues := []Issue{
 		mkIssue(e, at("kernels/a,b:c.cpp", 12, 5, 300), at("kernels/a,b:c.cpp", 12, 19, 314),
 			"stride 100% of VL is not 32-byte aligned [dist=NORM]\nuse a multiple of 32 | or DIST_UNPACK", "    Store(dst, r, 100); // a[i]"),
 		mkIssue(w, at("kernels/中文.cpp", 3, zhCol, 60), at("kernels/中文.cpp", 3, zhEnd, 60+zhEnd-zhCol),
@@ -109,20 +108,29 @@ func formatReport(t *testing.T) *report {
 	}}}
 	issues[1].LineHash, issues[1].Fingerprint = "77aa:1", "fp-b"
 	issues[1].Cost = &simcost.Cost{Before: 1200, After: 1000, Iterations: 100}
-	issues[4].Suppressed = []suppression{{Kind: "inSource", Justification: "checked by hand, 50% margin"}}
-	withRelated(t, map[string][]related{
+	issues[4].Suppressed = []Suppression{{Kind: "inSource", Justification: "checked by hand, 50% margin"}}
+	withRelated(t, map[string][]Related{
 		"ASC2001": {{Pos: at("kernels/a,b:c.cpp", 10, 3, 250), End: at("kernels/a,b:c.cpp", 10, 9, 256), Message: "the stride [VL] is set here"}},
 	})
-	return &report{
-		Issues:  issues,
-		Files:   4,
-		Rules:   []*ruleset.Rule{w, e, i}, // sorted by ID
-		Lang:    "en",
-		Args:    []string{"-f", "sarif", "./kernels"},
-		WorkDir: wd,
-		Exit:    exitFindings,
+	return &Report{
+		Issues:    issues,
+		Files:     4,
+		Rules:     []*ruleset.Rule{w, e, i}, // sorted by ID
+		Lang:      "en",
+		Args:      []string{"-f", "sarif", "./kernels"},
+		WorkDir:   wd,
+		Exit:      exitFindings,
+		Completed: true,
+		Version:   "0.2.0",
 	}
 }
+
+// The driver's exit codes for a run with findings and for a usage error,
+// which the reports carry (SARIF invocations).
+const (
+	exitFindings = 1
+	exitUsage    = 2
+)
 
 func render(t *testing.T, write func(*bytes.Buffer) error) string {
 	t.Helper()
@@ -133,196 +141,25 @@ func render(t *testing.T, write func(*bytes.Buffer) error) string {
 	return b.String()
 }
 
-// sarifSchema compiles the official SARIF 2.1.0 schema once.
-var sarifSchemaOnce = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	f, err := os.Open(filepath.Join("testdata", "format", "sarif-schema-2.1.0.json"))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat() // uri, uri-reference, date-time...
-	const loc = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-	if err := c.AddResource(loc, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(loc)
-})
-
-// validateSARIF checks out against the official schema.
-func validateSARIF(t *testing.T, out string) {
-	t.Helper()
-	sch, err := sarifSchemaOnce()
-	if err != nil {
-		t.Fatalf("compiling the SARIF schema: %v", err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
-	if err != nil {
-		t.Fatalf("SARIF output is not JSON: %v", err)
-	}
-	if err := sch.Validate(inst); err != nil {
-		t.Errorf("SARIF output does not validate against the 2.1.0 schema:\n%v", err)
-	}
-}
-
 func TestFormatSARIFGolden(t *testing.T) {
 	r := formatReport(t)
-	out := render(t, func(b *bytes.Buffer) error { return writeSARIF(b, r) })
-	validateSARIF(t, out)
-	golden(t, "format/sarif.golden", out)
-	if again := render(t, func(b *bytes.Buffer) error { return writeSARIF(b, r) }); again != out {
+	out := render(t, func(b *bytes.Buffer) error { return WriteSARIF(b, r) })
+	reporttest.ValidateSARIF(t, out)
+	golden.Check(t, "format/sarif.golden", out)
+	if again := render(t, func(b *bytes.Buffer) error { return WriteSARIF(b, r) }); again != out {
 		t.Error("two runs over one report wrote different SARIF")
-	}
-}
-
-// The validator itself must reject what the schema forbids, or the
-// validation tests prove nothing.
-func TestFormatSARIFSchemaRejects(t *testing.T) {
-	sch, err := sarifSchemaOnce()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, bad := range []string{
-		`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"message":{"text":"m"},"locations":[{"physicalLocation":{"region":{"startLine":1,"startColumn":0}}}]}]}]}`,
-		`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"columnKind":"bytes"}]}`,
-		`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"message":{"text":"m"},"suppressions":[{"kind":"inSource","status":"ok"}]}]}]}`,
-		`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a b%zz"}}}]}]}]}`,
-	} {
-		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sch.Validate(inst) == nil {
-			t.Errorf("schema accepted %s", bad)
-		}
-	}
-}
-
-// Parsed SARIF, the fields the semantic checks read.
-type sarifIn struct {
-	Runs []struct {
-		Tool struct {
-			Driver struct {
-				Rules []struct {
-					ID, Name         string
-					ShortDescription struct{ Text string }
-					FullDescription  struct{ Text string }
-					Help             struct{ Text, Markdown string }
-					HelpURI          string
-					Properties       map[string]any
-				}
-			}
-		}
-		ColumnKind         string
-		OriginalURIBaseIDs map[string]struct{ URI string } `json:"originalUriBaseIds"`
-		Results            []struct {
-			RuleID    string
-			RuleIndex *int
-			Level     string
-			Message   struct{ Text string }
-			Locations []sarifLocIn
-			Related   []sarifLocIn      `json:"relatedLocations"`
-			Partial   map[string]string `json:"partialFingerprints"`
-			Fixes     []struct {
-				ArtifactChanges []struct {
-					Replacements []struct {
-						DeletedRegion   struct{ ByteOffset, ByteLength *int }
-						InsertedContent *struct{ Text string }
-					}
-				}
-			}
-			Suppressions []struct{ Kind, Status, Justification string }
-			Properties   map[string]any // numbers (cycles, iterations) and strings (trip, bound)
-		}
-	}
-}
-
-type sarifLocIn struct {
-	ID               int
-	PhysicalLocation struct {
-		ArtifactLocation struct {
-			URI       string
-			URIBaseID string `json:"uriBaseId"`
-		}
-		Region struct{ StartLine, StartColumn, EndLine, EndColumn int }
-	}
-}
-
-func parseSARIF(t *testing.T, out string) *sarifIn {
-	t.Helper()
-	var s sarifIn
-	if err := json.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatal(err)
-	}
-	if len(s.Runs) != 1 {
-		t.Fatalf("%d runs, want 1", len(s.Runs))
-	}
-	return &s
-}
-
-// checkSARIF asserts what the schema cannot: rule indexes, columns,
-// descriptions within GitHub's limits.
-func checkSARIF(t *testing.T, s *sarifIn) {
-	t.Helper()
-	run := s.Runs[0]
-	if run.ColumnKind != "utf16CodeUnits" {
-		t.Errorf("columnKind %q", run.ColumnKind)
-	}
-	rules := run.Tool.Driver.Rules
-	for _, r := range rules {
-		if r.Name == "" || r.Name == r.ID || !regexp.MustCompile(`^([A-Z][a-z0-9]*)+$`).MatchString(r.Name) {
-			t.Errorf("rule %s: name %q is not a PascalCase name distinct from the ID", r.ID, r.Name)
-		}
-		if len([]rune(r.FullDescription.Text)) > maxDescription || len([]rune(r.ShortDescription.Text)) > maxDescription {
-			t.Errorf("rule %s: description over %d characters", r.ID, maxDescription)
-		}
-		if r.Help.Text == "" || r.Help.Markdown == "" || !strings.HasPrefix(r.HelpURI, "https://") {
-			t.Errorf("rule %s: help or helpUri missing", r.ID)
-		}
-		if sev, _ := r.Properties["problem.severity"].(string); sev != "error" && sev != "warning" && sev != "recommendation" {
-			t.Errorf("rule %s: problem.severity %q", r.ID, sev)
-		}
-	}
-	for _, res := range run.Results {
-		if res.RuleIndex == nil || *res.RuleIndex < 0 || *res.RuleIndex >= len(rules) || rules[*res.RuleIndex].ID != res.RuleID {
-			t.Errorf("result %s: ruleIndex %v does not point at its rule", res.RuleID, res.RuleIndex)
-		}
-		for _, l := range append(slices.Clone(res.Locations), res.Related...) {
-			reg := l.PhysicalLocation.Region
-			if reg.StartLine < 1 || reg.StartColumn < 1 || reg.EndLine < reg.StartLine ||
-				(reg.EndColumn != 0 && reg.EndLine == reg.StartLine && reg.EndColumn < reg.StartColumn) {
-				t.Errorf("result %s: bad region %+v", res.RuleID, reg)
-			}
-			u, err := url.Parse(l.PhysicalLocation.ArtifactLocation.URI)
-			if err != nil {
-				t.Errorf("result %s: uri %q: %v", res.RuleID, l.PhysicalLocation.ArtifactLocation.URI, err)
-			} else if base := l.PhysicalLocation.ArtifactLocation.URIBaseID; (u.Scheme == "") != (base != "") {
-				t.Errorf("result %s: uri %q with uriBaseId %q", res.RuleID, u, base)
-			} else if _, ok := run.OriginalURIBaseIDs[base]; base != "" && run.OriginalURIBaseIDs != nil && !ok {
-				t.Errorf("result %s: uriBaseId %q is not in originalUriBaseIds", res.RuleID, base)
-			}
-		}
-		for _, rel := range res.Related {
-			if !strings.Contains(res.Message.Text, fmt.Sprintf("](%d)", rel.ID)) {
-				t.Errorf("result %s: related location %d not linked from the message %q", res.RuleID, rel.ID, res.Message.Text)
-			}
-		}
 	}
 }
 
 func TestFormatSARIFSemantics(t *testing.T) {
 	r := formatReport(t)
-	s := parseSARIF(t, render(t, func(b *bytes.Buffer) error { return writeSARIF(b, r) }))
-	checkSARIF(t, s)
+	s := reporttest.ParseSARIF(t, render(t, func(b *bytes.Buffer) error { return WriteSARIF(b, r) }))
+	reporttest.CheckSARIF(t, s, MaxDescription)
 	run := s.Runs[0]
 	if len(run.Results) != len(r.Issues) {
 		t.Fatalf("%d results for %d issues", len(run.Results), len(r.Issues))
 	}
-	if got := run.OriginalURIBaseIDs[srcRoot].URI; got != "file:///work/proj/" {
+	if got := run.OriginalURIBaseIDs[SrcRoot].URI; got != "file:///work/proj/" {
 		t.Errorf("%%SRCROOT%% is %q", got)
 	}
 	res := run.Results
@@ -393,16 +230,16 @@ func TestFormatSARIFSemantics(t *testing.T) {
 // Every registered rule, each with a finding: all rule help validates and
 // every ruleIndex is right.
 func TestFormatSARIFAllRules(t *testing.T) {
-	r := &report{Rules: ruleset.All(), Lang: "zh", WorkDir: "/w", Exit: exitUsage}
+	r := &Report{Rules: ruleset.All(), Lang: "zh", WorkDir: "/w", Exit: exitUsage}
 	for k, rule := range r.Rules {
 		is := mkIssue(rule, at("k.cpp", k+1, 1, 0), at("k.cpp", k+1, 4, 3), "m "+rule.ID, "abcd")
 		is.Level = ruleset.Severity(k % 3) // whatever the config says
 		r.Issues = append(r.Issues, is)
 	}
-	out := render(t, func(b *bytes.Buffer) error { return writeSARIF(b, r) })
-	validateSARIF(t, out)
-	s := parseSARIF(t, out)
-	checkSARIF(t, s)
+	out := render(t, func(b *bytes.Buffer) error { return WriteSARIF(b, r) })
+	reporttest.ValidateSARIF(t, out)
+	s := reporttest.ParseSARIF(t, out)
+	reporttest.CheckSARIF(t, s, MaxDescription)
 	if got := len(s.Runs[0].Tool.Driver.Rules); got != len(r.Rules) || got == 0 {
 		t.Errorf("%d rules in the driver, want %d", got, len(r.Rules))
 	}
@@ -433,8 +270,8 @@ func TestFormatSARIFAllRules(t *testing.T) {
 
 // An empty run is still a valid log, with results present and empty.
 func TestFormatSARIFEmpty(t *testing.T) {
-	out := render(t, func(b *bytes.Buffer) error { return writeSARIF(b, &report{}) })
-	validateSARIF(t, out)
+	out := render(t, func(b *bytes.Buffer) error { return WriteSARIF(b, &Report{}) })
+	reporttest.ValidateSARIF(t, out)
 	if !strings.Contains(out, `"results": []`) {
 		t.Errorf("no empty results array:\n%s", out)
 	}
@@ -450,8 +287,8 @@ func TestFormatSARIFFingerprintsMove(t *testing.T) {
 		is := mkIssue(rule, at("k.cpp", line, 5, 0), at("k.cpp", line, 19, 0), "m", lines[line-1])
 		is.LineHash = lineHashes([]byte(src))[line-1]
 		is.Fingerprint = "fp"
-		s := parseSARIF(t, render(t, func(b *bytes.Buffer) error {
-			return writeSARIF(b, &report{Issues: []issue{is}, Rules: []*ruleset.Rule{rule}})
+		s := reporttest.ParseSARIF(t, render(t, func(b *bytes.Buffer) error {
+			return WriteSARIF(b, &Report{Issues: []Issue{is}, Rules: []*ruleset.Rule{rule}})
 		}))
 		res := s.Runs[0].Results[0]
 		return res.Partial, res.Locations[0].PhysicalLocation.Region.StartLine
@@ -471,9 +308,9 @@ func TestFormatSARIFFingerprintsMove(t *testing.T) {
 }
 
 func TestFormatCapIssues(t *testing.T) {
-	var issues []issue
+	var issues []Issue
 	for _, s := range []ruleset.Severity{ruleset.Info, ruleset.Error, ruleset.Warning, ruleset.Error, ruleset.Info} {
-		issues = append(issues, issue{Level: s})
+		issues = append(issues, Issue{Level: s})
 	}
 	keep, dropped := capIssues(issues, 3)
 	if !slices.Equal(keep, []int{1, 2, 3}) || dropped != 2 {
@@ -517,15 +354,15 @@ func TestFormatSARIFHelpURLs(t *testing.T) {
 
 func TestFormatTruncateText(t *testing.T) {
 	long := strings.Repeat("这是一个很长的句子。", 120) + "tail"
-	got := truncateText(long, maxDescription)
-	if n := len([]rune(got)); n > maxDescription || !strings.HasSuffix(got, "。 …") {
+	got := truncateText(long, MaxDescription)
+	if n := len([]rune(got)); n > MaxDescription || !strings.HasSuffix(got, "。 …") {
 		t.Errorf("truncateText: %d characters, ends %q", n, got[len(got)-12:])
 	}
-	if got := dirURI("/"); got != "file:///" {
-		t.Errorf("dirURI(/) = %q", got)
+	if got := DirURI("/"); got != "file:///" {
+		t.Errorf("DirURI(/) = %q", got)
 	}
-	if got := dirURI("/a b/c"); got != "file:///a%20b/c/" {
-		t.Errorf("dirURI = %q", got)
+	if got := DirURI("/a b/c"); got != "file:///a%20b/c/" {
+		t.Errorf("DirURI = %q", got)
 	}
 	if truncateText("short", 10) != "short" {
 		t.Error("truncateText changed a short text")
@@ -557,9 +394,9 @@ func TestFormatUTF16Col(t *testing.T) {
 func TestFormatGitHubGolden(t *testing.T) {
 	r := formatReport(t)
 	var summary bytes.Buffer
-	out := render(t, func(b *bytes.Buffer) error { return writeGitHub(b, r, &summary) })
-	golden(t, "format/github.golden", out)
-	golden(t, "format/github-summary.golden", summary.String())
+	out := render(t, func(b *bytes.Buffer) error { return WriteGitHub(b, r, &summary) })
+	golden.Check(t, "format/github.golden", out)
+	golden.Check(t, "format/github-summary.golden", summary.String())
 	if strings.Contains(out, "suppressed finding") {
 		t.Error("a suppressed finding was annotated")
 	}
@@ -623,7 +460,7 @@ func parseCommands(t *testing.T, out string) []command {
 
 func TestFormatGitHubRoundTrip(t *testing.T) {
 	r := formatReport(t)
-	cmds := parseCommands(t, render(t, func(b *bytes.Buffer) error { return writeGitHub(b, r, nil) }))
+	cmds := parseCommands(t, render(t, func(b *bytes.Buffer) error { return WriteGitHub(b, r, nil) }))
 	want := []struct {
 		name, file, msg string
 		props           map[string]string
@@ -653,11 +490,11 @@ func TestFormatGitHubRoundTrip(t *testing.T) {
 }
 
 // capReport has n errors, n warnings and n notices, interleaved in file order.
-func capReport(t *testing.T, errs, warns, notes int) *report {
+func capReport(t *testing.T, errs, warns, notes int) *Report {
 	rules := map[ruleset.Severity]*ruleset.Rule{
 		ruleset.Error: lookupRule(t, "ASC2001"), ruleset.Warning: lookupRule(t, "ASC1001"), ruleset.Info: lookupRule(t, "ASC3004"),
 	}
-	r := &report{Files: 1}
+	r := &Report{Files: 1}
 	left := map[ruleset.Severity]int{ruleset.Error: errs, ruleset.Warning: warns, ruleset.Info: notes}
 	for line := 1; left[ruleset.Error]+left[ruleset.Warning]+left[ruleset.Info] > 0; line++ {
 		s := []ruleset.Severity{ruleset.Info, ruleset.Warning, ruleset.Error}[line%3]
@@ -683,7 +520,7 @@ func TestFormatGitHubCap(t *testing.T) {
 		{0, 0, 0, 0, 0, 0, ""},
 	} {
 		r := capReport(t, tt.errs, tt.warns, tt.notes)
-		cmds := parseCommands(t, render(t, func(b *bytes.Buffer) error { return writeGitHub(b, r, nil) }))
+		cmds := parseCommands(t, render(t, func(b *bytes.Buffer) error { return WriteGitHub(b, r, nil) }))
 		count := map[string]int{}
 		order := []string{}
 		for _, c := range cmds {
@@ -738,10 +575,10 @@ func rank(cmd string) int { return map[string]int{"error": 0, "warning": 1, "not
 func TestFormatGitHubSummary(t *testing.T) {
 	r := capReport(t, 12, 1, 3)
 	r.Issues[0].Message = "a | b\nc <T> *x*"
-	r.Issues = append(r.Issues, issue{Finding: r.Issues[1].Finding, Level: ruleset.Error, Message: "ignored one",
-		Suppressed: []suppression{{Kind: "external", Justification: "baseline ascvet-baseline.json"}}})
+	r.Issues = append(r.Issues, Issue{Finding: r.Issues[1].Finding, Level: ruleset.Error, Message: "ignored one",
+		Suppressed: []Suppression{{Kind: "external", Justification: "baseline ascvet-baseline.json"}}})
 	var summary bytes.Buffer
-	if err := writeGitHub(&bytes.Buffer{}, r, &summary); err != nil {
+	if err := WriteGitHub(&bytes.Buffer{}, r, &summary); err != nil {
 		t.Fatal(err)
 	}
 	s := summary.String()
@@ -777,7 +614,7 @@ func TestFormatGitHubSummaryLimit(t *testing.T) {
 		r.Issues[i].Message = strings.Repeat("long message ", 20)
 	}
 	var summary bytes.Buffer
-	if err := writeGitHub(&bytes.Buffer{}, r, &summary); err != nil {
+	if err := WriteGitHub(&bytes.Buffer{}, r, &summary); err != nil {
 		t.Fatal(err)
 	}
 	if n := summary.Len(); n > 1<<20 {
@@ -808,8 +645,8 @@ type checkstyleIn struct {
 func TestFormatCheckstyle(t *testing.T) {
 	r := formatReport(t)
 	r.Issues[2].Message = "ctl\x01\x1b chars & <tags> \"q\" 'a'\nline2\ttab"
-	out := render(t, func(b *bytes.Buffer) error { return writeCheckstyle(b, r) })
-	golden(t, "format/checkstyle.golden", out)
+	out := render(t, func(b *bytes.Buffer) error { return WriteCheckstyle(b, r) })
+	golden.Check(t, "format/checkstyle.golden", out)
 	if !strings.HasPrefix(out, `<?xml version="1.0" encoding="UTF-8"?>`+"\n<checkstyle version=\"4.3\">") {
 		t.Errorf("header:\n%s", out)
 	}
@@ -851,7 +688,7 @@ func TestFormatCheckstyle(t *testing.T) {
 	if !found {
 		t.Error("the message with control characters is missing")
 	}
-	empty := render(t, func(b *bytes.Buffer) error { return writeCheckstyle(b, &report{}) })
+	empty := render(t, func(b *bytes.Buffer) error { return WriteCheckstyle(b, &Report{}) })
 	var none checkstyleIn
 	if err := xml.Unmarshal([]byte(empty), &none); err != nil || len(none.Files) != 0 || none.Version != "4.3" {
 		t.Errorf("empty report: %v, %d files:\n%s", err, len(none.Files), empty)
