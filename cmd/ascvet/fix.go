@@ -14,6 +14,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/internal/gitquote"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/tempfile"
 	"github.com/ascvet/ascvet/ruleset/i18n"
 )
 
@@ -205,12 +206,12 @@ func writeFixes(stderr io.Writer, out *fixOutcome, before *runner.Result) (res *
 		}
 		if dir := filepath.Dir(target); !swept[dir] {
 			swept[dir] = true
-			removeStaleTemps(stderr, dir, now)
+			tempfile.RemoveStale(stderr, dir, now)
 		}
 	}
 	var restore []string
 	for _, f := range out.files {
-		if err := fixes.ReplaceFileVia(f.name, f.old, f.new, temps); err != nil {
+		if err := fixes.ReplaceFileVia(f.name, f.old, f.new, tempfile.Live{}); err != nil {
 			fmt.Fprintf(stderr, "ascvet: %v\n", err)
 			restore = append(restore, f.name)
 			continue

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/internal/report/reporttest"
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // replacer reports each occurrence of old, with a fix that replaces it by
@@ -75,16 +76,6 @@ func kernel(t *testing.T, dir, name, body string) string {
 	return p
 }
 
-// contents returns the contents of path.
-func contents(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 func TestFix(t *testing.T) {
 	withAnalyzers(t, noBad, noSemi)
 	dir := t.TempDir()
@@ -99,16 +90,16 @@ func TestFix(t *testing.T) {
 	if code != exitOK || out != "no findings in 2 files\n" || errs != "ascvet: fixed 3 findings in "+k+"\n" {
 		t.Errorf("ascvet -fix: exit %d\nstdout %q\nstderr %q", code, out, errs)
 	}
-	if got, want := contents(t, k), "__simd_vf__ void f() {\r\n  x = ;\r\n  // : comment kept\r\n}\r\n"; got != want {
+	if got, want := testfs.Read(t, k), "__simd_vf__ void f() {\r\n  x = ;\r\n  // : comment kept\r\n}\r\n"; got != want {
 		t.Errorf("fixed file holds %q, want %q", got, want)
 	}
 	if info, err := os.Stat(clean); err != nil || !info.ModTime().Equal(cleanInfo.ModTime()) {
 		t.Errorf("%s was written (%v)", clean, err)
 	}
 
-	fixed := contents(t, k)
+	fixed := testfs.Read(t, k)
 	code, out, errs = ascvet(t, "-fix", dir)
-	if code != exitOK || out != "no findings in 2 files\n" || errs != "" || contents(t, k) != fixed {
+	if code != exitOK || out != "no findings in 2 files\n" || errs != "" || testfs.Read(t, k) != fixed {
 		t.Errorf("second ascvet -fix changed something: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
@@ -123,7 +114,7 @@ func TestFixOverlap(t *testing.T) {
 	if code != exitOK || out != "no findings in 1 file\n" || errs != "ascvet: fixed 2 findings in "+k+"\n" {
 		t.Errorf("ascvet -fix: exit %d\nstdout %q\nstderr %q", code, out, errs)
 	}
-	if got, want := contents(t, k), "__simd_vf__ void f() {\r\nNEW \r\n}\r\n"; got != want {
+	if got, want := testfs.Read(t, k), "__simd_vf__ void f() {\r\nNEW \r\n}\r\n"; got != want {
 		t.Errorf("fixed file holds %q, want %q", got, want)
 	}
 }
@@ -138,7 +129,7 @@ func TestFixOverlapResolved(t *testing.T) {
 	if code != exitOK || out != "no findings in 1 file\n" || errs != "ascvet: fixed 1 finding in "+k+"\n" {
 		t.Errorf("ascvet -fix: exit %d\nstdout %q\nstderr %q", code, out, errs)
 	}
-	if got, want := contents(t, k), "__simd_vf__ void f() {\r\n x\r\n}\r\n"; got != want {
+	if got, want := testfs.Read(t, k), "__simd_vf__ void f() {\r\n x\r\n}\r\n"; got != want {
 		t.Errorf("fixed file holds %q, want %q", got, want)
 	}
 }
@@ -166,7 +157,7 @@ func TestFixRemaining(t *testing.T) {
 	if code != exitFindings || out != wantOut || errs != "ascvet: fixed 2 findings in "+k+"\n" {
 		t.Errorf("ascvet -fix: exit %d\nstdout %q\nstderr %q", code, out, errs)
 	}
-	if got, want := contents(t, k), "__simd_vf__ void f() {\r\nSTUCK STUCK \r\n}\r\n"; got != want {
+	if got, want := testfs.Read(t, k), "__simd_vf__ void f() {\r\nSTUCK STUCK \r\n}\r\n"; got != want {
 		t.Errorf("fixed file holds %q, want %q", got, want)
 	}
 }
@@ -175,14 +166,14 @@ func TestDiff(t *testing.T) {
 	withAnalyzers(t, noBad, noSemi)
 	dir := t.TempDir()
 	k := kernel(t, dir, "k.cpp", "  x = BAD;;\r\n  y = 1;\r\n")
-	before := contents(t, k)
+	before := testfs.Read(t, k)
 	code, out, errs := ascvet(t, "-diff", k)
 	name := strings.TrimPrefix(filepath.ToSlash(k), "/")
 	want := "--- a/" + name + "\n+++ b/" + name + "\n@@ -1,4 +1,4 @@\n __simd_vf__ void f() {\r\n-  x = BAD;;\r\n+  x = ;\r\n   y = 1;\r\n }\r\n"
 	if code != exitFindings || out != want || errs != "" {
 		t.Errorf("ascvet -diff: exit %d\nstdout %q\nwant   %q\nstderr %q", code, out, want, errs)
 	}
-	if contents(t, k) != before {
+	if testfs.Read(t, k) != before {
 		t.Errorf("-diff wrote %s", k)
 	}
 	code, out, _ = ascvet(t, "-diff", "-fail-on", "error", k)
@@ -206,7 +197,7 @@ func TestFixReadOnly(t *testing.T) {
 	if code != exitUsage || errs != wantErr || out != wantOut {
 		t.Errorf("ascvet -fix: exit %d\nstdout %q\nstderr %q", code, out, errs)
 	}
-	if contents(t, k) != "__simd_vf__ void f() {\r\nBAD\r\n}\r\n" {
+	if testfs.Read(t, k) != "__simd_vf__ void f() {\r\nBAD\r\n}\r\n" {
 		t.Errorf("read-only %s was changed", k)
 	}
 }
@@ -219,7 +210,7 @@ func TestFixBrokenFix(t *testing.T) {
 	if code != exitInternal || !strings.Contains(errs, "internal error in analyzer broken") || !strings.Contains(errs, "is outside the file") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
-	if contents(t, k) != "__simd_vf__ void f() {\r\nBROKEN\r\n}\r\n" {
+	if testfs.Read(t, k) != "__simd_vf__ void f() {\r\nBROKEN\r\n}\r\n" {
 		t.Errorf("%s was changed", k)
 	}
 }
@@ -265,7 +256,7 @@ func TestFixCrashOnFixedText(t *testing.T) {
 		t.Errorf("ascvet -diff: exit %d\nstdout %q\nstderr %q", code, out, errs)
 	}
 	code, _, errs = ascvet(t, "-fix", k)
-	if code != exitInternal || !strings.Contains(errs, k+": internal error in analyzer panicky: panic: boom") || !strings.Contains(contents(t, k), "NEWTEXT") {
+	if code != exitInternal || !strings.Contains(errs, k+": internal error in analyzer panicky: panic: boom") || !strings.Contains(testfs.Read(t, k), "NEWTEXT") {
 		t.Errorf("ascvet -fix: exit %d\nstderr %q", code, errs)
 	}
 }

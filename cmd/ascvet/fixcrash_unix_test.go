@@ -14,6 +14,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ascvet/ascvet/internal/tempfile"
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // helperEnv makes the test binary run ascvet (TestHelperAscvet) with the
@@ -37,7 +40,7 @@ func TestHelperAscvet(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s=%s: %v", pauseEnv, v, err)
 		}
-		tempCreated = func(path string) {
+		tempfile.Created = func(path string) {
 			fmt.Fprintf(os.Stderr, "ascvet-test: created %s\n", path)
 			time.Sleep(d)
 		}
@@ -82,7 +85,7 @@ func readTree(t *testing.T, dir string) map[string][]byte {
 func writeTree(t *testing.T, dir string, files map[string][]byte) {
 	t.Helper()
 	for rel, data := range files {
-		put(t, dir, rel, string(data))
+		testfs.Put(t, dir, rel, string(data))
 	}
 }
 
@@ -134,9 +137,9 @@ func TestFixKilled(t *testing.T) {
 	for i := range nFiles {
 		// Each file has its own length, so that a half-written file
 		// could not pass for a whole one.
-		put(t, orig, filepath.Join("k", string(rune('a'+i%26))+strings.Repeat("x", i/26), "k.asc"), k+strings.Repeat("// pad\n", i))
+		testfs.Put(t, orig, filepath.Join("k", string(rune('a'+i%26))+strings.Repeat("x", i/26), "k.asc"), k+strings.Repeat("// pad\n", i))
 	}
-	put(t, orig, "host/tiling.cpp", hostFile(1))
+	testfs.Put(t, orig, "host/tiling.cpp", hostFile(1))
 	old := readTree(t, orig)
 
 	// The uninterrupted run: how long it takes, and when it writes.

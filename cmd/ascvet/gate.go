@@ -14,6 +14,7 @@ import (
 
 	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/tempfile"
 	"github.com/ascvet/ascvet/ruleset/baseline"
 	"github.com/ascvet/ascvet/ruleset/config"
 )
@@ -139,8 +140,8 @@ func saveBaseline(stderr io.Writer, scope *runScope, path string, issues []repor
 		}
 		kept = len(added)
 	}
-	removeStaleTemps(stderr, filepath.Dir(path), time.Now())
-	if err := baseline.WriteVia(path, es, temps.Create, temps.Gone); err != nil {
+	tempfile.RemoveStale(stderr, filepath.Dir(path), time.Now())
+	if err := baseline.WriteVia(path, es, tempfile.Create, tempfile.Gone); err != nil {
 		return 0, 0, err
 	}
 	return countReported(issues), kept, nil

@@ -134,10 +134,10 @@ var told = regexp.MustCompile("(?:['\"`]|\\bsee )$")
 var flagMention = regexp.MustCompile("(?:^|[\\s(\\[`'\"])-([a-z][a-z0-9]+(?:-[a-z0-9]+)*-?)")
 
 // notOurs are the flags of other tools that the texts name: go build's
-// -buildvcs, go test's -update, patch -p1, the shell's test -gt and -eq,
+// -buildvcs, go test's -update, a test binary's -test.run, patch -p1, the shell's test -gt and -eq,
 // and words that are no flags: the -dirty of a revision, the -inherit
 // that a config list rejects.
-var notOurs = map[string]bool{"buildvcs": true, "update": true, "p1": true, "gt": true, "eq": true, "dirty": true, "inherit": true}
+var notOurs = map[string]bool{"buildvcs": true, "update": true, "test": true, "p1": true, "gt": true, "eq": true, "dirty": true, "inherit": true}
 
 // flagWord returns the name of the flag w ("-f", "--fix", "-fail=error",
 // "-max-*"), and whether w is one.

@@ -3,9 +3,10 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // copyKernel returns an example kernel with two findings: ASC1001 at 17:9 and
@@ -19,30 +20,17 @@ func copyKernel(t testing.TB) string {
 	return string(src)
 }
 
-// put writes name under dir, creating its directory.
-func put(t testing.TB, dir, name, data string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestLimitFlags: each limit is a flag, checked, and applies.
 func TestLimitFlags(t *testing.T) {
 	dir := t.TempDir()
-	k := put(t, dir, "k.asc", copyKernel(t))
+	k := testfs.Put(t, dir, "k.asc", copyKernel(t))
 	var slow strings.Builder
 	slow.WriteString("__simd_vf__ void F() {\n")
 	for i := range 3000 {
 		fmt.Fprintf(&slow, "    AscendC::Reg::Adds(v%d, v%d, %d);\n", i, i+1, i)
 	}
 	slow.WriteString("}\n")
-	slowPath := put(t, dir, "slow.asc", slow.String())
+	slowPath := testfs.Put(t, dir, "slow.asc", slow.String())
 	for _, tc := range []struct {
 		args   []string
 		code   int
@@ -97,7 +85,7 @@ func TestSizeFlag(t *testing.T) {
 func TestSubcommandLimits(t *testing.T) {
 	dir := t.TempDir()
 	deep := "__simd_vf__ void F() {\n    int x = " + strings.Repeat("(", 1100) + "1" + strings.Repeat(")", 1100) + ";\n}\n"
-	p := put(t, dir, "deep.asc", deep)
+	p := testfs.Put(t, dir, "deep.asc", deep)
 	for _, args := range [][]string{{"ir", p}, {"regs", p}, {"sim", p}, {"sim", p + ":2"}} {
 		code, _, errs := ascvet(t, args...)
 		if code != exitUsage || !strings.Contains(errs, "deeper than the limit of 1000; skipped") || strings.Contains(errs, "internal error") {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // mkfifo makes a named pipe: opening it for reading would block until a
@@ -27,21 +29,21 @@ func TestHostileInputs(t *testing.T) {
 	dir := t.TempDir()
 	k := copyKernel(t)
 	big := strings.Repeat("int host_table[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};\n", (defaultMaxFileSize+2<<20)/64) // 2 MiB over the limit
-	put(t, dir, "big_vf.asc", big+k)
-	put(t, dir, "big_host.h", big) // no VF marker: scanned in chunks, not refused
-	put(t, dir, "deep.asc", "__simd_vf__ void F() "+strings.Repeat("{", 10000)+strings.Repeat("}", 10000)+"\n")
-	put(t, dir, "blob.cpp", "__simd_vf__ \x00\x01\x02 not text")
-	put(t, dir, "u16le.asc", "\xFF\xFE_\x00_\x00s\x00")
-	put(t, dir, "u16be.asc", "\xFE\xFF\x00_\x00_")
-	put(t, dir, "u32.asc", "\xFF\xFE\x00\x00_\x00\x00\x00")
-	put(t, dir, "latin1.asc", strings.Replace(k, "scaling it", "scal\xefng \xff\xfe it", 1)) // invalid UTF-8 in a comment
-	put(t, dir, "bom.asc", "\xEF\xBB\xBF"+k)
-	put(t, dir, "crlf.asc", strings.ReplaceAll(k, "\n", "\r\n"))
-	put(t, dir, "cr.asc", strings.ReplaceAll(k, "\n", "\r"))
-	put(t, dir, "unbalanced.asc", "__simd_vf__ void F(__ubuf__ float* src) {\n    for (int i = 0; i < 4; i++) {\n        if (i) {\n            AscendC::Reg::LoadAlign(v, src);\n")
-	locked := put(t, dir, "locked.asc", k)
+	testfs.Put(t, dir, "big_vf.asc", big+k)
+	testfs.Put(t, dir, "big_host.h", big) // no VF marker: scanned in chunks, not refused
+	testfs.Put(t, dir, "deep.asc", "__simd_vf__ void F() "+strings.Repeat("{", 10000)+strings.Repeat("}", 10000)+"\n")
+	testfs.Put(t, dir, "blob.cpp", "__simd_vf__ \x00\x01\x02 not text")
+	testfs.Put(t, dir, "u16le.asc", "\xFF\xFE_\x00_\x00s\x00")
+	testfs.Put(t, dir, "u16be.asc", "\xFE\xFF\x00_\x00_")
+	testfs.Put(t, dir, "u32.asc", "\xFF\xFE\x00\x00_\x00\x00\x00")
+	testfs.Put(t, dir, "latin1.asc", strings.Replace(k, "scaling it", "scal\xefng \xff\xfe it", 1)) // invalid UTF-8 in a comment
+	testfs.Put(t, dir, "bom.asc", "\xEF\xBB\xBF"+k)
+	testfs.Put(t, dir, "crlf.asc", strings.ReplaceAll(k, "\n", "\r\n"))
+	testfs.Put(t, dir, "cr.asc", strings.ReplaceAll(k, "\n", "\r"))
+	testfs.Put(t, dir, "unbalanced.asc", "__simd_vf__ void F(__ubuf__ float* src) {\n    for (int i = 0; i < 4; i++) {\n        if (i) {\n            AscendC::Reg::LoadAlign(v, src);\n")
+	locked := testfs.Put(t, dir, "locked.asc", k)
 	lockedDir := filepath.Join(dir, "lockeddir")
-	put(t, lockedDir, "x.asc", k)
+	testfs.Put(t, lockedDir, "x.asc", k)
 	if err := os.MkdirAll(filepath.Join(dir, "empty"), 0o755); err != nil {
 		t.Fatal(err)
 	}

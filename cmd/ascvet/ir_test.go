@@ -11,6 +11,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // irHeader and irKernel are an operator's header, in the include folder
@@ -45,8 +46,8 @@ __simd_vf__ inline void ScaleRows(__ubuf__ float* dst, __ubuf__ float* src, floa
 // is read again.
 func TestIRUsesProjectIndex(t *testing.T) {
 	dir := t.TempDir()
-	header := put(t, dir, "include/tile_consts.h", irHeader)
-	kernel := put(t, dir, "op_kernel/arch35/scale_rows.asc", irKernel)
+	header := testfs.Put(t, dir, "include/tile_consts.h", irHeader)
+	kernel := testfs.Put(t, dir, "op_kernel/arch35/scale_rows.asc", irKernel)
 
 	code, out, errs := ascvet(t, "ir", kernel)
 	if code != exitOK || errs != "" {

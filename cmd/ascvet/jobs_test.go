@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // TestJobsIdentical: over a generated tree of many files, with odd ones
@@ -17,11 +19,11 @@ func TestJobsIdentical(t *testing.T) {
 		files = 100 // enough goroutines at once for the race detector
 	}
 	genTree(t, dir, files, 16)
-	put(t, dir, "cat00/odd/blob.h", "int x;\x00")
-	put(t, dir, "cat00/odd/deep.asc", "__simd_vf__ void F() "+strings.Repeat("{", 2000)+strings.Repeat("}", 2000))
-	put(t, dir, "cat00/odd/u16.cpp", "\xFF\xFEx\x00")
-	put(t, filepath.Join(dir, "zz"), "cr.asc", strings.ReplaceAll(copyKernel(t), "\n", "\r"))
-	put(t, filepath.Join(dir, "zz"), "fixable.asc", copyKernel(t))
+	testfs.Put(t, dir, "cat00/odd/blob.h", "int x;\x00")
+	testfs.Put(t, dir, "cat00/odd/deep.asc", "__simd_vf__ void F() "+strings.Repeat("{", 2000)+strings.Repeat("}", 2000))
+	testfs.Put(t, dir, "cat00/odd/u16.cpp", "\xFF\xFEx\x00")
+	testfs.Put(t, filepath.Join(dir, "zz"), "cr.asc", strings.ReplaceAll(copyKernel(t), "\n", "\r"))
+	testfs.Put(t, filepath.Join(dir, "zz"), "fixable.asc", copyKernel(t))
 	seconds := regexp.MustCompile(`"seconds": [0-9.e+-]+`)
 	for _, args := range [][]string{
 		{"-fail-on", "info"},

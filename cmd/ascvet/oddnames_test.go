@@ -13,6 +13,7 @@ import (
 	"github.com/ascvet/ascvet/internal/gitquote"
 	"github.com/ascvet/ascvet/internal/gitquote/gitquotetest"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // copyDir copies the regular files of src into a new directory.
@@ -182,7 +183,7 @@ func TestOddNamesInReports(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("github file properties %q, want %q", got, want)
 	}
-	md := contents(t, summary)
+	md := testfs.Read(t, summary)
 	for _, p := range names {
 		if !strings.Contains(md, report.EscapeCell(gitquote.DisplayName(p))+":2:1 |") {
 			t.Errorf("step summary does not locate %q quoted:\n%s", p, md)

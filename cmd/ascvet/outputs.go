@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/tempfile"
 	"github.com/ascvet/ascvet/ruleset/config"
 )
 
@@ -92,63 +92,12 @@ func writeOutputs(outs []output, stdout io.Writer, r *report.Report, read int) e
 			return err
 		}
 		if out.file != "" {
-			if err := writeFileAtomic(out.file, buf.Bytes()); err != nil {
+			if err := tempfile.WriteAtomic(out.file, buf.Bytes()); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
-}
-
-// writeFileAtomic writes data to a temporary file beside name (see
-// tempfiles.go) and renames it over name, so a reader sees the old file or
-// the whole new one. A name that is a link is written through: the file it
-// names is replaced, the link stays. A name that is no regular file (a
-// device such as /dev/null or /dev/stdout, a pipe) is written in place: a
-// rename would replace the device with a file.
-func writeFileAtomic(name string, data []byte) (err error) {
-	if fi, err := os.Lstat(name); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		target, err := filepath.EvalSymlinks(name)
-		if err != nil {
-			return err
-		}
-		name = target
-	}
-	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-		f, err := os.OpenFile(name, os.O_WRONLY, 0)
-		if err != nil {
-			return err
-		}
-		if _, err := f.Write(data); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
-	}
-	f, err := temps.Create(filepath.Dir(name), filepath.Base(name))
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-		temps.Gone(f.Name())
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), name)
 }
 
 // failPolicy is -fail: which reported issues fail the run.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/ascvet/ascvet/internal/tempfile"
 )
 
 // TestOutputSpecialFiles: -o onto a pipe (as onto /dev/null or
@@ -31,7 +33,7 @@ func TestOutputSpecialFiles(t *testing.T) {
 		b, _ := io.ReadAll(f)
 		got <- b
 	}()
-	if err := writeFileAtomic(fifo, []byte("findings\n")); err != nil {
+	if err := tempfile.WriteAtomic(fifo, []byte("findings\n")); err != nil {
 		t.Fatal(err)
 	}
 	if b := <-got; string(b) != "findings\n" {
@@ -49,7 +51,7 @@ func TestOutputSpecialFiles(t *testing.T) {
 	if err := os.Symlink("report.json", link); err != nil {
 		t.Skipf("symlink: %v", err)
 	}
-	if err := writeFileAtomic(link, []byte("new")); err != nil {
+	if err := tempfile.WriteAtomic(link, []byte("new")); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {

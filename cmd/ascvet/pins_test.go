@@ -73,14 +73,16 @@ func sourcesAt(t *testing.T, rev string) *revSources {
 		}
 		t.Fatalf("the pinned %s is not a commit of this repository", rev)
 	}
-	list, ok := pinnedGit(t, "ls-tree", "--name-only", rev, "cmd/ascvet/")
+	// The command and the driver packages it grew into (internal/report
+	// holds the -f formats since 4b9c7e7).
+	list, ok := pinnedGit(t, "ls-tree", "-r", "--name-only", rev, "cmd/ascvet/", "internal/")
 	if !ok {
-		t.Fatalf("git ls-tree %s cmd/ascvet/ failed", rev)
+		t.Fatalf("git ls-tree %s cmd/ascvet/ internal/ failed", rev)
 	}
 	src := &revSources{rev: rev, flags: map[string]bool{}, strings: map[string]bool{}}
 	fset := token.NewFileSet()
 	for _, name := range strings.Fields(list) {
-		if path.Ext(name) != ".go" || strings.HasSuffix(name, "_test.go") {
+		if path.Ext(name) != ".go" || strings.HasSuffix(name, "_test.go") || strings.Contains(name, "/testdata/") {
 			continue
 		}
 		text, ok := pinnedGit(t, "show", rev+":"+name)

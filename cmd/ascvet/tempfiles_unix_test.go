@@ -17,63 +17,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ascvet/ascvet/internal/tempfile"
+	"github.com/ascvet/ascvet/internal/testfs"
 )
-
-// deadPid returns the id of a process that has exited and been reaped.
-func deadPid(t *testing.T) int {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	if err := cmd.Run(); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
-	if processAlive(pid) {
-		t.Skipf("process %d exited, yet kill(%d, 0) finds a process (its id was reused)", pid, pid)
-	}
-	return pid
-}
-
-// TestRemoveStaleTempsDeadPid checks the rule for ascvet's temporary files:
-// removed when their process is gone and their file is beside them; kept
-// while it lives, and kept when not a regular file or when their file is
-// not there.
-func TestRemoveStaleTempsDeadPid(t *testing.T) {
-	dir := t.TempDir()
-	dead := deadPid(t)
-	put(t, dir, "k.asc", "kernel")
-	put(t, dir, "tab\there.asc", "kernel")
-	stale := put(t, dir, tempName("k.asc", dead, 0xdeadbeef), "half")
-	staleOdd := put(t, dir, tempName("tab\there.asc", dead, 1), "half")
-	mine := put(t, dir, tempName("k.asc", os.Getpid(), 2), "ours, being written")
-	parent := put(t, dir, tempName("k.asc", os.Getppid(), 3), "the go command's, say")
-	orphan := put(t, dir, tempName("gone.asc", dead, 4), "whose file is gone")
-	user := put(t, dir, ".foo.ascvet-notes", "a user's file")
-	if err := os.Mkdir(filepath.Join(dir, tempName("k.asc", dead, 5)), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("k.asc", filepath.Join(dir, tempName("k.asc", dead, 6))); err != nil {
-		t.Fatal(err)
-	}
-	before := dirNames(t, dir)
-
-	var stderr bytes.Buffer
-	removeStaleTemps(&stderr, dir, time.Now())
-	want := slices.DeleteFunc(slices.Clone(before), func(n string) bool {
-		return n == filepath.Base(stale) || n == filepath.Base(staleOdd)
-	})
-	if got := dirNames(t, dir); !slices.Equal(got, want) {
-		t.Errorf("after removing stale files %s holds\n%q\nwant\n%q", dir, got, want)
-	}
-	for _, kept := range []string{mine, parent, orphan, user} {
-		if _, err := os.Lstat(kept); err != nil {
-			t.Errorf("%s was removed", kept)
-		}
-	}
-	msg := fmt.Sprintf(", a temporary file left by ascvet process %d, which is gone\n", dead)
-	if got := stderr.String(); strings.Count(got, msg) != 2 || !strings.Contains(got, "ascvet: removed "+stale+msg) {
-		t.Errorf("stderr %q; want the two removals named", got)
-	}
-}
 
 // TestFixSignals interrupts ascvet -fix during its write phase, many times:
 // with SIGKILL in half the rounds, with a signal it catches (SIGTERM,
@@ -83,6 +30,12 @@ func TestRemoveStaleTempsDeadPid(t *testing.T) {
 // round every file must be wholly its original or wholly its fixed self; a
 // caught signal must leave no temporary file and exit 128+signal; and the
 // next ordinary -fix must remove what SIGKILL left, and finish the job.
+// isTemp reports whether rel names a temporary file of ascvet.
+func isTemp(rel string) bool {
+	_, ok := tempfile.IsTemp(filepath.Base(rel))
+	return ok
+}
+
 func TestFixSignals(t *testing.T) {
 	const (
 		nFiles = 6
@@ -93,7 +46,7 @@ func TestFixSignals(t *testing.T) {
 	k := copyKernel(t)
 	for i := range nFiles {
 		// Lengths differ, so a mix of two files could not pass for one.
-		put(t, orig, fmt.Sprintf("k%d.asc", i), k+strings.Repeat("// pad\n", i))
+		testfs.Put(t, orig, fmt.Sprintf("k%d.asc", i), k+strings.Repeat("// pad\n", i))
 	}
 	old := readTree(t, orig)
 	want := filepath.Join(base, "want")
@@ -158,8 +111,8 @@ func TestFixSignals(t *testing.T) {
 		var temps []string
 		for rel, data := range readTree(t, dir) {
 			switch {
-			case tempPattern.MatchString(rel):
-				if !strings.Contains(rel, fmt.Sprintf("-tmp-%d-", cmd.Process.Pid)) {
+			case isTemp(rel):
+				if pid, _ := tempfile.IsTemp(filepath.Base(rel)); pid != cmd.Process.Pid {
 					t.Errorf("%s: temporary file %s is not named after the process %d", what, rel, cmd.Process.Pid)
 				}
 				temps = append(temps, rel)
@@ -213,13 +166,13 @@ func TestWriteBaselineTemps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := put(t, dir, "k.asc", string(src))
-	bl := put(t, dir, "b.json", "{\"version\":1,\"entries\":[]}\n")
-	dead := deadPid(t)
-	stale := put(t, dir, tempName("b.json", dead, 0xdeadbeef), "half a baseline")
+	k := testfs.Put(t, dir, "k.asc", string(src))
+	bl := testfs.Put(t, dir, "b.json", "{\"version\":1,\"entries\":[]}\n")
+	dead := testfs.DeadPid(t)
+	stale := testfs.Put(t, dir, tempfile.Name("b.json", dead, 0xdeadbeef), "half a baseline")
 	var seen []string
-	defer func(saved func(string)) { tempCreated = saved }(tempCreated)
-	tempCreated = func(path string) { seen = append(seen, path) }
+	defer func(saved func(string)) { tempfile.Created = saved }(tempfile.Created)
+	tempfile.Created = func(path string) { seen = append(seen, path) }
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"-cache", "off", "-write-baseline", bl, k}, &stdout, &stderr); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -230,7 +183,7 @@ func TestWriteBaselineTemps(t *testing.T) {
 	if len(seen) != 1 || !strings.HasPrefix(filepath.Base(seen[0]), ".b.json.ascvet-tmp-") {
 		t.Errorf("temporary files made: %q; want one of ascvet's, for b.json", seen)
 	}
-	if got := dirNames(t, dir); !slices.Equal(got, []string{"b.json", "k.asc"}) {
+	if got := testfs.Names(t, dir); !slices.Equal(got, []string{"b.json", "k.asc"}) {
 		t.Errorf("%s holds %q after -write-baseline", dir, got)
 	}
 }

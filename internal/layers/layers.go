@@ -34,6 +34,8 @@ var layers = map[string]Layer{
 	"internal/regfile/":  Base,
 	"internal/gitquote/": Base,
 	"internal/golden/":   Base,
+	"internal/testfs/":   Base,
+	"internal/tempfile/": Base,
 	"internal/layers/":   Base,
 	"cppfront/ir/":       Base,
 	"ruleset/i18n/":      Base,

@@ -1,8 +1,11 @@
-package main
+// Package tempfile writes files through temporary files beside them, renamed
+// over them once complete, and cleans up after itself: on the signals that
+// end ascvet, and before writing, the files an ascvet killed left.
+package tempfile
 
 // Temporary files. ascvet writes every file that -fix replaces, and every -o
 // output, through a temporary file in the same directory, renamed over the
-// file once complete (fixes.ReplaceFileVia, writeFileAtomic). The name says
+// file once complete (fixes.ReplaceFileVia over Create and Gone, WriteAtomic). The name says
 // what the file is and which process made it:
 //
 //	.NAME.ascvet-tmp-PID-RAND    .k.asc.ascvet-tmp-4127-9f86d0a1
@@ -24,7 +27,7 @@ package main
 //
 // SIGKILL cannot be caught, so before -fix writes it removes the stale
 // temporary files of each directory it is about to write in
-// (removeStaleTemps). Only regular files (not links, not directories) of
+// (RemoveStale). Only regular files (not links, not directories) of
 // two kinds, and only when the file NAME they were made for is beside them:
 //
 //   - ".NAME.ascvet-tmp-PID-RAND" whose process is gone (kill(PID, 0) fails
@@ -66,14 +69,25 @@ var (
 	oldTempPattern = regexp.MustCompile(`(?s)^\.(.+)\.ascvet-[0-9]{1,10}$`)
 )
 
+// IsTemp reports whether the base name is that of a temporary file of
+// this ascvet, and the id of the process that made it.
+func IsTemp(base string) (pid int, ok bool) {
+	m := tempPattern.FindStringSubmatch(base)
+	if m == nil {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(m[2])
+	return pid, err == nil
+}
+
 // maxNameLen is the longest file name most file systems take (NAME_MAX).
 const maxNameLen = 255
 
-// tempName returns the name of a temporary file for base. When base is too
+// Name returns the name of a temporary file for base. When base is too
 // long for the name to fit in maxNameLen bytes, its end is cut (at a UTF-8
 // boundary): such a file is still removed on a signal, but never as stale,
 // since its NAME is not beside it.
-func tempName(base string, pid int, random uint32) string {
+func Name(base string, pid int, random uint32) string {
 	suffix := fmt.Sprintf(".ascvet-tmp-%d-%08x", pid, random)
 	if over := 1 + len(base) + len(suffix) - maxNameLen; over > 0 && over < len(base) {
 		cut := len(base) - over
@@ -97,9 +111,29 @@ type tempFiles struct {
 // temps are the process's temporary files.
 var temps = &tempFiles{live: map[string]bool{}}
 
-// tempCreated, when not nil, is called with the path of each temporary file
+// Created, when not nil, is called with the path of each temporary file
 // made, outside the lock; the signal test slows the writes with it.
-var tempCreated func(path string)
+var Created func(path string)
+
+// Create creates and registers a new temporary file in dir for the file
+// base will replace (its name: see above); Gone must follow once it is
+// renamed or removed.
+func Create(dir, base string) (*os.File, error) { return temps.Create(dir, base) }
+
+// Gone unregisters the temporary file path: renamed over its target, or
+// removed.
+func Gone(path string) { temps.Gone(path) }
+
+// Live is the process's registry of temporary files as a value, for
+// writers that take one (fixes.ReplaceFileVia): its methods are Create and
+// Gone.
+type Live struct{}
+
+// Create is Create.
+func (Live) Create(dir, base string) (*os.File, error) { return Create(dir, base) }
+
+// Gone is Gone.
+func (Live) Gone(path string) { Gone(path) }
 
 // errExiting is Create's error once a signal is ending the process.
 var errExiting = errors.New("ascvet is exiting on a signal")
@@ -109,8 +143,8 @@ var errExiting = errors.New("ascvet is exiting on a signal")
 func (r *tempFiles) Create(dir, base string) (*os.File, error) {
 	r.catch.Do(r.catchSignals)
 	f, err := r.create(dir, base)
-	if err == nil && tempCreated != nil {
-		tempCreated(f.Name())
+	if err == nil && Created != nil {
+		Created(f.Name())
 	}
 	return f, err
 }
@@ -124,7 +158,7 @@ func (r *tempFiles) create(dir, base string) (*os.File, error) {
 	pid := os.Getpid()
 	var err error
 	for range 100 {
-		path := filepath.Join(dir, tempName(base, pid, rand.Uint32()))
+		path := filepath.Join(dir, Name(base, pid, rand.Uint32()))
 		var f *os.File
 		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 		if err == nil {
@@ -179,10 +213,10 @@ func (r *tempFiles) catchSignals() {
 	}()
 }
 
-// removeStaleTemps removes the stale temporary files in dir (see the top of
+// RemoveStale removes the stale temporary files in dir (see the top of
 // this file) and names each one on stderr. It is quiet about what it cannot
 // read or remove: the files are litter, and -fix goes on.
-func removeStaleTemps(stderr io.Writer, dir string, now time.Time) {
+func RemoveStale(stderr io.Writer, dir string, now time.Time) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
