@@ -477,3 +477,16 @@ func resolve(fset *token.FileSet, a *analysis.Analyzer, diags []analysis.Diagnos
 	}
 	return findings, nil
 }
+
+// SetFlag sets the flag name on every analyzer that defines it
+// (go/analysis analyzers carry their options as flags).
+func SetFlag(as []*analysis.Analyzer, name, value string) error {
+	for _, a := range Order(as) {
+		if a.Flags.Lookup(name) != nil {
+			if err := a.Flags.Set(name, value); err != nil {
+				return fmt.Errorf("%s -%s: %w", a.Name, name, err)
+			}
+		}
+	}
+	return nil
+}

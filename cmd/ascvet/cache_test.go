@@ -16,6 +16,7 @@ import (
 
 	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/source"
 )
 
 // cacheRun runs ascvet with the cache in dir and returns its exit code,
@@ -206,7 +207,7 @@ func TestCacheCorpus(t *testing.T) {
 		t.Skip("ASCVET_CORPUS is not set")
 	}
 	var sample []string
-	for i, p := range expand([]string{dir}, func(string, error) {}) {
+	for i, p := range source.Expand([]string{dir}, func(string, error) {}) {
 		if i%10 == 0 {
 			sample = append(sample, p)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/source"
 )
 
 // The check streams. An operator repository is mostly host code: of its
@@ -32,7 +33,7 @@ import (
 // checkConfig tunes check.
 type checkConfig struct {
 	jobs      int                                           // files read and analysed at once
-	lim       limits                                        // input limits
+	lim       source.Limits                                 // input limits
 	keepFixes bool                                          // keep the sources of files whose findings offer fixes (-fix, -diff)
 	visit     func(runner.File, map[*analysis.Analyzer]any) // runner.Options.Visit (without pipe)
 	pipe      *pipeline                                     // the per-file pipeline (config, suppressions, issues); nil: analyzers only
@@ -67,9 +68,9 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 		return nil, err // analysis.Validate, once
 	}
 	in := &inputs{}
-	names := expandNoted(paths, func(path string, err error) {
+	names := source.ExpandNoted(paths, func(path string, err error) {
 		in.skipped++
-		fmt.Fprintf(stderr, "ascvet: %s\n", describe(path, err))
+		fmt.Fprintf(stderr, "ascvet: %s\n", source.Describe(path, err))
 	}, func(path, msg string) {
 		fmt.Fprintf(stderr, "ascvet: %s: %s\n", path, msg)
 	})
@@ -157,9 +158,9 @@ func checkFile(name string, as []*analysis.Analyzer, cfg *checkConfig, buf *[]by
 	if size, ok := cfg.memo.unchanged(name); ok {
 		return fileOutcome{read: true, size: size}
 	}
-	src, size, vf, info, err := readSourceStat(name, &cfg.lim, buf)
+	src, size, vf, info, err := source.ReadSourceStat(name, &cfg.lim, buf)
 	if err != nil {
-		return fileOutcome{msg: describe(name, err)}
+		return fileOutcome{msg: source.Describe(name, err)}
 	}
 	o := fileOutcome{read: true, size: size}
 	if !vf {
@@ -209,7 +210,7 @@ func splitLimits(errs []runner.InternalError) (internal []runner.InternalError, 
 	for _, e := range errs {
 		var le *cppfront.LimitError
 		if errors.As(e.Err, &le) {
-			skips = append(skips, fmt.Sprintf("%s: %s%s", e.File, le.Msg, limitHint(le)))
+			skips = append(skips, fmt.Sprintf("%s: %s%s", e.File, le.Msg, source.LimitHint(le)))
 			continue
 		}
 		internal = append(internal, e)
@@ -223,7 +224,7 @@ func splitLimits(errs []runner.InternalError) (internal []runner.InternalError, 
 func parseFailed(stderr io.Writer, name string, err error) int {
 	var le *cppfront.LimitError
 	if errors.As(err, &le) {
-		fmt.Fprintf(stderr, "ascvet: %s: %s%s\n", name, le.Msg, limitHint(le))
+		fmt.Fprintf(stderr, "ascvet: %s: %s%s\n", name, le.Msg, source.LimitHint(le))
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "ascvet: %s: internal error: %v\n", name, err)

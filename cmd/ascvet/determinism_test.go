@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/internal/source"
 )
 
 // runsCompared is how many times TestSameVerdictsEveryRun runs the whole
@@ -45,7 +46,7 @@ func TestSameVerdictsEveryRun(t *testing.T) {
 // driver would read and that have a VF marker.
 func vfSample(t *testing.T, dir string, n int) []string {
 	t.Helper()
-	all := expand([]string{dir}, func(path string, err error) { t.Logf("%s: %v", path, err) })
+	all := source.Expand([]string{dir}, func(path string, err error) { t.Logf("%s: %v", path, err) })
 	slices.Sort(all)
 	var out []string
 	for _, f := range all {

@@ -53,32 +53,6 @@ func TestLimitFlags(t *testing.T) {
 	}
 }
 
-func TestSizeFlag(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want int64
-	}{
-		{"0", 0}, {"8388608", 8 << 20}, {"8MiB", 8 << 20}, {"8 MiB", 8 << 20}, {"512KiB", 512 << 10},
-		{"10MB", 10e6}, {"1.5GiB", 3 << 29}, {"100B", 100}, {"2kB", 2000},
-	} {
-		var s sizeFlag
-		if err := s.Set(c.in); err != nil || int64(s) != c.want {
-			t.Errorf("Set(%q) = %d, %v; want %d", c.in, s, err, c.want)
-		}
-	}
-	for _, bad := range []string{"", "MiB", "-1", "8XB", "1e30GiB"} {
-		var s sizeFlag
-		if err := s.Set(bad); err == nil {
-			t.Errorf("Set(%q) accepted: %d", bad, s)
-		}
-	}
-	for n, want := range map[int64]string{8 << 20: "8MiB", 10<<20 + 5000: "10.0MiB", 1 << 30: "1GiB", 1536: "1.5KiB", 3 << 10: "3KiB", 12: "12B"} {
-		if got := formatSize(n); got != want {
-			t.Errorf("formatSize(%d) = %s, want %s", n, got, want)
-		}
-	}
-}
-
 // TestSubcommandLimits: ir, regs and sim parse by themselves; a file beyond
 // the default nesting limit is skipped with the limit's message (exit 2),
 // not reported as an internal error.

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/internal/testfs"
 )
 
@@ -28,7 +29,7 @@ func mkfifo(t *testing.T, path string) {
 func TestHostileInputs(t *testing.T) {
 	dir := t.TempDir()
 	k := copyKernel(t)
-	big := strings.Repeat("int host_table[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};\n", (defaultMaxFileSize+2<<20)/64) // 2 MiB over the limit
+	big := strings.Repeat("int host_table[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};\n", (source.DefaultMaxFileSize+2<<20)/64) // 2 MiB over the limit
 	testfs.Put(t, dir, "big_vf.asc", big+k)
 	testfs.Put(t, dir, "big_host.h", big) // no VF marker: scanned in chunks, not refused
 	testfs.Put(t, dir, "deep.asc", "__simd_vf__ void F() "+strings.Repeat("{", 10000)+strings.Repeat("}", 10000)+"\n")
@@ -62,15 +63,15 @@ func TestHostileInputs(t *testing.T) {
 
 	// Root reads any file whatever its mode: make two unreadable here.
 	defer func(o func(string) (*os.File, error), r func(string) ([]os.DirEntry, error)) {
-		openInput, readDir = o, r
-	}(openInput, readDir)
-	openInput = func(name string) (*os.File, error) {
+		source.OpenInput, source.ReadDir = o, r
+	}(source.OpenInput, source.ReadDir)
+	source.OpenInput = func(name string) (*os.File, error) {
 		if name == locked {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
 		}
 		return os.Open(name)
 	}
-	readDir = func(name string) ([]os.DirEntry, error) {
+	source.ReadDir = func(name string) ([]os.DirEntry, error) {
 		if name == lockedDir {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/source"
 )
 
 // A generated VF kernel file of a given size, for the huge-file benchmark
@@ -266,7 +267,7 @@ func giantVF(b *strings.Builder, i, size int) {
 
 var (
 	hugeGenPath = flag.String("hugegen", "", "TestHugeGen also writes a generated VF file of -hugegen-size bytes to this path, e.g. to time the ascvet binary on it")
-	hugeGenSize sizeFlag
+	hugeGenSize source.SizeFlag
 )
 
 func init() {

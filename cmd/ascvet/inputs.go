@@ -2,202 +2,17 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"sync"
 	"sync/atomic"
 
-	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
-	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/ruleset/config"
 	"github.com/ascvet/ascvet/simcheck"
 )
-
-// Reading an input file: what ascvet refuses, and why.
-//
-//   - Not a regular file (a device, a pipe): never opened for reading past
-//     its mode, so a FIFO cannot block the run.
-//   - Larger than -max-file-size: the front end handles about 1.3 MB/s,
-//     and checking a 10 MB file of kernels took 30 s and 0.6 GB. Such a
-//     file is not held in memory: it is scanned in chunks for a VF marker,
-//     and refused only if it has one (then it would have to be parsed);
-//     one without VF code is simply done.
-//   - Binary: a NUL byte in the first sniffLen bytes, as git decides.
-//   - UTF-16 or UTF-32, recognised by their byte order mark: refused with
-//     the iconv command that converts it. Transcoding would make every
-//     position and every -fix edit refer to bytes that are not the file's.
-//
-// Invalid UTF-8 is read as it is (tree-sitter works on bytes and positions
-// are byte offsets), and a UTF-8 byte order mark is kept (the front end
-// blanks it for parsing; columns on the first line count its 3 bytes).
-
-// sniffLen is how much of a file the binary and encoding checks look at.
-const sniffLen = 8000
-
-// openInput opens an input file; tests replace it to make a file
-// unreadable, which file modes cannot do for root.
-var openInput = openRead
-
-var errNotRegular = errors.New("not a regular file; skipped")
-
-// skipError is why a file that could be read is not analysed.
-type skipError struct {
-	msg string // "binary file (...); skipped"
-}
-
-func (e *skipError) Error() string { return e.msg }
-
-// readSource reads the file name into *buf (reusing its memory) within the
-// limits, and reports whether it has a VF marker. When it has, the bytes
-// are in src, valid until the next call with buf; otherwise src may be
-// empty (a file over the size limit is only scanned). err is why the file
-// is skipped.
-func readSource(name string, lim *limits, buf *[]byte) (src []byte, size int64, vf bool, err error) {
-	src, size, vf, _, err = readSourceStat(name, lim, buf)
-	return src, size, vf, err
-}
-
-// readSourceStat is readSource that also returns the file's status as it
-// was before it was read (nil when it was not read whole).
-func readSourceStat(name string, lim *limits, buf *[]byte) (src []byte, size int64, vf bool, info os.FileInfo, err error) {
-	f, err := openInput(name)
-	if err != nil {
-		return nil, 0, false, nil, err
-	}
-	defer f.Close()
-	info, err = f.Stat()
-	if err != nil {
-		return nil, 0, false, nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, 0, false, nil, errNotRegular
-	}
-	size = info.Size()
-	if lim.maxFileSize > 0 && size > lim.maxFileSize {
-		return nil, size, false, info, scanBig(name, f, size, lim)
-	}
-	src, err = readAll(f, size, lim.maxFileSize, buf)
-	if err != nil {
-		return nil, 0, false, nil, err
-	}
-	if lim.maxFileSize > 0 && int64(len(src)) > lim.maxFileSize { // it grew since Stat
-		return nil, int64(len(src)), false, nil, tooBig(int64(len(src)), lim)
-	}
-	if err := sniff(src); err != nil {
-		return nil, 0, false, nil, err
-	}
-	return src, int64(len(src)), cppir.HasVFMarker(name, src), info, nil
-}
-
-// readAll reads f, of about size bytes, into *buf, stopping after limit+1
-// bytes when limit > 0.
-func readAll(f io.Reader, size, limit int64, buf *[]byte) ([]byte, error) {
-	want := int(size) + 1 // one more, to see the end of the file
-	if cap(*buf) < want {
-		*buf = make([]byte, 0, max(want, 64<<10))
-	}
-	b := (*buf)[:0]
-	for {
-		if len(b) == cap(b) {
-			if limit > 0 && int64(len(b)) > limit {
-				return b, nil
-			}
-			b = append(b, 0)[:len(b)] // grow: the file grew since Stat
-		}
-		n, err := f.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			*buf = b
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-}
-
-// scanBig decides about a file over the size limit without holding it: it
-// is refused if it is binary or has a VF marker, and otherwise done with.
-func scanBig(name string, f io.Reader, size int64, lim *limits) error {
-	head := make([]byte, sniffLen)
-	n, err := io.ReadFull(f, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return err
-	}
-	head = head[:n]
-	if err := sniff(head); err != nil {
-		return err
-	}
-	r := io.MultiReader(bytes.NewReader(head), f)
-	var vf bool
-	if cppir.IsPython(name) {
-		vf, err = containsReader(r, []byte("vector_function"))
-	} else {
-		vf, err = cppfront.HasVFMarkerReader(r, 1<<20)
-	}
-	if err != nil {
-		return err
-	}
-	if vf {
-		return tooBig(size, lim)
-	}
-	return nil
-}
-
-// containsReader reports whether r holds needle, reading it in chunks.
-func containsReader(r io.Reader, needle []byte) (bool, error) {
-	buf := make([]byte, 1<<20+len(needle))
-	have := 0
-	for {
-		n, err := r.Read(buf[have:])
-		have += n
-		if bytes.Contains(buf[:have], needle) {
-			return true, nil
-		}
-		if err == io.EOF {
-			return false, nil
-		}
-		if err != nil {
-			return false, err
-		}
-		if have > len(needle) { // keep a tail that may start the needle
-			have = copy(buf, buf[have-len(needle)+1:have])
-		}
-	}
-}
-
-func tooBig(size int64, lim *limits) error {
-	return &skipError{fmt.Sprintf("%s, over the -max-file-size limit of %s; skipped (parsing it would take seconds; raise the limit to check it)",
-		formatSize(size), formatSize(lim.maxFileSize))}
-}
-
-// byteOrderMarks are the UTF-16 and UTF-32 byte order marks, longest first.
-var byteOrderMarks = []struct {
-	bom  string
-	name string
-}{
-	{"\xFF\xFE\x00\x00", "UTF-32LE"}, {"\x00\x00\xFE\xFF", "UTF-32BE"},
-	{"\xFF\xFE", "UTF-16LE"}, {"\xFE\xFF", "UTF-16BE"},
-}
-
-// sniff refuses UTF-16 and UTF-32 text and binary files.
-func sniff(src []byte) error {
-	for _, m := range byteOrderMarks {
-		if bytes.HasPrefix(src, []byte(m.bom)) {
-			return &skipError{fmt.Sprintf("%s text (byte order mark % X); ascvet reads UTF-8: convert it (iconv -f %s -t UTF-8); skipped",
-				m.name, m.bom, m.name)}
-		}
-	}
-	if k := bytes.IndexByte(src[:min(len(src), sniffLen)], 0); k >= 0 {
-		return &skipError{fmt.Sprintf("binary file (NUL byte at offset %d); skipped", k)}
-	}
-	return nil
-}
 
 // inputs is what ascvet read from its path arguments.
 type inputs struct {
@@ -242,9 +57,9 @@ func (in *inputs) analysed() []string {
 // (check) streams instead.
 func load(paths []string, jobs int, stderr io.Writer) *inputs {
 	in := &inputs{}
-	names := expand(paths, func(path string, err error) {
+	names := source.Expand(paths, func(path string, err error) {
 		in.skipped++
-		fmt.Fprintf(stderr, "ascvet: %s\n", describe(path, err))
+		fmt.Fprintf(stderr, "ascvet: %s\n", source.Describe(path, err))
 	})
 	loader, err := config.NewLoader(config.Options{Chips: simcheck.Chips()})
 	names, in.tests = dropTests(paths, names, func(name string) bool {
@@ -254,7 +69,7 @@ func load(paths []string, jobs int, stderr io.Writer) *inputs {
 		eff, ferr := loader.For(name)
 		return ferr == nil && eff.Settings.Tests
 	})
-	lim := defaultLimits()
+	lim := source.DefaultLimits()
 	type read struct {
 		src  []byte
 		size int64
@@ -270,7 +85,7 @@ func load(paths []string, jobs int, stderr io.Writer) *inputs {
 			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
 				r := &out[i]
 				var src []byte
-				src, r.size, r.vf, r.err = readSource(names[i], &lim, &buf)
+				src, r.size, r.vf, r.err = source.ReadSource(names[i], &lim, &buf)
 				if r.vf {
 					r.src = bytes.Clone(src)
 				}
@@ -281,7 +96,7 @@ func load(paths []string, jobs int, stderr io.Writer) *inputs {
 	for i, r := range out {
 		if r.err != nil {
 			in.skipped++
-			fmt.Fprintf(stderr, "ascvet: %s\n", describe(names[i], r.err))
+			fmt.Fprintf(stderr, "ascvet: %s\n", source.Describe(names[i], r.err))
 			continue
 		}
 		in.read++
@@ -293,14 +108,4 @@ func load(paths []string, jobs int, stderr io.Writer) *inputs {
 		}
 	}
 	return in
-}
-
-// describe formats a file error as "path: reason", without the operation
-// name that os errors carry ("open", "stat", "lstat").
-func describe(path string, err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Sprintf("%s: %v", pe.Path, pe.Err)
-	}
-	return fmt.Sprintf("%s: %v", path, err)
 }

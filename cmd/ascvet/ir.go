@@ -10,14 +10,15 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/source"
 )
 
 // irFlags is the flag set of ascvet ir: the limit flags of a check, with
 // their defaults; its usage goes to stderr.
-func irFlags(stderr io.Writer) (*flag.FlagSet, *limits) {
+func irFlags(stderr io.Writer) (*flag.FlagSet, *source.Limits) {
 	fs := flag.NewFlagSet("ascvet ir", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	lim := addLimitFlags(fs)
+	lim := source.AddLimitFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: ascvet ir [limit flags] FILE...
 
@@ -48,10 +49,10 @@ func runIR(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		return commandError(stderr, "ir", "name at least one file")
 	}
-	if msg := lim.validate(); msg != "" {
+	if msg := lim.Validate(); msg != "" {
 		return commandError(stderr, "ir", msg)
 	}
-	if err := lim.apply([]*analysis.Analyzer{cppir.Analyzer}); err != nil {
+	if err := lim.Apply([]*analysis.Analyzer{cppir.Analyzer}); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
 	}
@@ -62,9 +63,9 @@ func runIR(args []string, stdout, stderr io.Writer) int {
 	fset := token.NewFileSet()
 	var buf []byte
 	for _, path := range fs.Args() {
-		src, _, _, _, err := readSourceStat(path, lim, &buf)
+		src, _, _, _, err := source.ReadSourceStat(path, lim, &buf)
 		if err != nil {
-			fmt.Fprintf(stderr, "ascvet: %s\n", describe(path, err))
+			fmt.Fprintf(stderr, "ascvet: %s\n", source.Describe(path, err))
 			code = max(code, exitUsage)
 			continue
 		}

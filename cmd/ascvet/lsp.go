@@ -30,6 +30,7 @@ import (
 	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/config"
 	"github.com/ascvet/ascvet/ruleset/i18n"
@@ -166,7 +167,7 @@ func (stdio) Close() error { return nil }
 // lspServer is one language server session.
 type lspServer struct {
 	opts  lspOptions
-	lim   limits
+	lim   source.Limits
 	as    []*analysis.Analyzer
 	logw  io.Writer
 	conn  jsonrpc2.Conn
@@ -221,8 +222,8 @@ type lspResult struct {
 }
 
 func newLSPServer(o *lspOptions, as []*analysis.Analyzer, logw io.Writer) (*lspServer, error) {
-	lim := defaultLimits()
-	if err := lim.apply(as); err != nil {
+	lim := source.DefaultLimits()
+	if err := lim.Apply(as); err != nil {
 		return nil, err
 	}
 	s := &lspServer{opts: *o, lim: lim, as: as, logw: logw, docs: map[string]*lspDoc{}, work: make(chan struct{}, max(runtime.NumCPU(), 1)), exited: make(chan struct{})}
@@ -627,12 +628,12 @@ func (s *lspServer) run(pipe *pipeline, path string, text []byte, stop *atomic.B
 	res = &lspResult{text: text, lines: lineStarts(text)}
 	// What the command line refuses to read, the server refuses to
 	// analyse, with the same message: a huge buffer, UTF-16 or binary.
-	if s.lim.maxFileSize > 0 && int64(len(text)) > s.lim.maxFileSize {
-		s.logf(protocol.MessageTypeWarning, "ascvet: %s", describe(path, tooBig(int64(len(text)), &s.lim)))
+	if s.lim.MaxFileSize > 0 && int64(len(text)) > s.lim.MaxFileSize {
+		s.logf(protocol.MessageTypeWarning, "ascvet: %s", source.Describe(path, source.TooBig(int64(len(text)), &s.lim)))
 		return res, true
 	}
-	if err := sniff(text); err != nil {
-		s.logf(protocol.MessageTypeWarning, "ascvet: %s", describe(path, err))
+	if err := source.Sniff(text); err != nil {
+		s.logf(protocol.MessageTypeWarning, "ascvet: %s", source.Describe(path, err))
 		return res, true
 	}
 	// The cache keeps the analysis of a buffer that matches its file (as

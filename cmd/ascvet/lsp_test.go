@@ -25,6 +25,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/internal/source"
 )
 
 // lspClient is the test's end of an in-process ascvet lsp session.
@@ -794,7 +795,7 @@ func TestLSPCorpus(t *testing.T) {
 	}
 	var sample []string
 	n := 0
-	for _, p := range expand([]string{dir}, func(string, error) {}) {
+	for _, p := range source.Expand([]string{dir}, func(string, error) {}) {
 		src, err := os.ReadFile(p)
 		if err != nil || !cppfront.HasVFMarker(src) {
 			continue
@@ -912,7 +913,7 @@ func TestLSPConfigBaseline(t *testing.T) {
 // editor decodes the file, and LSP carries text.)
 func TestLSPHostile(t *testing.T) {
 	c, dir := session(t, "en")
-	huge := "// __simd_vf__\n" + strings.Repeat("int x;\n", int(defaultMaxFileSize/7)+1)
+	huge := "// __simd_vf__\n" + strings.Repeat("int x;\n", int(source.DefaultMaxFileSize/7)+1)
 	cases := map[string]string{
 		"bin.asc":  "__simd_vf__ \x00\x01\x02\xff\xfe garbage \x00",
 		"huge.asc": huge,

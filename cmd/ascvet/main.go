@@ -61,8 +61,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/ascvet/ascvet/analyzers/all"
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
@@ -70,6 +68,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/config"
 	"github.com/ascvet/ascvet/ruleset/i18n"
@@ -194,7 +193,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *o.cache != "on" && *o.cache != "off" {
 		return usageError(stderr, fmt.Sprintf("-cache %s: want on or off", *o.cache))
 	}
-	if msg := o.lim.validate(); msg != "" {
+	if msg := o.lim.Validate(); msg != "" {
 		return usageError(stderr, msg)
 	}
 	if *o.configFile != "" && *o.noConfig {
@@ -213,7 +212,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	as := analyzers()
-	if err := o.lim.apply(as); err != nil {
+	if err := o.lim.Apply(as); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
 	}
@@ -258,7 +257,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if observeCache != nil {
 		observeCache(rc)
 	}
-	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, parallel: *o.jobs, roots: roots, cache: rc, wd: wd, timeout: o.lim.fileTimeout, override: func(s *settings.Settings) {
+	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, parallel: *o.jobs, roots: roots, cache: rc, wd: wd, timeout: o.lim.FileTimeout, override: func(s *settings.Settings) {
 		if set["chip"] {
 			s.Chip, s.Machine = *o.chipName, ""
 		}
@@ -275,7 +274,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	prog := newProgress(stderr, *o.quiet)
 	start := time.Now()
 	defer tuneGC(os.Getenv)()
-	memo := rc.scanMemo(paths, o.lim.maxFileSize)
+	memo := rc.scanMemo(paths, o.lim.MaxFileSize)
 	pipe.named = namedFiles(paths)
 	pipe.freshFixes = *o.fix || *o.diff
 	in, err := check(paths, as, checkConfig{jobs: *o.jobs, lim: *o.lim, keepFixes: *o.fix || *o.diff, pipe: pipe, progress: prog, memo: memo}, stderr)
@@ -393,7 +392,7 @@ type mainOpts struct {
 	confidence    *string
 	cache         *string
 	quiet         *bool
-	lim           *limits
+	lim           *source.Limits
 	chipName      *string
 	machineFile   *string
 	iterations    *int
@@ -449,7 +448,7 @@ func mainFlags(stderr io.Writer) (*flag.FlagSet, *mainOpts) {
 	o.fix = fs.Bool("fix", false, "apply the suggested fixes, writing each changed file atomically, then report the findings that remain")
 	o.diff = fs.Bool("diff", false, "print the suggested fixes as a unified diff (for git apply or patch -p1) instead of the findings; write nothing")
 	o.confidence = fs.String("confidence", "high", "`LEVEL` of proof: high reports what is proven; low also reports what ascvet suspects but cannot prove (streams whose addresses do not fold)")
-	o.lim = addLimitFlags(fs)
+	o.lim = source.AddLimitFlags(fs)
 	o.chipName = fs.String("chip", "ascend950", "`CHIP` whose machine model prices the findings: "+strings.Join(simcheck.Chips(), ", "))
 	o.machineFile = fs.String("machine", "", "machine model `FILE` (TOML, as simcheck/machines/ascend950.toml) to use instead of -chip's")
 	o.iterations = fs.Int("iterations", simcheck.DefaultIterations, "`N` iterations to simulate for a loop whose trip count does not fold")
@@ -508,19 +507,6 @@ func countReported(issues []report.Issue) int {
 		}
 	}
 	return n
-}
-
-// setAnalyzerFlag sets the flag name on every analyzer that defines it
-// (go/analysis analyzers carry their options as flags).
-func setAnalyzerFlag(as []*analysis.Analyzer, name, value string) error {
-	for _, a := range runner.Order(as) {
-		if a.Flags.Lookup(name) != nil {
-			if err := a.Flags.Set(name, value); err != nil {
-				return fmt.Errorf("%s -%s: %w", a.Name, name, err)
-			}
-		}
-	}
-	return nil
 }
 
 func usageError(stderr io.Writer, msg string) int {

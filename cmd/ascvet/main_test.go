@@ -20,6 +20,7 @@ import (
 	"github.com/ascvet/ascvet/internal/golden"
 	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/internal/report/reporttest"
+	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/simcheck"
 )
@@ -310,7 +311,7 @@ func TestTop(t *testing.T) {
 
 func TestExpand(t *testing.T) {
 	var bad []string
-	got := expand([]string{"testdata/walk/...", "testdata/walk/sub/b.h", "testdata/walk/notes.txt", "testdata/nope"}, func(p string, err error) {
+	got := source.Expand([]string{"testdata/walk/...", "testdata/walk/sub/b.h", "testdata/walk/notes.txt", "testdata/nope"}, func(p string, err error) {
 		bad = append(bad, p)
 	})
 	want := []string{

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/ascvet/ascvet/internal/source"
 )
 
 // BenchmarkScale runs ascvet over generated operator repositories (see
@@ -34,7 +36,7 @@ func BenchmarkScale(b *testing.B) {
 		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
 			dir := b.TempDir()
 			genTree(b, dir, n, 20)
-			in, err := check([]string{dir}, analyzers(), checkConfig{jobs: 2, lim: defaultLimits()}, io.Discard)
+			in, err := check([]string{dir}, analyzers(), checkConfig{jobs: 2, lim: source.DefaultLimits()}, io.Discard)
 			if err != nil {
 				b.Fatal(err)
 			}

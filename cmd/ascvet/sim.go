@@ -18,6 +18,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/simcheck"
 	"github.com/ascvet/ascvet/simcheck/view"
 )
@@ -128,8 +129,8 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 // the analyzer's flags, which an earlier run in the same process (a test,
 // ascvet stats -max-depth 2) may have left otherwise.
 func defaultParseLimits(stderr io.Writer) bool {
-	lim := defaultLimits()
-	if err := lim.apply([]*analysis.Analyzer{cppir.Analyzer}); err != nil {
+	lim := source.DefaultLimits()
+	if err := lim.Apply([]*analysis.Analyzer{cppir.Analyzer}); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return false
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/internal/source"
 )
 
 // BenchmarkSpeed measures the speed targets in one run, against a raw
@@ -266,7 +267,7 @@ func copySources(dir, to string) error {
 func vfFiles(b *testing.B, dir string) []string {
 	b.Helper()
 	var out []string
-	for _, p := range expand([]string{dir}, func(string, error) {}) {
+	for _, p := range source.Expand([]string{dir}, func(string, error) {}) {
 		src, err := os.ReadFile(p)
 		if err == nil && cppfront.HasVFMarker(src) && !cppir.IsPython(p) {
 			out = append(out, p)

@@ -19,6 +19,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/source"
 )
 
 // topUnknown is how many unknown callee names stats lists.
@@ -90,7 +91,7 @@ type statsOpts struct {
 	jobs  *int
 	sites *bool
 	quiet *bool
-	lim   *limits
+	lim   *source.Limits
 }
 
 // statsFlags defines the flags of ascvet stats; its usage goes to stderr.
@@ -101,7 +102,7 @@ func statsFlags(stderr io.Writer) (*flag.FlagSet, *statsOpts) {
 	o.jobs = fs.Int("j", runtime.NumCPU(), "parse `N` files in parallel (default: the number of CPUs)")
 	o.sites = fs.Bool("sites", false, "also list every LoadUnAlignPre and StoreUnAlignPost in a loop with the stream analysis' verdict and reason")
 	o.quiet = fs.Bool("q", false, "quiet: show no progress line (shown on a terminal when a run takes more than 2 seconds)")
-	o.lim = addLimitFlags(fs)
+	o.lim = source.AddLimitFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: ascvet stats [-j N] [-q] [limit flags] [path ...]
 
@@ -126,7 +127,7 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	if *o.jobs < 1 {
 		return commandError(stderr, "stats", fmt.Sprintf("-j %d: want at least 1", *o.jobs))
 	}
-	if msg := o.lim.validate(); msg != "" {
+	if msg := o.lim.Validate(); msg != "" {
 		return commandError(stderr, "stats", msg)
 	}
 	paths := fs.Args()
@@ -136,8 +137,8 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 
 	start := time.Now()
 	as := []*analysis.Analyzer{cppir.Analyzer}
-	o.lim.simtRegions = true // SimtRegions counts them, Defined names their functions
-	if err := o.lim.apply(as); err != nil {
+	o.lim.SimtRegions = true // SimtRegions counts them, Defined names their functions
+	if err := o.lim.Apply(as); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
 	}

@@ -49,6 +49,7 @@ var layers = map[string]Layer{
 	"analyzers/": Rules,
 
 	"internal/repo/":   Driver,
+	"internal/source/": Driver,
 	"internal/report/": Driver,
 
 	"cmd/":                      Command,

@@ -1,4 +1,4 @@
-package main
+package source
 
 import (
 	"io/fs"
@@ -13,9 +13,9 @@ import (
 // directories (a name starting with "."): build trees and dependencies.
 var skipDirs = map[string]bool{"build": true, "out": true, "output": true, "node_modules": true}
 
-// readDir lists a directory during a walk; tests replace it to make one
+// ReadDir lists a directory during a walk; tests replace it to make one
 // unreadable, which file modes cannot do for root.
-var readDir = os.ReadDir
+var ReadDir = os.ReadDir
 
 // walker expands path arguments into file names.
 //
@@ -45,18 +45,18 @@ type walker struct {
 	at      string                       // its path below that root (real up to its directory)
 }
 
-// expand turns path arguments into file names, each once, in walk order. A
+// Expand turns path arguments into file names, each once, in walk order. A
 // directory (or "dir/...") is walked recursively for C++ sources in lexical
 // order, skipping hidden directories and skipDirs; a file named explicitly is
 // taken whatever its extension. bad is called for each path that cannot be
 // read; it is a skipped input.
-func expand(paths []string, bad func(path string, err error)) []string {
-	return expandNoted(paths, bad, func(string, string) {})
+func Expand(paths []string, bad func(path string, err error)) []string {
+	return ExpandNoted(paths, bad, func(string, string) {})
 }
 
-// expandNoted is expand, with note called for each directory argument that
+// ExpandNoted is Expand, with note called for each directory argument that
 // holds no C++ source.
-func expandNoted(paths []string, bad func(path string, err error), note func(path, msg string)) []string {
+func ExpandNoted(paths []string, bad func(path string, err error), note func(path, msg string)) []string {
 	w := &walker{seen: map[string]bool{}, note: note}
 	w.bad = func(path string, err error) {
 		w.failed++
@@ -89,7 +89,7 @@ func expandNoted(paths []string, bad func(path string, err error), note func(pat
 		case info.Mode().IsRegular():
 			w.addResolved(p, real)
 		default:
-			bad(p, errNotRegular)
+			bad(p, ErrNotRegular)
 		}
 	}
 	return w.names
@@ -162,7 +162,7 @@ func walkOrder(root, real, at string) bool {
 
 // dir walks the directory path, whose real path is real.
 func (w *walker) dir(path, real string) {
-	entries, err := readDir(path)
+	entries, err := ReadDir(path)
 	if err != nil {
 		w.bad(path, err)
 		// os.ReadDir returns what it read before the error; go on with it.
@@ -183,7 +183,7 @@ func (w *walker) dir(path, real string) {
 			w.link(p)
 			w.walking = false
 		default:
-			w.bad(p, errNotRegular) // a device, socket or pipe with a source name
+			w.bad(p, ErrNotRegular) // a device, socket or pipe with a source name
 		}
 	}
 }
@@ -200,7 +200,7 @@ func (w *walker) link(p string) {
 		return
 	}
 	if !info.Mode().IsRegular() {
-		w.bad(p, errNotRegular)
+		w.bad(p, ErrNotRegular)
 		return
 	}
 	real, err := realPath(p)

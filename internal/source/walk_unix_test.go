@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package source
 
 import (
 	"os"
@@ -41,7 +41,7 @@ func TestWalkTakesOnce(t *testing.T) {
 	link("../d/a.cpp", "out/x.cpp")   // into an argument walked before
 	link("../d/build/e.h", "out/y.h") // into a directory the first walk skipped, an argument later
 	t.Chdir(dir)
-	got := expand([]string{"d", "d/sub", "d/sub/b.h", "out", "d/build", "d/a.cpp"}, func(p string, err error) { t.Errorf("%s: %v", p, err) })
+	got := Expand([]string{"d", "d/sub", "d/sub/b.h", "out", "d/build", "d/a.cpp"}, func(p string, err error) { t.Errorf("%s: %v", p, err) })
 	want := []string{"d/a.cpp", "d/a_link.h", "d/l_hid.h", "out/y.h"}
 	if !slices.Equal(got, want) {
 		t.Errorf("expand = %q, want %q", got, want)

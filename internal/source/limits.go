@@ -1,4 +1,4 @@
-package main
+package source
 
 import (
 	"flag"
@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront"
 )
 
@@ -16,67 +17,67 @@ import (
 // broke, the run goes on, and the exit code is at least 2 (an input was
 // skipped). They are flags of ascvet and of ascvet stats.
 const (
-	// defaultMaxFileSize: the largest VF file of the public CANN operator
+	// DefaultMaxFileSize: the largest VF file of the public CANN operator
 	// repositories is 176 KB, but generated kernels are bigger. Checking
 	// is linear in the size: a generated 10 MiB VF file (genHugeVF) takes
 	// about 10 s and 1 GB, a 40 MiB one about 45 s and 3.8 GB (tree-sitter's
 	// tree alone is half of that); the limit keeps the memory of one file
 	// within what a CI runner has.
-	defaultMaxFileSize = 32 << 20
+	DefaultMaxFileSize = 32 << 20
 	// defaultFileTimeout: real kernels parse in milliseconds; parsing and
 	// lowering a generated 32 MiB file takes about 20 s here. This only
 	// stops pathological input, with room for a slower machine.
 	defaultFileTimeout = 60 * time.Second
 )
 
-// limits are the input limits of a run.
-type limits struct {
-	maxFileSize int64         // bytes; 0 for none
-	maxDepth    int           // bracket nesting (cppfront.Options.MaxDepth)
-	fileTimeout time.Duration // parse time per file; 0 for none
-	simtRegions bool          // parse files whose only VF code is SIMT functions too (ascvet stats counts them; no rule reads them)
+// Limits are the input limits of a run.
+type Limits struct {
+	MaxFileSize int64         // bytes; 0 for none
+	MaxDepth    int           // bracket nesting (cppfront.Options.MaxDepth)
+	FileTimeout time.Duration // parse time per file; 0 for none
+	SimtRegions bool          // parse files whose only VF code is SIMT functions too (ascvet stats counts them; no rule reads them)
 }
 
-func defaultLimits() limits {
-	return limits{maxFileSize: defaultMaxFileSize, maxDepth: cppfront.DefaultMaxDepth, fileTimeout: defaultFileTimeout}
+func DefaultLimits() Limits {
+	return Limits{MaxFileSize: DefaultMaxFileSize, MaxDepth: cppfront.DefaultMaxDepth, FileTimeout: defaultFileTimeout}
 }
 
-// addLimitFlags defines the limit flags on fs and returns the limits they set.
-func addLimitFlags(fs *flag.FlagSet) *limits {
-	lim := defaultLimits()
-	fs.Var((*sizeFlag)(&lim.maxFileSize), "max-file-size",
+// AddLimitFlags defines the limit flags on fs and returns the limits they set.
+func AddLimitFlags(fs *flag.FlagSet) *Limits {
+	lim := DefaultLimits()
+	fs.Var((*SizeFlag)(&lim.MaxFileSize), "max-file-size",
 		"largest file with VF code that is parsed, `SIZE` in bytes or with a unit (KiB, MiB, GiB, kB, MB, GB); 0 for no limit")
-	fs.IntVar(&lim.maxDepth, "max-depth", lim.maxDepth, "deepest nesting `N` of brackets ( [ { in a file with VF code that is parsed")
-	fs.DurationVar(&lim.fileTimeout, "file-timeout", lim.fileTimeout, "`DURATION` allowed to analyse one file: parse, rules, simulation and fix checks (60s, 2m); 0 for no limit")
+	fs.IntVar(&lim.MaxDepth, "max-depth", lim.MaxDepth, "deepest nesting `N` of brackets ( [ { in a file with VF code that is parsed")
+	fs.DurationVar(&lim.FileTimeout, "file-timeout", lim.FileTimeout, "`DURATION` allowed to analyse one file: parse, rules, simulation and fix checks (60s, 2m); 0 for no limit")
 	return &lim
 }
 
-// validate returns what is wrong with flag values, or "".
-func (l *limits) validate() string {
+// Validate returns what is wrong with flag values, or "".
+func (l *Limits) Validate() string {
 	switch {
-	case l.maxFileSize < 0:
+	case l.MaxFileSize < 0:
 		return "-max-file-size: want 0 (no limit) or more"
-	case l.maxDepth < 1:
-		return fmt.Sprintf("-max-depth %d: want at least 1", l.maxDepth)
-	case l.fileTimeout < 0:
-		return fmt.Sprintf("-file-timeout %v: want 0 (no limit) or more", l.fileTimeout)
+	case l.MaxDepth < 1:
+		return fmt.Sprintf("-max-depth %d: want at least 1", l.MaxDepth)
+	case l.FileTimeout < 0:
+		return fmt.Sprintf("-file-timeout %v: want 0 (no limit) or more", l.FileTimeout)
 	}
 	return ""
 }
 
-// apply hands the parser's limits to the analyzers that parse (cppir).
-func (l *limits) apply(as []*analysis.Analyzer) error {
-	if err := setAnalyzerFlag(as, "max-depth", strconv.Itoa(l.maxDepth)); err != nil {
+// Apply hands the parser's limits to the analyzers that parse (cppir).
+func (l *Limits) Apply(as []*analysis.Analyzer) error {
+	if err := runner.SetFlag(as, "max-depth", strconv.Itoa(l.MaxDepth)); err != nil {
 		return err
 	}
-	if err := setAnalyzerFlag(as, "file-timeout", l.fileTimeout.String()); err != nil {
+	if err := runner.SetFlag(as, "file-timeout", l.FileTimeout.String()); err != nil {
 		return err
 	}
-	return setAnalyzerFlag(as, "simt-regions", strconv.FormatBool(l.simtRegions))
+	return runner.SetFlag(as, "simt-regions", strconv.FormatBool(l.SimtRegions))
 }
 
-// hint is what a skip message for a limit from cppfront adds.
-func limitHint(le *cppfront.LimitError) string {
+// LimitHint is what a skip message for a limit from cppfront adds.
+func LimitHint(le *cppfront.LimitError) string {
 	switch le.Limit {
 	case "depth":
 		return "; skipped (raise -max-depth to check it)"
@@ -86,8 +87,8 @@ func limitHint(le *cppfront.LimitError) string {
 	return "; skipped"
 }
 
-// sizeFlag is a byte count flag: "8388608", "8MiB", "10MB", "512KiB".
-type sizeFlag int64
+// SizeFlag is a byte count flag: "8388608", "8MiB", "10MB", "512KiB".
+type SizeFlag int64
 
 // sizeUnits are the units sizeFlag accepts, with their value.
 var sizeUnits = []struct {
@@ -98,9 +99,9 @@ var sizeUnits = []struct {
 	{"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1},
 }
 
-func (s *sizeFlag) String() string { return formatSize(int64(*s)) }
+func (s *SizeFlag) String() string { return FormatSize(int64(*s)) }
 
-func (s *sizeFlag) Set(v string) error {
+func (s *SizeFlag) Set(v string) error {
 	num, mult := strings.TrimSpace(v), int64(1)
 	for _, u := range sizeUnits {
 		if rest, ok := strings.CutSuffix(num, u.suffix); ok {
@@ -112,12 +113,12 @@ func (s *sizeFlag) Set(v string) error {
 	if err != nil || n < 0 || n*float64(mult) > 1<<62 {
 		return fmt.Errorf("%q is not a size: want bytes, or a number with KiB, MiB, GiB, kB, MB or GB", v)
 	}
-	*s = sizeFlag(n * float64(mult))
+	*s = SizeFlag(n * float64(mult))
 	return nil
 }
 
-// formatSize prints a byte count the way -max-file-size takes it.
-func formatSize(n int64) string {
+// FormatSize prints a byte count the way -max-file-size takes it.
+func FormatSize(n int64) string {
 	switch {
 	case n >= 1<<30 && n%(1<<30) == 0:
 		return fmt.Sprintf("%dGiB", n>>30)
