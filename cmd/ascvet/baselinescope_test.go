@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/testfs"
 	"github.com/ascvet/ascvet/ruleset/baseline"
 )
 
@@ -26,9 +27,9 @@ func partialTree(t *testing.T) (repo, base string) {
 	copyFile(t, "../../testdata/kernels/unaligned_copy.asc", filepath.Join(repo, "a", "copy.asc"))
 	copyFile(t, "../../testdata/kernels/masks.asc", filepath.Join(repo, "a", "masks.asc"))
 	copyFile(t, "../../testdata/kernels/unaligned_bugs.asc", filepath.Join(repo, "b", "bugs.asc"))
-	scratchGit(t, repo, "init", "-q")
-	scratchGit(t, repo, "add", ".")
-	scratchGit(t, repo, "commit", "-q", "-m", "kernels")
+	testfs.Git(t, repo, "init", "-q")
+	testfs.Git(t, repo, "add", ".")
+	testfs.Git(t, repo, "commit", "-q", "-m", "kernels")
 	base = filepath.Join(parent, "baseline.json")
 	if code, _, errs := inDir(t, repo, "-write-baseline", base, "."); code != exitOK || !strings.Contains(errs, "wrote 9 findings") {
 		t.Fatalf("-write-baseline .: exit %d, stderr %q", code, errs)

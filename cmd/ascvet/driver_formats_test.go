@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/xml"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -325,55 +324,6 @@ func TestPythonDirectives(t *testing.T) {
 	}
 	if strings.Count(out, "[ASC0002]") != 2 || strings.Count(out, "[ASC0003]") != 1 {
 		t.Errorf("want 2 ASC0002 and 1 ASC0003:\n%s", out)
-	}
-}
-
-func TestRemoteURI(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                                    "",
-		"git@github.com:ascvet/ascvet.git":    "https://github.com/ascvet/ascvet.git",
-		"https://github.com/ascvet/ascvet":    "https://github.com/ascvet/ascvet",
-		"https://user:tok@gitlab.com/a/b.git": "https://gitlab.com/a/b.git",
-		"ssh://git@example.com:2222/a/b.git":  "ssh://git@example.com:2222/a/b.git",
-		"/srv/git/local.git":                  "",
-	} {
-		if got := remoteURI(in); got != want {
-			t.Errorf("remoteURI(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// TestSARIFProvenance: inside a git checkout with a remote, the SARIF log
-// names the repository, commit and branch, and still validates.
-func TestSARIFProvenance(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	repo := t.TempDir()
-	git(t, repo, "init", "-q", "-b", "main")
-	copyFile(t, "../../testdata/kernels/unaligned_copy.asc", filepath.Join(repo, "k.asc"))
-	git(t, repo, "add", ".")
-	git(t, repo, "commit", "-q", "-m", "k")
-	git(t, repo, "remote", "add", "origin", "git@github.com:ascvet/demo.git")
-	v := gitVCS(repo)
-	if v == nil || v.URI != "https://github.com/ascvet/demo.git" || len(v.Revision) != 40 || v.Branch != "main" {
-		t.Fatalf("gitVCS = %+v", v)
-	}
-	var b strings.Builder
-	r := &report.Report{Rules: nil, VCS: v, WorkDir: repo}
-	if err := report.WriteSARIF(&b, r); err != nil {
-		t.Fatal(err)
-	}
-	reporttest.ValidateSARIF(t, b.String())
-	if !strings.Contains(b.String(), `"repositoryUri": "https://github.com/ascvet/demo.git"`) || !strings.Contains(b.String(), v.Revision) {
-		t.Errorf("no provenance in:\n%s", b.String())
-	}
-	if !strings.Contains(b.String(), `"mappedTo": {
-            "uriBaseId": "%SRCROOT%"`) {
-		t.Errorf("provenance not mapped to %%SRCROOT%%, the repository root:\n%s", b.String())
-	}
-	if gitVCS(t.TempDir()) != nil {
-		t.Error("provenance outside a git checkout")
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // repoRoot returns the top of the git work tree this package is in.
@@ -46,7 +48,7 @@ func cloneRepo(t *testing.T, dirty bool) string {
 		{"diff", "--name-only", "--no-renames", "HEAD"},
 		{"ls-files", "--others", "--exclude-standard"},
 	} {
-		changed = append(changed, strings.Fields(git(t, top, args...))...)
+		changed = append(changed, strings.Fields(testfs.Git(t, top, args...))...)
 	}
 	if len(changed) == 0 {
 		return dir
@@ -60,8 +62,8 @@ func cloneRepo(t *testing.T, dirty bool) string {
 		}
 		copyFile(t, filepath.Join(top, f), filepath.Join(dir, f))
 	}
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "--no-verify", "-m", "uncommitted changes of "+top)
+	testfs.Git(t, dir, "add", "-A")
+	testfs.Git(t, dir, "commit", "-q", "--no-verify", "-m", "uncommitted changes of "+top)
 	return dir
 }
 

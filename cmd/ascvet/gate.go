@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ascvet/ascvet/internal/git"
 	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/internal/tempfile"
@@ -33,12 +34,12 @@ import (
 // matched against all of them first (applyBaseline), so that an entry
 // whose finding is on a line the change left alone is not stale.
 func changedSince(roots *repo.Roots, paths []string, issues []report.Issue, rev string) (func(*report.Issue) bool, error) {
-	changed := map[string]map[string]*lineSet{} // by top-level, by absolute path
+	changed := map[string]map[string]*git.LineSet{} // by top-level, by absolute path
 	diff := func(top string) error {
 		if _, done := changed[top]; done {
 			return nil
 		}
-		c, err := changedLines(top, rev)
+		c, err := git.ChangedLines(top, rev)
 		if err != nil {
 			return err
 		}
@@ -73,7 +74,7 @@ func changedSince(roots *repo.Roots, paths []string, issues []report.Issue, rev 
 			return false
 		}
 		ls := changed[top][abs]
-		return ls != nil && ls.overlaps(is.Pos.Line, max(is.End.Line, is.Pos.Line))
+		return ls != nil && ls.Overlaps(is.Pos.Line, max(is.End.Line, is.Pos.Line))
 	}, nil
 }
 

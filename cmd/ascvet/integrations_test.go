@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // The integration snippets of docs/integrations.md are the ones these
@@ -68,16 +70,6 @@ func hooks(t *testing.T) map[string]hook {
 	return out
 }
 
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
 	data, err := os.ReadFile(from)
@@ -99,7 +91,7 @@ func runHook(t *testing.T, bin, repo string, h hook) (int, string) {
 	args := slices.Clone(h.Args)
 	if h.PassFilenames == nil || *h.PassFilenames {
 		re := regexp.MustCompile(h.Files)
-		for _, f := range strings.Split(strings.TrimSpace(git(t, repo, "diff", "--staged", "--name-only", "--no-ext-diff", "--diff-filter=ACMRTUXB")), "\n") {
+		for _, f := range strings.Split(strings.TrimSpace(testfs.Git(t, repo, "diff", "--staged", "--name-only", "--no-ext-diff", "--diff-filter=ACMRTUXB")), "\n") {
 			if f != "" && re.MatchString(f) {
 				args = append(args, f)
 			}
@@ -151,10 +143,10 @@ func TestPreCommit(t *testing.T) {
 
 	// A staged bad kernel fails the hook.
 	repo := t.TempDir()
-	git(t, repo, "init", "-q")
+	testfs.Git(t, repo, "init", "-q")
 	copyFile(t, "../../testdata/kernels/unaligned_copy.asc", filepath.Join(repo, "kernels", "copy.asc"))
 	copyFile(t, "../../testdata/kernels/clean.asc", filepath.Join(repo, "kernels", "clean.asc"))
-	git(t, repo, "add", ".")
+	testfs.Git(t, repo, "add", ".")
 	code, out := runHook(t, bin, repo, h)
 	if code != 1 || !strings.Contains(out, "kernels/copy.asc") || !strings.Contains(out, "[ASC1001]") {
 		t.Errorf("hook ascvet on a staged bad kernel: exit %d\n%s", code, out)
@@ -162,21 +154,21 @@ func TestPreCommit(t *testing.T) {
 
 	// A staged good kernel passes; the bad one, committed earlier and not
 	// staged now, is not checked.
-	git(t, repo, "commit", "-q", "-m", "kernels")
+	testfs.Git(t, repo, "commit", "-q", "-m", "kernels")
 	copyFile(t, "../../testdata/kernels/unaligned_copy_fixed.asc", filepath.Join(repo, "kernels", "copy_fixed.asc"))
-	git(t, repo, "add", "kernels/copy_fixed.asc")
+	testfs.Git(t, repo, "add", "kernels/copy_fixed.asc")
 	if code, out := runHook(t, bin, repo, h); code != 0 || strings.Contains(out, "copy.asc:") {
 		t.Errorf("hook ascvet on a staged good kernel: exit %d\n%s", code, out)
 	}
 
 	// ascvet-new: the committed bad kernel is old news; a new bad line is not.
-	git(t, repo, "commit", "-q", "-m", "fixed copy")
+	testfs.Git(t, repo, "commit", "-q", "-m", "fixed copy")
 	hn := manifest["ascvet-new"]
 	if code, out := runHook(t, bin, repo, hn); code != 0 {
 		t.Errorf("hook ascvet-new with no change: exit %d\n%s", code, out)
 	}
 	copyFile(t, "../../testdata/kernels/unaligned_bugs.asc", filepath.Join(repo, "kernels", "bugs.asc"))
-	git(t, repo, "add", "kernels/bugs.asc")
+	testfs.Git(t, repo, "add", "kernels/bugs.asc")
 	code, out = runHook(t, bin, repo, hn)
 	if code != 1 || !strings.Contains(out, "kernels/bugs.asc") || strings.Contains(out, "kernels/copy.asc") {
 		t.Errorf("hook ascvet-new after adding a bad kernel: exit %d, want 1 with bugs.asc only\n%s", code, out)
@@ -353,13 +345,13 @@ func TestGitHubAction(t *testing.T) {
 	for _, k := range []string{"unaligned_copy.asc", "clean.asc"} {
 		copyFile(t, filepath.Join("../../testdata/kernels", k), filepath.Join(mono, "sub", "kernels", k))
 	}
-	git(t, mono, "init", "-q")
-	git(t, mono, "add", ".")
-	git(t, mono, "commit", "-q", "-m", "old kernels")
-	before := strings.TrimSpace(git(t, mono, "rev-parse", "HEAD"))
+	testfs.Git(t, mono, "init", "-q")
+	testfs.Git(t, mono, "add", ".")
+	testfs.Git(t, mono, "commit", "-q", "-m", "old kernels")
+	before := strings.TrimSpace(testfs.Git(t, mono, "rev-parse", "HEAD"))
 	copyFile(t, "../../testdata/kernels/unaligned_bugs.asc", filepath.Join(mono, "sub", "kernels", "bugs.asc"))
-	git(t, mono, "add", ".")
-	git(t, mono, "commit", "-q", "-m", "a new kernel")
+	testfs.Git(t, mono, "add", ".")
+	testfs.Git(t, mono, "commit", "-q", "-m", "a new kernel")
 	ctx["inputs.working-directory"] = "sub"
 	ctx["inputs.only-new-issues"] = "true"
 	ctx["inputs.sarif"] = "true"
@@ -532,14 +524,14 @@ func checkRev(t *testing.T, what, rev string) {
 		}
 		return
 	}
-	if slices.Contains(strings.Fields(git(t, ".", "tag")), rev) {
+	if slices.Contains(strings.Fields(testfs.Git(t, ".", "tag")), rev) {
 		return
 	}
 	if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(rev) {
 		t.Errorf("the %s %q is neither a full commit hash nor a tag of this repository (git tag)", what, rev)
 		return
 	}
-	if strings.TrimSpace(git(t, ".", "rev-parse", "--is-shallow-repository")) == "true" {
+	if strings.TrimSpace(testfs.Git(t, ".", "rev-parse", "--is-shallow-repository")) == "true" {
 		t.Logf("shallow clone: not checking that %s is a commit of this repository", rev)
 		return
 	}

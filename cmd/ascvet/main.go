@@ -66,6 +66,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/analyzers/simcost"
+	"github.com/ascvet/ascvet/internal/git"
 	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/internal/source"
@@ -357,7 +358,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for _, o := range outputs {
 		if o.format == "sarif" && rep.VCS == nil {
 			if root := report.SARIFRoot(rep); root != "" {
-				rep.VCS = gitVCS(root)
+				rep.VCS = git.VCS(root)
 			}
 		}
 	}

@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // The pre-commit, GitHub Actions and GitLab CI snippets of
@@ -430,9 +432,9 @@ func TestSnippetPinsBuild(t *testing.T) {
 	for _, r := range runs {
 		work := t.TempDir()
 		copyFile(t, "../../testdata/kernels/clean.asc", filepath.Join(work, "kernels", "clean.asc"))
-		git(t, work, "init", "-q")
-		git(t, work, "add", ".")
-		git(t, work, "commit", "-q", "-m", "clean")
+		testfs.Git(t, work, "init", "-q")
+		testfs.Git(t, work, "add", ".")
+		testfs.Git(t, work, "commit", "-q", "-m", "clean")
 		copyFile(t, "../../testdata/kernels/unaligned_copy.asc", filepath.Join(work, "kernels", "copy.asc"))
 		cmd := exec.Command(bins[r.rev], r.args...)
 		cmd.Dir = work

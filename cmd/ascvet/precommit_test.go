@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // TestPreCommitReal runs pre-commit itself on a scratch repository whose
@@ -53,7 +55,7 @@ func TestPreCommitReal(t *testing.T) {
 	}
 
 	src := cloneRepo(t, true)
-	rev := strings.TrimSpace(git(t, src, "rev-parse", "HEAD"))
+	rev := strings.TrimSpace(testfs.Git(t, src, "rev-parse", "HEAD"))
 	var cfg map[string]any
 	if err := yaml.Unmarshal([]byte(docSnippet(t, "pre-commit")), &cfg); err != nil {
 		t.Fatal(err)
@@ -73,7 +75,7 @@ func TestPreCommitReal(t *testing.T) {
 	}
 
 	repo := t.TempDir()
-	git(t, repo, "init", "-q")
+	testfs.Git(t, repo, "init", "-q")
 	if err := os.WriteFile(filepath.Join(repo, ".pre-commit-config.yaml"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -85,12 +87,12 @@ func TestPreCommitReal(t *testing.T) {
 		return runShell(t, repo, "git -c commit.gpgsign=false commit -q -m change", env...)
 	}
 	commits := func() string {
-		return strings.TrimSpace(git(t, repo, "rev-list", "--count", "--all"))
+		return strings.TrimSpace(testfs.Git(t, repo, "rev-list", "--count", "--all"))
 	}
 
 	// A good kernel commits (the first commit also builds the hooks).
 	copyFile(t, "../../testdata/kernels/clean.asc", filepath.Join(repo, "k", "clean.asc"))
-	git(t, repo, "add", ".")
+	testfs.Git(t, repo, "add", ".")
 	code, out := commit()
 	if code != 0 || !regexp.MustCompile(`(?m)^ascvet\.+Passed$`).MatchString(out) {
 		t.Fatalf("git commit of a good kernel through pre-commit: exit %d, want 0 with ascvet Passed\n%s", code, out)
@@ -98,7 +100,7 @@ func TestPreCommitReal(t *testing.T) {
 
 	// A bad kernel is blocked.
 	copyFile(t, "../../testdata/kernels/unaligned_copy.asc", filepath.Join(repo, "k", "copy.asc"))
-	git(t, repo, "add", "k/copy.asc")
+	testfs.Git(t, repo, "add", "k/copy.asc")
 	code, out = commit()
 	if code == 0 || !strings.Contains(out, "k/copy.asc:17:9: warning:") || !strings.Contains(out, "[ASC1001]") || commits() != "1" {
 		t.Errorf("git commit of a bad kernel through pre-commit: exit %d, %s commits; want it blocked with ASC1001 on k/copy.asc\n%s", code, commits(), out)
@@ -111,7 +113,7 @@ func TestPreCommitReal(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "k/copy.asc:17:9:") || strings.Contains(out, "k/clean.asc:") {
 		t.Errorf("pre-commit run --hook-stage manual ascvet-new: exit %d; want 1 with the staged k/copy.asc's findings and not the unstaged k/clean.asc's\n%s", code, out)
 	}
-	git(t, repo, "checkout", "k/clean.asc")
+	testfs.Git(t, repo, "checkout", "k/clean.asc")
 
 	// Many files at once: one ascvet process, one summary. pre-commit
 	// would otherwise split them over a process per CPU (4 files at least
@@ -123,7 +125,7 @@ func TestPreCommitReal(t *testing.T) {
 	for _, k := range kernels {
 		copyFile(t, k, filepath.Join(repo, "many", filepath.Base(k)))
 	}
-	git(t, repo, "add", "many")
+	testfs.Git(t, repo, "add", "many")
 	code, out = commit()
 	if n := len(summaryLine.FindAllString(out, -1)); code == 0 || n != 1 {
 		t.Errorf("git commit of %d more files through pre-commit: exit %d, %d summaries; want it blocked with one summary\n%s", len(kernels), code, n, out)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/internal/report/reporttest"
+	"github.com/ascvet/ascvet/internal/testfs"
 	"github.com/ascvet/ascvet/ruleset/baseline"
 )
 
@@ -54,9 +55,9 @@ func scratchRepo(t *testing.T) (parent, sub string) {
 	}
 	copyFile(t, "../../testdata/kernels/unaligned_copy.asc", filepath.Join(sub, "copy.asc"))
 	copyFile(t, "../../testdata/kernels/masks.asc", filepath.Join(sub, "k", "masks.asc"))
-	scratchGit(t, sub, "init", "-q")
-	scratchGit(t, sub, "add", ".")
-	scratchGit(t, sub, "commit", "-q", "-m", "kernels")
+	testfs.Git(t, sub, "init", "-q")
+	testfs.Git(t, sub, "add", ".")
+	testfs.Git(t, sub, "commit", "-q", "-m", "kernels")
 	return parent, sub
 }
 
@@ -233,7 +234,7 @@ func TestKeysIndependentOfWorkDir(t *testing.T) {
 // root = true below the repository root stops the walk there.
 func TestConfigStopsAtRepoRoot(t *testing.T) {
 	parent, sub := scratchRepo(t)
-	writeFiles(t, parent, map[string]string{"ascvet.toml": "checks = [\"all\", \"-ASC1001\"]\n"})
+	testfs.Put(t, parent, "ascvet.toml", "checks = [\"all\", \"-ASC1001\"]\n")
 	has := func(out, what string) bool { return strings.Contains(out, what) }
 
 	code, out, errs := inDir(t, sub, ".")
@@ -245,7 +246,7 @@ func TestConfigStopsAtRepoRoot(t *testing.T) {
 		t.Errorf("config print does not say the stray file was not read:\n%s", out)
 	}
 
-	writeFiles(t, sub, map[string]string{"ascvet.toml": "root = false\n"})
+	testfs.Put(t, sub, "ascvet.toml", "root = false\n")
 	if _, out, _ := inDir(t, sub, "."); has(out, "[ASC1001]") {
 		t.Errorf("root = false at the repository root: ASC1001 still reported\n%s", out)
 	}
@@ -255,7 +256,7 @@ func TestConfigStopsAtRepoRoot(t *testing.T) {
 	}
 
 	copyFile(t, "../../testdata/kernels/unaligned_copy.asc", filepath.Join(sub, "k", "copy.asc"))
-	writeFiles(t, sub, map[string]string{"k/ascvet.toml": "root = true\n"})
+	testfs.Put(t, sub, "k/ascvet.toml", "root = true\n")
 	_, out, _ = inDir(t, sub, ".")
 	if !has(out, filepath.Join("k", "copy.asc")+":17:") || !has(out, "[ASC1001]") || has(out, "\ncopy.asc:17:") || strings.HasPrefix(out, "copy.asc:17:") {
 		t.Errorf("root = true in k: want ASC1001 in k/copy.asc only\n%s", out)

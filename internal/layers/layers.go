@@ -48,6 +48,7 @@ var layers = map[string]Layer{
 
 	"analyzers/": Rules,
 
+	"internal/git/":    Driver,
 	"internal/repo/":   Driver,
 	"internal/source/": Driver,
 	"internal/report/": Driver,

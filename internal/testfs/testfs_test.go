@@ -2,7 +2,9 @@ package testfs
 
 import (
 	"os"
+	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -22,5 +24,23 @@ func TestHelpers(t *testing.T) {
 	Aged(t, p, time.Hour)
 	if fi, err := os.Stat(p); err != nil || time.Since(fi.ModTime()) < 59*time.Minute {
 		t.Errorf("Aged: %v, %v", fi.ModTime(), err)
+	}
+}
+
+// TestGit runs git with its own identity: a commit is made and read back.
+func TestGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	Git(t, dir, "init", "-q")
+	Put(t, dir, "k.asc", "x")
+	Git(t, dir, "add", ".")
+	Git(t, dir, "commit", "-q", "-m", "first")
+	if got := Git(t, dir, "log", "--format=%an %s"); got != "t first\n" {
+		t.Errorf("git log: %q", got)
+	}
+	if got := strings.TrimSpace(Git(t, dir, "branch", "--show-current")); got != "main" {
+		t.Errorf("branch %q, want main", got)
 	}
 }

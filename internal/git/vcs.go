@@ -1,4 +1,6 @@
-package main
+// Package git is what ascvet asks git: the lines changed since a revision
+// (-new-from-rev) and the checkout a SARIF log describes.
+package git
 
 import (
 	"context"
@@ -10,11 +12,11 @@ import (
 	"github.com/ascvet/ascvet/internal/report"
 )
 
-// gitVCS returns the git checkout of dir (nil outside one, or without git).
+// VCS returns the git checkout of dir (nil outside one, or without git).
 // A scp-like remote (git@host:owner/repo.git) is turned into its https
 // form, which SARIF's repositoryUri (a URI) accepts; credentials in an
 // https remote are dropped.
-func gitVCS(dir string) *report.VCSInfo {
+func VCS(dir string) *report.VCSInfo {
 	git := func(args ...string) string {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -28,7 +30,7 @@ func gitVCS(dir string) *report.VCSInfo {
 	if rev == "" {
 		return nil
 	}
-	v := &report.VCSInfo{Revision: rev, URI: remoteURI(git("config", "--get", "remote.origin.url"))}
+	v := &report.VCSInfo{Revision: rev, URI: RemoteURI(git("config", "--get", "remote.origin.url"))}
 	if b := git("symbolic-ref", "-q", "--short", "HEAD"); b != "" {
 		v.Branch = b
 	}
@@ -37,8 +39,8 @@ func gitVCS(dir string) *report.VCSInfo {
 
 var scpLike = regexp.MustCompile(`^(?:[A-Za-z0-9._-]+@)?([A-Za-z0-9.-]+):([^/].*)$`)
 
-// remoteURI turns a git remote into an absolute URI, or "".
-func remoteURI(remote string) string {
+// RemoteURI turns a git remote into an absolute URI, or "".
+func RemoteURI(remote string) string {
 	switch {
 	case remote == "":
 		return ""

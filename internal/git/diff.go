@@ -1,4 +1,4 @@
-package main
+package git
 
 // The lines changed since a git revision, for -new-from-rev. The working
 // tree is compared with the revision, so committed, staged and unstaged
@@ -24,16 +24,16 @@ import (
 	"strings"
 )
 
-// lineSet is a set of line numbers of one file.
-type lineSet struct {
+// LineSet is a set of line numbers of one file.
+type LineSet struct {
 	all    bool     // every line: the file is untracked
 	ranges [][2]int // inclusive [first, last] ranges, sorted and disjoint (after normalize)
 }
 
-func (s *lineSet) add(first, last int) { s.ranges = append(s.ranges, [2]int{first, last}) }
+func (s *LineSet) Add(first, last int) { s.ranges = append(s.ranges, [2]int{first, last}) }
 
 // normalize sorts and merges the ranges.
-func (s *lineSet) normalize() {
+func (s *LineSet) normalize() {
 	slices.SortFunc(s.ranges, func(a, b [2]int) int { return a[0] - b[0] })
 	var out [][2]int
 	for _, r := range s.ranges {
@@ -46,9 +46,9 @@ func (s *lineSet) normalize() {
 	s.ranges = out
 }
 
-// overlaps reports whether any line of [start, end] is in s. A nil set
+// Overlaps reports whether any line of [start, end] is in s. A nil set
 // holds no line.
-func (s *lineSet) overlaps(start, end int) bool {
+func (s *LineSet) Overlaps(start, end int) bool {
 	if s == nil {
 		return false
 	}
@@ -60,14 +60,14 @@ func (s *lineSet) overlaps(start, end int) bool {
 	return i < len(s.ranges) && s.ranges[i][0] <= end
 }
 
-// changedLines returns the lines changed since the git revision rev in the
+// ChangedLines returns the lines changed since the git revision rev in the
 // work tree that holds dir, by absolute clean path. A file absent from the
 // map has no changed line. The paths are built on dir as given (made
 // absolute, symbolic links kept), so they compare equal to filepath.Abs of
 // the paths the user gave when dir is the current directory, or the work
 // tree's top as rootFinder.gitTop finds it. When rev is missing from a
 // shallow clone, the error says so and how deep to fetch.
-func changedLines(dir, rev string) (map[string]*lineSet, error) {
+func ChangedLines(dir, rev string) (map[string]*LineSet, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, fmt.Errorf("needs git, which was not found: %w", err)
 	}
@@ -127,11 +127,11 @@ func changedLines(dir, rev string) (map[string]*lineSet, error) {
 	}
 	for _, p := range strings.Split(string(out), "\x00") {
 		if p != "" {
-			changed[p] = &lineSet{all: true}
+			changed[p] = &LineSet{all: true}
 		}
 	}
 
-	byPath := make(map[string]*lineSet, len(changed))
+	byPath := make(map[string]*LineSet, len(changed))
 	for p, s := range changed {
 		s.normalize()
 		byPath[filepath.Join(logical, filepath.FromSlash(p))] = s
@@ -211,8 +211,8 @@ func runGit(dir string, args ...string) ([]byte, error) {
 // parseDiff returns the lines that a unified diff with no context (-U0)
 // adds or changes, by the new path of each file (slash-separated, relative
 // to the top of the repository).
-func parseDiff(diff []byte) (map[string]*lineSet, error) {
-	changed := map[string]*lineSet{}
+func parseDiff(diff []byte) (map[string]*LineSet, error) {
+	changed := map[string]*LineSet{}
 	path := ""               // the new path of the current file; "" when deleted
 	oldLeft, newLeft := 0, 0 // lines of the current hunk still to read
 	for len(diff) > 0 {
@@ -255,10 +255,10 @@ func parseDiff(diff []byte) (map[string]*lineSet, error) {
 			if path != "" && count > 0 {
 				ls := changed[path]
 				if ls == nil {
-					ls = &lineSet{}
+					ls = &LineSet{}
 					changed[path] = ls
 				}
-				ls.add(first, first+count-1)
+				ls.Add(first, first+count-1)
 			}
 		}
 	}
