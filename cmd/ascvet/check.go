@@ -13,6 +13,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/internal/progress"
 	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/internal/source"
 )
@@ -37,7 +38,7 @@ type checkConfig struct {
 	keepFixes bool                                          // keep the sources of files whose findings offer fixes (-fix, -diff)
 	visit     func(runner.File, map[*analysis.Analyzer]any) // runner.Options.Visit (without pipe)
 	pipe      *pipeline                                     // the per-file pipeline (config, suppressions, issues); nil: analyzers only
-	progress  *progress                                     // shows files done on a terminal; nil: nothing shown
+	progress  *progress.Line                                // shows files done on a terminal; nil: nothing shown
 	memo      *scanMemo                                     // files known free of VF code from an earlier run; nil: none
 }
 
@@ -82,7 +83,7 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 		return err == nil && eff.Settings.Tests
 	})
 
-	cfg.progress.setTotal(len(names))
+	cfg.progress.SetTotal(len(names))
 	// A file read and found free of VF code (most files) leaves only its
 	// size, added here: its slot stays nil, 8 bytes a file of the tree.
 	outs := make([]*fileOutcome, len(names))
@@ -100,12 +101,12 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 				} else {
 					outs[i] = &o
 				}
-				cfg.progress.add(1)
+				cfg.progress.Add(1)
 			}
 		})
 	}
 	wg.Wait()
-	cfg.progress.finish()
+	cfg.progress.Finish()
 	in.read, in.bytes = int(plainFiles.Load()), plainBytes.Load()
 	in.names = names
 

@@ -67,6 +67,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/internal/git"
+	"github.com/ascvet/ascvet/internal/progress"
 	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/internal/source"
@@ -272,7 +273,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			s.Confidence = *o.confidence
 		}
 	}}
-	prog := newProgress(stderr, *o.quiet)
+	prog := progress.New(stderr, *o.quiet)
 	start := time.Now()
 	defer tuneGC(os.Getenv)()
 	memo := rc.scanMemo(paths, o.lim.MaxFileSize)

@@ -18,6 +18,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/progress"
 	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/simcheck"
 	"github.com/ascvet/ascvet/simcheck/view"
@@ -120,7 +121,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 			return simOne(p, line, m, simSettings{*o.iterations, *o.timeline, choice, *o.fixed}, *o.format == "json", stdout, stderr)
 		}
 	}
-	prog := newProgress(stderr, *o.quiet)
+	prog := progress.New(stderr, *o.quiet)
 	return simAll(fs.Args(), m, *o.iterations, choice, *o.format == "json", prog, stdout, stderr)
 }
 
@@ -350,7 +351,7 @@ func findTarget(fset *token.FileSet, f *ir.File, line int) (*ir.Func, *ir.Loop) 
 
 // simAll prints a summary line for every loop under paths; prog shows
 // the files done (nil: nothing shown).
-func simAll(paths []string, m *simcheck.Machine, iterations int, choice *ir.Bindings, asJSON bool, prog *progress, stdout, stderr io.Writer) int {
+func simAll(paths []string, m *simcheck.Machine, iterations int, choice *ir.Bindings, asJSON bool, prog *progress.Line, stdout, stderr io.Writer) int {
 	in := load(paths, 1, stderr)
 	code := exitOK
 	if in.skipped > 0 {
@@ -358,9 +359,9 @@ func simAll(paths []string, m *simcheck.Machine, iterations int, choice *ir.Bind
 	}
 	out := []simLoop{}
 	fset := token.NewFileSet()
-	prog.setTotal(len(in.files))
+	prog.SetTotal(len(in.files))
 	for _, file := range in.files {
-		prog.add(1)
+		prog.Add(1)
 		f, err := parseAsCheck(fset, file.Name, file.Src)
 		if err != nil {
 			code = max(code, parseFailed(stderr, file.Name, err))
@@ -380,7 +381,7 @@ func simAll(paths []string, m *simcheck.Machine, iterations int, choice *ir.Bind
 			}
 		}
 	}
-	prog.finish()
+	prog.Finish()
 	var err error
 	if asJSON {
 		enc := json.NewEncoder(stdout)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ascvet/ascvet/internal/progress"
 )
 
 // TestSummaryNoSaving: a run whose warnings include some whose simulation
@@ -39,9 +41,9 @@ func TestSummaryNoSaving(t *testing.T) {
 // the progress line a check shows (on a terminal, past a delay: here
 // forced), and -q silences it; their output is unchanged.
 func TestLongCommandsProgress(t *testing.T) {
-	old := newProgress
-	t.Cleanup(func() { newProgress = old })
-	newProgress = func(w io.Writer, quiet bool) *progress { return startProgress(w, !quiet, 0, time.Millisecond) }
+	old := progress.New
+	t.Cleanup(func() { progress.New = old })
+	progress.New = func(w io.Writer, quiet bool) *progress.Line { return progress.Start(w, !quiet, 0, time.Millisecond) }
 	const k = "../../testdata/kernels"
 	for _, args := range [][]string{{"stats", k}, {"sim", k}} {
 		code, out, errs := ascvet(t, args...)

@@ -19,6 +19,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/progress"
 	"github.com/ascvet/ascvet/internal/source"
 )
 
@@ -150,7 +151,7 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	in, err := check(paths, as, checkConfig{
 		jobs:     *o.jobs,
 		lim:      *o.lim,
-		progress: newProgress(stderr, *o.quiet),
+		progress: progress.New(stderr, *o.quiet),
 		visit: func(_ runner.File, results map[*analysis.Analyzer]any) {
 			pkg, ok := results[cppir.Analyzer].(*ir.Package)
 			if !ok {

@@ -48,10 +48,11 @@ var layers = map[string]Layer{
 
 	"analyzers/": Rules,
 
-	"internal/git/":    Driver,
-	"internal/repo/":   Driver,
-	"internal/source/": Driver,
-	"internal/report/": Driver,
+	"internal/git/":      Driver,
+	"internal/progress/": Driver,
+	"internal/repo/":     Driver,
+	"internal/source/":   Driver,
+	"internal/report/":   Driver,
 
 	"cmd/":                      Command,
 	"ruleset/internal/gendocs/": Command, // go generate ./ruleset: writes docs/rules.md from every rule

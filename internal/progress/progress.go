@@ -1,4 +1,6 @@
-package main
+// Package progress shows how far a long run is: one line on a terminal,
+// redrawn in place.
+package progress
 
 import (
 	"fmt"
@@ -11,12 +13,12 @@ import (
 	"golang.org/x/term"
 )
 
-// progress shows how far a long run is, as other modern tools do: on a
-// terminal, once a run has taken progressDelay, one line on stderr that
+// Line shows how far a long run is, as other modern tools do: on a
+// terminal, once a run has taken Delay, one line on stderr that
 // says how many files are done of how many and the time spent, redrawn in
 // place and cleared at the end. Never when stderr is not a terminal, with
 // TERM=dumb, or with -q.
-type progress struct {
+type Line struct {
 	w            io.Writer
 	delay, every time.Duration
 	start        time.Time
@@ -27,19 +29,19 @@ type progress struct {
 }
 
 const (
-	progressDelay = 2 * time.Second
-	progressEvery = 250 * time.Millisecond
+	Delay = 2 * time.Second
+	Every = 250 * time.Millisecond
 )
 
-// newProgress starts the progress line of a long command (a check,
+// New starts the progress line of a long command (a check,
 // ascvet stats, ascvet sim over paths) on stderr, when wantProgress says
 // so; tests replace it to see the line without a terminal.
-var newProgress = func(stderr io.Writer, quiet bool) *progress {
-	return startProgress(stderr, wantProgress(stderr, quiet, os.Getenv), progressDelay, progressEvery)
+var New = func(stderr io.Writer, quiet bool) *Line {
+	return Start(stderr, Want(stderr, quiet, os.Getenv), Delay, Every)
 }
 
-// wantProgress reports whether a run with stderr w shows progress.
-func wantProgress(w io.Writer, quiet bool, getenv func(string) string) bool {
+// Want reports whether a run with stderr w shows progress.
+func Want(w io.Writer, quiet bool, getenv func(string) string) bool {
 	if quiet || getenv("TERM") == "dumb" {
 		return false
 	}
@@ -47,19 +49,19 @@ func wantProgress(w io.Writer, quiet bool, getenv func(string) string) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// startProgress starts showing progress on w; nil (which does nothing)
+// Start starts showing progress on w; nil (which does nothing)
 // when on is false.
-func startProgress(w io.Writer, on bool, delay, every time.Duration) *progress {
+func Start(w io.Writer, on bool, delay, every time.Duration) *Line {
 	if !on {
 		return nil
 	}
-	p := &progress{w: w, delay: delay, every: every, start: time.Now(), stop: make(chan struct{})}
+	p := &Line{w: w, delay: delay, every: every, start: time.Now(), stop: make(chan struct{})}
 	p.wg.Add(1)
 	go p.loop()
 	return p
 }
 
-func (p *progress) loop() {
+func (p *Line) loop() {
 	defer p.wg.Done()
 	wait := time.NewTimer(p.delay)
 	defer wait.Stop()
@@ -80,29 +82,29 @@ func (p *progress) loop() {
 	}
 }
 
-func (p *progress) draw() {
+func (p *Line) draw() {
 	p.shown = true
 	el := time.Since(p.start).Truncate(100 * time.Millisecond)
 	fmt.Fprintf(p.w, "\rascvet: %d of %d files, %v\x1b[K", p.done.Load(), p.total.Load(), el)
 }
 
-// setTotal sets how many files the run checks.
-func (p *progress) setTotal(n int) {
+// SetTotal sets how many files the run checks.
+func (p *Line) SetTotal(n int) {
 	if p != nil {
 		p.total.Store(int64(n))
 	}
 }
 
-// add counts n more files done.
-func (p *progress) add(n int) {
+// Add counts n more files done.
+func (p *Line) Add(n int) {
 	if p != nil {
 		p.done.Add(int64(n))
 	}
 }
 
-// finish stops the display and clears its line, so that what follows
+// Finish stops the display and clears its line, so that what follows
 // starts on a clean line.
-func (p *progress) finish() {
+func (p *Line) Finish() {
 	if p == nil {
 		return
 	}
