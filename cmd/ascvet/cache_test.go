@@ -490,3 +490,22 @@ func TestCachePack(t *testing.T) {
 		t.Errorf("one of them named again, alone: %d analysed, want 0", st.misses.Load())
 	}
 }
+
+// TestCacheDir: ASCVET_CACHE names the folder, "off" none; without it the
+// cache is the user cache folder's ascvet.
+func TestCacheDir(t *testing.T) {
+	t.Setenv("ASCVET_CACHE", "/some/where")
+	if got := cacheDir(); got != "/some/where" {
+		t.Errorf("ASCVET_CACHE=/some/where: %q", got)
+	}
+	t.Setenv("ASCVET_CACHE", "off")
+	if got := cacheDir(); got != "" {
+		t.Errorf("ASCVET_CACHE=off: %q", got)
+	}
+	t.Setenv("ASCVET_CACHE", "")
+	if user, err := os.UserCacheDir(); err == nil {
+		if got := cacheDir(); got != filepath.Join(user, "ascvet") {
+			t.Errorf("no ASCVET_CACHE: %q, want %q", got, filepath.Join(user, "ascvet"))
+		}
+	}
+}

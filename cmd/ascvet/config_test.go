@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ascvet/ascvet/internal/golden"
+	"github.com/ascvet/ascvet/internal/testfs"
 	"github.com/ascvet/ascvet/regalloc"
 	"github.com/ascvet/ascvet/ruleset/config"
 )
@@ -185,5 +186,20 @@ func TestConfigPrintText(t *testing.T) {
 	}
 	if !regexp.MustCompile(`ASC3004 +mask-demorgan +\w+ +` + regexp.QuoteMeta(filepath.Join("testdata", "config", "proj", "ascvet.toml")) + `:2\n`).MatchString(after) {
 		t.Errorf("ASC3004 does not name the line that disabled it:\n%s", after)
+	}
+}
+
+// TestConfigBadMachine: a configuration whose machine file exists but does
+// not load leaves the files under it unchecked, says which configuration
+// and which machine file, and fails the run as a configuration error.
+func TestConfigBadMachine(t *testing.T) {
+	dir := t.TempDir()
+	testfs.Put(t, dir, "k.asc", testfs.Read(t, "../../testdata/kernels/unaligned_copy.asc"))
+	testfs.Put(t, dir, "bad.toml", "name = \"x\"\n")
+	cfg := testfs.Put(t, dir, "ascvet.toml", "machine = \"bad.toml\"\n")
+	code, out, errs := ascvet(t, "-cache", "off", filepath.Join(dir, "k.asc"))
+	if code != exitUsage || !strings.Contains(errs, cfg+": "+filepath.Join(dir, "bad.toml")+": dispatch_width must be positive") ||
+		!strings.Contains(errs, "files under it are not checked until it is fixed") || strings.Contains(out, "[ASC") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
