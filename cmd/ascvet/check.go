@@ -75,7 +75,7 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 	}, func(path, msg string) {
 		fmt.Fprintf(stderr, "ascvet: %s: %s\n", path, msg)
 	})
-	names, in.tests = dropTests(paths, names, func(name string) bool {
+	names, in.tests = source.DropTests(paths, names, func(name string) bool {
 		if cfg.pipe == nil {
 			return false
 		}

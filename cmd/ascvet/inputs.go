@@ -62,7 +62,7 @@ func load(paths []string, jobs int, stderr io.Writer) *inputs {
 		fmt.Fprintf(stderr, "ascvet: %s\n", source.Describe(path, err))
 	})
 	loader, err := config.NewLoader(config.Options{Chips: simcheck.Chips()})
-	names, in.tests = dropTests(paths, names, func(name string) bool {
+	names, in.tests = source.DropTests(paths, names, func(name string) bool {
 		if err != nil {
 			return false
 		}

@@ -7,23 +7,6 @@ import (
 	"testing"
 )
 
-func TestIsTestPath(t *testing.T) {
-	for rel, want := range map[string]bool{
-		"tests/api/check.cpp":       true,
-		"op/test/ut/kernel_ut.cpp":  true,
-		"op/op_kernel/add_test.h":   true,
-		"op/op_kernel/test_add.cpp": true,
-		"op/op_kernel/add.h":        false,
-		"op/testing/add.h":          false, // only tests and test are test folders
-		"op/latest_kernel.h":        false,
-		"contest/add.asc":           false,
-	} {
-		if got := isTestPath(rel); got != want {
-			t.Errorf("isTestPath(%q) = %v, want %v", rel, got, want)
-		}
-	}
-}
-
 // TestWalkLeavesOutTests: a walk skips test code below the walked folder
 // (not a test folder above it); a file named on the command line, and a
 // configuration with tests = true, bring it back.

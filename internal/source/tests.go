@@ -1,4 +1,4 @@
-package main
+package source
 
 import (
 	"path/filepath"
@@ -26,10 +26,10 @@ func isTestPath(rel string) bool {
 	return strings.HasSuffix(stem, "_test") || strings.HasPrefix(stem, "test_")
 }
 
-// dropTests returns names without the test files a walk of paths found,
+// DropTests returns names without the test files a walk of paths found,
 // unless testsFor says their configuration includes tests, and how many it
 // dropped.
-func dropTests(paths, names []string, testsFor func(name string) bool) ([]string, int) {
+func DropTests(paths, names []string, testsFor func(name string) bool) ([]string, int) {
 	explicit := map[string]bool{}
 	var roots []string
 	for _, p := range paths {
