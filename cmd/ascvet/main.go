@@ -365,7 +365,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	rep.Exit = finalCode(code, res, in)
 	rep.Completed = rep.Exit == exitOK || rep.Exit == exitFindings
-	if err := writeOutputs(outputs, stdout, rep, in.read); err != nil {
+	if err := writeOutputs(outputs, stdout, rep); err != nil {
 		fmt.Fprintf(stderr, "ascvet: %v\n", err)
 		return exitUsage
 	}

@@ -81,14 +81,14 @@ func (o *outputsFlag) outputs() ([]output, error) {
 // writeOutputs writes the report in every output. A file is written
 // atomically (a temporary file renamed over it), so a reader never sees half
 // a SARIF log.
-func writeOutputs(outs []output, stdout io.Writer, r *report.Report, read int) error {
+func writeOutputs(outs []output, stdout io.Writer, r *report.Report) error {
 	for _, out := range outs {
 		var buf bytes.Buffer
 		w := io.Writer(&buf)
 		if out.file == "" {
 			w = stdout
 		}
-		if err := report.Write(w, out.format, r, read, r.Color && out.file == ""); err != nil {
+		if err := report.Write(w, out.format, r, r.Color && out.file == ""); err != nil {
 			return err
 		}
 		if out.file != "" {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -22,6 +23,9 @@ type pkg struct {
 func listModule(t *testing.T) []pkg {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no go command: CI must check the package map")
+		}
 		t.Skip("no go command: the package map is checked where the module builds")
 	}
 	cmd := exec.Command("go", "list", "-json", Module+"/...")

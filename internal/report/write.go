@@ -8,7 +8,7 @@ import (
 
 // Write writes r in format to w; color colours the text format (on
 // stdout only, never in a -o file).
-func Write(w io.Writer, format string, r *Report, read int, color bool) error {
+func Write(w io.Writer, format string, r *Report, color bool) error {
 	switch format {
 	case "json":
 		return WriteJSON(w, r.Issues)
@@ -30,7 +30,7 @@ func Write(w io.Writer, format string, r *Report, read int, color bool) error {
 	case "codequality":
 		return WriteCodeQuality(w, r)
 	}
-	return WriteText(w, r.Issues, read, TextStyle{Lang: r.Lang, Color: color, Spared: r.Spared})
+	return WriteText(w, r.Issues, r.Files, TextStyle{Lang: r.Lang, Color: color, Spared: r.Spared})
 }
 
 // Formats are the output formats, in the order -h lists them.

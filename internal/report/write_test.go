@@ -110,7 +110,7 @@ func TestWrite(t *testing.T) {
 	t.Setenv("GITHUB_STEP_SUMMARY", summary)
 	direct := map[string]func(*bytes.Buffer) error{
 		"text": func(b *bytes.Buffer) error {
-			return WriteText(b, r.Issues, 7, TextStyle{Lang: r.Lang, Spared: r.Spared})
+			return WriteText(b, r.Issues, r.Files, TextStyle{Lang: r.Lang, Spared: r.Spared})
 		},
 		"json":        func(b *bytes.Buffer) error { return WriteJSON(b, r.Issues) },
 		"sarif":       func(b *bytes.Buffer) error { return WriteSARIF(b, r) },
@@ -122,7 +122,7 @@ func TestWrite(t *testing.T) {
 		t.Fatalf("Formats %v, the test knows %d", Formats, len(direct))
 	}
 	for _, f := range Formats {
-		got := render(t, func(b *bytes.Buffer) error { return Write(b, f, r, 7, false) })
+		got := render(t, func(b *bytes.Buffer) error { return Write(b, f, r, false) })
 		if want := render(t, direct[f]); got != want {
 			t.Errorf("Write %s differs from its writer:\n%s\nwant\n%s", f, got, want)
 		}
@@ -132,7 +132,7 @@ func TestWrite(t *testing.T) {
 		t.Errorf("step summary %q, %v", md, err)
 	}
 	t.Setenv("GITHUB_STEP_SUMMARY", filepath.Join(t.TempDir(), "no", "such", "dir", "s.md"))
-	if err := Write(&bytes.Buffer{}, "github", r, 7, false); err == nil || !strings.Contains(err.Error(), "GITHUB_STEP_SUMMARY") {
+	if err := Write(&bytes.Buffer{}, "github", r, false); err == nil || !strings.Contains(err.Error(), "GITHUB_STEP_SUMMARY") {
 		t.Errorf("an unwritable step summary: %v", err)
 	}
 }
