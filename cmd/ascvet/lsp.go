@@ -174,6 +174,9 @@ type lspServer struct {
 
 	mu       sync.Mutex
 	docs     map[string]*lspDoc // by path
+	active   int                // analyses under way
+	idle     sync.Cond          // on mu: signalled when active falls to 0
+	closed   bool               // serve is ending: no analysis starts
 	pipe     *pipeline
 	lang     string
 	shutdown bool
@@ -221,6 +224,7 @@ func newLSPServer(o *lspOptions, as []*analysis.Analyzer, logw io.Writer) (*lspS
 		return nil, err
 	}
 	s := &lspServer{opts: *o, lim: lim, as: as, logw: logw, docs: map[string]*lspDoc{}, work: make(chan struct{}, max(runtime.NumCPU(), 1)), exited: make(chan struct{})}
+	s.idle.L = &s.mu
 	return s, nil
 }
 
@@ -261,12 +265,21 @@ func (s *lspServer) serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	case <-s.conn.Done():
 	case <-s.exited:
 	}
+	// Stop what is pending and under way, and wait for it: an analysis
+	// must not outlive the server (nor write to its cache once closed).
+	// What it would publish is dropped (overtake), so none waits on the
+	// client.
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.closed = true
 	for _, d := range s.docs {
 		if d.timer != nil {
 			d.timer.Stop()
 		}
+		d.overtake()
+	}
+	for s.active > 0 {
+		s.idle.Wait()
 	}
 	s.cache.close()
 	if s.shutdown {
@@ -568,18 +581,22 @@ func (s *lspServer) analyse(d *lspDoc, gen int) {
 	s.work <- struct{}{}
 	defer func() { <-s.work }()
 	s.mu.Lock()
-	if d.gen != gen || s.pipe == nil {
+	if d.gen != gen || s.pipe == nil || s.closed {
 		s.mu.Unlock()
 		return
 	}
 	text, version, pipe := d.text, d.version, s.pipe
 	stop := new(atomic.Bool)
 	d.stop = stop
+	s.active++
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
 		if d.stop == stop {
 			d.stop = nil
+		}
+		if s.active--; s.active == 0 {
+			s.idle.Broadcast()
 		}
 		s.mu.Unlock()
 	}()

@@ -57,8 +57,30 @@ func startLSP(t testing.TB, as []*analysis.Analyzer, opts lspOptions) *lspClient
 	a, b := net.Pipe()
 	c := dialLSP(t, a)
 	c.srv = srv
-	go func() { c.exit <- srv.serve(context.Background(), b) }()
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		c.exit <- srv.serve(context.Background(), b)
+	}()
+	// The server and every analysis it started end with the test, before
+	// what the test changed (segment sizes, the index) is put back.
+	t.Cleanup(func() {
+		c.conn.Close()
+		select {
+		case <-served:
+		case <-time.After(time.Minute):
+			t.Error("the server did not end within a minute of its connection closing")
+		}
+	})
 	return c
+}
+
+// useLSPSegments makes the parses until the end of t cut files as the
+// server cuts them on this machine. Registered before startLSP, the sizes
+// are put back after the server and its analyses ended.
+func useLSPSegments(t testing.TB) {
+	oldMin, oldSize := cppfront.SetSegments(lspSegments(runtime.NumCPU()))
+	t.Cleanup(func() { cppfront.SetSegments(oldMin, oldSize) })
 }
 
 // dialLSP makes the client end of a session on rwc.
@@ -621,7 +643,7 @@ func TestLSPDebounce(t *testing.T) {
 // the text analysed alone. A probe analyzer after the parse counts the
 // analyses that got past it: one per version that was not overtaken.
 func TestLSPStopsStale(t *testing.T) {
-	defer cppfront.SetSegments(cppfront.SetSegments(lspSegments(runtime.NumCPU())))
+	useLSPSegments(t)
 	text := string(genHugeVF(2 << 20))
 	var mu sync.Mutex
 	probed := map[string]int{} // the text's last edit ("" for none): analyses that got past the parse
@@ -1071,7 +1093,7 @@ func BenchmarkLSPChange(b *testing.B) {
 		}
 		text = string(data)
 	}
-	defer cppfront.SetSegments(cppfront.SetSegments(lspSegments(runtime.NumCPU())))
+	useLSPSegments(b)
 	for _, debounce := range []time.Duration{lspDebounce, 0} {
 		b.Run("debounce="+debounce.String(), func(b *testing.B) {
 			c := startLSP(b, nil, lspOptions{debounce: debounce})
