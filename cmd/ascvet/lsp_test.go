@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf16"
@@ -735,6 +736,51 @@ func (c *lspClient) waitAnalysing(path string, version int32) {
 			c.t.Fatalf("version %d of %s is not being analysed", version, path)
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestLSPEndsItsAnalyses: when the connection closes while a document is
+// analysed, serve stops the analysis and returns only once it ended, and
+// nothing of it is published.
+func TestLSPEndsItsAnalyses(t *testing.T) {
+	useLSPSegments(t)
+	var ran atomic.Int32 // analyses that got past the parse and are still in it
+	probe := &analysis.Analyzer{
+		Name:     "probe",
+		Doc:      "note analyses still running once serve returned",
+		Requires: []*analysis.Analyzer{cppir.Analyzer},
+		Run: func(*analysis.Pass) (any, error) {
+			ran.Add(1)
+			return nil, nil
+		},
+	}
+	c := startLSP(t, append(analyzers(), probe), lspOptions{debounce: time.Millisecond, cache: "off"})
+	var stopped atomic.Int32
+	c.srv.stopped = func(string) { stopped.Add(1) }
+	dir := t.TempDir()
+	c.initialize(dir, "en")
+	k := filepath.Join(dir, "k.asc")
+	c.open(k, string(genHugeVF(2<<20)), 1)
+	c.waitAnalysing(k, 1)
+	c.conn.Close()
+	select {
+	case <-c.exit:
+	case <-time.After(time.Minute):
+		t.Fatal("serve did not return within a minute of the connection closing")
+	}
+	c.srv.mu.Lock()
+	active := c.srv.active
+	c.srv.mu.Unlock()
+	if active != 0 {
+		t.Errorf("%d analyses still under way once serve returned", active)
+	}
+	if stopped.Load()+ran.Load() == 0 {
+		t.Error("the analysis under way neither stopped nor ended")
+	}
+	n := ran.Load()
+	time.Sleep(50 * time.Millisecond)
+	if ran.Load() != n {
+		t.Error("an analysis ran past the parse after serve returned")
 	}
 }
 
