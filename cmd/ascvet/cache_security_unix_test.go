@@ -4,8 +4,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/gob"
 	"fmt"
 	"io/fs"
 	"os"
@@ -18,88 +16,11 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/ascvet/ascvet/analyzers/fixes"
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // The cache's defences against whoever else can write its folder (issue
-// 33): see cachestore.go.
-
-// cacheFiles returns the regular files of the cache dir.
-func cacheFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			out = append(out, p)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// forgeCache rewrites, as a forger who can write the cache folder would,
-// the findings of every entry of the cache dir (the files' own entries and
-// the packs' results) with change; it returns the entries changed.
-func forgeCache(t *testing.T, dir string, change func([]cachedFinding) []cachedFinding) int {
-	t.Helper()
-	forge := func(data []byte) ([]byte, bool) {
-		deps, rest, ok := splitDeps(data)
-		if !ok {
-			return nil, false
-		}
-		var stored []cachedFinding
-		if !bytes.Equal(rest, noFindings) {
-			if gob.NewDecoder(bytes.NewReader(rest)).Decode(&stored) != nil {
-				return nil, false
-			}
-		}
-		stored = change(stored)
-		out := appendDeps(nil, deps)
-		if len(stored) == 0 {
-			return append(out, noFindings...), true
-		}
-		var b bytes.Buffer
-		if err := gob.NewEncoder(&b).Encode(stored); err != nil {
-			t.Fatal(err)
-		}
-		return append(out, b.Bytes()...), true
-	}
-	n := 0
-	for _, p := range cacheFiles(t, dir) {
-		b, err := os.ReadFile(p)
-		if err != nil || len(b) <= 2*sha256.Size { // not an entry, or the build's hash
-			continue
-		}
-		payload := b[sha256.Size:]
-		var memo storedPack
-		if gob.NewDecoder(bytes.NewReader(payload)).Decode(&memo) == nil && memo.Results != nil {
-			for k, v := range memo.Results {
-				if nv, ok := forge(v); ok {
-					memo.Results[k] = nv
-					n++
-				}
-			}
-			var mb bytes.Buffer
-			if err := gob.NewEncoder(&mb).Encode(memo); err != nil {
-				t.Fatal(err)
-			}
-			payload = mb.Bytes()
-		} else if nv, ok := forge(payload); ok {
-			payload = nv
-			n++
-		} else {
-			continue
-		}
-		sum := sha256.Sum256(payload)
-		if err := os.WriteFile(p, append(sum[:], payload...), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return n
-}
+// 33): see internal/resultcache/store.go.
 
 // TestCacheModes: the folder the run makes, the parents it makes, and the
 // folders inside are 0700, its files 0600, whatever the umask; a folder an
@@ -144,8 +65,8 @@ func TestCacheModes(t *testing.T) {
 	if err := os.Chmod(earlier, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, errs, st := cacheRun(t, earlier, args...); errs != "" || st.misses.Load() == 0 {
-		t.Errorf("a 0755 folder of the user's: %d analysed, stderr %q; want it used", st.misses.Load(), errs)
+	if _, _, errs, st := cacheRun(t, earlier, args...); errs != "" || st.Misses.Load() == 0 {
+		t.Errorf("a 0755 folder of the user's: %d analysed, stderr %q; want it used", st.Misses.Load(), errs)
 	}
 	if st, err := os.Stat(earlier); err != nil || st.Mode().Perm() != 0o700 {
 		t.Errorf("a 0755 folder of the user's after a run: %v, %v; want 0700", st.Mode(), err)
@@ -153,11 +74,11 @@ func TestCacheModes(t *testing.T) {
 }
 
 // TestCacheRefused: a cache folder that others can write, or that another
-// user owns, is not used: one line on stderr, and the findings and exit
-// code of a run without the cache, even when its entries were forged to
-// hide every finding (which the user, who owns the folder, can do: the
-// trust boundary). The folder may be a symbolic link: what it leads to is
-// checked.
+// user owns, is not used: one line on stderr, no entry read, and the
+// findings and exit code of a run without the cache. The folder may be a
+// symbolic link: what it leads to is checked. (That such a folder is not
+// opened whatever its entries hold, forged ones too: resultcache's
+// TestOpenRefused.)
 func TestCacheRefused(t *testing.T) {
 	args := []string{"-f", "json", "../../testdata/kernels"}
 	wantCode, want, _, _ := cacheRun(t, "off", args...)
@@ -170,20 +91,13 @@ func TestCacheRefused(t *testing.T) {
 		if out != want || code != wantCode {
 			t.Errorf("%s: exit %d, output differs: %v; want those of a run without the cache", what, code, out != want)
 		}
-		if errs != msg || st.hits.Load()+st.misses.Load() != 0 {
-			t.Errorf("%s: stderr %q, %d hits, %d misses; want %q and no cache", what, errs, st.hits.Load(), st.misses.Load(), msg)
+		if errs != msg || st.Hits.Load()+st.Misses.Load() != 0 {
+			t.Errorf("%s: stderr %q, %d hits, %d misses; want %q and no cache", what, errs, st.Hits.Load(), st.Misses.Load(), msg)
 		}
 	}
 
 	dir := t.TempDir()
 	cacheRun(t, dir, args...)
-	if n := forgeCache(t, dir, func([]cachedFinding) []cachedFinding { return nil }); n == 0 {
-		t.Fatal("no entry forged")
-	}
-	// The driver's own findings (directives) are not stored: they stay.
-	if _, out, _, _ := cacheRun(t, dir, args...); strings.Contains(out, `"rule": "ASC1001"`) || strings.Contains(out, `"rule": "ASC1002"`) {
-		t.Fatalf("the forging did not hide the analyzers' findings: the test is broken\n%s", out)
-	}
 	for _, mode := range []fs.FileMode{0o777, 0o770, 0o702} {
 		if err := os.Chmod(dir, mode); err != nil {
 			t.Fatal(err)
@@ -226,8 +140,8 @@ func TestCacheRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	cacheRun(t, link, args...)
-	if code, out, errs, st := cacheRun(t, link, args...); out != want || code != wantCode || errs != "" || st.misses.Load() != 0 {
-		t.Errorf("a link to the user's folder: exit %d, %d misses, stderr %q, output differs: %v; want it used", code, st.misses.Load(), errs, out != want)
+	if code, out, errs, st := cacheRun(t, link, args...); out != want || code != wantCode || errs != "" || st.Misses.Load() != 0 {
+		t.Errorf("a link to the user's folder: exit %d, %d misses, stderr %q, output differs: %v; want it used", code, st.Misses.Load(), errs, out != want)
 	}
 }
 
@@ -245,7 +159,7 @@ func TestCacheLinks(t *testing.T) {
 	}
 	cacheRun(t, dir, args...)
 	cacheRun(t, dir, "-fail", "none", "../../testdata/kernels/masks.asc")
-	files := cacheFiles(t, dir)
+	files := testfs.Files(t, dir)
 	for _, p := range files {
 		if err := os.Remove(p); err != nil {
 			t.Fatal(err)
@@ -295,10 +209,13 @@ func TestCacheLinks(t *testing.T) {
 	}
 }
 
-// TestCacheForgedFix: a fix added to a stored entry is not written by -fix
-// nor printed by -diff: the fixes written are made from the current text.
-func TestCacheForgedFix(t *testing.T) {
-	src, dir := t.TempDir(), t.TempDir()
+// TestCacheFixesAfresh: -fix and -diff, and the language server's code
+// actions, take no stored entry whose findings carry fixes: the fixes
+// written are made from the current text, so that one forged into the
+// cache is never written (resultcache's TestForgedFix: such an entry
+// serves no run that asks for fixes).
+func TestCacheFixesAfresh(t *testing.T) {
+	src := t.TempDir()
 	k := filepath.Join(src, "k.asc")
 	orig, err := os.ReadFile("../../testdata/kernels/unaligned_copy.asc")
 	if err != nil {
@@ -319,38 +236,33 @@ func TestCacheForgedFix(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	const forged = "/* forged by the cache */"
-	cacheRun(t, dir, "-fail", "none", k) // an entry of its own
-	cacheRun(t, dir, "-fail", "none", src)
-	forge := func() {
+	// A cache that holds the file's findings, fixes and all: an entry of
+	// its own and a pack's.
+	warm := func() string {
 		t.Helper()
-		n := forgeCache(t, dir, func(fs []cachedFinding) []cachedFinding {
-			for i := range fs {
-				fs[i].Fixes = append([]fixes.Fix{{Pos: fs[i].Pos.Offset, Rule: "ASC1001", Message: "forged", Edits: []fixes.Edit{{Start: 0, End: 0, New: []byte(forged + "\n")}}}}, fs[i].Fixes...)
-				break
-			}
-			return fs
-		})
-		if n == 0 {
-			t.Fatal("no entry forged")
+		dir := t.TempDir()
+		cacheRun(t, dir, "-fail", "none", k)
+		cacheRun(t, dir, "-fail", "none", src)
+		if _, _, _, st := cacheRun(t, dir, "-fail", "none", k); st.Hits.Load() != 1 {
+			t.Fatalf("a run that only reports: %d hits, want the entry served (else the test is broken)", st.Hits.Load())
 		}
+		return dir
 	}
-	forge()
-	if _, out, _, _ := cacheRun(t, dir, "-f", "sarif", "-fail", "none", k); !strings.Contains(out, "forged") {
-		t.Fatalf("the forged fix is not in the cache's findings: the test is broken\n%s", out)
+	afresh := func(what string, args ...string) string {
+		t.Helper()
+		_, out, errs, st := cacheRun(t, warm(), args...)
+		if st.Hits.Load() != 0 || st.Misses.Load() == 0 {
+			t.Errorf("%s: %d hits, %d misses (stderr %q); want the file with fixes analysed afresh", what, st.Hits.Load(), st.Misses.Load(), errs)
+		}
+		return out
 	}
-	forge()
-	if _, out, errs, _ := cacheRun(t, dir, "-diff", k); strings.Contains(out, forged) || !strings.Contains(out, "@@") {
-		t.Errorf("-diff printed the forged fix, or no diff (stderr %q):\n%s", errs, out)
+	if out := afresh("-diff", "-diff", k); !strings.Contains(out, "@@") {
+		t.Errorf("-diff printed no diff:\n%s", out)
 	}
-	forge()
-	if _, out, errs, _ := cacheRun(t, dir, "-diff", src); strings.Contains(out, forged) {
-		t.Errorf("-diff over the folder printed the forged fix (stderr %q):\n%s", errs, out)
-	}
-	forge()
-	cacheRun(t, dir, "-fix", src)
+	afresh("-diff over the folder", "-diff", src)
+	afresh("-fix", "-fix", src)
 	if got, err := os.ReadFile(k); err != nil || !bytes.Equal(got, fixed) {
-		t.Errorf("-fix with a forged cache wrote:\n%s\nwant:\n%s", got, fixed)
+		t.Errorf("-fix with a warm cache wrote:\n%s\nwant:\n%s", got, fixed)
 	}
 
 	// The language server's code actions, which the editor writes into
@@ -358,9 +270,7 @@ func TestCacheForgedFix(t *testing.T) {
 	if err := os.WriteFile(k, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cacheRun(t, dir, "-fail", "none", k)
-	forge()
-	t.Setenv("ASCVET_CACHE", dir)
+	t.Setenv("ASCVET_CACHE", warm())
 	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
 	c.initialize(src, "en")
 	uri := c.open(k, string(orig), 1)
@@ -372,70 +282,10 @@ func TestCacheForgedFix(t *testing.T) {
 			continue
 		}
 		for _, es := range a.Edit.Changes {
-			for _, e := range es {
-				edits++
-				if strings.Contains(e.NewText, forged) {
-					t.Errorf("code action %q writes the forged fix", a.Title)
-				}
-			}
+			edits += len(es)
 		}
 	}
-	if edits == 0 || c.srv.cache.stats.hits.Load() != 0 {
-		t.Errorf("%d edits offered, %d cache hits; want fixes made afresh", edits, c.srv.cache.stats.hits.Load())
-	}
-}
-
-// TestCacheTrim: entries unused for trimLimit, earlier versions' files and
-// leftover temporary files go; used entries stay; a trim a day.
-func TestCacheTrim(t *testing.T) {
-	dir := t.TempDir()
-	s, err := openStore(dir, os.Stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.close()
-	var fresh, stale [32]byte
-	fresh[0], stale[0] = 1, 2
-	for _, id := range [][32]byte{fresh, stale} {
-		if err := s.put(id, []byte("data")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	old := time.Now().Add(-trimLimit - 2*markEvery)
-	leftovers := []string{filepath.Join(dir, "02", "x-a"), filepath.Join(dir, "02", "x-r.1.tmp"), filepath.Join(dir, "trim.txt.1.tmp")}
-	for _, p := range leftovers {
-		if err := os.WriteFile(p, nil, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, p := range append(leftovers, filepath.Join(dir, s.name(stale))) {
-		if err := os.Chtimes(p, old, old); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s.trim()
-	if _, ok := s.get(fresh); !ok {
-		t.Error("the entry in use was trimmed")
-	}
-	if _, ok := s.get(stale); ok {
-		t.Error("the entry unused for longer than trimLimit was kept")
-	}
-	for _, p := range leftovers {
-		if _, err := os.Lstat(p); err == nil {
-			t.Errorf("%s was kept", p)
-		}
-	}
-	if st, err := os.Lstat(filepath.Join(dir, "trim.txt")); err != nil || st.Mode().Perm() != 0o600 {
-		t.Errorf("trim.txt: %v %v", st, err)
-	}
-	if err := s.put(stale, []byte("data")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chtimes(filepath.Join(dir, s.name(stale)), old, old); err != nil {
-		t.Fatal(err)
-	}
-	s.trim() // within a day of the last: nothing
-	if _, err := os.Lstat(filepath.Join(dir, s.name(stale))); err != nil {
-		t.Error("a second trim within a day trimmed")
+	if edits == 0 || c.srv.cache.Stats().Hits.Load() != 0 {
+		t.Errorf("%d edits offered, %d cache hits; want fixes made afresh", edits, c.srv.cache.Stats().Hits.Load())
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/internal/progress"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/resultcache"
 	"github.com/ascvet/ascvet/internal/source"
 )
 
@@ -39,7 +40,7 @@ type checkConfig struct {
 	visit     func(runner.File, map[*analysis.Analyzer]any) // runner.Options.Visit (without pipe)
 	pipe      *pipeline                                     // the per-file pipeline (config, suppressions, issues); nil: analyzers only
 	progress  *progress.Line                                // shows files done on a terminal; nil: nothing shown
-	memo      *scanMemo                                     // files known free of VF code from an earlier run; nil: none
+	memo      *resultcache.Memo                             // files known free of VF code from an earlier run; nil: none
 }
 
 // fileOutcome is what became of one input file.
@@ -156,7 +157,7 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 
 // checkFile reads and, when it has a VF marker, analyses one file.
 func checkFile(name string, as []*analysis.Analyzer, cfg *checkConfig, buf *[]byte) fileOutcome {
-	if size, ok := cfg.memo.unchanged(name); ok {
+	if size, ok := cfg.memo.Unchanged(name); ok {
 		return fileOutcome{read: true, size: size}
 	}
 	src, size, vf, info, err := source.ReadSourceStat(name, &cfg.lim, buf)
@@ -165,7 +166,7 @@ func checkFile(name string, as []*analysis.Analyzer, cfg *checkConfig, buf *[]by
 	}
 	o := fileOutcome{read: true, size: size}
 	if !vf {
-		cfg.memo.noVF(name, info)
+		cfg.memo.NoVF(name, info)
 		return o
 	}
 	if cfg.pipe != nil {

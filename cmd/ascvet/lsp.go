@@ -25,6 +25,7 @@ import (
 	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/resultcache"
 	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/config"
@@ -165,7 +166,7 @@ type lspServer struct {
 	as    []*analysis.Analyzer
 	logw  io.Writer
 	conn  jsonrpc2.Conn
-	cache *resultCache
+	cache *resultcache.Cache
 	work  chan struct{} // a token per analysis running at once
 	pubMu sync.Mutex    // held while an analysis publishes its diagnostics
 
@@ -235,7 +236,7 @@ func (s *lspServer) start(root, lang string) error {
 		return err
 	}
 	if s.opts.cache == "on" {
-		s.cache = openCache(cacheDir(), s.as, root, s.logw)
+		s.cache = resultcache.Open(resultcache.Dir(), s.as, root, s.logw)
 	}
 	s.mu.Lock()
 	s.lang = lang
@@ -281,7 +282,7 @@ func (s *lspServer) serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	for s.active > 0 {
 		s.idle.Wait()
 	}
-	s.cache.close()
+	s.cache.Close()
 	if s.shutdown {
 		return exitOK
 	}

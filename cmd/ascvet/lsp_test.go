@@ -26,6 +26,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/internal/resultcache"
 	"github.com/ascvet/ascvet/internal/source"
 )
 
@@ -803,10 +804,10 @@ func TestLSPSharesCache(t *testing.T) {
 		}
 	}
 	t.Chdir(dir)
-	var cli cacheCounters
+	var cli resultcache.Counters
 	withCacheStats(&cli, func() { ascvet(t, "-fail", "none", "k.asc", "r.asc") })
-	if cli.misses.Load() != 2 {
-		t.Fatalf("command line: %d files analysed, want 2", cli.misses.Load())
+	if cli.Misses.Load() != 2 {
+		t.Fatalf("command line: %d files analysed, want 2", cli.Misses.Load())
 	}
 	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
 	c.initialize(dir, "en")
@@ -814,22 +815,22 @@ func TestLSPSharesCache(t *testing.T) {
 	if got := diagCodes(c.diagnostics(ruri, 1)); !slices.Equal(got, []string{"ASC2001"}) {
 		t.Errorf("diagnostics from the cache: %v", got)
 	}
-	if h, m := c.srv.cache.stats.hits.Load(), c.srv.cache.stats.misses.Load(); h != 1 || m != 0 {
+	if h, m := c.srv.cache.Stats().Hits.Load(), c.srv.cache.Stats().Misses.Load(); h != 1 || m != 0 {
 		t.Errorf("server: %d hits, %d misses; want the command line's entry", h, m)
 	}
 	uri := c.open(k, text, 1)
 	if got := diagCodes(c.diagnostics(uri, 1)); !slices.Equal(got, []string{"ASC1001", "ASC1002"}) {
 		t.Errorf("diagnostics of the file with fixes: %v", got)
 	}
-	if h, m := c.srv.cache.stats.hits.Load(), c.srv.cache.stats.misses.Load(); h != 1 || m != 1 {
+	if h, m := c.srv.cache.Stats().Hits.Load(), c.srv.cache.Stats().Misses.Load(); h != 1 || m != 1 {
 		t.Errorf("server: %d hits, %d misses; want the file with fixes analysed afresh", h, m)
 	}
-	puts := c.srv.cache.stats.puts.Load()
+	puts := c.srv.cache.Stats().Puts.Load()
 	// An unsaved change is analysed but not stored; once saved, it is.
 	edited := strings.Replace(text, "scale, all);", "scale, all); // scaled", 1)
 	c.change(uri, edited, 2)
 	c.diagnostics(uri, 2)
-	if n := c.srv.cache.stats.puts.Load() - puts; n != 0 {
+	if n := c.srv.cache.Stats().Puts.Load() - puts; n != 0 {
 		t.Errorf("an unsaved buffer stored %d entries, want none", n)
 	}
 	if err := os.WriteFile(k, []byte(edited), 0o644); err != nil {
@@ -837,14 +838,14 @@ func TestLSPSharesCache(t *testing.T) {
 	}
 	c.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
 	c.diagnostics(uri, 2)
-	if n := c.srv.cache.stats.puts.Load() - puts; n != 1 {
+	if n := c.srv.cache.Stats().Puts.Load() - puts; n != 1 {
 		t.Errorf("the saved buffer stored %d entries, want 1", n)
 	}
-	cli = cacheCounters{}
+	cli = resultcache.Counters{}
 	var out string
 	withCacheStats(&cli, func() { _, out, _ = ascvet(t, "-fail", "none", "k.asc") })
-	if cli.misses.Load() != 0 || cli.hits.Load() != 1 {
-		t.Errorf("command line after the server analysed the buffer: %d hits, %d misses; want the server's entry", cli.hits.Load(), cli.misses.Load())
+	if cli.Misses.Load() != 0 || cli.Hits.Load() != 1 {
+		t.Errorf("command line after the server analysed the buffer: %d hits, %d misses; want the server's entry", cli.Hits.Load(), cli.Misses.Load())
 	}
 	if !strings.Contains(out, "k.asc:17:9: warning:") {
 		t.Errorf("command line output from the server's entry:\n%s", out)

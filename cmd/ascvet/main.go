@@ -70,6 +70,7 @@ import (
 	"github.com/ascvet/ascvet/internal/progress"
 	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/resultcache"
 	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/config"
@@ -251,13 +252,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// The run sees the headers as they are now, even in a process that ran
 	// before (tests; an editor).
 	cppir.ProjectIndex().Refresh()
-	var rc *resultCache
+	var rc *resultcache.Cache
 	if *o.cache == "on" {
-		rc = openCache(cacheDir(), as, wd, stderr)
-		defer rc.close()
+		rc = resultcache.Open(resultcache.Dir(), as, wd, stderr)
+		defer rc.Close()
 	}
 	if observeCache != nil {
-		observeCache(rc)
+		observeCache(rc.Stats())
 	}
 	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, parallel: *o.jobs, roots: roots, cache: rc, wd: wd, timeout: o.lim.FileTimeout, override: func(s *settings.Settings) {
 		if set["chip"] {
@@ -276,11 +277,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	prog := progress.New(stderr, *o.quiet)
 	start := time.Now()
 	defer tuneGC(os.Getenv)()
-	memo := rc.scanMemo(paths, o.lim.MaxFileSize)
+	memo := rc.Memo(paths, o.lim.MaxFileSize)
 	pipe.named = namedFiles(paths)
 	pipe.freshFixes = *o.fix || *o.diff
 	in, err := check(paths, as, checkConfig{jobs: *o.jobs, lim: *o.lim, keepFixes: *o.fix || *o.diff, pipe: pipe, progress: prog, memo: memo}, stderr)
-	memo.save(start)
+	memo.Save(start)
 	if err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
@@ -533,3 +534,7 @@ func printRules(w io.Writer, lang string) {
 	}
 	tw.Flush()
 }
+
+// observeCache, when set (by tests), is given the cache counters of each
+// run (nil when it runs without the cache).
+var observeCache func(*resultcache.Counters)

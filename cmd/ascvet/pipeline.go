@@ -22,6 +22,7 @@ import (
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/resultcache"
 	"github.com/ascvet/ascvet/regalloc"
 	"github.com/ascvet/ascvet/ruleset"
 	"github.com/ascvet/ascvet/ruleset/baseline"
@@ -55,7 +56,7 @@ type pipeline struct {
 	lang     string                   // output language
 	parallel int                      // analyzers of one file run at once (runner.Options.Parallel): -j, so that a file alone uses the CPUs
 	roots    *repo.Roots              // the repository roots that fingerprints are keyed on; nil: paths as given
-	cache    *resultCache             // the analyzers' findings of earlier runs; nil: none
+	cache    *resultcache.Cache       // the analyzers' findings of earlier runs; nil: none
 	wd       string                   // the working directory, which relative names are taken from
 	named    map[string]bool          // the files named on the command line (cleaned), not found by a walk
 	timeout  time.Duration            // -file-timeout: the time one file's analysis may take (run); 0 for no limit
@@ -187,11 +188,11 @@ func (p *pipeline) runStore(name string, src []byte, store bool, stop *atomic.Bo
 // analyse runs the analyzers on f, or takes their findings from the cache.
 // It returns, besides, the headers whose bytes the findings depend on.
 func (p *pipeline) analyse(f runner.File, st *settings.Settings, store bool) (res *runner.Result, deps []cppfront.Dep, errs []runner.InternalError, skip string) {
-	var key entryKey
+	var key resultcache.Key
 	keyed := false
 	if p.cache != nil {
-		if key, keyed = p.cache.key(f.Name, f.Src, st); keyed {
-			if found, deps, ok := p.cache.get(key, f.Name, p.as, p.freshFixes); ok {
+		if key, keyed = p.cache.Key(f.Name, f.Src, st); keyed {
+			if found, deps, ok := p.cache.Get(key, f.Name, p.as, p.freshFixes); ok {
 				return &runner.Result{Findings: found}, deps, nil, ""
 			}
 		}
@@ -209,7 +210,7 @@ func (p *pipeline) analyse(f runner.File, st *settings.Settings, store bool) (re
 		return nil, nil, nil, skips[0]
 	}
 	if keyed && store && len(res.Errors) == 0 {
-		p.cache.put(key, f.Name, res.Findings, deps, p.named[filepath.Clean(f.Name)])
+		p.cache.Put(key, f.Name, res.Findings, deps, p.named[filepath.Clean(f.Name)])
 	}
 	return res, deps, errs, ""
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/internal/resultcache"
 	"github.com/ascvet/ascvet/internal/source"
 )
 
@@ -183,9 +184,9 @@ func touchRun(b *testing.B, dir, one string) (file, header int64) {
 	b.Setenv("ASCVET_CACHE", b.TempDir())
 	args := []string{"-f", "json", "-fail", "none", tmp}
 	mustRun(b, args)
-	var warm cacheCounters
+	var warm resultcache.Counters
 	withCacheStats(&warm, func() { mustRun(b, args) })
-	if n := warm.misses.Load(); n != 0 {
+	if n := warm.Misses.Load(); n != 0 {
 		b.Errorf("warm run: %d files analysed again, want 0", n)
 	}
 	appendTo := func(p string) int64 {
@@ -195,9 +196,9 @@ func touchRun(b *testing.B, dir, one string) (file, header int64) {
 		}
 		fmt.Fprintf(f, "\n// touched %d\n", time.Now().UnixNano())
 		f.Close()
-		var st cacheCounters
+		var st resultcache.Counters
 		withCacheStats(&st, func() { mustRun(b, args) })
-		return st.misses.Load()
+		return st.Misses.Load()
 	}
 	file = appendTo(target)
 	header = -1

@@ -48,11 +48,12 @@ var layers = map[string]Layer{
 
 	"analyzers/": Rules,
 
-	"internal/git/":      Driver,
-	"internal/progress/": Driver,
-	"internal/repo/":     Driver,
-	"internal/source/":   Driver,
-	"internal/report/":   Driver,
+	"internal/git/":         Driver,
+	"internal/progress/":    Driver,
+	"internal/repo/":        Driver,
+	"internal/source/":      Driver,
+	"internal/report/":      Driver,
+	"internal/resultcache/": Driver,
 
 	"cmd/":                      Command,
 	"ruleset/internal/gendocs/": Command, // go generate ./ruleset: writes docs/rules.md from every rule

@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// TestHelpers: Put makes folders and the file, Read and Names see it, Aged
-// moves its time back.
+// TestHelpers: Put makes folders and the file, Read and Names see it,
+// Files finds the regular files below, Aged moves its time back.
 func TestHelpers(t *testing.T) {
 	dir := t.TempDir()
 	p := Put(t, dir, "a/b.txt", "x")
@@ -20,6 +20,12 @@ func TestHelpers(t *testing.T) {
 	}
 	if got := Names(t, dir); !slices.Equal(got, []string{"a", "c.txt"}) {
 		t.Errorf("Names = %q", got)
+	}
+	if err := os.Symlink(p, dir+"/link"); err != nil {
+		t.Fatal(err)
+	}
+	if got := Files(t, dir); !slices.Equal(got, []string{p, dir + "/c.txt"}) {
+		t.Errorf("Files = %q, want the two regular files", got)
 	}
 	Aged(t, p, time.Hour)
 	if fi, err := os.Stat(p); err != nil || time.Since(fi.ModTime()) < 59*time.Minute {

@@ -1,4 +1,40 @@
-package main
+// Package resultcache is ascvet's result cache. Analysing a file is a pure
+// function of: the build of ascvet, the file's name and bytes, the settings
+// the configuration and the command line give it (chip, machine file and
+// its contents, iterations, confidence, budgets), the analyzers' flags
+// (limits), and what its lowering consulted through the project index. The
+// cache keys the analyzers' findings on the first four, with the hashes of
+// staticcheck's build cache (honnef.co/go/tools/lintcmd/cache), in a
+// storage of its own (store.go, which says whom the cache trusts), and
+// stores beside them what the lowering consulted
+// (cppfront.Index.Consulted): the headers it read, each with the hash of
+// the bytes read, and the lookups it made, each with the hash of its
+// answer: the file each include resolved to, or none, along the search path
+// (next to the includer, then the include folders of its ancestors); the
+// header that defines a class; the files of a folder that include the file.
+// An entry serves only while every header still has those bytes and every
+// lookup that answer, as the go command's build cache and ccache's
+// manifests check the headers a compilation read and the include paths it
+// searched. So a run over an unchanged tree analyses nothing; a changed
+// header has only the files whose analysis read it analysed again; a header
+// created later where an include found nothing, or nearer than the one it
+// found, has the files that looked for it analysed again; and a cold run
+// resolves no include closure a lowering did not need.
+//
+// What is stored is the analyzers' output, before the rules the
+// configuration disables are dropped, before the file's directives and the
+// baseline apply, and before messages are translated: a change to those
+// never needs the file analysed again. A file an analyzer failed on, or
+// that hit a limit (a timeout), is not stored.
+//
+// The cache lives in os.UserCacheDir()/ascvet; ASCVET_CACHE names another
+// folder, or "off"; -cache off turns it off for a run. Entries unused for
+// five days are trimmed, at most once a day, as staticcheck and the go
+// command trim theirs. Any failure of the cache (a corrupt entry, a
+// read-only or full disk) is a miss: the file is analysed as without it.
+// A folder that is not the user's or that others can write is not used,
+// with a line on stderr (store.go).
+package resultcache
 
 import (
 	"bytes"
@@ -28,66 +64,32 @@ import (
 	"github.com/ascvet/ascvet/ruleset"
 )
 
-// The result cache. Analysing a file is a pure function of: the build of
-// ascvet, the file's name and bytes, the settings the configuration and
-// the command line give it (chip, machine file and its contents,
-// iterations, confidence, budgets), the analyzers' flags (limits), and what
-// its lowering consulted through the project index. The cache keys the
-// analyzers' findings on the first four, with the hashes of staticcheck's
-// build cache (honnef.co/go/tools/lintcmd/cache), in a storage of its own
-// (cachestore.go, which says whom the cache trusts), and stores beside
-// them what the lowering consulted (cppfront.Index.Consulted): the headers
-// it read, each with the hash of the bytes read, and the lookups it made,
-// each with the hash of its answer: the file each include resolved to, or
-// none, along the search path (next to the includer, then the include
-// folders of its ancestors); the header that defines a class; the files of
-// a folder that include the file. An entry serves only while every header
-// still has those bytes and every lookup that answer, as the go command's
-// build cache and ccache's manifests check the headers a compilation read
-// and the include paths it searched. So a run over an unchanged tree
-// analyses nothing; a changed header has only the files whose analysis
-// read it analysed again; a header created later where an include found
-// nothing, or nearer than the one it found, has the files that looked for
-// it analysed again; and a cold run resolves no include closure a
-// lowering did not need.
-//
-// What is stored is the analyzers' output, before the rules the
-// configuration disables are dropped, before the file's directives and the
-// baseline apply, and before messages are translated: a change to those
-// never needs the file analysed again. A file an analyzer failed on, or
-// that hit a limit (a timeout), is not stored.
-//
-// The cache lives in os.UserCacheDir()/ascvet; ASCVET_CACHE names another
-// folder, or "off"; -cache off turns it off for a run. Entries unused for
-// five days are trimmed, at most once a day, as staticcheck and the go
-// command trim theirs. Any failure of the cache (a corrupt entry, a
-// read-only or full disk) is a miss: the file is analysed as without it.
-// A folder that is not the user's or that others can write is not used,
-// with a line on stderr (cachestore.go).
-
 // cacheVersion changes whenever what is stored, or how the key is made,
 // changes.
 const cacheVersion = "ascvet-results-5"
 
-// resultCache is the cache of one run; nil is no cache.
-type resultCache struct {
+// Cache is the cache of one run; nil is no cache.
+type Cache struct {
 	dc    *diskStore
-	salt  []byte        // the build: the executable's hash
-	flags string        // the analyzers' flags, name=value
-	memo  *scanMemo     // the run's memo and pack of results; nil: none
-	wd    string        // the working directory (relative names are made absolute from it)
-	files fileHashes    // hashes of headers and machine files
-	stats cacheCounters // hits and misses, for tests and benchmarks
+	salt  []byte     // the build: the executable's hash
+	flags string     // the analyzers' flags, name=value
+	memo  *Memo      // the run's memo and pack of results; nil: none
+	wd    string     // the working directory (relative names are made absolute from it)
+	files fileHashes // hashes of headers and machine files
+	stats Counters   // hits and misses, for tests and benchmarks
 
 	mu     sync.Mutex
 	prefix map[settings.Settings][]byte // the part of a key that depends on the settings alone
 }
 
-type cacheCounters struct{ hits, misses, puts, unread atomic.Int64 } // unread: files the scan memo spared reading
+// Counters count a run's use of the cache: entries that served (Hits),
+// files analysed because none did (Misses), entries of their own written
+// (Puts), and files the scan memo spared reading (Unread).
+type Counters struct{ Hits, Misses, Puts, Unread atomic.Int64 }
 
-// cacheDir returns the cache folder: ASCVET_CACHE, else the user cache
+// Dir returns the cache folder: ASCVET_CACHE, else the user cache
 // folder's ascvet. "" means no cache.
-func cacheDir() string {
+func Dir() string {
 	if d := os.Getenv("ASCVET_CACHE"); d != "" {
 		if d == "off" {
 			return ""
@@ -101,10 +103,10 @@ func cacheDir() string {
 	return filepath.Join(d, "ascvet")
 }
 
-// openCache opens the cache in dir for analyzers as. It returns nil, and
+// Open opens the cache in dir for analyzers as. It returns nil, and
 // the run goes on without a cache, when dir is "" or cannot be made, or is
 // a folder that must not be used, which it says on warn (openStore).
-func openCache(dir string, as []*analysis.Analyzer, wd string, warn io.Writer) *resultCache {
+func Open(dir string, as []*analysis.Analyzer, wd string, warn io.Writer) *Cache {
 	if dir == "" {
 		return nil
 	}
@@ -117,31 +119,29 @@ func openCache(dir string, as []*analysis.Analyzer, wd string, warn io.Writer) *
 		dc.close()
 		return nil
 	}
-	return &resultCache{dc: dc, salt: salt, flags: analyzerFlags(as), wd: wd}
+	return &Cache{dc: dc, salt: salt, flags: analyzerFlags(as), wd: wd}
 }
 
-// observeCache, when set (by tests), is given the cache of each run.
-var observeCache func(*resultCache)
+// Stats returns the counters of the cache's run; nil for no cache.
+func (rc *Cache) Stats() *Counters {
+	if rc == nil {
+		return nil
+	}
+	return &rc.stats
+}
 
-// withCacheStats runs f and adds the cache counters of the runs it makes
-// to st.
-func withCacheStats(st *cacheCounters, f func()) {
-	var seen []*resultCache
-	observeCache = func(rc *resultCache) { seen = append(seen, rc) }
-	defer func() { observeCache = nil }()
-	f()
-	for _, rc := range seen {
-		if rc != nil {
-			st.hits.Add(rc.stats.hits.Load())
-			st.misses.Add(rc.stats.misses.Load())
-			st.puts.Add(rc.stats.puts.Load())
-			st.unread.Add(rc.stats.unread.Load())
-		}
+// Add adds the counts of o, if any, to c.
+func (c *Counters) Add(o *Counters) {
+	if o != nil {
+		c.Hits.Add(o.Hits.Load())
+		c.Misses.Add(o.Misses.Load())
+		c.Puts.Add(o.Puts.Load())
+		c.Unread.Add(o.Unread.Load())
 	}
 }
 
-// close trims the cache (at most once a day) and closes it.
-func (rc *resultCache) close() {
+// Close trims the cache (at most once a day) and closes it.
+func (rc *Cache) Close() {
 	if rc != nil {
 		rc.dc.trim()
 		rc.dc.close()
@@ -221,17 +221,17 @@ func (fh *fileHashes) hash(path string) ([sha256.Size]byte, bool) {
 	return h.sum, h.ok
 }
 
-// entryKey is the cache key of a file's analysis, and the settings prefix
+// Key is the cache key of a file's analysis, and the settings prefix
 // it was made with (settingsPrefix), which names the pack that holds it
 // (scanmemo.go).
-type entryKey struct {
+type Key struct {
 	id  cache.ActionID
 	pre []byte
 }
 
-// key returns the cache key of analysing name, with source src, under
+// Key returns the cache key of analysing name, with source src, under
 // settings st; false when it cannot be made (a header that cannot be read).
-func (rc *resultCache) key(name string, src []byte, st *settings.Settings) (entryKey, bool) {
+func (rc *Cache) Key(name string, src []byte, st *settings.Settings) (Key, bool) {
 	h := cache.NewHash(cacheVersion)
 	_, _ = h.Write(rc.salt) // a hash never fails
 	abs := name
@@ -245,18 +245,18 @@ func (rc *resultCache) key(name string, src []byte, st *settings.Settings) (entr
 	fmt.Fprintf(h, "name %q\n", abs)
 	pre, ok := rc.settingsPrefix(st)
 	if !ok {
-		return entryKey{}, false
+		return Key{}, false
 	}
 	_, _ = h.Write(pre)
 	sum := sha256.Sum256(src)
 	_, _ = h.Write(sum[:])
-	return entryKey{id: h.Sum(), pre: pre}, true
+	return Key{id: h.Sum(), pre: pre}, true
 }
 
 // settingsPrefix returns what a key says of the settings st, the machine
 // file's contents and the analyzers' flags, made once a run for each
 // settings.
-func (rc *resultCache) settingsPrefix(st *settings.Settings) ([]byte, bool) {
+func (rc *Cache) settingsPrefix(st *settings.Settings) ([]byte, bool) {
 	rc.mu.Lock()
 	pre, ok := rc.prefix[*st]
 	rc.mu.Unlock()
@@ -420,36 +420,36 @@ func (p cachedPos) position(name, wd string) token.Position {
 	return token.Position{Filename: name, Offset: p.Offset, Line: p.Line, Column: p.Column}
 }
 
-// get returns the findings stored under key, for the file name, and the
+// Get returns the findings stored under key, for the file name, and the
 // headers they depend on: from the run's pack (scanmemo.go), else from the
 // file's own entry; false when none serves (a header changed). With
 // noFixes (a run that writes or offers fixes), findings that carry a fix
 // do not serve either: a fix that is written is always one the analyzers
 // made from the current text, never one read from the cache.
-func (rc *resultCache) get(key entryKey, name string, as []*analysis.Analyzer, noFixes bool) ([]runner.Finding, []cppfront.Dep, bool) {
+func (rc *Cache) Get(key Key, name string, as []*analysis.Analyzer, noFixes bool) ([]runner.Finding, []cppfront.Dep, bool) {
 	data, ok := rc.memo.result(key.pre, key.id)
 	if !ok {
 		if data, ok = rc.dc.get(key.id); !ok {
-			rc.stats.misses.Add(1)
+			rc.stats.Misses.Add(1)
 			return nil, nil, false
 		}
 	}
 	deps, rest, ok := splitDeps(data)
 	if !ok || !rc.holds(deps) {
-		rc.stats.misses.Add(1) // a header changed, or an include finds another: analyse again
+		rc.stats.Misses.Add(1) // a header changed, or an include finds another: analyse again
 		return nil, nil, false
 	}
 	out, ok := decodeFindings(rest, name, rc.wd, as)
 	if !ok {
-		rc.stats.misses.Add(1) // corrupt: analyse again
+		rc.stats.Misses.Add(1) // corrupt: analyse again
 		return nil, nil, false
 	}
 	if noFixes && len(runner.Fixes(out)) > 0 {
-		rc.stats.misses.Add(1) // fixes to write: made afresh
+		rc.stats.Misses.Add(1) // fixes to write: made afresh
 		return nil, nil, false
 	}
 	rc.memo.keep(key.pre, key.id, data)
-	rc.stats.hits.Add(1)
+	rc.stats.Hits.Add(1)
 	return out, deps, true
 }
 
@@ -459,7 +459,7 @@ func (rc *resultCache) get(key entryKey, name string, as []*analysis.Analyzer, n
 // header created since, where an include found nothing or would now find
 // a nearer file, makes a miss. Headers are checked first: they are the
 // cheaper, hashed once a run.
-func (rc *resultCache) holds(deps []cppfront.Dep) bool {
+func (rc *Cache) holds(deps []cppfront.Dep) bool {
 	for _, d := range deps {
 		if d.Lookup != "" {
 			continue
@@ -477,12 +477,12 @@ func (rc *resultCache) holds(deps []cppfront.Dep) bool {
 	return true
 }
 
-// put stores the findings of the file name, and the headers its lowering
+// Put stores the findings of the file name, and the headers its lowering
 // consulted, under key: in the run's pack,
 // and, for a file named on the command line (as pre-commit names them) or
 // without a pack, in an entry of its own. A run over a tree writes one
 // pack, not two files a file.
-func (rc *resultCache) put(key entryKey, name string, findings []runner.Finding, deps []cppfront.Dep, own bool) {
+func (rc *Cache) Put(key Key, name string, findings []runner.Finding, deps []cppfront.Dep, own bool) {
 	found, ok := encodeFindings(name, rc.wd, findings)
 	if !ok {
 		return
@@ -492,7 +492,7 @@ func (rc *resultCache) put(key entryKey, name string, findings []runner.Finding,
 	rc.memo.keep(key.pre, key.id, data)
 	if own || rc.memo == nil {
 		if rc.dc.put(key.id, data) == nil {
-			rc.stats.puts.Add(1)
+			rc.stats.Puts.Add(1)
 		}
 	}
 }

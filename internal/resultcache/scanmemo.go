@@ -1,4 +1,4 @@
-package main
+package resultcache
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ import (
 // the cache, by cache key, in one entry for each settings the run used
 // (the chip, the machine file, the iterations, the confidence and budgets
 // a file's configuration and the command line give it, and the
-// analyzers' flags: resultCache.settingsPrefix). A run over a tree of
+// analyzers' flags: Cache.settingsPrefix). A run over a tree of
 // thousands of VF files reads and writes one entry instead of one each (a
 // file created and renamed a put: on some file systems that costs more
 // than the analysis of a small file). A pack is keyed on the run's paths
@@ -45,9 +45,9 @@ import (
 // modification may be and still be trusted.
 const racyWindow = 2 * time.Second
 
-// scanMemo is the memo of one run; nil is none.
-type scanMemo struct {
-	rc      *resultCache
+// Memo is the memo of one run; nil is none.
+type Memo struct {
+	rc      *Cache
 	key     cache.ActionID
 	written int64 // when the memo read was written, Unix nanoseconds
 	old     map[string]statKey
@@ -78,9 +78,9 @@ type storedPack struct {
 	Results map[cache.ActionID][]byte
 }
 
-// scanMemo returns the memo of a run over paths with the size limit
+// Memo returns the memo of a run over paths with the size limit
 // maxSize; nil without a cache.
-func (rc *resultCache) scanMemo(paths []string, maxSize int64) *scanMemo {
+func (rc *Cache) Memo(paths []string, maxSize int64) *Memo {
 	if rc == nil {
 		return nil
 	}
@@ -94,7 +94,7 @@ func (rc *resultCache) scanMemo(paths []string, maxSize int64) *scanMemo {
 		}
 		fmt.Fprintf(h, "path %q\n", abs)
 	}
-	m := &scanMemo{rc: rc, key: h.Sum(), now: map[string]statKey{}, packs: map[[sha256.Size]byte]*pack{}}
+	m := &Memo{rc: rc, key: h.Sum(), now: map[string]statKey{}, packs: map[[sha256.Size]byte]*pack{}}
 	if data, ok := rc.dc.get(m.key); ok {
 		var s storedMemo
 		if gob.NewDecoder(bytes.NewReader(data)).Decode(&s) == nil {
@@ -107,7 +107,7 @@ func (rc *resultCache) scanMemo(paths []string, maxSize int64) *scanMemo {
 
 // pack returns the pack of the settings whose key prefix is pre, read on
 // first use.
-func (m *scanMemo) pack(pre []byte) *pack {
+func (m *Memo) pack(pre []byte) *pack {
 	id := sha256.Sum256(pre)
 	m.mu.Lock()
 	p, ok := m.packs[id]
@@ -132,7 +132,7 @@ func (m *scanMemo) pack(pre []byte) *pack {
 
 // result returns the findings the pack of the settings pre holds under
 // key.
-func (m *scanMemo) result(pre []byte, key cache.ActionID) ([]byte, bool) {
+func (m *Memo) result(pre []byte, key cache.ActionID) ([]byte, bool) {
 	if m == nil {
 		return nil, false
 	}
@@ -142,7 +142,7 @@ func (m *scanMemo) result(pre []byte, key cache.ActionID) ([]byte, bool) {
 
 // keep puts an entry's data (headers and findings), under key, in the
 // pack of the settings pre to write.
-func (m *scanMemo) keep(pre []byte, key cache.ActionID, data []byte) {
+func (m *Memo) keep(pre []byte, key cache.ActionID, data []byte) {
 	if m == nil {
 		return
 	}
@@ -155,9 +155,9 @@ func (m *scanMemo) keep(pre []byte, key cache.ActionID, data []byte) {
 	p.mu.Unlock()
 }
 
-// unchanged reports whether name is a file the memo holds free of VF code
+// Unchanged reports whether name is a file the memo holds free of VF code
 // and still is as it was; its size when it is.
-func (m *scanMemo) unchanged(name string) (int64, bool) {
+func (m *Memo) Unchanged(name string) (int64, bool) {
 	if m == nil || m.old == nil {
 		return 0, false
 	}
@@ -172,13 +172,13 @@ func (m *scanMemo) unchanged(name string) (int64, bool) {
 	m.mu.Lock()
 	m.now[name] = was
 	m.mu.Unlock()
-	m.rc.stats.unread.Add(1)
+	m.rc.stats.Unread.Add(1)
 	return was.Size, true
 }
 
-// noVF records that name, with status st before it was read, has no VF
+// NoVF records that name, with status st before it was read, has no VF
 // marker.
-func (m *scanMemo) noVF(name string, st os.FileInfo) {
+func (m *Memo) NoVF(name string, st os.FileInfo) {
 	if m == nil || st == nil {
 		return
 	}
@@ -188,15 +188,15 @@ func (m *scanMemo) noVF(name string, st os.FileInfo) {
 	m.mu.Unlock()
 }
 
-// save stores the memo when it changed (a file came, went or changed),
+// Save stores the memo when it changed (a file came, went or changed),
 // and each pack that did.
-func (m *scanMemo) save(start time.Time) {
+func (m *Memo) Save(start time.Time) {
 	if m == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.now) != len(m.old) || m.rc.stats.unread.Load() != int64(len(m.now)) {
+	if len(m.now) != len(m.old) || m.rc.stats.Unread.Load() != int64(len(m.now)) {
 		var b bytes.Buffer
 		// Written is when the run started: a file changed during the run
 		// is racy against it.

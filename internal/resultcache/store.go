@@ -1,4 +1,4 @@
-package main
+package resultcache
 
 import (
 	"crypto/rand"
@@ -39,7 +39,7 @@ import (
 //     writing through it;
 //   - a fix that comes from the cache is never written: runs that write
 //     fixes or print them as a diff (-fix, -diff) analyse again a file
-//     whose stored findings carry fixes (resultCache.get).
+//     whose stored findings carry fixes (Cache.Get).
 //
 // The trust boundary is the user: whoever can write the folder as that
 // user can make a run report what they like, as they could with the
