@@ -233,11 +233,22 @@ func compareEntries(a, b Entry) int {
 // is not a regular file (a FIFO, a link to /dev/zero): neither is read.
 const MaxFileSize = 64 << 20
 
-// Read reads the baseline file at path.
+// notExist is Read's error for a baseline file that does not exist: it
+// says how to make one, and is fs.ErrNotExist to errors.Is.
+type notExist struct{ path string }
+
+func (e notExist) Error() string {
+	return fmt.Sprintf("baseline file %s does not exist; create it with -write-baseline %s", e.path, e.path)
+}
+
+func (notExist) Unwrap() error { return fs.ErrNotExist }
+
+// Read reads the baseline file at path. A file that does not exist is an
+// error that errors.Is takes for fs.ErrNotExist.
 func Read(path string) (*Baseline, error) {
 	data, err := regfile.Read(path, MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("baseline file %s does not exist; create it with -write-baseline %s", path, path)
+		return nil, notExist{path}
 	}
 	if err != nil {
 		var pe *fs.PathError

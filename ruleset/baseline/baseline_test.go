@@ -1,6 +1,8 @@
 package baseline
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -255,6 +257,11 @@ func TestReadErrors(t *testing.T) {
 		_, err := Read(file)
 		if err == nil || !regexp.MustCompile(tc.want).MatchString(err.Error()) || !strings.Contains(err.Error(), file) {
 			t.Errorf("Read(%s) = %v; want %s", name, err, tc.want)
+		}
+		// -write-baseline makes a missing file without a word, and warns
+		// that it replaces any other it cannot read.
+		if missing := errors.Is(err, fs.ErrNotExist); missing != (tc.data == "") {
+			t.Errorf("Read(%s): errors.Is(err, fs.ErrNotExist) = %v", name, missing)
 		}
 	}
 }
