@@ -1,11 +1,15 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/internal/source"
 )
 
 // A subcommand is a command of ascvet after its name ("ascvet sim ...").
@@ -145,4 +149,17 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	return commandError(stderr, "help", "name at most one command")
+}
+
+// parseFailed reports a cppfront.ParseFile failure of the subcommands that
+// parse by themselves (ir, regs, sim): a file beyond a limit is skipped
+// (exit 2), anything else is an internal error (exit 3).
+func parseFailed(stderr io.Writer, name string, err error) int {
+	var le *cppfront.LimitError
+	if errors.As(err, &le) {
+		fmt.Fprintf(stderr, "ascvet: %s: %s%s\n", name, le.Msg, source.LimitHint(le))
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "ascvet: %s: internal error: %v\n", name, err)
+	return exitInternal
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/internal/driver"
 	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/internal/resultcache"
@@ -178,7 +179,7 @@ type lspServer struct {
 	active   int                // analyses under way
 	idle     sync.Cond          // on mu: signalled when active falls to 0
 	closed   bool               // serve is ending: no analysis starts
-	pipe     *pipeline
+	pipe     *driver.Pipeline
 	lang     string
 	shutdown bool
 	watch    bool                             // the client takes file watchers registered dynamically
@@ -212,11 +213,11 @@ func (d *lspDoc) overtake() {
 
 // lspResult is what one analysis of a document found.
 type lspResult struct {
-	text   []byte         // the text analysed
-	lines  []int          // where its lines start
-	issues []report.Issue // reported (not suppressed) issues
-	deps   []cppfront.Dep // what the analysis read and looked up through the project index
-	an     analysed       // the pipeline's outcome (settings, configuration)
+	text   []byte          // the text analysed
+	lines  []int           // where its lines start
+	issues []report.Issue  // reported (not suppressed) issues
+	deps   []cppfront.Dep  // what the analysis read and looked up through the project index
+	an     driver.Analysed // the pipeline's outcome (settings, configuration)
 }
 
 func newLSPServer(o *lspOptions, as []*analysis.Analyzer, logw io.Writer) (*lspServer, error) {
@@ -245,7 +246,7 @@ func (s *lspServer) start(root, lang string) error {
 	// freshFixes: a code action's edit is written into the buffer, so it
 	// is never one read from the cache (resultCache.get): a file whose
 	// stored findings carry fixes is analysed again.
-	s.pipe = &pipeline{as: s.as, loader: loader, lang: lang, parallel: runtime.NumCPU(), roots: repo.NewRoots(root), cache: s.cache, wd: root, freshFixes: true}
+	s.pipe = &driver.Pipeline{Analyzers: s.as, Loader: loader, Lang: lang, Parallel: runtime.NumCPU(), Roots: repo.NewRoots(root), Cache: s.cache, WorkDir: root, FreshFixes: true}
 	s.mu.Unlock()
 	return nil
 }
@@ -507,7 +508,7 @@ func (s *lspServer) reloadConfig() {
 	defer s.mu.Unlock()
 	if s.pipe != nil {
 		p := *s.pipe
-		p.loader = loader
+		p.Loader = loader
 		s.pipe = &p
 	}
 }
@@ -630,7 +631,7 @@ func (s *lspServer) analyse(d *lspDoc, gen int) {
 // run analyses text as the file path through the pipeline, stopping early
 // once stop is set; false when it could not (the reason is logged) or was
 // stopped (a newer generation overtook it: nothing to say).
-func (s *lspServer) run(pipe *pipeline, path string, text []byte, stop *atomic.Bool) (res *lspResult, ok bool) {
+func (s *lspServer) run(pipe *driver.Pipeline, path string, text []byte, stop *atomic.Bool) (res *lspResult, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.logf(protocol.MessageTypeError, "ascvet lsp: internal error analysing %s: %v\n%s", path, r, debug.Stack())
@@ -652,8 +653,8 @@ func (s *lspServer) run(pipe *pipeline, path string, text []byte, stop *atomic.B
 	// opened, or saved): the command line finds it. The states in between,
 	// one a keystroke, are not worth an entry each.
 	disk, err := os.ReadFile(path)
-	a := pipe.runStore(path, text, err == nil && bytes.Equal(disk, text), stop)
-	if a.stopped {
+	a := pipe.RunStore(path, text, err == nil && bytes.Equal(disk, text), stop)
+	if a.Stopped {
 		if s.stopped != nil {
 			s.stopped(path)
 		}
@@ -661,30 +662,30 @@ func (s *lspServer) run(pipe *pipeline, path string, text []byte, stop *atomic.B
 	}
 	res.an = a
 	switch {
-	case a.cfgErr != "":
-		s.logf(protocol.MessageTypeError, "ascvet: %s", a.cfgErr)
+	case a.ConfigErr != "":
+		s.logf(protocol.MessageTypeError, "ascvet: %s", a.ConfigErr)
 		return res, true // no findings until the configuration loads
-	case a.skip != "":
-		s.logf(protocol.MessageTypeWarning, "ascvet: %s", a.skip)
+	case a.Skip != "":
+		s.logf(protocol.MessageTypeWarning, "ascvet: %s", a.Skip)
 		return res, true
 	}
-	for _, e := range a.errs {
+	for _, e := range a.Errs {
 		msg := e.Error()
 		if len(e.Stack) > 0 {
 			msg += "\n" + string(e.Stack)
 		}
 		s.logf(protocol.MessageTypeError, "ascvet: %s", msg)
 	}
-	issues := a.issues
+	issues := a.Issues
 	if s.opts.baseline != "" {
 		var logb bytes.Buffer
 		var err error
 		// The open file is all the server analysed: the baseline's
 		// entries of the other files are not its to call stale.
-		scope := &runScope{roots: pipe.roots, files: []string{path}}
-		if issues, err = applyBaseline(&logb, scope, s.opts.baseline, issues, nil); err != nil {
+		scope := &driver.RunScope{Roots: pipe.Roots, Files: []string{path}}
+		if issues, err = driver.ApplyBaseline(&logb, scope, s.opts.baseline, issues, nil); err != nil {
 			s.logf(protocol.MessageTypeError, "ascvet: -baseline: %v", err)
-			issues = a.issues
+			issues = a.Issues
 		}
 	}
 	for _, is := range issues {
@@ -692,7 +693,7 @@ func (s *lspServer) run(pipe *pipeline, path string, text []byte, stop *atomic.B
 			res.issues = append(res.issues, is)
 		}
 	}
-	res.deps = a.deps
+	res.deps = a.Deps
 	return res, true
 }
 

@@ -233,7 +233,7 @@ func hoverIssue(is *report.Issue, lang string) string {
 // text, as ascvet sim does, and says it in one line; "" when no loop
 // starts there.
 func (s *lspServer) loopSummary(res *lspResult, path string, line int) string {
-	st := res.an.settings
+	st := res.an.Settings
 	if st.Chip == "" && st.Machine == "" {
 		return ""
 	}

@@ -42,7 +42,7 @@
 //
 // When several apply, the highest code wins. A signal (SIGHUP, SIGINT,
 // SIGQUIT, SIGTERM) that arrives once ascvet has begun writing a file makes
-// it remove its temporary files and exit 128+signal (see tempfiles.go).
+// it remove its temporary files and exit 128+signal (see internal/tempfile).
 //
 // "ascvet stats" prints one JSON object that tells what ascvet understood of
 // the files: VF regions, parse errors, loops, instructions, and the calls it
@@ -50,22 +50,22 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/ascvet/ascvet/analyzers/all"
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/analyzers/simcost"
+	"github.com/ascvet/ascvet/internal/driver"
 	"github.com/ascvet/ascvet/internal/git"
 	"github.com/ascvet/ascvet/internal/progress"
 	"github.com/ascvet/ascvet/internal/repo"
@@ -240,7 +240,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			spec = eff.Fail
 		}
 		if policy, err = parseFail(spec); err != nil {
-			return usageError(stderr, fmt.Sprintf("%s: fail: %v", sourcesOf(eff), err))
+			return usageError(stderr, fmt.Sprintf("%s: fail: %v", driver.SourcesOf(eff), err))
 		}
 	}
 	policy.noSaving = *o.failNoSaving
@@ -260,7 +260,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if observeCache != nil {
 		observeCache(rc.Stats())
 	}
-	pipe := &pipeline{as: as, loader: loader, checks: checkList, lang: outLang, parallel: *o.jobs, roots: roots, cache: rc, wd: wd, timeout: o.lim.FileTimeout, override: func(s *settings.Settings) {
+	pipe := &driver.Pipeline{Analyzers: as, Loader: loader, Checks: checkList, Lang: outLang, Parallel: *o.jobs, Roots: roots, Cache: rc, WorkDir: wd, Timeout: o.lim.FileTimeout, Override: func(s *settings.Settings) {
 		if set["chip"] {
 			s.Chip, s.Machine = *o.chipName, ""
 		}
@@ -274,77 +274,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 			s.Confidence = *o.confidence
 		}
 	}}
-	prog := progress.New(stderr, *o.quiet)
-	start := time.Now()
 	defer tuneGC(os.Getenv)()
-	memo := rc.Memo(paths, o.lim.MaxFileSize)
-	pipe.named = namedFiles(paths)
-	pipe.freshFixes = *o.fix || *o.diff
-	in, err := check(paths, as, checkConfig{jobs: *o.jobs, lim: *o.lim, keepFixes: *o.fix || *o.diff, pipe: pipe, progress: prog, memo: memo}, stderr)
-	memo.Save(start)
+	out, err := driver.Run(paths, pipe, &driver.Options{Jobs: *o.jobs, Limits: *o.lim, Progress: progress.New(stderr, *o.quiet), Fix: *o.fix, Diff: *o.diff,
+		NewFromRev: *o.newFromRev, Baseline: *o.baselineFile, WriteBaseline: *o.writeBaseline}, stdout, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
-		return exitInternal
+		return runError(stderr, err)
 	}
-	res := in.res
-	issues := in.issues
+	in, res, issues := out.Inputs, out.Res, out.Issues
 	code := exitOK
-	if *o.fix || *o.diff {
-		var written []fixedFile
-		res, written, code, err = fixOrDiff(stdout, stderr, pipe, in.files, res, *o.fix, *o.jobs)
-		if err != nil {
-			fmt.Fprintf(stderr, "ascvet: %v\n", err)
-			return exitInternal
-		}
-		if *o.diff { // the diff is the output; the findings as found decide the exit code
-			for i := range issues {
-				if policy.fails(&issues[i]) {
-					code = max(code, exitFindings)
-				}
-			}
-			return finish(stderr, code, res, in)
-		}
-		issues = reanalyse(pipe, issues, written)
+	if out.Broken > 0 {
+		code = exitInternal
 	}
-	// -new-from-rev narrows what is reported, not what the run found: the
-	// baseline is written from, and matched against, every issue of the
-	// files analysed, and only then are those on unchanged lines dropped.
-	var touched func(*report.Issue) bool
-	if *o.newFromRev != "" {
-		if touched, err = changedSince(roots, paths, issues, *o.newFromRev); err != nil {
-			return usageError(stderr, "-new-from-rev "+*o.newFromRev+": "+err.Error())
-		}
+	if out.Unwritten > 0 {
+		code = max(code, exitUsage)
 	}
-	var scope *runScope
-	if *o.writeBaseline != "" || *o.baselineFile != "" {
-		scope = newRunScope(roots, paths, in.analysed(), checkList)
-	}
-	if *o.writeBaseline != "" {
-		written, kept, err := saveBaseline(stderr, scope, *o.writeBaseline, issues)
-		if err != nil {
-			fmt.Fprintf(stderr, "ascvet: -write-baseline: %v\n", err)
-			return exitUsage
-		}
-		msg := fmt.Sprintf("ascvet: wrote %s to %s", report.Plural(written, "finding"), *o.writeBaseline)
-		if kept > 0 {
-			msg += fmt.Sprintf(", and kept its %d %s of files or rules outside this run", kept, report.PluralWord(kept, "entry", "entries"))
-		}
-		fmt.Fprintln(stderr, msg)
+	if out.BaselineWritten {
 		policy.none = true
 	}
-	if *o.baselineFile != "" {
-		if issues, err = applyBaseline(stderr, scope, *o.baselineFile, issues, touched); err != nil {
-			return usageError(stderr, "-baseline: "+err.Error())
-		}
-	}
-	if touched != nil {
-		issues = keepIssues(issues, touched)
-	}
-	sameOverrun(issues, outLang)
 	for i := range issues {
 		if policy.fails(&issues[i]) {
 			code = max(code, exitFindings)
 		}
+	}
+	if out.Diffed { // the diff is the output
+		return finish(stderr, code, res, in)
 	}
 	shown := issues
 	if !*o.showIgnored {
@@ -355,7 +308,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	rep := &report.Report{Issues: shown, Files: in.read, Rules: ruleset.All(), Lang: outLang, Args: args, WorkDir: wd, Version: version,
+	rep := &report.Report{Issues: shown, Files: in.Read, Rules: ruleset.All(), Lang: outLang, Args: args, WorkDir: wd, Version: version,
 		Failing: policy.fails, Spared: policy.spared, Category: *o.sarifCategory, Color: color, Roots: roots}
 	for _, o := range outputs {
 		if o.format == "sarif" && rep.VCS == nil {
@@ -473,20 +426,9 @@ not write, 3 internal error. The exit code is the same in every format.
 	return fs, o
 }
 
-// namedFiles returns the paths that name files, cleaned.
-func namedFiles(paths []string) map[string]bool {
-	out := map[string]bool{}
-	for _, p := range paths {
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			out[filepath.Clean(p)] = true
-		}
-	}
-	return out
-}
-
 // finalCode is the exit code once skipped inputs and internal errors count.
-func finalCode(code int, res *runner.Result, in *inputs) int {
-	if in.skipped > 0 || in.badCfg > 0 {
+func finalCode(code int, res *runner.Result, in *driver.Inputs) int {
+	if in.Skipped > 0 || in.BadConfig > 0 {
 		code = max(code, exitUsage)
 	}
 	if len(res.Errors) > 0 {
@@ -496,20 +438,24 @@ func finalCode(code int, res *runner.Result, in *inputs) int {
 }
 
 // finish reports the internal errors and returns the exit code.
-func finish(stderr io.Writer, code int, res *runner.Result, in *inputs) int {
+func finish(stderr io.Writer, code int, res *runner.Result, in *driver.Inputs) int {
 	code = finalCode(code, res, in)
 	reportInternal(stderr, res.Errors)
 	return code
 }
 
-func countReported(issues []report.Issue) int {
-	n := 0
-	for i := range issues {
-		if len(issues[i].Suppressed) == 0 {
-			n++
-		}
+// runError reports the error of driver.Run and returns its exit code.
+func runError(stderr io.Writer, err error) int {
+	var de *driver.Error
+	switch {
+	case !errors.As(err, &de) || de.Internal:
+		fmt.Fprintf(stderr, "ascvet: %v\n", err)
+		return exitInternal
+	case de.Usage:
+		return usageError(stderr, err.Error())
 	}
-	return n
+	fmt.Fprintf(stderr, "ascvet: %v\n", err)
+	return exitUsage
 }
 
 func usageError(stderr io.Writer, msg string) int {

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/driver"
 	"github.com/ascvet/ascvet/regalloc"
 )
 
@@ -98,14 +99,14 @@ func runRegs(args []string, stdout, stderr io.Writer) int {
 			lines[p] = line
 		}
 	}
-	in := load(paths, 1, stderr)
+	in := driver.Load(paths, 1, stderr)
 	code := exitOK
-	if in.skipped > 0 {
+	if in.Skipped > 0 {
 		code = exitUsage
 	}
 	var out []regsRegion
 	fset := token.NewFileSet()
-	for _, file := range in.files {
+	for _, file := range in.Files {
 		f, err := parseAsCheck(fset, file.Name, file.Src)
 		if err != nil {
 			code = max(code, parseFailed(stderr, file.Name, err))

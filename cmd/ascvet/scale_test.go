@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/internal/driver"
 	"github.com/ascvet/ascvet/internal/source"
 )
 
@@ -36,16 +37,16 @@ func BenchmarkScale(b *testing.B) {
 		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
 			dir := b.TempDir()
 			genTree(b, dir, n, 20)
-			in, err := check([]string{dir}, analyzers(), checkConfig{jobs: 2, lim: source.DefaultLimits()}, io.Discard)
+			in, err := driver.Check([]string{dir}, analyzers(), driver.CheckConfig{Jobs: 2, Limits: source.DefaultLimits()}, io.Discard)
 			if err != nil {
 				b.Fatal(err)
 			}
-			if in.read != n {
-				b.Fatalf("%d files read, want %d", in.read, n)
+			if in.Read != n {
+				b.Fatalf("%d files read, want %d", in.Read, n)
 			}
 			for _, j := range []int{1, 2} {
 				b.Run(fmt.Sprintf("j=%d", j), func(b *testing.B) {
-					benchRun(b, []string{"-j", strconv.Itoa(j), "-f", "json", "-fail-on", "error", dir}, n, in.vfFiles)
+					benchRun(b, []string{"-j", strconv.Itoa(j), "-f", "json", "-fail-on", "error", dir}, n, in.VFFiles)
 				})
 			}
 		})

@@ -18,6 +18,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/driver"
 	"github.com/ascvet/ascvet/internal/progress"
 	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/simcheck"
@@ -201,9 +202,9 @@ type simSettings struct {
 
 func simOne(path string, line int, m *simcheck.Machine, set simSettings, asJSON bool, stdout, stderr io.Writer) int {
 	iterations, timeline, choice := set.iterations, set.timeline, set.choice
-	in := load([]string{path}, 1, stderr)
-	if in.skipped > 0 || len(in.files) == 0 {
-		if in.skipped == 0 {
+	in := driver.Load([]string{path}, 1, stderr)
+	if in.Skipped > 0 || len(in.Files) == 0 {
+		if in.Skipped == 0 {
 			fmt.Fprintf(stderr, "ascvet: %s: no VF code\n", path)
 		}
 		return exitUsage
@@ -213,9 +214,9 @@ func simOne(path string, line int, m *simcheck.Machine, set simSettings, asJSON 
 	var md *simcost.Model
 	var err error
 	if set.fixed {
-		fset, f, md, err = analyseForSim(in.files[0])
+		fset, f, md, err = analyseForSim(in.Files[0])
 	} else {
-		f, err = parseAsCheck(fset, in.files[0].Name, in.files[0].Src)
+		f, err = parseAsCheck(fset, in.Files[0].Name, in.Files[0].Src)
 	}
 	if err != nil {
 		return parseFailed(stderr, path, err)
@@ -352,15 +353,15 @@ func findTarget(fset *token.FileSet, f *ir.File, line int) (*ir.Func, *ir.Loop) 
 // simAll prints a summary line for every loop under paths; prog shows
 // the files done (nil: nothing shown).
 func simAll(paths []string, m *simcheck.Machine, iterations int, choice *ir.Bindings, asJSON bool, prog *progress.Line, stdout, stderr io.Writer) int {
-	in := load(paths, 1, stderr)
+	in := driver.Load(paths, 1, stderr)
 	code := exitOK
-	if in.skipped > 0 {
+	if in.Skipped > 0 {
 		code = exitUsage
 	}
 	out := []simLoop{}
 	fset := token.NewFileSet()
-	prog.SetTotal(len(in.files))
-	for _, file := range in.files {
+	prog.SetTotal(len(in.Files))
+	for _, file := range in.Files {
 		prog.Add(1)
 		f, err := parseAsCheck(fset, file.Name, file.Src)
 		if err != nil {

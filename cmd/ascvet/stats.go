@@ -19,6 +19,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/driver"
 	"github.com/ascvet/ascvet/internal/progress"
 	"github.com/ascvet/ascvet/internal/source"
 )
@@ -148,11 +149,11 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	unknownNames := map[string]int{} // last component -> count
 	defined := map[string]bool{}     // every function defined anywhere in the tree
 	var mu sync.Mutex
-	in, err := check(paths, as, checkConfig{
-		jobs:     *o.jobs,
-		lim:      *o.lim,
-		progress: progress.New(stderr, *o.quiet),
-		visit: func(_ runner.File, results map[*analysis.Analyzer]any) {
+	in, err := driver.Check(paths, as, driver.CheckConfig{
+		Jobs:     *o.jobs,
+		Limits:   *o.lim,
+		Progress: progress.New(stderr, *o.quiet),
+		Visit: func(_ runner.File, results map[*analysis.Analyzer]any) {
 			pkg, ok := results[cppir.Analyzer].(*ir.Package)
 			if !ok {
 				return // the failure is in the run's Errors
@@ -167,8 +168,8 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal
 	}
-	res := in.res
-	st.Files, st.Bytes, st.VFFiles, st.VFBytes = in.read, in.bytes, in.vfFiles, in.vfBytes
+	res := in.Res
+	st.Files, st.Bytes, st.VFFiles, st.VFBytes = in.Read, in.Bytes, in.VFFiles, in.VFBytes
 	// Helpers defined in another file of the tree are user helpers too: move
 	// their calls out of the unknown count.
 	for name, n := range unknownNames {
@@ -194,7 +195,7 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 		return exitInternal
 	}
 	code := exitOK
-	if in.skipped > 0 {
+	if in.Skipped > 0 {
 		code = exitUsage
 	}
 	if reportInternal(stderr, res.Errors) {

@@ -54,6 +54,7 @@ var layers = map[string]Layer{
 	"internal/source/":      Driver,
 	"internal/report/":      Driver,
 	"internal/resultcache/": Driver,
+	"internal/driver/":      Driver,
 
 	"cmd/":                      Command,
 	"ruleset/internal/gendocs/": Command, // go generate ./ruleset: writes docs/rules.md from every rule

@@ -5,7 +5,7 @@ package tempfile
 import "os"
 
 // exitSignals are the signals that end ascvet, which remove its temporary
-// files first (see tempfiles.go).
+// files first (see tempfile.go).
 var exitSignals = []os.Signal{os.Interrupt}
 
 // processAlive cannot tell here whether a process exists, so it says every

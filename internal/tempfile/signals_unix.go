@@ -9,7 +9,7 @@ import (
 )
 
 // exitSignals are the signals that end ascvet, which remove its temporary
-// files first (see tempfiles.go).
+// files first (see tempfile.go).
 var exitSignals = []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM}
 
 // processAlive reports whether a process pid exists: kill(pid, 0) succeeds,

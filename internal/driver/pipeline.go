@@ -1,9 +1,10 @@
-package main
+package driver
 
 import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -47,46 +48,46 @@ import (
 // -fix reruns steps 2-3 on the fixed text, so a fix never touches a
 // suppressed or disabled finding.
 
-// pipeline is the per-file analysis, shared by the workers.
-type pipeline struct {
-	as       []*analysis.Analyzer
-	loader   *config.Loader
-	checks   []string                 // -checks, applied over the config's list; nil when not given
-	override func(*settings.Settings) // the settings given on the command line, applied over the config's
-	lang     string                   // output language
-	parallel int                      // analyzers of one file run at once (runner.Options.Parallel): -j, so that a file alone uses the CPUs
-	roots    *repo.Roots              // the repository roots that fingerprints are keyed on; nil: paths as given
-	cache    *resultcache.Cache       // the analyzers' findings of earlier runs; nil: none
-	wd       string                   // the working directory, which relative names are taken from
-	named    map[string]bool          // the files named on the command line (cleaned), not found by a walk
-	timeout  time.Duration            // -file-timeout: the time one file's analysis may take (run); 0 for no limit
-	// freshFixes: the run writes fixes or prints them as a diff (-fix,
+// Pipeline is the per-file analysis, shared by the workers.
+type Pipeline struct {
+	Analyzers []*analysis.Analyzer
+	Loader    *config.Loader
+	Checks    []string                 // -checks, applied over the config's list; nil when not given
+	Override  func(*settings.Settings) // the settings given on the command line, applied over the config's
+	Lang      string                   // output language
+	Parallel  int                      // analyzers of one file run at once (runner.Options.Parallel): -j, so that a file alone uses the CPUs
+	Roots     *repo.Roots              // the repository roots that fingerprints are keyed on; nil: paths as given
+	Cache     *resultcache.Cache       // the analyzers' findings of earlier runs; nil: none
+	WorkDir   string                   // the working directory, which relative names are taken from
+	named     map[string]bool          // the files named on the command line (cleaned), not found by a walk
+	Timeout   time.Duration            // -file-timeout: the time one file's analysis may take (run); 0 for no limit
+	// FreshFixes: the run writes fixes or prints them as a diff (-fix,
 	// -diff), or offers them as code actions (the language server), so
-	// findings with fixes are not taken from the cache (resultCache.get).
-	freshFixes bool
+	// findings with fixes are not taken from the cache (resultcache.Cache.Get).
+	FreshFixes bool
 }
 
-// analysed is the outcome of the pipeline on one file.
-type analysed struct {
-	issues []report.Issue         // every issue, suppressed ones included, in finding order
-	errs   []runner.InternalError // analyzers that failed
-	skip   string                 // why the file was skipped (a limit), "" when it was not
-	cfgErr string                 // its configuration does not load ("ascvet.toml:3: ..."); the file is not analysed
-	// stopped: the analysis was stopped (runStore's stop flag) and has
+// Analysed is the outcome of the pipeline on one file.
+type Analysed struct {
+	Issues    []report.Issue         // every issue, suppressed ones included, in finding order
+	Errs      []runner.InternalError // analyzers that failed
+	Skip      string                 // why the file was skipped (a limit), "" when it was not
+	ConfigErr string                 // its configuration does not load ("ascvet.toml:3: ..."); the file is not analysed
+	// Stopped: the analysis was Stopped (runStore's stop flag) and has
 	// nothing; it is neither stored nor to be shown.
-	stopped bool
+	Stopped bool
 
-	deps     []cppfront.Dep    // the headers its findings depend on (what its lowering read through the project index)
-	settings settings.Settings // the settings it was analysed with
+	Deps     []cppfront.Dep    // the headers its findings depend on (what its lowering read through the project index)
+	Settings settings.Settings // the settings it was analysed with
 	eff      *config.Effective // its configuration
 }
 
 // reported returns the findings of the issues that are not suppressed.
-func (a *analysed) reported() []runner.Finding {
+func (a *Analysed) reported() []runner.Finding {
 	var out []runner.Finding
-	for i := range a.issues {
-		if len(a.issues[i].Suppressed) == 0 {
-			out = append(out, a.issues[i].Finding)
+	for i := range a.Issues {
+		if len(a.Issues[i].Suppressed) == 0 {
+			out = append(out, a.Issues[i].Finding)
 		}
 	}
 	return out
@@ -94,7 +95,7 @@ func (a *analysed) reported() []runner.Finding {
 
 // settingsFor returns the settings of a file: the defaults, the config's,
 // then the command line's.
-func (p *pipeline) settingsFor(eff *config.Effective) (settings.Settings, error) {
+func (p *Pipeline) settingsFor(eff *config.Effective) (settings.Settings, error) {
 	s := settings.Defaults()
 	cs := eff.Settings
 	if cs.Chip != "" {
@@ -114,8 +115,8 @@ func (p *pipeline) settingsFor(eff *config.Effective) (settings.Settings, error)
 			s.Budget[c] = n
 		}
 	}
-	if p.override != nil {
-		p.override(&s)
+	if p.Override != nil {
+		p.Override(&s)
 	}
 	if err := s.Check(); err != nil {
 		return s, err
@@ -131,48 +132,48 @@ func (p *pipeline) settingsFor(eff *config.Effective) (settings.Settings, error)
 // its own deadline, but the lowering's helpers, the rules, the simulations
 // and the fix checks after it are as long on a huge file) and the file is
 // skipped with its message.
-func (p *pipeline) run(name string, src []byte) analysed {
-	if p.timeout <= 0 {
-		return p.runStore(name, src, true, nil)
+func (p *Pipeline) run(name string, src []byte) Analysed {
+	if p.Timeout <= 0 {
+		return p.RunStore(name, src, true, nil)
 	}
 	var stop atomic.Bool
-	t := time.AfterFunc(p.timeout, func() { stop.Store(true) })
-	a := p.runStore(name, src, true, &stop)
+	t := time.AfterFunc(p.Timeout, func() { stop.Store(true) })
+	a := p.RunStore(name, src, true, &stop)
 	t.Stop()
-	if a.stopped {
-		return analysed{skip: fmt.Sprintf("%s: analysing took longer than the limit of %v; skipped (raise -file-timeout to check it)", name, p.timeout)}
+	if a.Stopped {
+		return Analysed{Skip: fmt.Sprintf("%s: analysing took longer than the limit of %v; skipped (raise -file-timeout to check it)", name, p.Timeout)}
 	}
 	return a
 }
 
-// runStore is run, storing what the analyzers find in the result cache
+// RunStore is run, storing what the analyzers find in the result cache
 // only when store is set: an editor's server stores the buffers that
 // match their files, not every keystroke's. The analysis stops early once
 // stop is set (runner.File.Stop; nil: never), as the server's does when a
 // newer edit came.
-func (p *pipeline) runStore(name string, src []byte, store bool, stop *atomic.Bool) analysed {
-	eff, err := p.loader.ForFile(name, p.wd)
+func (p *Pipeline) RunStore(name string, src []byte, store bool, stop *atomic.Bool) Analysed {
+	eff, err := p.Loader.ForFile(name, p.WorkDir)
 	if err != nil {
-		return analysed{cfgErr: err.Error()}
+		return Analysed{ConfigErr: err.Error()}
 	}
 	enabled := eff.Enabled
-	if p.checks != nil {
-		if enabled, err = config.Select(p.checks, enabled); err != nil {
-			return analysed{cfgErr: "-checks: " + err.Error()}
+	if p.Checks != nil {
+		if enabled, err = config.Select(p.Checks, enabled); err != nil {
+			return Analysed{ConfigErr: "-checks: " + err.Error()}
 		}
 	}
 	st, err := p.settingsFor(eff)
 	if err != nil {
-		return analysed{cfgErr: fmt.Sprintf("%s: %v", sourcesOf(eff), err)}
+		return Analysed{ConfigErr: fmt.Sprintf("%s: %v", SourcesOf(eff), err)}
 	}
 	f := runner.File{Name: name, Src: bytes.Clone(src), Provided: map[*analysis.Analyzer]any{settings.Analyzer: &st}, Stop: stop}
 	sc := scanAhead(f)
 	res, deps, errs, skip := p.analyse(f, &st, store)
 	if skip != "" {
-		return analysed{skip: skip}
+		return Analysed{Skip: skip}
 	}
 	if len(res.Stopped) > 0 {
-		return analysed{stopped: true}
+		return Analysed{Stopped: true}
 	}
 	var findings []runner.Finding
 	for _, fd := range res.Findings {
@@ -182,22 +183,22 @@ func (p *pipeline) runStore(name string, src []byte, store bool, stop *atomic.Bo
 	}
 	issues := p.suppress(f, findings, enabled, sc)
 	p.describe(f, issues, eff, sc)
-	return analysed{issues: issues, errs: errs, deps: deps, settings: st, eff: eff}
+	return Analysed{Issues: issues, Errs: errs, Deps: deps, Settings: st, eff: eff}
 }
 
 // analyse runs the analyzers on f, or takes their findings from the cache.
 // It returns, besides, the headers whose bytes the findings depend on.
-func (p *pipeline) analyse(f runner.File, st *settings.Settings, store bool) (res *runner.Result, deps []cppfront.Dep, errs []runner.InternalError, skip string) {
+func (p *Pipeline) analyse(f runner.File, st *settings.Settings, store bool) (res *runner.Result, deps []cppfront.Dep, errs []runner.InternalError, skip string) {
 	var key resultcache.Key
 	keyed := false
-	if p.cache != nil {
-		if key, keyed = p.cache.Key(f.Name, f.Src, st); keyed {
-			if found, deps, ok := p.cache.Get(key, f.Name, p.as, p.freshFixes); ok {
+	if p.Cache != nil {
+		if key, keyed = p.Cache.Key(f.Name, f.Src, st); keyed {
+			if found, deps, ok := p.Cache.Get(key, f.Name, p.Analyzers, p.FreshFixes); ok {
 				return &runner.Result{Findings: found}, deps, nil, ""
 			}
 		}
 	}
-	res, err := runner.Run(p.as, []runner.File{f}, runner.Options{Jobs: 1, Parallel: p.parallel})
+	res, err := runner.Run(p.Analyzers, []runner.File{f}, runner.Options{Jobs: 1, Parallel: p.Parallel})
 	deps = cppir.ProjectIndex().Consulted(f.Name)
 	if err != nil {
 		panic("internal error: analyzers validated, then not: " + err.Error())
@@ -210,12 +211,12 @@ func (p *pipeline) analyse(f runner.File, st *settings.Settings, store bool) (re
 		return nil, nil, nil, skips[0]
 	}
 	if keyed && store && len(res.Errors) == 0 {
-		p.cache.Put(key, f.Name, res.Findings, deps, p.named[filepath.Clean(f.Name)])
+		p.Cache.Put(key, f.Name, res.Findings, deps, p.named[filepath.Clean(f.Name)])
 	}
 	return res, deps, errs, ""
 }
 
-func sourcesOf(eff *config.Effective) string {
+func SourcesOf(eff *config.Effective) string {
 	if len(eff.Sources) == 0 {
 		return "settings"
 	}
@@ -225,7 +226,7 @@ func sourcesOf(eff *config.Effective) string {
 // suppress applies the file's directives to its findings, and adds the
 // directives' own findings (ASC0002, ASC0003) when those rules are enabled;
 // directives can suppress those too.
-func (p *pipeline) suppress(f runner.File, findings []runner.Finding, enabled map[string]bool, sc *scans) []report.Issue {
+func (p *Pipeline) suppress(f runner.File, findings []runner.Finding, enabled map[string]bool, sc *scans) []report.Issue {
 	dirs, problems := sc.directives()
 	var all []runner.Finding
 	all = append(all, findings...)
@@ -351,15 +352,15 @@ func driverFinding(file string, r *ruleset.Rule, line, col, endCol int, msg stri
 
 // describe fills in what the formats need: severity, message in the
 // output language, source line, fingerprints and cost.
-func (p *pipeline) describe(f runner.File, issues []report.Issue, eff *config.Effective, sc *scans) {
+func (p *Pipeline) describe(f runner.File, issues []report.Issue, eff *config.Effective, sc *scans) {
 	if len(issues) == 0 {
 		return
 	}
 	lines, hashes := sc.lines(), sc.hashes()
 	py := cppir.IsPython(f.Name)
 	key := filepath.ToSlash(f.Name)
-	if p.roots != nil {
-		_, key = p.roots.Key(f.Name)
+	if p.Roots != nil {
+		_, key = p.Roots.Key(f.Name)
 	}
 	lineOf := func(l int) string {
 		if l >= 1 && l <= len(lines) {
@@ -373,11 +374,11 @@ func (p *pipeline) describe(f runner.File, issues []report.Issue, eff *config.Ef
 		if s, ok := eff.Severity[is.RuleID()]; ok {
 			is.Level = s
 		}
-		is.Message = i18n.Message(p.lang, is.RuleID(), is.Diagnostic.Message)
+		is.Message = i18n.Message(p.Lang, is.RuleID(), is.Diagnostic.Message)
 		if py {
 			is.Message = dslNames(is.Message)
 		}
-		is.Fixes = fixTitles(p.lang, is.RuleID(), is.Fixes, py)
+		is.Fixes = fixTitles(p.Lang, is.RuleID(), is.Fixes, py)
 		if c, ok, _ := simcost.Extract(is.Diagnostic.Related); ok {
 			is.Cost = &c
 		}
@@ -387,7 +388,7 @@ func (p *pipeline) describe(f runner.File, issues []report.Issue, eff *config.Ef
 			if strings.HasPrefix(r.Message, simcost.RelatedPrefix) {
 				continue
 			}
-			msg := i18n.Message(p.lang, is.RuleID(), r.Message)
+			msg := i18n.Message(p.Lang, is.RuleID(), r.Message)
 			if py {
 				msg = dslNames(msg)
 			}
@@ -401,9 +402,9 @@ func (p *pipeline) describe(f runner.File, issues []report.Issue, eff *config.Ef
 
 // rerun returns what -fix runs on the texts it fixed: the pipeline, and
 // its reported findings (so that suppressed findings are never fixed).
-func (p *pipeline) rerun(jobs int) func([]runner.File) (*runner.Result, error) {
+func (p *Pipeline) rerun(jobs int) func([]runner.File) (*runner.Result, error) {
 	return func(files []runner.File) (*runner.Result, error) {
-		outs := make([]analysed, len(files))
+		outs := make([]Analysed, len(files))
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, max(jobs, 1))
 		for i := range files {
@@ -417,7 +418,7 @@ func (p *pipeline) rerun(jobs int) func([]runner.File) (*runner.Result, error) {
 		res := &runner.Result{}
 		for _, a := range outs {
 			res.Findings = append(res.Findings, a.reported()...)
-			res.Errors = append(res.Errors, a.errs...)
+			res.Errors = append(res.Errors, a.Errs...)
 		}
 		return (&runner.Result{}).Replace(nil, res), nil
 	}
@@ -425,7 +426,7 @@ func (p *pipeline) rerun(jobs int) func([]runner.File) (*runner.Result, error) {
 
 // reanalyse replaces the issues of the files -fix wrote by those of their
 // new text.
-func reanalyse(p *pipeline, issues []report.Issue, written []fixedFile) []report.Issue {
+func reanalyse(p *Pipeline, issues []report.Issue, written []fixedFile) []report.Issue {
 	if len(written) == 0 {
 		return issues
 	}
@@ -433,7 +434,7 @@ func reanalyse(p *pipeline, issues []report.Issue, written []fixedFile) []report
 	var out []report.Issue
 	for _, f := range written {
 		fresh[f.name] = true
-		out = append(out, p.run(f.name, f.new).issues...)
+		out = append(out, p.run(f.name, f.new).Issues...)
 	}
 	for _, is := range issues {
 		if !fresh[is.Pos.Filename] {
@@ -503,3 +504,14 @@ var (
 	dslRx   *regexp.Regexp
 	dslOf   = map[string]string{}
 )
+
+// namedFiles returns the paths that name files, cleaned.
+func namedFiles(paths []string) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			out[filepath.Clean(p)] = true
+		}
+	}
+	return out
+}

@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"os"
@@ -36,20 +36,23 @@ func TestFileTimeoutAfterParse(t *testing.T) {
 		t.Fatal(err)
 	}
 	name := filepath.Join(t.TempDir(), "k.asc")
-	src := []byte(readKernel(t, "unaligned_copy.asc"))
+	src, err := os.ReadFile("../../testdata/kernels/unaligned_copy.asc")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(name, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := &pipeline{as: []*analysis.Analyzer{slow}, loader: loader, lang: "en", parallel: 1, timeout: 50 * time.Millisecond}
+	p := &Pipeline{Analyzers: []*analysis.Analyzer{slow}, Loader: loader, Lang: "en", Parallel: 1, Timeout: 50 * time.Millisecond}
 	a := p.run(name, src)
-	if want := name + ": analysing took longer than the limit of 50ms; skipped (raise -file-timeout to check it)"; a.skip != want {
-		t.Errorf("skip %q, want %q", a.skip, want)
+	if want := name + ": analysing took longer than the limit of 50ms; skipped (raise -file-timeout to check it)"; a.Skip != want {
+		t.Errorf("skip %q, want %q", a.Skip, want)
 	}
-	p.timeout = 0
+	p.Timeout = 0
 	fast := *slow
 	fast.Run = func(*analysis.Pass) (any, error) { return nil, nil }
-	p.as = []*analysis.Analyzer{&fast}
-	if a := p.run(name, src); a.skip != "" || a.stopped {
-		t.Errorf("no limit: skip %q, stopped %v", a.skip, a.stopped)
+	p.Analyzers = []*analysis.Analyzer{&fast}
+	if a := p.run(name, src); a.Skip != "" || a.Stopped {
+		t.Errorf("no limit: skip %q, stopped %v", a.Skip, a.Stopped)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"bytes"
@@ -14,30 +14,30 @@ import (
 	"github.com/ascvet/ascvet/simcheck"
 )
 
-// inputs is what ascvet read from its path arguments.
-type inputs struct {
-	files   []runner.File  // load: the files with a VF marker; check: those kept for -fix and -diff
-	read    int            // C++ files read, with or without a marker
-	bytes   int64          // their total size
-	vfFiles int            // files with a VF marker (check: that were analysed)
-	vfBytes int64          // total size of the files with a VF marker
-	skipped int            // paths and files that could not be read or were over a limit; each was reported
-	res     *runner.Result // check: the reported findings (not suppressed) and internal errors
-	issues  []report.Issue // check with a pipeline: every issue, suppressed ones included, sorted
-	badCfg  int            // check: files whose configuration did not load (each reported)
-	tests   int            // test files the walk found and left out (testpaths.go)
+// Inputs is what ascvet read from its path arguments.
+type Inputs struct {
+	Files     []runner.File  // load: the files with a VF marker; check: those kept for -fix and -diff
+	Read      int            // C++ files read, with or without a marker
+	Bytes     int64          // their total size
+	VFFiles   int            // files with a VF marker (check: that were analysed)
+	VFBytes   int64          // total size of the files with a VF marker
+	Skipped   int            // paths and files that could not be read or were over a limit; each was reported
+	Res       *runner.Result // check: the reported findings (not suppressed) and internal errors
+	Issues    []report.Issue // check with a pipeline: every issue, suppressed ones included, sorted
+	BadConfig int            // check: files whose configuration did not load (each reported)
+	Tests     int            // test files the walk found and left out (testpaths.go)
 	// check: the files the walk took (tests left out), in walk order, and
 	// the indices in names of those not analysed to the end: skipped,
 	// their configuration did not load, or an analyzer failed on them. A
 	// baseline's entries of such a file are neither stale nor replaced
-	// (runScope).
+	// (RunScope).
 	names     []string
 	unchecked []int
 }
 
 // analysed returns the files check analysed to the end: read, and found
 // free of VF code or run through every analyzer.
-func (in *inputs) analysed() []string {
+func (in *Inputs) analysed() []string {
 	out := make([]string, 0, len(in.names)-len(in.unchecked))
 	next := 0
 	for i, name := range in.names {
@@ -50,19 +50,19 @@ func (in *inputs) analysed() []string {
 	return out
 }
 
-// load expands the path arguments into files, reads them with jobs
+// Load expands the path arguments into files, reads them with jobs
 // goroutines within the default limits, and keeps those with a VF marker,
 // in walk order. Problems are reported on stderr, one line each, and
 // counted in skipped. It holds every VF source at once; the check itself
-// (check) streams instead.
-func load(paths []string, jobs int, stderr io.Writer) *inputs {
-	in := &inputs{}
+// (Check) streams instead.
+func Load(paths []string, jobs int, stderr io.Writer) *Inputs {
+	in := &Inputs{}
 	names := source.Expand(paths, func(path string, err error) {
-		in.skipped++
+		in.Skipped++
 		fmt.Fprintf(stderr, "ascvet: %s\n", source.Describe(path, err))
 	})
 	loader, err := config.NewLoader(config.Options{Chips: simcheck.Chips()})
-	names, in.tests = source.DropTests(paths, names, func(name string) bool {
+	names, in.Tests = source.DropTests(paths, names, func(name string) bool {
 		if err != nil {
 			return false
 		}
@@ -95,16 +95,16 @@ func load(paths []string, jobs int, stderr io.Writer) *inputs {
 	wg.Wait()
 	for i, r := range out {
 		if r.err != nil {
-			in.skipped++
+			in.Skipped++
 			fmt.Fprintf(stderr, "ascvet: %s\n", source.Describe(names[i], r.err))
 			continue
 		}
-		in.read++
-		in.bytes += r.size
+		in.Read++
+		in.Bytes += r.size
 		if r.vf {
-			in.vfFiles++
-			in.vfBytes += r.size
-			in.files = append(in.files, runner.File{Name: names[i], Src: r.src})
+			in.VFFiles++
+			in.VFBytes += r.size
+			in.Files = append(in.Files, runner.File{Name: names[i], Src: r.src})
 		}
 	}
 	return in

@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"bytes"
@@ -32,15 +32,15 @@ import (
 // walk order; messages are printed in that order after the run, and the
 // findings are sorted as runner.Run sorts them.
 
-// checkConfig tunes check.
-type checkConfig struct {
-	jobs      int                                           // files read and analysed at once
-	lim       source.Limits                                 // input limits
-	keepFixes bool                                          // keep the sources of files whose findings offer fixes (-fix, -diff)
-	visit     func(runner.File, map[*analysis.Analyzer]any) // runner.Options.Visit (without pipe)
-	pipe      *pipeline                                     // the per-file pipeline (config, suppressions, issues); nil: analyzers only
-	progress  *progress.Line                                // shows files done on a terminal; nil: nothing shown
-	memo      *resultcache.Memo                             // files known free of VF code from an earlier run; nil: none
+// CheckConfig tunes check.
+type CheckConfig struct {
+	Jobs      int                                           // files read and analysed at once
+	Limits    source.Limits                                 // input limits
+	KeepFixes bool                                          // keep the sources of files whose findings offer fixes (-fix, -diff)
+	Visit     func(runner.File, map[*analysis.Analyzer]any) // runner.Options.Visit (without pipe)
+	Pipe      *Pipeline                                     // the per-file pipeline (config, suppressions, issues); nil: analyzers only
+	Progress  *progress.Line                                // shows files done on a terminal; nil: nothing shown
+	Memo      *resultcache.Memo                             // files known free of VF code from an earlier run; nil: none
 }
 
 // fileOutcome is what became of one input file.
@@ -61,37 +61,37 @@ func (o *fileOutcome) plain() bool {
 	return o.read && !o.vf && o.msg == "" && o.cfgErr == "" && o.src == nil && o.findings == nil && o.issues == nil && o.errs == nil
 }
 
-// check expands paths, reads every file and analyses those with a VF
+// Check expands paths, reads every file and analyses those with a VF
 // marker. Skipped inputs are reported on stderr, one line each, in walk
 // order, and counted; the result is in in.res. Its error is a
 // misconfiguration of the analyzers.
-func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.Writer) (*inputs, error) {
+func Check(paths []string, as []*analysis.Analyzer, cfg CheckConfig, stderr io.Writer) (*Inputs, error) {
 	if _, err := runner.Run(as, nil, runner.Options{}); err != nil {
 		return nil, err // analysis.Validate, once
 	}
-	in := &inputs{}
+	in := &Inputs{}
 	names := source.ExpandNoted(paths, func(path string, err error) {
-		in.skipped++
+		in.Skipped++
 		fmt.Fprintf(stderr, "ascvet: %s\n", source.Describe(path, err))
 	}, func(path, msg string) {
 		fmt.Fprintf(stderr, "ascvet: %s: %s\n", path, msg)
 	})
-	names, in.tests = source.DropTests(paths, names, func(name string) bool {
-		if cfg.pipe == nil {
+	names, in.Tests = source.DropTests(paths, names, func(name string) bool {
+		if cfg.Pipe == nil {
 			return false
 		}
-		eff, err := cfg.pipe.loader.ForFile(name, cfg.pipe.wd)
+		eff, err := cfg.Pipe.Loader.ForFile(name, cfg.Pipe.WorkDir)
 		return err == nil && eff.Settings.Tests
 	})
 
-	cfg.progress.SetTotal(len(names))
+	cfg.Progress.SetTotal(len(names))
 	// A file read and found free of VF code (most files) leaves only its
 	// size, added here: its slot stays nil, 8 bytes a file of the tree.
 	outs := make([]*fileOutcome, len(names))
 	var plainFiles, plainBytes atomic.Int64
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(cfg.jobs, max(len(names), 1)) {
+	for range min(cfg.Jobs, max(len(names), 1)) {
 		wg.Go(func() {
 			var buf []byte
 			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
@@ -102,13 +102,13 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 				} else {
 					outs[i] = &o
 				}
-				cfg.progress.Add(1)
+				cfg.Progress.Add(1)
 			}
 		})
 	}
 	wg.Wait()
-	cfg.progress.Finish()
-	in.read, in.bytes = int(plainFiles.Load()), plainBytes.Load()
+	cfg.Progress.Finish()
+	in.Read, in.Bytes = int(plainFiles.Load()), plainBytes.Load()
 	in.names = names
 
 	all := &runner.Result{}
@@ -121,11 +121,11 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 			in.unchecked = append(in.unchecked, i)
 		}
 		if o.msg != "" {
-			in.skipped++
+			in.Skipped++
 			fmt.Fprintf(stderr, "ascvet: %s\n", o.msg)
 		}
 		if o.cfgErr != "" {
-			in.badCfg++
+			in.BadConfig++
 			if !cfgSeen[o.cfgErr] { // one bad ascvet.toml spoils many files: say it once
 				cfgSeen[o.cfgErr] = true
 				for _, line := range strings.Split(o.cfgErr, "\n") {
@@ -135,51 +135,51 @@ func check(paths []string, as []*analysis.Analyzer, cfg checkConfig, stderr io.W
 			}
 		}
 		if o.read {
-			in.read++
-			in.bytes += o.size
+			in.Read++
+			in.Bytes += o.size
 		}
 		if o.vf {
-			in.vfFiles++
-			in.vfBytes += o.size
+			in.VFFiles++
+			in.VFBytes += o.size
 		}
 		if o.src != nil {
-			in.files = append(in.files, runner.File{Name: names[i], Src: o.src})
+			in.Files = append(in.Files, runner.File{Name: names[i], Src: o.src})
 		}
 		all.Findings = append(all.Findings, o.findings...)
-		in.issues = append(in.issues, o.issues...)
+		in.Issues = append(in.Issues, o.issues...)
 		all.Errors = append(all.Errors, o.errs...)
 		outs[i] = nil
 	}
-	in.res = (&runner.Result{}).Replace(nil, all) // sorted as runner.Run sorts
-	sortIssues(in.issues)
+	in.Res = (&runner.Result{}).Replace(nil, all) // sorted as runner.Run sorts
+	sortIssues(in.Issues)
 	return in, nil
 }
 
 // checkFile reads and, when it has a VF marker, analyses one file.
-func checkFile(name string, as []*analysis.Analyzer, cfg *checkConfig, buf *[]byte) fileOutcome {
-	if size, ok := cfg.memo.Unchanged(name); ok {
+func checkFile(name string, as []*analysis.Analyzer, cfg *CheckConfig, buf *[]byte) fileOutcome {
+	if size, ok := cfg.Memo.Unchanged(name); ok {
 		return fileOutcome{read: true, size: size}
 	}
-	src, size, vf, info, err := source.ReadSourceStat(name, &cfg.lim, buf)
+	src, size, vf, info, err := source.ReadSourceStat(name, &cfg.Limits, buf)
 	if err != nil {
 		return fileOutcome{msg: source.Describe(name, err)}
 	}
 	o := fileOutcome{read: true, size: size}
 	if !vf {
-		cfg.memo.NoVF(name, info)
+		cfg.Memo.NoVF(name, info)
 		return o
 	}
-	if cfg.pipe != nil {
-		a := cfg.pipe.run(name, src)
+	if cfg.Pipe != nil {
+		a := cfg.Pipe.run(name, src)
 		switch {
-		case a.skip != "":
-			return fileOutcome{msg: a.skip}
-		case a.cfgErr != "":
-			o.cfgErr = a.cfgErr
+		case a.Skip != "":
+			return fileOutcome{msg: a.Skip}
+		case a.ConfigErr != "":
+			o.cfgErr = a.ConfigErr
 			return o
 		}
-		o.vf, o.errs, o.issues, o.findings = true, a.errs, a.issues, a.reported()
-		if cfg.keepFixes && len(runner.Fixes(o.findings)) > 0 {
+		o.vf, o.errs, o.issues, o.findings = true, a.Errs, a.Issues, a.reported()
+		if cfg.KeepFixes && len(runner.Fixes(o.findings)) > 0 {
 			o.src = bytes.Clone(src)
 		}
 		return o
@@ -187,7 +187,7 @@ func checkFile(name string, as []*analysis.Analyzer, cfg *checkConfig, buf *[]by
 	// The runner and the analyzers may keep slices of the source (a fix's
 	// text, say): give them their own copy, not the reused buffer.
 	f := runner.File{Name: name, Src: bytes.Clone(src)}
-	res, err := runner.Run(as, []runner.File{f}, runner.Options{Jobs: 1, Visit: cfg.visit})
+	res, err := runner.Run(as, []runner.File{f}, runner.Options{Jobs: 1, Visit: cfg.Visit})
 	if err != nil {
 		panic("internal error: analyzers validated, then not: " + err.Error())
 	}
@@ -198,7 +198,7 @@ func checkFile(name string, as []*analysis.Analyzer, cfg *checkConfig, buf *[]by
 	o.errs = errs
 	o.vf = true
 	o.findings = res.Findings
-	if cfg.keepFixes && len(runner.Fixes(res.Findings)) > 0 {
+	if cfg.KeepFixes && len(runner.Fixes(res.Findings)) > 0 {
 		o.src = f.Src
 	}
 	return o
@@ -218,17 +218,4 @@ func splitLimits(errs []runner.InternalError) (internal []runner.InternalError, 
 		internal = append(internal, e)
 	}
 	return internal, skips
-}
-
-// parseFailed reports a cppfront.ParseFile failure of the subcommands that
-// parse by themselves (ir, regs, sim): a file beyond a limit is skipped
-// (exit 2), anything else is an internal error (exit 3).
-func parseFailed(stderr io.Writer, name string, err error) int {
-	var le *cppfront.LimitError
-	if errors.As(err, &le) {
-		fmt.Fprintf(stderr, "ascvet: %s: %s%s\n", name, le.Msg, source.LimitHint(le))
-		return exitUsage
-	}
-	fmt.Fprintf(stderr, "ascvet: %s: internal error: %v\n", name, err)
-	return exitInternal
 }

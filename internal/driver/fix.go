@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"bytes"
@@ -141,38 +141,42 @@ func fixAll(analyse func([]runner.File) (*runner.Result, error), files []runner.
 	return out, nil
 }
 
+// fixReport is what fixOrDiff did: the result to report (after -fix, the
+// findings that remain; with -diff, those it was given, and the failures
+// of analyzers on the fixed texts besides), the files it wrote, the fixes
+// an analyzer offered that do not fit their file (an internal error, each
+// reported on stderr), and the files it could not write (each reported).
+type fixReport struct {
+	res       *runner.Result
+	written   []fixedFile
+	broken    int
+	unwritten int
+}
+
 // fixOrDiff implements -fix (write set) and -diff: it fixes the files in
 // memory, reports on stderr what could not be fixed, then writes the changed
-// files or prints their diff on stdout. It returns the result to report
-// (after -fix, the findings that remain; with -diff, those of res, and the
-// failures of analyzers on the fixed texts besides res's) and the exit code
-// so far: exitUsage when a file could not be written, exitInternal when an
-// analyzer offered a fix that does not fit its file. Its error is a failure
-// to print the diff.
-func fixOrDiff(stdout, stderr io.Writer, pipe *pipeline, files []runner.File, res *runner.Result, write bool, jobs int) (*runner.Result, []fixedFile, int, error) {
+// files or prints their diff on stdout. Its error is an internal one: the
+// fixes could not be made, or the diff not printed.
+func fixOrDiff(stdout, stderr io.Writer, pipe *Pipeline, files []runner.File, res *runner.Result, write bool, jobs int) (*fixReport, error) {
 	out, err := fixAll(pipe.rerun(jobs), files, res)
 	if err != nil {
-		return nil, nil, exitInternal, fmt.Errorf("internal error: %w", err)
+		return nil, fmt.Errorf("internal error: %w", err)
 	}
-	code := exitOK
+	rep := &fixReport{broken: len(out.broken)}
 	for _, msg := range out.broken {
 		fmt.Fprintf(stderr, "ascvet: %s (please report this bug)\n", msg)
-		code = exitInternal
 	}
 	reportSkipped(stderr, files, out.skipped)
 	if !write {
-		diffRes := &runner.Result{Findings: res.Findings, Errors: slices.Clone(res.Errors)}
+		rep.res = &runner.Result{Findings: res.Findings, Errors: slices.Clone(res.Errors)}
 		for _, e := range out.rerun {
 			e.Err = fmt.Errorf("on the fixed text: %w", e.Err)
-			diffRes.Errors = append(diffRes.Errors, e)
+			rep.res.Errors = append(rep.res.Errors, e)
 		}
-		return diffRes, nil, code, writeDiffs(stdout, out)
+		return rep, writeDiffs(stdout, out)
 	}
-	res, written, unwritten := writeFixes(stderr, out, res)
-	if unwritten > 0 {
-		code = max(code, exitUsage)
-	}
-	return res, written, code, nil
+	rep.res, rep.written, rep.unwritten = writeFixes(stderr, out, res)
+	return rep, nil
 }
 
 // reportSkipped prints one line per file where fixes overlapped others and

@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"cmp"
@@ -104,19 +104,19 @@ func entries(issues []report.Issue) (out []baseline.Entry, index []int) {
 }
 
 // saveBaseline writes the reported issues to a baseline file, through a
-// temporary file of ascvet's (tempfiles.go): a signal removes it, and the
+// temporary file of ascvet's (internal/tempfile): a signal removes it, and the
 // stale ones a SIGKILL left beside the baseline are removed first.
 //
 // A run on part of the tree (one folder, the files pre-commit names, some
 // rules with -checks) knows nothing of the findings elsewhere, so the
-// entries of the old file that the run does not cover (runScope.covers)
+// entries of the old file that the run does not cover (RunScope.covers)
 // are kept: written is the number of entries of the run's issues, kept the
 // number of old ones carried over. An old file that cannot be read is
 // replaced, with a warning: it holds nothing to keep. An old version 1
 // file whose entries the run does not all cover is an error, as their
 // paths, relative to another working directory, cannot be carried into
 // version 2.
-func saveBaseline(stderr io.Writer, scope *runScope, path string, issues []report.Issue) (written, kept int, err error) {
+func saveBaseline(stderr io.Writer, scope *RunScope, path string, issues []report.Issue) (written, kept int, err error) {
 	es, _ := entries(issues)
 	var carried []baseline.Entry
 	switch old, err := baseline.Read(path); {
@@ -148,13 +148,13 @@ func saveBaseline(stderr io.Writer, scope *runScope, path string, issues []repor
 	return countReported(issues), kept, nil
 }
 
-// applyBaseline marks the issues the baseline holds as suppressed and
+// ApplyBaseline marks the issues the baseline holds as suppressed and
 // reports its stale entries on stderr: those the run covers (scope) whose
 // finding is gone. An entry of a file the run did not analyse is not
 // stale, whatever the run found. Issues for which late is true (nil: none)
 // match the baseline after the others: with -new-from-rev, a line the
 // change copied is the new finding, not the old one it copies.
-func applyBaseline(stderr io.Writer, scope *runScope, path string, issues []report.Issue, late func(*report.Issue) bool) ([]report.Issue, error) {
+func ApplyBaseline(stderr io.Writer, scope *RunScope, path string, issues []report.Issue, late func(*report.Issue) bool) ([]report.Issue, error) {
 	b, err := baseline.Read(path)
 	if err != nil {
 		return nil, err
@@ -175,7 +175,7 @@ func applyBaseline(stderr io.Writer, scope *runScope, path string, issues []repo
 		es, index = es2, index2
 	}
 	if b.Version == baseline.LegacyVersion {
-		legacyAliases(scope.roots, path, b, es, issues, index)
+		legacyAliases(scope.Roots, path, b, es, issues, index)
 	}
 	_, matched, stale := baseline.Filter(b, es)
 	for _, m := range matched {
@@ -204,7 +204,7 @@ func b2i(b bool) int {
 	return 0
 }
 
-// runScope is what a run looked at, which decides what it can say about a
+// RunScope is what a run looked at, which decides what it can say about a
 // baseline's entries. A run on one folder, on the files pre-commit names,
 // or in the language server on one open file, finds nothing of the
 // findings of the other files: their entries are neither stale nor
@@ -214,9 +214,9 @@ func b2i(b bool) int {
 // can never match again). A file the walk took but did not analyse (over a
 // limit, binary, unreadable, its ascvet.toml broken, an analyzer failed)
 // is not covered: its findings are unknown.
-type runScope struct {
-	roots *repo.Roots
-	files []string        // the files analysed to the end, as named (inputs.analysed)
+type RunScope struct {
+	Roots *repo.Roots
+	Files []string        // the files analysed to the end, as named (Inputs.analysed)
 	dirs  []string        // the directory arguments walked, absolute and clean
 	rules map[string]bool // the rules that ran, by ID (-checks); nil: every rule
 }
@@ -224,8 +224,8 @@ type runScope struct {
 // newRunScope returns the scope of a run on the path arguments paths that
 // analysed files to the end and ran the rules -checks selected (checks;
 // nil when -checks was not given).
-func newRunScope(roots *repo.Roots, paths []string, files []string, checks []string) *runScope {
-	sc := &runScope{roots: roots, files: files}
+func newRunScope(roots *repo.Roots, paths []string, files []string, checks []string) *RunScope {
+	sc := &RunScope{Roots: roots, Files: files}
 	for _, p := range paths {
 		if p == "..." {
 			p = "."
@@ -244,12 +244,12 @@ func newRunScope(roots *repo.Roots, paths []string, files []string, checks []str
 }
 
 // covers returns whether the run covers each entry of the baseline b, read
-// from the file path: see runScope. It looks at each analysed file once,
+// from the file path: see RunScope. It looks at each analysed file once,
 // and at the file system only for the entries of files it did not
 // analyse.
-func (sc *runScope) covers(path string, b *baseline.Baseline) func(baseline.Entry) bool {
+func (sc *RunScope) covers(path string, b *baseline.Baseline) func(baseline.Entry) bool {
 	legacy := b.Version == baseline.LegacyVersion
-	baseDir := filepath.Dir(sc.roots.Abs(path))
+	baseDir := filepath.Dir(sc.Roots.Abs(path))
 	byPath := map[string]bool{} // an entry's path: whether the run covers its file
 	byAbs := map[string][]string{}
 	for _, e := range b.Entries {
@@ -258,27 +258,27 @@ func (sc *runScope) covers(path string, b *baseline.Baseline) func(baseline.Entr
 		}
 		byPath[e.Path] = false
 		if legacy {
-			for _, abs := range legacyPaths(sc.roots, baseDir, e.Path) {
+			for _, abs := range legacyPaths(sc.Roots, baseDir, e.Path) {
 				byAbs[abs] = append(byAbs[abs], e.Path)
 			}
 		}
 	}
 	roots := map[string]bool{}
-	for _, name := range sc.files {
+	for _, name := range sc.Files {
 		if legacy {
-			for _, p := range byAbs[sc.roots.Abs(name)] {
+			for _, p := range byAbs[sc.Roots.Abs(name)] {
 				byPath[p] = true
 			}
 			continue
 		}
-		root, key := sc.roots.Key(name)
+		root, key := sc.Roots.Key(name)
 		roots[root] = true
 		if _, ok := byPath[key]; ok {
 			byPath[key] = true
 		}
 	}
 	for _, d := range sc.dirs {
-		roots[sc.roots.RootOfDir(d)] = true
+		roots[sc.Roots.RootOfDir(d)] = true
 	}
 	for p, analysed := range byPath {
 		if analysed || len(sc.dirs) == 0 {
@@ -286,7 +286,7 @@ func (sc *runScope) covers(path string, b *baseline.Baseline) func(baseline.Entr
 		}
 		var where []string // the files the entry can name
 		if legacy {
-			where = legacyPaths(sc.roots, baseDir, p)
+			where = legacyPaths(sc.Roots, baseDir, p)
 		} else {
 			for root := range roots {
 				abs := filepath.FromSlash(p)
@@ -295,7 +295,7 @@ func (sc *runScope) covers(path string, b *baseline.Baseline) func(baseline.Entr
 				}
 				// In a repository nested in root, the file's key is
 				// from the nested root: not this entry's file.
-				if _, key := sc.roots.Key(abs); key == p {
+				if _, key := sc.Roots.Key(abs); key == p {
 					where = append(where, abs)
 				}
 			}
@@ -367,4 +367,14 @@ func legacyAliases(roots *repo.Roots, path string, b *baseline.Baseline, es []ba
 			}
 		}
 	}
+}
+
+func countReported(issues []report.Issue) int {
+	n := 0
+	for i := range issues {
+		if len(issues[i].Suppressed) == 0 {
+			n++
+		}
+	}
+	return n
 }
