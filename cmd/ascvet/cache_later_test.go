@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ascvet/ascvet/internal/vfgen"
 )
 
 // TestCacheHeaderLater: a header created after a run, where an include
@@ -33,22 +35,22 @@ func TestCacheHeaderLater(t *testing.T) {
 		steps  []step
 	}{{
 		name:   "missing header created",
-		kernel: cacheKernel,
+		kernel: vfgen.RowsKernel,
 		steps:  []step{{write: "op/kernel/rows.h", text: bad, misses: 1, want: true}},
 	}, {
 		name:   "header next to the kernel shadows an ancestor's include/",
 		tree:   map[string]string{"include/rows.h": good},
-		kernel: cacheKernel,
+		kernel: vfgen.RowsKernel,
 		steps:  []step{{write: "op/kernel/rows.h", text: bad, misses: 1, want: true}},
 	}, {
 		name:   "header included by a header, created",
 		tree:   map[string]string{"op/kernel/a.h": "#include \"rows.h\"\n"},
-		kernel: strings.Replace(cacheKernel, `#include "rows.h"`, `#include "a.h"`, 1),
+		kernel: strings.Replace(vfgen.RowsKernel, `#include "rows.h"`, `#include "a.h"`, 1),
 		steps:  []step{{write: "op/kernel/rows.h", text: bad, misses: 1, want: true}},
 	}, {
 		name:   "nearer ancestor's include/ shadows a farther one's",
 		tree:   map[string]string{"include/rows.h": good},
-		kernel: cacheKernel,
+		kernel: vfgen.RowsKernel,
 		steps: []step{
 			{write: "op/include/rows.h", text: bad, misses: 1, want: true},
 			// The reverse: one created farther than the one found is
@@ -58,7 +60,7 @@ func TestCacheHeaderLater(t *testing.T) {
 	}, {
 		name:   "header next to the kernel removed: the ancestor's is found",
 		tree:   map[string]string{"include/rows.h": good, "op/kernel/rows.h": bad},
-		kernel: cacheKernel,
+		kernel: vfgen.RowsKernel,
 		steps:  []step{{remove: "op/kernel/rows.h", misses: 1, want: false}},
 	}}
 	for _, tc := range cases {

@@ -16,6 +16,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/ascvet/ascvet/internal/lsp"
+	"github.com/ascvet/ascvet/internal/lsp/lsptest"
 	"github.com/ascvet/ascvet/internal/testfs"
 )
 
@@ -271,11 +273,11 @@ func TestCacheFixesAfresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("ASCVET_CACHE", warm())
-	c := startLSP(t, nil, lspOptions{debounce: 5 * time.Millisecond})
-	c.initialize(src, "en")
-	uri := c.open(k, string(orig), 1)
-	c.diagnostics(uri, 1)
-	actions := c.codeActions(uri, protocol.Range{End: protocol.Position{Line: 1 << 20}})
+	c := lsptest.Start(t, nil, lsp.Options{Debounce: 5 * time.Millisecond})
+	c.Initialize(src, "en")
+	uri := c.Open(k, string(orig), 1)
+	c.Diagnostics(uri, 1)
+	actions := c.CodeActions(uri, protocol.Range{End: protocol.Position{Line: 1 << 20}})
 	edits := 0
 	for _, a := range actions {
 		if a.Edit == nil {
@@ -285,7 +287,7 @@ func TestCacheFixesAfresh(t *testing.T) {
 			edits += len(es)
 		}
 	}
-	if edits == 0 || c.srv.cache.Stats().Hits.Load() != 0 {
-		t.Errorf("%d edits offered, %d cache hits; want fixes made afresh", edits, c.srv.cache.Stats().Hits.Load())
+	if edits == 0 || c.Server.CacheStats().Hits.Load() != 0 {
+		t.Errorf("%d edits offered, %d cache hits; want fixes made afresh", edits, c.Server.CacheStats().Hits.Load())
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/internal/resultcache"
 	"github.com/ascvet/ascvet/internal/source"
+	"github.com/ascvet/ascvet/internal/vfgen"
 )
 
 // cacheRun runs ascvet with the cache in dir and returns its exit code,
@@ -57,18 +58,6 @@ func TestCacheSameFindings(t *testing.T) {
 	}
 }
 
-const cacheKernel = `#include "rows.h"
-__simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src, uint16_t rows)
-{
-    AscendC::Reg::RegTensor<float> v;
-    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
-    for (uint16_t i = 0; i < rows; ++i) {
-        AscendC::Reg::LoadAlign(v, src + i * ROW);
-        AscendC::Reg::StoreAlign(dst + i * 64, v, m);
-    }
-}
-`
-
 // TestCacheKey: what the key must cover makes the file analysed again (an
 // included header, the settings, the machine file's bytes); what is applied
 // after the analyzers (the language, the rules the config enables, the
@@ -83,7 +72,7 @@ func TestCacheKey(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(k, cacheKernel)
+	write(k, vfgen.RowsKernel)
 	write(filepath.Join(src, "rows.h"), "constexpr uint32_t ROW = 68; // 272 bytes: off the 32-byte grid\n")
 	misses := func(want int64, args ...string) string {
 		t.Helper()
@@ -153,8 +142,8 @@ func TestCacheDeps(t *testing.T) {
 	// macro (ROW) that the file does not #define is looked for among the
 	// headers' macros, and makes them a dependency (a header that comes to
 	// #define it would change the file).
-	write(own, strings.ReplaceAll(strings.Replace(cacheKernel, `#include "rows.h"`, "#include \"rows.h\"\nconstexpr uint32_t rowLen = 68;", 1), "i * ROW", "i * rowLen"))
-	write(uses, cacheKernel)
+	write(own, strings.ReplaceAll(strings.Replace(vfgen.RowsKernel, `#include "rows.h"`, "#include \"rows.h\"\nconstexpr uint32_t rowLen = 68;", 1), "i * ROW", "i * rowLen"))
+	write(uses, vfgen.RowsKernel)
 	write(rows, "constexpr uint32_t ROW = 68;\n")
 	misses := func(want int64, file string) {
 		t.Helper()

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ascvet/ascvet/internal/lsp/lsptest"
 )
 
 // TestFixTitles: a quick fix is titled as its finding's message reads: in
@@ -21,11 +23,11 @@ func TestFixTitles(t *testing.T) {
 		{"zh-CN", "scale_rows.py", []string{"将 vf.load_unalign_pre 移至循环之前 (ASC1001)", "将 vf.store_unalign_post 移至循环之后 (ASC1002)"}},
 		{"en", "unaligned_copy.asc", []string{"hoist the LoadUnAlignPre before the loop (ASC1001)", "sink the StoreUnAlignPost after the loop (ASC1002)"}},
 	} {
-		c, dir := session(t, tc.locale)
-		uri := c.open(filepath.Join(dir, tc.kernel), readKernel(t, tc.kernel), 1)
+		c, dir := lsptest.Session(t, tc.locale)
+		uri := c.Open(filepath.Join(dir, tc.kernel), readKernel(t, tc.kernel), 1)
 		var got []string
-		for _, d := range c.diagnostics(uri, 1) {
-			for _, a := range c.codeActions(uri, d.Range) {
+		for _, d := range c.Diagnostics(uri, 1) {
+			for _, a := range c.CodeActions(uri, d.Range) {
 				if !strings.Contains(a.Title, "ascvet:ignore") && !slices.Contains(got, a.Title) {
 					got = append(got, a.Title)
 				}

@@ -107,7 +107,7 @@ func runRegs(args []string, stdout, stderr io.Writer) int {
 	var out []regsRegion
 	fset := token.NewFileSet()
 	for _, file := range in.Files {
-		f, err := parseAsCheck(fset, file.Name, file.Src)
+		f, err := driver.ParseAsCheck(fset, file.Name, file.Src)
 		if err != nil {
 			code = max(code, parseFailed(stderr, file.Name, err))
 			continue

@@ -139,16 +139,6 @@ func defaultParseLimits(stderr io.Writer) bool {
 	return true
 }
 
-// parseAsCheck parses a file as a check does (cppir.ParseFileAsAnalyzer):
-// with the project index, so that header constants fold and helpers of
-// other headers are inlined as the rules see them. What the lowering
-// consulted is dropped: nothing is cached here.
-func parseAsCheck(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
-	f, err := cppir.ParseFileAsAnalyzer(fset, name, src)
-	cppir.ProjectIndex().Consulted(name)
-	return f, err
-}
-
 // parseInstance reads -instance: NAME=ARG pairs separated by commas, an
 // integer, true or false binding a value and anything else a type.
 func parseInstance(s string) (ir.Bindings, error) {
@@ -216,7 +206,7 @@ func simOne(path string, line int, m *simcheck.Machine, set simSettings, asJSON 
 	if set.fixed {
 		fset, f, md, err = analyseForSim(in.Files[0])
 	} else {
-		f, err = parseAsCheck(fset, in.Files[0].Name, in.Files[0].Src)
+		f, err = driver.ParseAsCheck(fset, in.Files[0].Name, in.Files[0].Src)
 	}
 	if err != nil {
 		return parseFailed(stderr, path, err)
@@ -363,7 +353,7 @@ func simAll(paths []string, m *simcheck.Machine, iterations int, choice *ir.Bind
 	prog.SetTotal(len(in.Files))
 	for _, file := range in.Files {
 		prog.Add(1)
-		f, err := parseAsCheck(fset, file.Name, file.Src)
+		f, err := driver.ParseAsCheck(fset, file.Name, file.Src)
 		if err != nil {
 			code = max(code, parseFailed(stderr, file.Name, err))
 			continue

@@ -515,3 +515,13 @@ func namedFiles(paths []string) map[string]bool {
 	}
 	return out
 }
+
+// ParseAsCheck parses a file as a check does (cppir.ParseFileAsAnalyzer):
+// with the project index, so that header constants fold and helpers of
+// other headers are inlined as the rules see them. What the lowering
+// consulted is dropped: nothing is cached here.
+func ParseAsCheck(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
+	f, err := cppir.ParseFileAsAnalyzer(fset, name, src)
+	cppir.ProjectIndex().Consulted(name)
+	return f, err
+}

@@ -35,6 +35,7 @@ var layers = map[string]Layer{
 	"internal/gitquote/": Base,
 	"internal/golden/":   Base,
 	"internal/testfs/":   Base,
+	"internal/vfgen/":    Base,
 	"internal/tempfile/": Base,
 	"internal/layers/":   Base,
 	"cppfront/ir/":       Base,
@@ -55,6 +56,7 @@ var layers = map[string]Layer{
 	"internal/report/":      Driver,
 	"internal/resultcache/": Driver,
 	"internal/driver/":      Driver,
+	"internal/lsp/":         Driver,
 
 	"cmd/":                      Command,
 	"ruleset/internal/gendocs/": Command, // go generate ./ruleset: writes docs/rules.md from every rule

@@ -19,7 +19,7 @@ import (
 const (
 	// DefaultMaxFileSize: the largest VF file of the public CANN operator
 	// repositories is 176 KB, but generated kernels are bigger. Checking
-	// is linear in the size: a generated 10 MiB VF file (genHugeVF) takes
+	// is linear in the size: a generated 10 MiB VF file (vfgen.Huge) takes
 	// about 10 s and 1 GB, a 40 MiB one about 45 s and 3.8 GB (tree-sitter's
 	// tree alone is half of that); the limit keeps the memory of one file
 	// within what a CI runner has.

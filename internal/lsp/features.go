@@ -1,4 +1,4 @@
-package main
+package lsp
 
 import (
 	"encoding/json"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/analyzers/simcost"
+	"github.com/ascvet/ascvet/internal/driver"
 	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/ruleset/i18n"
 	"github.com/ascvet/ascvet/ruleset/suppress"
@@ -33,7 +34,7 @@ import (
 // placeholder as text, which ASC0002 reports until it is replaced (a
 // placeholder is no reason: it suppresses nothing). Each action is a
 // protocol.CodeAction or a snippetAction.
-func (s *lspServer) codeActions(p *protocol.CodeActionParams) []any {
+func (s *Server) codeActions(p *protocol.CodeActionParams) []any {
 	out := []any{}
 	res := s.result(p.TextDocument.URI)
 	if res == nil {
@@ -148,7 +149,7 @@ func clientSnippetEdits(params json.RawMessage) bool {
 // ignoreEdit inserts, above the finding's line and indented as it is, an
 // ascvet:ignore directive for its rule with a reason to fill in. In a
 // Python file the comment is a #.
-func (res *lspResult) ignoreEdit(is *report.Issue) protocol.TextEdit {
+func (res *result) ignoreEdit(is *report.Issue) protocol.TextEdit {
 	line := max(is.Pos.Line, 1)
 	start := 0
 	if line-1 < len(res.lines) {
@@ -174,7 +175,7 @@ const ignoreReason = "REASON: " + suppress.PlaceholderReason
 
 // hover explains the finding under the cursor, or summarises the
 // simulation of the VF loop that starts on the cursor's line.
-func (s *lspServer) hover(p *protocol.HoverParams) *protocol.Hover {
+func (s *Server) hover(p *protocol.HoverParams) *protocol.Hover {
 	res := s.result(p.TextDocument.URI)
 	if res == nil {
 		return nil
@@ -194,7 +195,7 @@ func (s *lspServer) hover(p *protocol.HoverParams) *protocol.Hover {
 		parts = append(parts, hoverIssue(is, lang))
 	}
 	if len(parts) == 0 {
-		if sum := s.loopSummary(res, uriPath(p.TextDocument.URI), int(p.Position.Line)+1); sum != "" {
+		if sum := s.loopSummary(res, URIPath(p.TextDocument.URI), int(p.Position.Line)+1); sum != "" {
 			parts = append(parts, sum)
 		}
 	}
@@ -232,13 +233,13 @@ func hoverIssue(is *report.Issue, lang string) string {
 // loopSummary simulates the VF loop that starts on line of the analysed
 // text, as ascvet sim does, and says it in one line; "" when no loop
 // starts there.
-func (s *lspServer) loopSummary(res *lspResult, path string, line int) string {
+func (s *Server) loopSummary(res *result, path string, line int) string {
 	st := res.an.Settings
 	if st.Chip == "" && st.Machine == "" {
 		return ""
 	}
 	fset := token.NewFileSet()
-	f, err := parseAsCheck(fset, path, res.text)
+	f, err := driver.ParseAsCheck(fset, path, res.text)
 	if err != nil || f == nil {
 		return ""
 	}
@@ -333,7 +334,7 @@ func lineStarts(text []byte) []int {
 }
 
 // position returns the LSP position of byte offset off.
-func (res *lspResult) position(off int) protocol.Position {
+func (res *result) position(off int) protocol.Position {
 	off = min(max(off, 0), len(res.text))
 	line := max(sort.SearchInts(res.lines, off+1)-1, 0)
 	start := res.lines[line]
@@ -342,7 +343,7 @@ func (res *lspResult) position(off int) protocol.Position {
 
 // offset returns the byte offset of a finding's position (1-based line,
 // byte column) in the analysed text.
-func (res *lspResult) offset(p token.Position) int {
+func (res *result) offset(p token.Position) int {
 	if p.Offset > 0 || p.Line == 1 && p.Column <= 1 {
 		return min(p.Offset, len(res.text))
 	}
@@ -352,7 +353,7 @@ func (res *lspResult) offset(p token.Position) int {
 	return min(res.lines[p.Line-1]+max(p.Column-1, 0), len(res.text))
 }
 
-func (res *lspResult) rangeOf(pos, end token.Position) protocol.Range {
+func (res *result) rangeOf(pos, end token.Position) protocol.Range {
 	a, b := res.offset(pos), res.offset(end)
 	if b < a {
 		b = a
@@ -395,8 +396,8 @@ func contains(r protocol.Range, p protocol.Position) bool {
 	return !before(p, r.Start) && (before(p, r.End) || p == r.End || r.Start == r.End && p.Line == r.Start.Line)
 }
 
-// uriPath returns the file path of a file: URI, "" for another scheme.
-func uriPath(uri protocol.DocumentURI) string {
+// URIPath returns the file path of a file: URI, "" for another scheme.
+func URIPath(uri protocol.DocumentURI) string {
 	u, err := url.Parse(string(uri))
 	if err != nil || u.Scheme != "file" {
 		return ""
@@ -408,8 +409,8 @@ func uriPath(uri protocol.DocumentURI) string {
 	return filepath.Clean(filepath.FromSlash(p))
 }
 
-// pathURI returns the file: URI of path.
-func pathURI(path string) protocol.DocumentURI {
+// PathURI returns the file: URI of path.
+func PathURI(path string) protocol.DocumentURI {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
