@@ -244,7 +244,7 @@ __simd_vf__ inline void K()
 // taken branches of its if constexpr only, with its types bound, and is a
 // valid function of its own (ir.Verify).
 func TestSpecialise(t *testing.T) {
-	src, err := os.ReadFile("../cmd/ascvet/testdata/sim_instances.asc")
+	src, err := os.ReadFile("../internal/cli/testdata/sim_instances.asc")
 	if err != nil {
 		t.Fatal(err)
 	}

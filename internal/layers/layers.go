@@ -21,10 +21,11 @@ const (
 	Core                 // liveness and register pressure, the cycle simulator
 	Rules                // the analyzers: one per rule, and the providers they share
 	Driver               // what a run of ascvet does around the rules: roots, reports
-	Command              // the commands: ascvet (cmd/ascvet) and the docs generator
+	Command              // the command lines: ascvet's (internal/cli) and the docs generator
+	Main                 // the programs' mains: cmd/ascvet, a call of cli.Main
 )
 
-var names = [...]string{"base", "front", "core", "rules", "driver", "command"}
+var names = [...]string{"base", "front", "core", "rules", "driver", "command", "main"}
 
 func (l Layer) String() string { return names[l] }
 
@@ -58,7 +59,8 @@ var layers = map[string]Layer{
 	"internal/driver/":      Driver,
 	"internal/lsp/":         Driver,
 
-	"cmd/":                      Command,
+	"internal/cli/":             Command,
+	"cmd/":                      Main,
 	"ruleset/internal/gendocs/": Command, // go generate ./ruleset: writes docs/rules.md from every rule
 }
 

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+// TestTuneGCHugeHeap: a check starts with GOGC=400 under the soft limit,
+// and goes back to the default collector (GOGC=100, no limit) once the
+// live heap passes checkLiveMax, as a huge file's does: under the limit
+// the collector would run back to back (BenchmarkHugeFile's 32 MiB file
+// took 31 s instead of 19). A user's GOGC is left alone.
+func TestTuneGCHugeHeap(t *testing.T) {
+	gcPercent := func() int {
+		p := debug.SetGCPercent(100)
+		debug.SetGCPercent(p)
+		return p
+	}
+	before, limBefore := gcPercent(), debug.SetMemoryLimit(-1)
+	restore := tuneGC(func(string) string { return "" })
+	if p, lim := gcPercent(), debug.SetMemoryLimit(-1); p != checkGOGC || lim != checkMemLimit {
+		t.Fatalf("a check runs with GOGC=%d, limit %d; want %d, %d", p, lim, checkGOGC, checkMemLimit)
+	}
+	runtime.GC()
+	if p := gcPercent(); p != checkGOGC {
+		t.Errorf("a small heap: GOGC=%d after a collection, want %d", p, checkGOGC)
+	}
+	big := make([]byte, 320<<20) // past checkLiveMax (256 MiB)
+	for i := range big {
+		big[i] = byte(i) // touched: live, not a zero page
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for gcPercent() != 100 && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond) // the finalizer runs on its own goroutine
+	}
+	if p, lim := gcPercent(), debug.SetMemoryLimit(-1); p != 100 || lim != math.MaxInt64 {
+		t.Errorf("a live heap of %d MiB: GOGC=%d, limit %d; want 100 and none", len(big)>>20, p, lim)
+	}
+	runtime.KeepAlive(big)
+	restore()
+	if p, lim := gcPercent(), debug.SetMemoryLimit(-1); p != before || lim != limBefore {
+		t.Errorf("restored GOGC=%d, limit %d; want %d, %d", p, lim, before, limBefore)
+	}
+	restore = tuneGC(func(k string) string {
+		if k == "GOGC" {
+			return "200"
+		}
+		return ""
+	})
+	if p := gcPercent(); p != before {
+		t.Errorf("with the user's GOGC: GOGC=%d, want it left at %d", p, before)
+	}
+	restore()
+}
