@@ -1,0 +1,332 @@
+package cppfront
+
+import (
+	"strings"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// Folding the index's definition texts (index_scan.go) into values:
+// the evaluator and its small expression parser.
+
+// evaluator folds definition texts into fixed values.
+type evaluator struct {
+	hs    []*header
+	depth int
+}
+
+// lookupDef returns the definition text of name in the headers.
+func (ev *evaluator) lookupDef(name string) (string, bool) {
+	for _, h := range ev.hs {
+		if v, ok := h.defs[name]; ok {
+			return v, v != ""
+		}
+	}
+	return "", false
+}
+
+// name evaluates a name; types maps template parameters to arguments.
+func (ev *evaluator) name(name string, types map[string]string) *ir.Expr {
+	if k := strings.LastIndex(name, "::"); k >= 0 {
+		name = name[k+2:]
+	}
+	if name == "VECTOR_REG_WIDTH" || name == "VRegSize" {
+		return ir.Const(ir.VectorBytes)
+	}
+	text, ok := ev.lookupDef(name)
+	if !ok || ev.depth > 16 {
+		return nil
+	}
+	ev.depth++
+	defer func() { ev.depth-- }()
+	p := &exprParser{s: text, ev: ev, types: types}
+	v := p.expr()
+	if p.failed || strings.TrimSpace(p.s[p.i:]) != "" {
+		return nil
+	}
+	return fixed(v)
+}
+
+// call evaluates a constexpr function with one return, given its template arguments.
+func (ev *evaluator) call(name string, targs []string, outer map[string]string) *ir.Expr {
+	if k := strings.LastIndex(name, "::"); k >= 0 {
+		name = name[k+2:]
+	}
+	if v, ok := ir.SizeCalls[name]; ok {
+		return ir.Const(v)
+	}
+	if ev.depth > 16 {
+		return nil
+	}
+	for _, h := range ev.hs {
+		f, ok := h.funcs[name]
+		if !ok {
+			continue
+		}
+		if len(targs) != len(f.tparams) {
+			return nil
+		}
+		types := map[string]string{}
+		for j, t := range f.tparams {
+			a := strings.TrimSpace(targs[j])
+			if o, ok := outer[a]; ok {
+				a = o
+			}
+			types[t] = a
+		}
+		ev.depth++
+		defer func() { ev.depth-- }()
+		p := &exprParser{s: f.ret, ev: ev, types: types}
+		v := p.expr()
+		if p.failed || strings.TrimSpace(p.s[p.i:]) != "" {
+			return nil
+		}
+		return fixed(v)
+	}
+	return nil
+}
+
+// alias resolves a type name through the headers' using aliases.
+func (ev *evaluator) alias(t string) string {
+	for n := 0; n < 8; n++ {
+		found := false
+		for _, h := range ev.hs {
+			if d, ok := h.aliases[t]; ok {
+				t, found = d, true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	return t
+}
+
+// exprParser parses a C++ integer constant expression of a definition.
+type exprParser struct {
+	s      string
+	i      int
+	ev     *evaluator
+	types  map[string]string // template parameter -> argument
+	failed bool
+}
+
+func (p *exprParser) space() {
+	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t' || p.s[p.i] == '\n' || p.s[p.i] == '\r') {
+		p.i++
+	}
+}
+
+func (p *exprParser) peek(tok string) bool {
+	p.space()
+	return strings.HasPrefix(p.s[p.i:], tok)
+}
+
+func (p *exprParser) eat(tok string) bool {
+	if p.peek(tok) {
+		p.i += len(tok)
+		return true
+	}
+	return false
+}
+
+var binaryLevels = [][]string{{"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}}
+
+func (p *exprParser) expr() *ir.Expr { return p.binary(0) }
+
+func (p *exprParser) binary(level int) *ir.Expr {
+	if level == len(binaryLevels) {
+		return p.unary()
+	}
+	x := p.binary(level + 1)
+	for !p.failed {
+		op := ""
+		for _, o := range binaryLevels[level] {
+			if p.peek(o) && !p.peek(o+o) && !p.peek(o+"=") || (o == "<<" || o == ">>") && p.peek(o) {
+				op = o
+				break
+			}
+		}
+		if op == "" {
+			return x
+		}
+		p.i += len(op)
+		y := p.binary(level + 1)
+		switch op {
+		case "+", "-", "*", "/", "%":
+			x = ir.Bin(op, x, y)
+		default:
+			xv, ok1 := x.Value()
+			yv, ok2 := y.Value()
+			if !ok1 || !ok2 || (op == "<<" || op == ">>") && (yv < 0 || yv > 62) {
+				p.failed = true
+				return nil
+			}
+			switch op {
+			case "<<":
+				x = ir.Const(xv << yv)
+			case ">>":
+				x = ir.Const(xv >> yv)
+			case "&":
+				x = ir.Const(xv & yv)
+			case "|":
+				x = ir.Const(xv | yv)
+			case "^":
+				x = ir.Const(xv ^ yv)
+			}
+		}
+	}
+	return x
+}
+
+func (p *exprParser) unary() *ir.Expr {
+	switch {
+	case p.eat("-"):
+		return ir.Neg(p.unary())
+	case p.eat("+"):
+		return p.unary()
+	case p.eat("~"):
+		v, ok := p.unary().Value()
+		if !ok {
+			p.failed = true
+			return nil
+		}
+		return ir.Const(^v)
+	}
+	return p.primary()
+}
+
+func (p *exprParser) ident() string {
+	p.space()
+	j := p.i
+	for j < len(p.s) && (isIdentChar(p.s[j]) || p.s[j] == ':' && j+1 < len(p.s) && p.s[j+1] == ':') {
+		if p.s[j] == ':' {
+			j++
+		}
+		j++
+	}
+	id := p.s[p.i:j]
+	p.i = j
+	return id
+}
+
+// targs reads <...> after a name, if any.
+func (p *exprParser) targs() []string {
+	if !p.peek("<") || p.peek("<<") {
+		return nil
+	}
+	k := matchAngle([]byte(p.s), p.i)
+	if k < 0 {
+		return nil // a comparison, which a constant of ours never is: left to fail
+	}
+	out := splitTop(p.s[p.i+1 : k])
+	p.i = k + 1
+	return out
+}
+
+// size returns sizeof of a type name, symbolic for a template parameter.
+func (p *exprParser) size(t string) *ir.Expr {
+	t = normSpace(t)
+	if a, ok := p.types[t]; ok {
+		t = a
+	}
+	t = p.ev.alias(t)
+	if sz, ok := ir.ElemSize(t); ok {
+		return ir.Const(sz)
+	}
+	if isIdentifier(t) {
+		return &ir.Expr{Kind: ir.ExprSizeof, Name: t}
+	}
+	p.failed = true
+	return nil
+}
+
+func (p *exprParser) primary() *ir.Expr {
+	if p.failed {
+		return nil
+	}
+	p.space()
+	if p.i >= len(p.s) {
+		p.failed = true
+		return nil
+	}
+	c := p.s[p.i]
+	switch {
+	case c == '(':
+		p.i++
+		// A C-style cast: (uint32_t)x.
+		save := p.i
+		t := strings.TrimSpace(p.ident())
+		if t != "" && p.eat(")") {
+			if _, ok := ir.ElemSize(p.ev.alias(t)); ok {
+				return p.unary()
+			}
+		}
+		p.i = save
+		x := p.expr()
+		if !p.eat(")") {
+			p.failed = true
+		}
+		return x
+	case c >= '0' && c <= '9':
+		j := p.i
+		for j < len(p.s) && (isIdentChar(p.s[j]) || p.s[j] == '\'') {
+			j++
+		}
+		v, ok := parseInt(p.s[p.i:j])
+		p.i = j
+		if !ok {
+			p.failed = true
+			return nil
+		}
+		return ir.Const(v)
+	case isIdentStart(c):
+		id := p.ident()
+		switch id {
+		case "sizeof":
+			if !p.eat("(") {
+				p.failed = true
+				return nil
+			}
+			k := strings.IndexByte(p.s[p.i:], ')')
+			if k < 0 {
+				p.failed = true
+				return nil
+			}
+			t := p.s[p.i : p.i+k]
+			p.i += k + 1
+			return p.size(t)
+		case "static_cast", "reinterpret_cast":
+			p.targs()
+			if !p.eat("(") {
+				p.failed = true
+				return nil
+			}
+			x := p.expr()
+			if !p.eat(")") {
+				p.failed = true
+			}
+			return x
+		}
+		targs := p.targs()
+		if p.eat("(") {
+			if !p.eat(")") {
+				p.failed = true // only calls without arguments
+				return nil
+			}
+			x := p.ev.call(id, targs, p.types)
+			if x == nil {
+				p.failed = true
+			}
+			return x
+		}
+		x := p.ev.name(id, p.types)
+		if x == nil {
+			p.failed = true
+		}
+		return x
+	}
+	p.failed = true
+	return nil
+}
