@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ascvet/ascvet/internal/lsp/lsptest"
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // TestFixTitles: a quick fix is titled as its finding's message reads: in
@@ -24,7 +25,7 @@ func TestFixTitles(t *testing.T) {
 		{"en", "unaligned_copy.asc", []string{"hoist the LoadUnAlignPre before the loop (ASC1001)", "sink the StoreUnAlignPost after the loop (ASC1002)"}},
 	} {
 		c, dir := lsptest.Session(t, tc.locale)
-		uri := c.Open(filepath.Join(dir, tc.kernel), readKernel(t, tc.kernel), 1)
+		uri := c.Open(filepath.Join(dir, tc.kernel), testfs.Kernel(t, tc.kernel), 1)
 		var got []string
 		for _, d := range c.Diagnostics(uri, 1) {
 			for _, a := range c.CodeActions(uri, d.Range) {

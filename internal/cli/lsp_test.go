@@ -21,6 +21,7 @@ import (
 	"github.com/ascvet/ascvet/internal/lsp/lsptest"
 	"github.com/ascvet/ascvet/internal/resultcache"
 	"github.com/ascvet/ascvet/internal/source"
+	"github.com/ascvet/ascvet/internal/testfs"
 	"github.com/ascvet/ascvet/internal/vfgen"
 )
 
@@ -34,7 +35,7 @@ import (
 func TestLSPSharesCache(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("ASCVET_CACHE", t.TempDir())
-	text := readKernel(t, "unaligned_copy.asc")
+	text := testfs.Kernel(t, "unaligned_copy.asc")
 	k := filepath.Join(dir, "k.asc")
 	r := filepath.Join(dir, "r.asc")
 	for p, s := range map[string]string{k: text, r: vfgen.RowsKernel, filepath.Join(dir, "rows.h"): "constexpr uint32_t ROW = 68;\n"} {
@@ -160,7 +161,7 @@ func TestLSPCorpus(t *testing.T) {
 // baseline (-baseline) holds.
 func TestLSPConfigBaseline(t *testing.T) {
 	dir := t.TempDir()
-	text := readKernel(t, "unaligned_copy.asc")
+	text := testfs.Kernel(t, "unaligned_copy.asc")
 	write := func(p, s string) {
 		t.Helper()
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -238,7 +239,7 @@ func TestLSPProcess(t *testing.T) {
 		}
 		c := lsptest.Dial(t, processPipe{stdout, stdin})
 		c.Initialize(dir, "en")
-		uri := c.Open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 7)
+		uri := c.Open(filepath.Join(dir, "k.asc"), testfs.Kernel(t, "unaligned_copy.asc"), 7)
 		if got := lsptest.Codes(c.Diagnostics(uri, 7)); !slices.Equal(got, []string{"ASC1001", "ASC1002"}) {
 			t.Errorf("diagnostics %v", got)
 		}
@@ -305,14 +306,4 @@ func TestLSPExitStdinOpen(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the server did not end its session on exit while its stdin stayed open")
 	}
-}
-
-// readKernel returns the test kernel name of testdata/kernels.
-func readKernel(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("../../testdata/kernels", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

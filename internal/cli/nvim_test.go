@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // nvimReport is what testdata/nvim/lsp_fix.lua saw in Neovim.
@@ -57,7 +59,7 @@ func TestNeovimLSP(t *testing.T) {
 	}
 	nvim := debianTool(t, "nvim", "neovim", "see https://github.com/neovim/neovim/blob/master/INSTALL.md")
 	bin := filepath.Join(buildAscvet(t), "ascvet")
-	original := readKernel(t, "unaligned_copy.asc")
+	original := testfs.Kernel(t, "unaligned_copy.asc")
 
 	// The hoist: the Pre in the loop's first line moves before the loop,
 	// at the start of the row; the rest of the file is as it was (compare

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,11 +33,7 @@ func newPipeline(t *testing.T, dir string) *Pipeline {
 // path there.
 func kernel(t *testing.T, name string) string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("../../testdata/kernels", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return testfs.Put(t, t.TempDir(), name, string(src))
+	return testfs.Put(t, t.TempDir(), name, testfs.Kernel(t, name))
 }
 
 // run runs Run over paths with o, and returns its outcome, stdout and

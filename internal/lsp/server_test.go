@@ -25,6 +25,7 @@ import (
 	"github.com/ascvet/ascvet/internal/lsp"
 	"github.com/ascvet/ascvet/internal/lsp/lsptest"
 	"github.com/ascvet/ascvet/internal/source"
+	"github.com/ascvet/ascvet/internal/testfs"
 	"github.com/ascvet/ascvet/internal/vfgen"
 )
 
@@ -39,7 +40,7 @@ func TestLSPSession(t *testing.T) {
 		t.Fatalf("capabilities %+v", res)
 	}
 	path := filepath.Join(dir, "k.asc")
-	text := readKernel(t, "unaligned_copy.asc")
+	text := testfs.Kernel(t, "unaligned_copy.asc")
 	uri := c.Open(path, text, 1)
 	ds := c.Diagnostics(uri, 1)
 	if got := lsptest.Codes(ds); !slices.Equal(got, []string{"ASC1001", "ASC1002"}) {
@@ -149,7 +150,7 @@ func TestLSPSuppressSnippet(t *testing.T) {
 		var res protocol.InitializeResult
 		c.Call(protocol.MethodInitialize, json.RawMessage(`{"rootUri": "`+string(lsp.PathURI(dir))+`", "capabilities": `+caps+`}`), &res)
 		c.Notify(protocol.MethodInitialized, &protocol.InitializedParams{})
-		uri := c.Open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 1)
+		uri := c.Open(filepath.Join(dir, "k.asc"), testfs.Kernel(t, "unaligned_copy.asc"), 1)
 		post := lsptest.Find(t, c.Diagnostics(uri, 1), "ASC1002")
 		var actions []struct {
 			Title string `json:"title"`
@@ -199,7 +200,7 @@ func TestLSPSuppressSnippet(t *testing.T) {
 // the hover in Chinese, and the rule links to the Chinese docs.
 func TestLSPChinese(t *testing.T) {
 	c, dir := lsptest.Session(t, "zh-CN")
-	uri := c.Open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 1)
+	uri := c.Open(filepath.Join(dir, "k.asc"), testfs.Kernel(t, "unaligned_copy.asc"), 1)
 	d := lsptest.Find(t, c.Diagnostics(uri, 1), "ASC1002")
 	if !strings.Contains(d.Message, "循环") || d.CodeDescription == nil || !strings.Contains(string(d.CodeDescription.Href), "rules.zh.md#asc1002") {
 		t.Errorf("Chinese diagnostic %+v", d)
@@ -219,7 +220,7 @@ func TestLSPChinese(t *testing.T) {
 // TestLSPRelated: a finding's related locations travel with it.
 func TestLSPRelated(t *testing.T) {
 	c, dir := lsptest.Session(t, "en")
-	text := readKernel(t, "unaligned_bugs.asc")
+	text := testfs.Kernel(t, "unaligned_bugs.asc")
 	uri := c.Open(filepath.Join(dir, "bugs.asc"), text, 1)
 	ds := c.Diagnostics(uri, 1)
 	n := 0
@@ -240,7 +241,7 @@ func TestLSPRelated(t *testing.T) {
 // comment.
 func TestLSPPython(t *testing.T) {
 	c, dir := lsptest.Session(t, "en")
-	text := readKernel(t, "scale_rows.py")
+	text := testfs.Kernel(t, "scale_rows.py")
 	uri := c.Open(filepath.Join(dir, "scale_rows.py"), text, 1)
 	d := lsptest.Find(t, c.Diagnostics(uri, 1), "ASC1001")
 	for _, a := range c.CodeActions(uri, d.Range) {
@@ -267,7 +268,7 @@ func TestLSPPanic(t *testing.T) {
 	dir := t.TempDir()
 	c := lsptest.Start(t, append(all.Analyzers(), boom), lsp.Options{Debounce: 5 * time.Millisecond, NoCache: true})
 	c.Initialize(dir, "en")
-	uri := c.Open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 1)
+	uri := c.Open(filepath.Join(dir, "k.asc"), testfs.Kernel(t, "unaligned_copy.asc"), 1)
 	if got := lsptest.Codes(c.Diagnostics(uri, 1)); !slices.Equal(got, []string{"ASC1001", "ASC1002"}) {
 		t.Errorf("with a panicking analyzer: %v, want ASC1001 ASC1002", got)
 	}
@@ -301,7 +302,7 @@ func TestLSPHeaderSaved(t *testing.T) {
 	if got := lsptest.Codes(c.Diagnostics(uses, 1)); !slices.Contains(got, "ASC2001") {
 		t.Fatalf("uses.asc: %v, want ASC2001 from rows.h's stride", got)
 	}
-	other := c.Open(filepath.Join(dir, "other.asc"), readKernel(t, "unaligned_copy.asc"), 1)
+	other := c.Open(filepath.Join(dir, "other.asc"), testfs.Kernel(t, "unaligned_copy.asc"), 1)
 	c.Diagnostics(other, 1)
 	if err := os.WriteFile(rows, []byte("constexpr uint32_t ROW = 64; // aligned now\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -374,7 +375,7 @@ func TestLSPDebounce(t *testing.T) {
 		mu.Unlock()
 	}})
 	c.Initialize(dir, "en")
-	text := readKernel(t, "unaligned_copy.asc")
+	text := testfs.Kernel(t, "unaligned_copy.asc")
 	uri := c.Open(filepath.Join(dir, "k.asc"), text, 1)
 	c.Diagnostics(uri, 1)
 	for v := int32(2); v <= 6; v++ {
@@ -536,7 +537,7 @@ func TestLSPHostile(t *testing.T) {
 			t.Errorf("client log lacks %q:\n%s", want, logs)
 		}
 	}
-	uri := c.Open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 1)
+	uri := c.Open(filepath.Join(dir, "k.asc"), testfs.Kernel(t, "unaligned_copy.asc"), 1)
 	if got := lsptest.Codes(c.Diagnostics(uri, 1)); len(got) != 2 {
 		t.Errorf("after the hostile buffers: %v", got)
 	}
@@ -555,7 +556,7 @@ func TestLSPWatched(t *testing.T) {
 			DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesWorkspaceClientCapabilities{DynamicRegistration: true}}},
 	}, &res)
 	c.Notify(protocol.MethodInitialized, &protocol.InitializedParams{})
-	uri := c.Open(filepath.Join(dir, "k.asc"), readKernel(t, "unaligned_copy.asc"), 1)
+	uri := c.Open(filepath.Join(dir, "k.asc"), testfs.Kernel(t, "unaligned_copy.asc"), 1)
 	if d := lsptest.Find(t, c.Diagnostics(uri, 1), "ASC1001"); d.Severity != protocol.DiagnosticSeverityWarning {
 		t.Fatalf("ASC1001 severity %v before the configuration", d.Severity)
 	}
@@ -736,13 +737,3 @@ func TestLSPMalformed(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
-
-// readKernel returns the test kernel name of testdata/kernels.
-func readKernel(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("../../testdata/kernels", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}

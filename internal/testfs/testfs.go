@@ -74,6 +74,26 @@ func Files(t testing.TB, dir string) []string {
 	return out
 }
 
+// Kernel returns the example kernel name of the module's
+// testdata/kernels, found from the test's folder up.
+func Kernel(t testing.TB, name string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return Read(t, filepath.Join(dir, "testdata", "kernels", name))
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatalf("no go.mod above the test's folder: cannot find testdata/kernels/%s", name)
+		}
+		dir = parent
+	}
+}
+
 // Git runs git in dir with a configuration of its own (a test identity, no
 // signing, main as the first branch; no system or global configuration)
 // and returns what it printed; a failure fails the test.

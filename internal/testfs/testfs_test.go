@@ -33,6 +33,14 @@ func TestHelpers(t *testing.T) {
 	}
 }
 
+// TestKernel: an example kernel is found from a folder below the module
+// root.
+func TestKernel(t *testing.T) {
+	if k := Kernel(t, "masks.asc"); !strings.Contains(k, "__simd_vf__") && !strings.Contains(k, "__VEC_SCOPE__") {
+		t.Errorf("masks.asc holds no VF code:\n%s", k)
+	}
+}
+
 // TestGit runs git with its own identity: a commit is made and read back.
 func TestGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
