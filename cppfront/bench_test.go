@@ -125,7 +125,7 @@ func BenchmarkRawParseLazy(b *testing.B) {
 	for i, s := range srcs {
 		clean, blanks := prepass(s)
 		texts[i] = clean
-		if p := planLazy(clean, blanks, nil); p != nil {
+		if p := planLazy(lexText(clean), blanks, nil); p != nil {
 			texts[i] = p.text
 		}
 	}

@@ -91,7 +91,8 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 		return f, nil
 	}
 	clean, blanks := prepass(src)
-	if d := nesting(clean); d > opts.maxDepth() {
+	toks := lexText(clean)
+	if d := toks.nesting(); d > opts.maxDepth() {
 		return f, depthError(d, opts.maxDepth())
 	}
 	b := &budget{clock: clock{stop: opts.Stop}, cut: treeCut(opts.maxDepth())}
@@ -106,7 +107,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 		return noRegions(f), b.err(opts.Timeout)
 	}
 	if mac != nil {
-		clean, blanks = mac.clean, mac.blanks
+		clean, blanks, toks = mac.clean, mac.blanks, mac.toks
 		defer func() { f.Src = src }() // lowering reads the expanded text through f.Src
 	}
 	only := opts.only
@@ -116,10 +117,10 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 			only[i] = [2]int{mac.toExp(r[0]), mac.toExp(r[1])}
 		}
 	}
-	if opts.RegionsOnly && only == nil && noAnalysedRegion(clean, blanks) {
+	if opts.RegionsOnly && only == nil && noAnalysedRegion(toks, blanks) {
 		return f, nil
 	}
-	trees, segs := parseLazy(clean, blanks, b.clock, only)
+	trees, segs := parseLazy(toks, blanks, b.clock, only)
 	if trees == nil {
 		if b.over() {
 			return noRegions(f), b.err(opts.Timeout)
@@ -193,17 +194,18 @@ func lowerForeignTrees(fset *token.FileSet, name string, src, clean []byte, blan
 	return f
 }
 
-// parseLazy parses the pre-passed text with the bodies lowering never
-// reads blanked (lazy.go), or whole when the scan is unsure or the trees
-// do not hold what it expected. The trees have the offsets of clean; nil
-// when the parser stopped (clk over).
-func parseLazy(clean []byte, blanks []blank, clk clock, only [][2]int) ([]*sitter.Tree, []segment) {
+// parseLazy parses the pre-passed text (toks.src, its tokens toks) with
+// the bodies lowering never reads blanked (lazy.go), or whole when the
+// scan is unsure or the trees do not hold what it expected. The trees have
+// the offsets of the text; nil when the parser stopped (clk over).
+func parseLazy(toks *tokens, blanks []blank, clk clock, only [][2]int) ([]*sitter.Tree, []segment) {
+	clean := toks.src
 	var p *lazyPlan
 	if !parseWhole {
-		p = planLazy(clean, blanks, only)
+		p = planLazy(toks, blanks, only)
 	}
 	if p == nil {
-		return parseTrees(clean, clk)
+		return parseTrees(clean, toks, clk)
 	}
 	trees, segs := parseTreesSkipping(p.text, p.bodies, clk)
 	if trees == nil {
@@ -217,22 +219,26 @@ func parseLazy(clean []byte, blanks []blank, clk clock, only [][2]int) ([]*sitte
 		return trees, segs
 	}
 	closeTrees(trees)
-	return parseTrees(clean, clk)
+	return parseTrees(clean, toks, clk)
 }
 
 // parseTrees parses the pre-passed text: whole, or in segments when it is big
-// (segments.go). It returns nil trees when the parser stopped.
+// (segments.go), cut from its tokens (toks; nil: lexed here when needed).
+// It returns nil trees when the parser stopped.
 //
 // tsutil.Parse watches the deadline from C, not the stop flag: the flag is
 // checked before a parse and between segments (parseSegments). A segment
 // is small (12 to 256 KB: milliseconds), and a text parsed whole is under
 // segmentMin, so a stopped parse ends within a fraction of a second.
-func parseTrees(clean []byte, clk clock) ([]*sitter.Tree, []segment) {
+func parseTrees(clean []byte, toks *tokens, clk clock) ([]*sitter.Tree, []segment) {
 	if clk.stopped() {
 		return nil, nil
 	}
 	if len(clean) >= segmentMin {
-		if segs := splitSegments(clean, segmentSize); segs != nil {
+		if toks == nil {
+			toks = lexText(clean)
+		}
+		if segs := splitSegments(toks, segmentSize); segs != nil {
 			if trees := parseSegments(clean, segs, clk); trees != nil {
 				return trees, segs
 			}
@@ -259,7 +265,7 @@ func parseTrees(clean []byte, clk clock) ([]*sitter.Tree, []segment) {
 // A big file goes to the segments as before.
 func parseTreesSkipping(text []byte, bodies [][2]int, clk clock) ([]*sitter.Tree, []segment) {
 	if len(text) >= segmentMin || len(bodies) == 0 {
-		return parseTrees(text, clk)
+		return parseTrees(text, nil, clk)
 	}
 	if clk.stopped() {
 		return nil, nil
@@ -287,7 +293,7 @@ func parseTreesSkipping(text []byte, bodies [][2]int, clk clock) ([]*sitter.Tree
 		putParser(p)
 	}()
 	if p.SetIncludedRanges(rs) != nil {
-		return parseTrees(text, clk)
+		return parseTrees(text, nil, clk)
 	}
 	tree := tsutil.Parse(p, text, clk.deadline)
 	if tree == nil {

@@ -182,6 +182,6 @@ func FuzzPrepass(f *testing.F) {
 		if got, want := HasVFMarker(src), naiveMarker(src); got != want {
 			t.Fatalf("HasVFMarker %v, one pass per marker %v", got, want)
 		}
-		_ = nesting(out)
+		_ = lexText(out).nesting()
 	})
 }

@@ -109,8 +109,9 @@ type lazyPlan struct {
 // lowered (Options.only): a VF function outside them is blanked too, unless
 // one of them calls it or it calls one of them (its values and
 // instantiations reach them).
-func planLazy(clean []byte, blanks []blank, only [][2]int) *lazyPlan {
-	blocks, why, ok := classify(clean, blanks, only)
+func planLazy(t *tokens, blanks []blank, only [][2]int) *lazyPlan {
+	clean := t.src
+	blocks, why, ok := classify(t, blanks, only)
 	if !ok {
 		return nil
 	}
@@ -145,8 +146,9 @@ func planLazy(clean []byte, blanks []blank, only [][2]int) *lazyPlan {
 // the scan can tell), "empty", "hot" (a VF marker in the header or body),
 // "constexpr", "setter" (a constructor or Init method), "caller" (it
 // mentions a name a hot block's header calls).
-func classify(clean []byte, blanks []blank, only [][2]int) ([]lazyBlock, []string, bool) {
-	blocks, classes, ok := scanBlocks(clean)
+func classify(t *tokens, blanks []blank, only [][2]int) ([]lazyBlock, []string, bool) {
+	clean := t.src
+	blocks, classes, ok := scanBlocks(t)
 	if !ok || len(blocks) == 0 {
 		return nil, nil, false
 	}
@@ -612,7 +614,8 @@ func callNameSpans(h []byte, f func(k, e int)) {
 // headers, and the identifiers of class heads (after class, struct or
 // union, up to the first : , > = ; or {). ok is false when it loses track
 // of the braces, as splitSegments does.
-func scanBlocks(src []byte) (blocks []lazyBlock, classes map[string]bool, ok bool) {
+func scanBlocks(t *tokens) (blocks []lazyBlock, classes map[string]bool, ok bool) {
+	src := t.src
 	type lframe struct {
 		kind  byte // 'n' namespace or extern block, 'c' class body, '#' conditional, 'o' other brace
 		block int  // index in blocks, for 'o'
@@ -621,7 +624,6 @@ func scanBlocks(src []byte) (blocks []lazyBlock, classes map[string]bool, ok boo
 	var (
 		stack     []lframe
 		parens    = 0    // ( and [ depth
-		lineStart = true // only blanks since the line began
 		nsAt      = -1   // start of a `namespace` or `extern "C"` being read, else -1
 		prev      byte   // the previous significant byte ('a' an identifier, '0' a number, '"' a literal)
 		word      []byte // the identifier, when prev is 'a'
@@ -654,40 +656,29 @@ func scanBlocks(src []byte) (blocks []lazyBlock, classes map[string]bool, ok boo
 		}
 		return -1
 	}
-	for i := 0; i < n; {
+	for k := range t.toks {
+		tk := &t.toks[k]
+		i, j := int(tk.start), int(tk.end)
 		c := src[i]
-		if next, newline := trivia(src, i); next != i {
-			lineStart = lineStart || newline
-			i = next
-			continue
-		}
-		if c == '#' && lineStart {
-			j := lineEnd(src, i)
-			switch directive(src[i+1 : j]) {
-			case "if", "ifdef", "ifndef":
+		if tk.kind == '#' {
+			switch tk.dir {
+			case 'i':
 				stack = append(stack, lframe{kind: '#'})
-			case "else", "elif", "elifdef", "elifndef":
+			case 'e':
 				if k := len(stack) - 1; k < 0 || stack[k].kind != '#' {
 					return nil, nil, false
 				}
-			case "endif":
+			case 'n':
 				k := len(stack) - 1
 				if k < 0 || stack[k].kind != '#' {
 					return nil, nil, false
 				}
 				stack = stack[:k]
 			}
-			i, lineStart = j, false
 			continue
 		}
-		lineStart = false
-		switch {
-		case isIdentStart(c):
-			j, raw := identEnd(src, i)
-			if raw {
-				prev, nsAt, i = '"', -1, j
-				continue
-			}
+		switch tk.kind {
+		case 'a':
 			w := src[i:j]
 			switch s := string(w); {
 			case s == "namespace" || s == "extern":
@@ -709,14 +700,13 @@ func scanBlocks(src []byte) (blocks []lazyBlock, classes map[string]bool, ok boo
 					}
 				}
 			}
-			prev, word, i = 'a', w, j
+			prev, word = 'a', w
 			continue
-		}
-		if j, class := literal(src, i); j != i {
+		case '"', '0': // a literal (a raw one starts with its prefix)
 			if !(c == '"' && nsAt >= 0 && src[nsAt] == 'e') { // extern "C"
 				nsAt = -1
 			}
-			prev, i = class, j
+			prev = tk.kind
 			continue
 		}
 		if tmpl > 0 || afterTmpl && c == '<' {
@@ -739,7 +729,6 @@ func scanBlocks(src []byte) (blocks []lazyBlock, classes map[string]bool, ok boo
 			}
 			if tmpl > 0 || c == '>' {
 				prev = c
-				i++
 				continue
 			}
 		}
@@ -803,7 +792,6 @@ func scanBlocks(src []byte) (blocks []lazyBlock, classes map[string]bool, ok boo
 			nsAt = -1
 		}
 		prev = c
-		i++
 	}
 	if len(stack) > 0 || parens != 0 {
 		return nil, nil, false
@@ -822,7 +810,8 @@ var bodyAfter = map[string]bool{"const": true, "override": true, "final": true, 
 // simtOnly), which the lowering records but no rule reads. A register type
 // or any other marker says no at once, before the braces are scanned; when
 // the scan loses track of them it says no.
-func noAnalysedRegion(clean []byte, blanks []blank) bool {
+func noAnalysedRegion(t *tokens, blanks []blank) bool {
+	clean := t.src
 	var simt []int // the offsets of the __simt_* markers
 	for _, b := range blanks {
 		switch b.text {
@@ -840,7 +829,7 @@ func noAnalysedRegion(clean []byte, blanks []blank) bool {
 	if len(simt) == 0 {
 		return true
 	}
-	blocks, _, ok := scanBlocks(clean)
+	blocks, _, ok := scanBlocks(t)
 	if !ok {
 		return false
 	}

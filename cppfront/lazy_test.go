@@ -129,7 +129,7 @@ func FuzzLazy(f *testing.F) {
 			return
 		}
 		clean, blanks := prepass(src)
-		p := planLazy(clean, blanks, nil)
+		p := planLazy(lexText(clean), blanks, nil)
 		if p != nil {
 			if len(p.text) != len(clean) {
 				t.Fatalf("the blanked text has %d bytes, the pre-passed %d", len(p.text), len(clean))
@@ -275,7 +275,7 @@ void HostCheck(int n) noexcept
 // lowering never reads, and the IR is the whole parse's.
 func TestLazyBlanks(t *testing.T) {
 	clean, blanks := prepass([]byte(lazySrc))
-	p := planLazy(clean, blanks, nil)
+	p := planLazy(lexText(clean), blanks, nil)
 	if p == nil {
 		t.Fatal("nothing blanked")
 	}
@@ -349,7 +349,7 @@ __simt_vf__ inline void Simt(int n)
 __aicore__ inline void CallsSimt() { Simt(3); }
 `
 	clean, blanks := prepass([]byte(src))
-	p := planLazy(clean, blanks, nil)
+	p := planLazy(lexText(clean), blanks, nil)
 	if p == nil {
 		t.Fatal("nothing blanked")
 	}
@@ -374,12 +374,12 @@ func TestLazySkipsBodies(t *testing.T) {
 			t.Fatal(err)
 		}
 		clean, blanks := prepass(src)
-		pl := planLazy(clean, blanks, nil)
+		pl := planLazy(lexText(clean), blanks, nil)
 		if pl == nil || len(clean) >= segmentMin {
 			continue
 		}
 		planned++
-		blank, _ := parseTrees(pl.text, clock{})
+		blank, _ := parseTrees(pl.text, nil, clock{})
 		skip, segs := parseTreesSkipping(pl.text, pl.bodies, clock{})
 		if len(blank) != 1 || len(skip) != 1 || segs != nil {
 			t.Fatalf("%s: %d and %d trees", p, len(blank), len(skip))
@@ -484,7 +484,7 @@ __simt_vf__ inline void K(__gm__ float* x) { x[0] = 0; }`, false},
 	}
 	for _, c := range cases {
 		clean, blanks := prepass([]byte(c.src))
-		if got := noAnalysedRegion(clean, blanks); got != c.skip {
+		if got := noAnalysedRegion(lexText(clean), blanks); got != c.skip {
 			t.Errorf("%s: noAnalysedRegion = %v, want %v", c.name, got, c.skip)
 		}
 		f, err := ParseFileOptions(token.NewFileSet(), "r.asc", []byte(c.src), Options{RegionsOnly: true})
@@ -526,7 +526,7 @@ __simt_vf__ inline void K(__gm__ float* x) { x[0] = 0; }`, false},
 func skippedSoundly(t *testing.T, p string, src []byte) bool {
 	t.Helper()
 	clean, blanks := prepass(src)
-	if !noAnalysedRegion(clean, blanks) {
+	if !noAnalysedRegion(lexText(clean), blanks) {
 		return false
 	}
 	if n := analysed(t, string(src)); n > 0 {

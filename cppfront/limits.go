@@ -155,39 +155,3 @@ func (b *budget) check() {
 		panic(overTime{})
 	}
 }
-
-// nesting returns the deepest nesting of ( [ { in src, outside comments,
-// string and character literals. Closing brackets never take it below zero.
-func nesting(src []byte) int {
-	depth, deepest := 0, 0
-	n := len(src)
-	for i := 0; i < n; {
-		c := src[i]
-		switch {
-		case c == '/' && i+1 < n && src[i+1] == '/':
-			for i < n && src[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < n && src[i+1] == '*':
-			i += 2
-			for i+1 < n && !(src[i] == '*' && src[i+1] == '/') {
-				i++
-			}
-			i += 2
-		case c == '"' && i > 0 && src[i-1] == 'R':
-			i = skipRawString(src, i)
-		case c == '"' || c == '\'':
-			i = skipQuoted(src, i, c)
-		default:
-			switch c {
-			case '(', '[', '{':
-				depth++
-				deepest = max(deepest, depth)
-			case ')', ']', '}':
-				depth = max(depth-1, 0)
-			}
-			i++
-		}
-	}
-	return deepest
-}

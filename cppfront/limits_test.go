@@ -114,7 +114,7 @@ func TestNesting(t *testing.T) {
 		{"/* never closed {{{", 0},
 	}
 	for _, c := range cases {
-		if got := nesting([]byte(c.src)); got != c.want {
+		if got := lexText([]byte(c.src)).nesting(); got != c.want {
 			t.Errorf("nesting(%q) = %d, want %d", c.src, got, c.want)
 		}
 	}

@@ -102,6 +102,7 @@ type macroMap struct {
 	orig   []byte  // the original source
 	spans  []xspan // in order
 	blanks []blank // the pre-pass blanks, at expanded offsets
+	toks   *tokens // the tokens of clean (lexText), once expandFileBy lexed it
 }
 
 // toOrig maps an expanded offset to the original file.

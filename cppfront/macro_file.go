@@ -258,7 +258,10 @@ func expandFileBy(f *ir.File, src, clean []byte, blanks []blank, maxDepth int, i
 	if hdr != nil && hdr.loaded && c != nil {
 		ix.use(f.Name, c)
 	}
-	if m == nil || nesting(m.clean) > maxDepth {
+	if m == nil {
+		return nil, false
+	}
+	if m.toks = lexText(m.clean); m.toks.nesting() > maxDepth {
 		return nil, false
 	}
 	for _, sp := range m.spans {

@@ -134,28 +134,14 @@ func writtenNames(text []byte) map[string]bool {
 	return out
 }
 
-// eachCodeIdent is eachIdent outside comments and string and character
-// literals: a comment saying "x = a * b" writes no x.
+// eachCodeIdent is eachIdent outside comments, string and character
+// literals and directives (lexText): a comment saying "x = a * b" writes
+// no x.
 func eachCodeIdent(text []byte, f func(k, e int)) {
-	for i := 0; i < len(text); {
-		if next, _ := trivia(text, i); next != i {
-			i = min(next, len(text))
-			continue
+	for _, tk := range lexText(text).toks {
+		if tk.kind == 'a' {
+			f(int(tk.start), int(tk.end))
 		}
-		c := text[i]
-		if isIdentStart(c) {
-			e, raw := identEnd(text, i)
-			if !raw {
-				f(i, e)
-			}
-			i = e
-			continue
-		}
-		if j, _ := literal(text, i); j != i {
-			i = j
-			continue
-		}
-		i++
 	}
 }
 

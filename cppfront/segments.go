@@ -72,19 +72,19 @@ type cut struct {
 
 // splitSegments cuts src (the pre-passed text) into segments of about
 // size bytes. It returns nil when the file stays whole.
-func splitSegments(src []byte, size int) []segment {
+func splitSegments(t *tokens, size int) []segment {
+	src := t.src
 	n := len(src)
 	var (
-		stack     []*frame
-		cuts      []cut
-		last      = 0     // the last accepted cut
-		parens    = 0     // ( and [ depth
-		lineStart = true  // only blanks since the line began
-		nsAt      = -1    // start of a `namespace` or `extern "C"` being read, else -1
-		prev      byte    // the previous significant byte
-		pending   = -1    // a cut after a function body's }, kept until the next token shows it ends a declaration
-		bad       = false // the scan lost track: do not split
-		clean     = true  // the last token ended a declaration at namespace level
+		stack   []*frame
+		cuts    []cut
+		last    = 0     // the last accepted cut
+		parens  = 0     // ( and [ depth
+		nsAt    = -1    // start of a `namespace` or `extern "C"` being read, else -1
+		prev    byte    // the previous significant byte
+		pending = -1    // a cut after a function body's }, kept until the next token shows it ends a declaration
+		bad     = false // the scan lost track: do not split
+		clean   = true  // the last token ended a declaration at namespace level
 	)
 	atLevel := func() bool {
 		if parens != 0 {
@@ -103,13 +103,10 @@ func splitSegments(src []byte, size int) []segment {
 			last = at
 		}
 	}
-	for i := 0; i < n && !bad; {
+	for k := 0; k < len(t.toks) && !bad; k++ {
+		tk := &t.toks[k]
+		i, j := int(tk.start), int(tk.end)
 		c := src[i]
-		if next, newline := trivia(src, i); next != i {
-			lineStart = lineStart || newline
-			i = next
-			continue
-		}
 		if pending >= 0 {
 			// A function body's } ended a declaration when a new one
 			// starts: a name, a directive or an attribute.
@@ -119,18 +116,17 @@ func splitSegments(src []byte, size int) []segment {
 			}
 			pending = -1
 		}
-		if c == '#' && lineStart {
-			j := lineEnd(src, i)
-			switch directive(src[i+1 : j]) {
-			case "if", "ifdef", "ifndef":
+		if tk.kind == '#' {
+			switch tk.dir {
+			case 'i':
 				stack = append(stack, &frame{kind: '#', open: [2]int{i, min(j+1, n)}})
-			case "else", "elif", "elifdef", "elifndef":
+			case 'e':
 				if k := len(stack) - 1; k >= 0 && stack[k].kind == '#' {
 					stack[k].elsePart = true
 				} else {
 					bad = true
 				}
-			case "endif":
+			case 'n':
 				k := len(stack) - 1
 				if k < 0 || stack[k].kind != '#' {
 					bad = true
@@ -139,20 +135,14 @@ func splitSegments(src []byte, size int) []segment {
 				stack[k].close = [2]int{i, min(j+1, n)}
 				stack = stack[:k]
 			}
-			i, lineStart = j, false
 			if clean && atLevel() {
 				offer(min(j+1, n))
 			}
 			continue
 		}
-		lineStart, clean = false, false
-		switch {
-		case isIdentStart(c):
-			j, raw := identEnd(src, i)
-			if raw {
-				prev, nsAt, i = '"', -1, j
-				continue
-			}
+		clean = false
+		switch tk.kind {
+		case 'a':
 			switch w := string(src[i:j]); {
 			case w == "namespace" || w == "extern":
 				if nsAt < 0 {
@@ -163,14 +153,13 @@ func splitSegments(src []byte, size int) []segment {
 			default:
 				nsAt = -1
 			}
-			prev, i = 'a', j
+			prev = 'a'
 			continue
-		}
-		if j, class := literal(src, i); j != i {
+		case '"', '0': // a literal (a raw one starts with its prefix)
 			if !(c == '"' && nsAt >= 0 && src[nsAt] == 'e') { // extern "C"
 				nsAt = -1
 			}
-			prev, i = class, j
+			prev = tk.kind
 			continue
 		}
 		switch c {
@@ -220,7 +209,6 @@ func splitSegments(src []byte, size int) []segment {
 			nsAt = -1
 		}
 		prev = c
-		i++
 	}
 	if bad || len(stack) > 0 || parens != 0 {
 		return nil

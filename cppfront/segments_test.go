@@ -123,7 +123,7 @@ func nodesIn(root *sitter.Node, a, b uint) []string {
 func checkSameTrees(t *testing.T, name string, src []byte, size int, errorsToo bool) int {
 	t.Helper()
 	clean, _ := prepass(src)
-	segs := splitSegments(clean, size)
+	segs := splitSegments(lexText(clean), size)
 	if segs == nil {
 		return 0
 	}
@@ -241,7 +241,7 @@ func TestSegmentsTricky(t *testing.T) {
 	if n < 15 {
 		t.Errorf("%d segments; want a cut between most declarations", n)
 	}
-	segs := splitSegments([]byte(trickySrc), 1)
+	segs := splitSegments(lexText([]byte(trickySrc)), 1)
 	for _, s := range segs {
 		text := trickySrc[s.start:s.end]
 		for _, bad := range []string{"s1;", "anon\n", "\n;", "void g2() { }", "void g2(int) { }"} {
@@ -271,7 +271,7 @@ func TestSegmentsUnsure(t *testing.T) {
 		"void f() { }\n#endif\nvoid g() { }\n",                    // a lone #endif
 		"void f() { }\nint a = (1;\nvoid g() { }\n",               // an unclosed paren
 	} {
-		if segs := splitSegments([]byte(src), 1); segs != nil {
+		if segs := splitSegments(lexText([]byte(src)), 1); segs != nil {
 			t.Errorf("%q: cut into %d segments, want none", src, len(segs))
 		}
 	}
@@ -390,7 +390,7 @@ func bigSrc(size int) []byte {
 func TestSegmentsBigFile(t *testing.T) {
 	src := bigSrc(segmentMin + segmentMin/4)
 	clean, _ := prepass(src)
-	if n := len(splitSegments(clean, segmentSize)); n < 4 {
+	if n := len(splitSegments(lexText(clean), segmentSize)); n < 4 {
 		t.Fatalf("%d segments, want at least 4", n)
 	}
 	segd := irText(t, "big.asc", src)
@@ -413,7 +413,7 @@ func FuzzSplitSegments(f *testing.F) {
 			return
 		}
 		clean, _ := prepass(src)
-		segs := splitSegments(clean, 1)
+		segs := splitSegments(lexText(clean), 1)
 		if segs == nil {
 			return
 		}

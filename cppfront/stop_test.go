@@ -34,7 +34,7 @@ func TestStop(t *testing.T) {
 	defer SetSegments(SetSegments(32<<10, 12<<10)) // the language server's sizes: many segments
 	src := bigSrc(1 << 20)
 	clean, _ := prepass(src)
-	total := len(splitSegments(clean, segmentSize))
+	total := len(splitSegments(lexText(clean), segmentSize))
 	if total < 64 {
 		t.Fatalf("%d segments, want at least 64", total)
 	}

@@ -1,0 +1,122 @@
+package cppfront
+
+// The front end's lexer. The scans that read pre-passed text before
+// tree-sitter does (the nesting limit, the lazy plan's blocks, the
+// segment cuts, the identifiers of a function's code) read its tokens
+// instead of skipping blanks, comments and literals each in its own way:
+// lexText makes them once for a text, and the scans of that text share
+// them.
+
+// tok is one significant token of a text: what is left once blanks and
+// comments are skipped.
+type tok struct {
+	start, end int32
+	kind       byte // 'a' identifier, '"' quoted or raw literal, '0' number, '#' directive, 'p' punctuator (one byte)
+	dir        byte // of a directive: 'i' #if, #ifdef or #ifndef; 'e' #else or #elif*; 'n' #endif; 'o' another
+}
+
+// tokens are the tokens of one text.
+type tokens struct {
+	src  []byte
+	toks []tok
+}
+
+// lexText returns the tokens of src. A # that starts a line (after
+// blanks and comments) makes a directive token up to the end of its
+// logical line; elsewhere it is a punctuator. An identifier followed by a
+// quote, when it ends in R, is a raw literal with its prefix.
+func lexText(src []byte) *tokens {
+	n := len(src)
+	t := &tokens{src: src, toks: make([]tok, 0, n/6+16)}
+	lineStart := true
+	for i := 0; i < n; {
+		c := src[i]
+		if next, newline := trivia(src, i); next != i {
+			lineStart = lineStart || newline
+			i = next
+			continue
+		}
+		if c == '#' && lineStart {
+			j := lineEnd(src, i)
+			t.toks = append(t.toks, tok{start: int32(i), end: int32(j), kind: '#', dir: directiveClass(directive(src[i+1 : j]))})
+			i, lineStart = j, false
+			continue
+		}
+		lineStart = false
+		if isIdentStart(c) {
+			j, raw := identEnd(src, i)
+			kind := byte('a')
+			if raw {
+				kind = '"'
+			}
+			t.toks = append(t.toks, tok{start: int32(i), end: int32(j), kind: kind})
+			i = j
+			continue
+		}
+		if j, class := literal(src, i); j != i {
+			t.toks = append(t.toks, tok{start: int32(i), end: int32(min(j, n)), kind: class})
+			i = j
+			continue
+		}
+		t.toks = append(t.toks, tok{start: int32(i), end: int32(i + 1), kind: 'p'})
+		i++
+	}
+	return t
+}
+
+// directiveClass classifies a directive by name, as the block scans read
+// conditionals: 'i' opens one, 'e' is an alternative, 'n' closes it, 'o'
+// is any other directive.
+func directiveClass(name string) byte {
+	switch name {
+	case "if", "ifdef", "ifndef":
+		return 'i'
+	case "else", "elif", "elifdef", "elifndef":
+		return 'e'
+	case "endif":
+		return 'n'
+	}
+	return 'o'
+}
+
+// nesting returns the deepest nesting of ( [ { in the text, outside
+// comments and string and character literals (directives included, whose
+// brackets count too). Closing brackets never take it below zero.
+func (t *tokens) nesting() int {
+	depth, deepest := 0, 0
+	count := func(c byte) {
+		switch c {
+		case '(', '[', '{':
+			depth++
+			deepest = max(deepest, depth)
+		case ')', ']', '}':
+			depth = max(depth-1, 0)
+		}
+	}
+	for k := range t.toks {
+		switch tk := &t.toks[k]; tk.kind {
+		case 'p':
+			count(t.src[tk.start])
+		case '#':
+			// A directive's line, lexed as code: its brackets count.
+			d := t.src[tk.start+1 : tk.end]
+			for i := 0; i < len(d); {
+				if next, _ := trivia(d, i); next != i {
+					i = next
+					continue
+				}
+				if isIdentStart(d[i]) {
+					i, _ = identEnd(d, i)
+					continue
+				}
+				if j, _ := literal(d, i); j != i {
+					i = j
+					continue
+				}
+				count(d[i])
+				i++
+			}
+		}
+	}
+	return deepest
+}
