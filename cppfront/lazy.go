@@ -48,9 +48,8 @@ import (
 //     (callers.go): kept when its body mentions, even in a comment, a
 //     name followed by "(" outside the parentheses of the header of a
 //     hot block (its name) that may take such values: not a SIMT
-//     function, not a function holding __VEC_SCOPE__ blocks (no region
-//     itself), and not one without parameters that is no template
-//     (callSiteFacts asks its callers nothing: usesParams);
+//     function, and not one without parameters that is no template
+//     (callSiteFacts and scopeCallerFacts ask its callers nothing);
 //   - the tree of a constructor or an Init* method, for the members they
 //     set once (members.go): kept when its header calls a name that starts
 //     with Init or that follows class, struct or union somewhere in the file;
@@ -370,19 +369,15 @@ func (m blockMarks) simtOnly(text []byte) bool {
 	return m.simtHead && !m.simdHead && !m.bodyMarker && !hasRegType(text)
 }
 
-// takesFacts reports whether the function whose header is h may be a
-// region that takes values from its call sites (callSiteFacts): an
-// analysed region (not a SIMT one, not a function that only holds
-// __VEC_SCOPE__ blocks, which regionKind does not make a region) with a
-// parameter or a template parameter, or a function template holding
-// __VEC_SCOPE__ blocks, which take its instances (scopeInstances). Where
-// it is unsure, it says yes.
+// takesFacts reports whether the function whose header is h may take
+// values from its call sites: an analysed region (not a SIMT one) with a
+// parameter or a template parameter (callSiteFacts), or a function holding
+// __VEC_SCOPE__ blocks with one, whose blocks see what its callers pass
+// (scopeCallerFacts) and its instances (scopeInstances). Where it is
+// unsure, it says yes.
 func (m blockMarks) takesFacts(h []byte) bool {
-	switch {
-	case m.simtHead && !m.simdHead:
+	if m.simtHead && !m.simdHead {
 		return false
-	case !m.simdHead && !m.simtHead && m.scope:
-		return hasWord(h, "template")
 	}
 	return !noParams(h)
 }
