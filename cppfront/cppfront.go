@@ -108,6 +108,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	}
 	if mac != nil {
 		clean, blanks, toks = mac.clean, mac.blanks, mac.toks
+		mac.toks = nil                 // the lowering keeps mac: not its tokens
 		defer func() { f.Src = src }() // lowering reads the expanded text through f.Src
 	}
 	only := opts.only
@@ -207,6 +208,8 @@ func parseLazy(toks *tokens, blanks []blank, clk clock, only [][2]int) ([]*sitte
 	if p == nil {
 		return parseTrees(clean, toks, clk)
 	}
+	// The lazy text has tokens of its own (its cuts). Those of clean are
+	// not kept through the parse: a parse again whole lexes it again.
 	trees, segs := parseTreesSkipping(p.text, p.bodies, clk)
 	if trees == nil {
 		return nil, nil
@@ -219,7 +222,7 @@ func parseLazy(toks *tokens, blanks []blank, clk clock, only [][2]int) ([]*sitte
 		return trees, segs
 	}
 	closeTrees(trees)
-	return parseTrees(clean, toks, clk)
+	return parseTrees(clean, nil, clk)
 }
 
 // parseTrees parses the pre-passed text: whole, or in segments when it is big
