@@ -3,8 +3,13 @@ package driver
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"go/token"
 	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +17,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/all"
 	"github.com/ascvet/ascvet/internal/repo"
+	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/internal/testfs"
 	"github.com/ascvet/ascvet/ruleset/config"
@@ -46,8 +52,14 @@ func run(t *testing.T, paths []string, o Options) (*Outcome, string, string, err
 	if o.Limits == (source.Limits{}) {
 		o.Limits = source.DefaultLimits()
 	}
+	// The run works from the first path's folder (the first path, when it
+	// is one), as a user runs ascvet from the root of the tree.
+	wd := paths[0]
+	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
+		wd = filepath.Dir(wd)
+	}
 	var stdout, stderr bytes.Buffer
-	out, err := Run(paths, newPipeline(t, filepath.Dir(paths[0])), &o, &stdout, &stderr)
+	out, err := Run(paths, newPipeline(t, wd), &o, &stdout, &stderr)
 	return out, stdout.String(), stderr.String(), err
 }
 
@@ -137,5 +149,178 @@ func TestRunErrors(t *testing.T) {
 	_, err = Run([]string{k}, p, &Options{Jobs: 1, Limits: source.DefaultLimits()}, io.Discard, io.Discard)
 	if !errors.As(err, &de) || !de.Internal || !strings.HasPrefix(err.Error(), "internal error: ") {
 		t.Errorf("analyzers that do not validate: %v; want an internal error", err)
+	}
+}
+
+// ruleIDs returns the rule IDs of issues, reported ones only unless all.
+func ruleIDs(out *Outcome, all bool) []string {
+	var ids []string
+	for i := range out.Issues {
+		if all || len(out.Issues[i].Suppressed) == 0 {
+			ids = append(ids, out.Issues[i].RuleID())
+		}
+	}
+	return ids
+}
+
+// TestRunDirectives: a directive without a reason or of a rule that does
+// not exist is a problem (ASC0002), one that suppresses nothing is unused
+// (ASC0003), and the finding the reasonless one meant to hide stays.
+func TestRunDirectives(t *testing.T) {
+	out, _, _, err := run(t, []string{kernel(t, "directives.asc")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(ruleIDs(out, false), " ")
+	for _, want := range []string{"ASC0002", "ASC0003", "ASC1001"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("issues %s; want %s among them", got, want)
+		}
+	}
+	fixed, _, _, _ := run(t, []string{kernel(t, "directives_fixed.asc")}, Options{})
+	if ids := ruleIDs(fixed, false); slices.Contains(ids, "ASC0002") || slices.Contains(ids, "ASC0003") {
+		t.Errorf("the fixed directives: %v; want no directive problems", ids)
+	}
+}
+
+// TestRunPython: a pypto_pro kernel's messages and fix titles name the
+// DSL's calls, not the C++ API's.
+func TestRunPython(t *testing.T) {
+	out, _, _, err := run(t, []string{kernel(t, "scale_rows.py")}, Options{})
+	if err != nil || len(out.Issues) == 0 {
+		t.Fatalf("%v, %d issues", err, len(out.Issues))
+	}
+	for _, is := range out.Issues {
+		if strings.Contains(is.Message, "LoadUnAlignPre") || strings.Contains(is.Message, "StoreUnAlignPost") {
+			t.Errorf("%s names the C++ call: %s", is.RuleID(), is.Message)
+		}
+	}
+	if !strings.Contains(out.Issues[0].Message+out.Issues[len(out.Issues)-1].Message, "vf.") {
+		t.Errorf("no message names a vf. call: %q", out.Issues[0].Message)
+	}
+}
+
+// TestRunNewFromRev: with a revision, only the issues on lines changed
+// since it are kept: a file committed unchanged has none, a new one all.
+func TestRunNewFromRev(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	testfs.Put(t, dir, "old.asc", testfs.Kernel(t, "masks.asc"))
+	testfs.Git(t, dir, "init", "-q")
+	testfs.Git(t, dir, "add", ".")
+	testfs.Git(t, dir, "commit", "-q", "-m", "old")
+	testfs.Put(t, dir, "new.asc", testfs.Kernel(t, "unaligned_copy.asc"))
+	all, _, _, err := run(t, []string{dir}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed, _, _, err := run(t, []string{dir}, Options{NewFromRev: "HEAD"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, is := range all.Issues {
+		if filepath.Base(is.Pos.Filename) == "new.asc" {
+			want++
+		}
+	}
+	if want == 0 || len(changed.Issues) != want || len(all.Issues) == want {
+		t.Fatalf("%d issues since HEAD, want the %d of new.asc (of %d)", len(changed.Issues), want, len(all.Issues))
+	}
+	for _, is := range changed.Issues {
+		if filepath.Base(is.Pos.Filename) != "new.asc" {
+			t.Errorf("an issue of the unchanged file: %s %s", is.Pos, is.RuleID())
+		}
+	}
+}
+
+// TestRunSameOverrun: two kernels that inline one helper of their header
+// overrunning the masks report it once, at the first; the second's is
+// kept, suppressed as the same overrun. Alone, the second reports it.
+func TestRunSameOverrun(t *testing.T) {
+	dir := t.TempDir()
+	testfs.Put(t, dir, "sibling_common.h", testfs.Read(t, "../../analyzers/asc3002/testdata/sibling_common.h"))
+	k := testfs.Read(t, "../../analyzers/asc3002/testdata/sibling_kernel.asc")
+	a, b := testfs.Put(t, dir, "a_kernel.asc", k), testfs.Put(t, dir, "b_kernel.asc", k)
+	overrun := func(paths ...string) *Outcome {
+		t.Helper()
+		p := newPipeline(t, dir)
+		p.Checks = []string{"ASC3002"}
+		out, err := Run(paths, p, &Options{Jobs: 2, Limits: source.DefaultLimits()}, io.Discard, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	both := overrun(dir)
+	if ids := ruleIDs(both, true); len(ids) != 2 || reported(both) != 1 {
+		t.Fatalf("the folder: %v, %d reported; want two findings, one reported", ids, reported(both))
+	}
+	first, second := both.Issues[0], both.Issues[1]
+	if first.Pos.Filename != a || len(first.Suppressed) != 0 || second.Pos.Filename != b || len(second.Suppressed) != 1 ||
+		!strings.Contains(second.Suppressed[0].Justification, "the same overrun as") {
+		t.Errorf("want a_kernel.asc's reported and b_kernel.asc's suppressed as the same overrun; got %+v", both.Issues)
+	}
+	if alone := overrun(b); reported(alone) != 1 || alone.Issues[0].Pos.Filename != b {
+		t.Errorf("b_kernel.asc alone: %+v; want its finding reported", alone.Issues)
+	}
+}
+
+// TestLoad: the files with VF code, read whole; a path that does not
+// exist is counted as skipped and named; ParseAsCheck lowers a file with
+// the project index as a check does.
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	testfs.Put(t, dir, "k.asc", testfs.Kernel(t, "masks.asc"))
+	testfs.Put(t, dir, "host.cpp", "int f(int x) { return x; }\n")
+	var stderr bytes.Buffer
+	in := Load([]string{dir, filepath.Join(dir, "none.asc")}, 2, &stderr)
+	if len(in.Files) != 1 || in.Read != 2 || in.VFFiles != 1 || in.Skipped != 1 || !strings.Contains(stderr.String(), "none.asc") {
+		t.Fatalf("%d files, %d read, %d VF, %d skipped, stderr %q", len(in.Files), in.Read, in.VFFiles, in.Skipped, stderr.String())
+	}
+	f, err := ParseAsCheck(token.NewFileSet(), in.Files[0].Name, in.Files[0].Src)
+	if err != nil || len(f.Funcs) == 0 {
+		t.Errorf("ParseAsCheck: %v, %d regions", err, len(f.Funcs))
+	}
+}
+
+// TestRunBaselineScope: -write-baseline on part of a tree keeps the
+// entries of the files it did not analyse; a baseline whose file is gone
+// from a folder the run walked has its entries stale, and says so, while
+// those of a file the run did not walk are not.
+func TestRunBaselineScope(t *testing.T) {
+	dir := t.TempDir()
+	a := testfs.Put(t, dir, "a.asc", testfs.Kernel(t, "masks.asc"))
+	b := testfs.Put(t, dir, "b.asc", testfs.Kernel(t, "unaligned_copy.asc"))
+	base := filepath.Join(t.TempDir(), "base.json")
+	wrote := func(errs string) int {
+		t.Helper()
+		var n int
+		if _, err := fmt.Sscanf(errs, "ascvet: wrote %d ", &n); err != nil {
+			t.Fatalf("-write-baseline said %q", errs)
+		}
+		return n
+	}
+	_, _, errs, err := run(t, []string{dir}, Options{WriteBaseline: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := wrote(errs)
+	_, _, errs, err = run(t, []string{a}, Options{WriteBaseline: base})
+	bIssues := total - wrote(errs)
+	if err != nil || bIssues == 0 || !strings.Contains(errs, fmt.Sprintf("kept its %d ", bIssues)) {
+		t.Fatalf("a.asc alone: %v, stderr %q; want b.asc's %d entries kept", err, errs, bIssues)
+	}
+	if _, _, errs, _ := run(t, []string{a}, Options{Baseline: base}); errs != "" {
+		t.Errorf("a.asc alone against the baseline: stderr %q; want b.asc's entries not stale", errs)
+	}
+	if err := os.Remove(b); err != nil {
+		t.Fatal(err)
+	}
+	out, _, errs, err := run(t, []string{dir}, Options{Baseline: base})
+	if err != nil || reported(out) != 0 || !strings.Contains(errs, fmt.Sprintf("%d %s no longer found", bIssues, report.PluralWord(bIssues, "entry", "entries"))) || !strings.Contains(errs, "b.asc") {
+		t.Errorf("b.asc deleted: %v, %d reported, stderr %q; want its entries stale", err, reported(out), errs)
 	}
 }
