@@ -11,13 +11,17 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/all"
+	"github.com/ascvet/ascvet/analyzers/runner"
+	"github.com/ascvet/ascvet/analyzers/settings"
 	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/resultcache"
 	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/internal/testfs"
 	"github.com/ascvet/ascvet/ruleset/config"
@@ -322,5 +326,136 @@ func TestRunBaselineScope(t *testing.T) {
 	out, _, errs, err := run(t, []string{dir}, Options{Baseline: base})
 	if err != nil || reported(out) != 0 || !strings.Contains(errs, fmt.Sprintf("%d %s no longer found", bIssues, report.PluralWord(bIssues, "entry", "entries"))) || !strings.Contains(errs, "b.asc") {
 		t.Errorf("b.asc deleted: %v, %d reported, stderr %q; want its entries stale", err, reported(out), errs)
+	}
+}
+
+// TestCheckLimits: a file over the size limit and one nested deeper than
+// the limit are skipped, each named with its reason and counted, and not
+// analysed; without a pipeline (ascvet stats) the analyzers alone run,
+// and Visit sees the file analysed.
+func TestCheckLimits(t *testing.T) {
+	dir := t.TempDir()
+	testfs.Put(t, dir, "k.asc", testfs.Kernel(t, "masks.asc"))
+	testfs.Put(t, dir, "deep.asc", "__simd_vf__ void D() { int x = "+strings.Repeat("(", 40)+"1"+strings.Repeat(")", 40)+"; }\n")
+	testfs.Put(t, dir, "big.asc", "__simd_vf__ void B() {}\n"+strings.Repeat("// padding\n", 2000))
+	as := all.Analyzers()
+	lim := source.DefaultLimits()
+	lim.MaxDepth, lim.MaxFileSize = 16, 8<<10
+	if err := lim.Apply(as); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		d := source.DefaultLimits()
+		_ = d.Apply(as)
+	})
+	var visited []string
+	var mu sync.Mutex
+	var stderr bytes.Buffer
+	in, err := Check([]string{dir}, as, CheckConfig{Jobs: 2, Limits: lim, Visit: func(f runner.File, _ map[*analysis.Analyzer]any) {
+		mu.Lock()
+		visited = append(visited, filepath.Base(f.Name))
+		mu.Unlock()
+	}}, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := stderr.String()
+	if in.Skipped != 2 || !strings.Contains(errs, "big.asc") || !strings.Contains(errs, "deep.asc") || !strings.Contains(errs, "-max-depth") {
+		t.Errorf("%d skipped, stderr %q; want big.asc and deep.asc skipped, with the flags to raise", in.Skipped, errs)
+	}
+	if !slices.Contains(visited, "k.asc") || len(in.Res.Findings) == 0 || len(in.Res.Errors) != 0 {
+		t.Errorf("visited %v, %d findings, %d errors; want k.asc analysed and its findings", visited, len(in.Res.Findings), len(in.Res.Errors))
+	}
+	for _, f := range in.Res.Findings {
+		if b := filepath.Base(f.Pos.Filename); b != "k.asc" {
+			t.Errorf("a finding in the skipped %s", b)
+		}
+	}
+}
+
+// TestRunConfig: each file takes the ascvet.toml files above it (a
+// severity, a rule turned off), the command line's settings over them
+// (Override); a folder whose configuration does not load is reported,
+// its files counted and not analysed.
+func TestRunConfig(t *testing.T) {
+	dir := t.TempDir()
+	testfs.Put(t, dir, "ascvet.toml", "[severity]\nASC1001 = \"error\"\n")
+	testfs.Put(t, dir, "quiet/ascvet.toml", "checks = [\"inherit\", \"-ASC1002\"]\n")
+	testfs.Put(t, dir, "broken/ascvet.toml", "checks = [\n")
+	k := testfs.Kernel(t, "unaligned_copy.asc")
+	a, b := testfs.Put(t, dir, "a.asc", k), testfs.Put(t, dir, "quiet/b.asc", k)
+	testfs.Put(t, dir, "broken/c.asc", k)
+	loader, err := config.NewLoader(config.Options{Chips: simcheck.Chips()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	overridden := 0
+	var mu sync.Mutex
+	p := &Pipeline{Analyzers: all.Analyzers(), Loader: loader, Lang: "en", Parallel: 2, Roots: repo.NewRoots(dir), WorkDir: dir,
+		Override: func(s *settings.Settings) {
+			mu.Lock()
+			overridden++
+			mu.Unlock()
+		}}
+	var stderr bytes.Buffer
+	out, err := Run([]string{dir}, p, &Options{Jobs: 2, Limits: source.DefaultLimits()}, io.Discard, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Inputs.BadConfig != 1 || !strings.Contains(stderr.String(), filepath.Join("broken", "ascvet.toml")) {
+		t.Errorf("%d files without a configuration, stderr %q; want broken/c.asc, with its ascvet.toml named", out.Inputs.BadConfig, stderr.String())
+	}
+	rules := map[string][]string{}
+	for _, is := range out.Issues {
+		rules[is.Pos.Filename] = append(rules[is.Pos.Filename], is.RuleID()+":"+is.Level.String())
+	}
+	if got := strings.Join(rules[a], " "); !strings.Contains(got, "ASC1001:error") || !strings.Contains(got, "ASC1002") {
+		t.Errorf("a.asc: %s; want ASC1001 an error, and ASC1002", got)
+	}
+	if got := strings.Join(rules[b], " "); !strings.Contains(got, "ASC1001:error") || strings.Contains(got, "ASC1002") {
+		t.Errorf("quiet/b.asc: %s; want ASC1001 an error and no ASC1002", got)
+	}
+	if overridden < 2 {
+		t.Errorf("the command line's settings applied %d times; want once a file at least", overridden)
+	}
+}
+
+// TestRunCache: a second run over an unchanged tree takes every file's
+// findings from the result cache and reports the same issues; a run that
+// writes fixes takes none of a file whose findings carry fixes.
+func TestRunCache(t *testing.T) {
+	dir, cacheDir := t.TempDir(), t.TempDir()
+	testfs.Put(t, dir, "a.asc", testfs.Kernel(t, "unaligned_copy.asc"))
+	testfs.Put(t, dir, "b.asc", testfs.Kernel(t, "masks.asc"))
+	cached := func(o Options) (*Outcome, *resultcache.Counters) {
+		t.Helper()
+		p := newPipeline(t, dir)
+		p.Cache = resultcache.Open(cacheDir, p.Analyzers, dir, io.Discard)
+		if p.Cache == nil {
+			t.Fatal("the cache did not open")
+		}
+		defer p.Cache.Close()
+		o.Jobs, o.Limits = 2, source.DefaultLimits()
+		out, err := Run([]string{dir}, p, &o, io.Discard, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out, p.Cache.Stats()
+	}
+	cold, st := cached(Options{})
+	if st.Misses.Load() != 2 || st.Hits.Load() != 0 {
+		t.Fatalf("cold: %d hits, %d misses; want both files analysed", st.Hits.Load(), st.Misses.Load())
+	}
+	warm, st := cached(Options{})
+	if st.Misses.Load() != 0 || st.Hits.Load() != 2 || len(warm.Issues) != len(cold.Issues) {
+		t.Errorf("warm: %d hits, %d misses, %d issues (cold %d); want every file from the cache, the same issues", st.Hits.Load(), st.Misses.Load(), len(warm.Issues), len(cold.Issues))
+	}
+	for i := range min(len(warm.Issues), len(cold.Issues)) {
+		if w, c := warm.Issues[i], cold.Issues[i]; w.Fingerprint != c.Fingerprint || w.Message != c.Message || w.Pos != c.Pos {
+			t.Errorf("issue %d: warm %s %v %q, cold %s %v %q", i, w.RuleID(), w.Pos, w.Message, c.RuleID(), c.Pos, c.Message)
+		}
+	}
+	if _, st := cached(Options{Diff: true}); st.Misses.Load() == 0 {
+		t.Errorf("-diff: %d hits, %d misses; want the file with fixes analysed afresh", st.Hits.Load(), st.Misses.Load())
 	}
 }
