@@ -323,9 +323,14 @@ func (ix *Index) resolveAll(dir string, incs []string) []edge {
 // and those of the headers it includes, nearest first. It caches the values
 // it gives; it belongs to one file's lowering.
 type Scope struct {
-	ix     *Index
-	hs     []*header
-	values map[string]*ir.Expr // name or call (name<targs>()) -> value, nil when none
+	ix *Index
+	hs []*header
+	// values is the memo of Value and Call: name or call (name<targs>())
+	// -> value, nil when none. The functions of a file lowered in parallel
+	// (lowerParallel) share the scope, so mu guards it; a value two of
+	// them evaluate at once is evaluated twice, the same.
+	mu     sync.Mutex
+	values map[string]*ir.Expr
 }
 
 // Scope returns the scope of the file name, in dir, whose own definitions
@@ -407,24 +412,27 @@ func (ix *Index) Consulted(name string) []Dep {
 // Value returns the value name has in the scope, fixed for the run
 // (constants and element sizes), or false.
 func (sc *Scope) Value(name string) (*ir.Expr, bool) {
-	if v, ok := sc.values[name]; ok {
-		return v, v != nil
-	}
-	ev := &evaluator{hs: sc.hs}
-	v := ev.name(name, nil)
-	sc.values[name] = v
-	return v, v != nil
+	return sc.memo(name, func(ev *evaluator) *ir.Expr { return ev.name(name, nil) })
 }
 
 // Call returns the value of a call of a constexpr function without
 // arguments (GetVLEleNums<T>()) with the template arguments targs, or false.
 func (sc *Scope) Call(name string, targs []string) (*ir.Expr, bool) {
 	k := name + "<" + strings.Join(targs, ",") + ">()"
-	if v, ok := sc.values[k]; ok {
-		return v, v != nil
+	return sc.memo(k, func(ev *evaluator) *ir.Expr { return ev.call(name, targs, nil) })
+}
+
+// memo returns the value kept under k, evaluating it with eval (outside
+// the lock: the headers it reads do not change) the first time.
+func (sc *Scope) memo(k string, eval func(*evaluator) *ir.Expr) (*ir.Expr, bool) {
+	sc.mu.Lock()
+	v, ok := sc.values[k]
+	sc.mu.Unlock()
+	if !ok {
+		v = eval(&evaluator{hs: sc.hs})
+		sc.mu.Lock()
+		sc.values[k] = v
+		sc.mu.Unlock()
 	}
-	ev := &evaluator{hs: sc.hs}
-	v := ev.call(name, targs, nil)
-	sc.values[k] = v
 	return v, v != nil
 }

@@ -151,8 +151,8 @@ func (lw *lowerer) run() {
 // on GOMAXPROCS goroutines, and returns their functions in order. Each
 // goroutine lowers with its own copy of the lowerer and of its clock;
 // what lowering fills in on first use is made before (the project scope)
-// or locked (class members). A panic in one (the clock's too) is raised
-// again here, after the others stopped.
+// or locked (its memo of values, class members). A panic in one (the
+// clock's too) is raised again here, after the others stopped.
 func (lw *lowerer) lowerParallel(regions []region) []*ir.Func {
 	if lw.index != nil {
 		lw.scope()
