@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 func TestDiff(t *testing.T) {
@@ -26,10 +28,7 @@ func TestDiff(t *testing.T) {
 // TestDiffApplies checks that git apply accepts the diff and reproduces the
 // new text, CRLF, missing final newline and all.
 func TestDiffApplies(t *testing.T) {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("no git")
-	}
+	git := testfs.NeedGit(t, "git is not installed: cannot check that git apply takes the diff")
 	dir := t.TempDir()
 	old := "int a;\r\n// keep\r\nBAD;\r\n\r\nx\r\ny\r\nz\r\nw\r\nBAD no newline"
 	new := "int a;\r\n// keep\r\n;\r\n\r\nx\r\ny\r\nz\r\nw\r\n no newline"

@@ -133,9 +133,7 @@ func TestFreshClone(t *testing.T) {
 	if raceEnabled {
 		t.Skip("runs go test ./... in a clone; the run without -race covers it")
 	}
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed; cannot clone the repository")
-	}
+	testfs.NeedGit(t, "git is not installed; cannot clone the repository")
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -108,9 +108,7 @@ func runHook(t *testing.T, bin, repo string, h hook) (int, string) {
 // bad kernel and passes on a staged good one, and ascvet-new reports only
 // what the change brought.
 func TestPreCommit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testfs.NeedGit(t, "git not installed")
 	bin := buildAscvet(t)
 	var cfg struct {
 		Repos []struct {
@@ -338,9 +336,7 @@ func TestGitHubAction(t *testing.T) {
 	}
 
 	// A monorepo: the kernels under sub/, a push that added a bad kernel.
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed: not checking only-new-issues")
-	}
+	testfs.NeedGit(t, "git not installed: not checking only-new-issues")
 	mono := t.TempDir()
 	for _, k := range []string{"unaligned_copy.asc", "clean.asc"} {
 		copyFile(t, filepath.Join("../../testdata/kernels", k), filepath.Join(mono, "sub", "kernels", k))

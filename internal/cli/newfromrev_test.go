@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -81,9 +80,7 @@ func TestNewFromRevShallow(t *testing.T) {
 // under the ascvet-new hook), -new-from-rev HEAD counts every line of every
 // file, staged or untracked, as new; another revision is still an error.
 func TestNewFromRevUnborn(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
-	}
+	testfs.NeedGit(t, "git not found")
 	dir := t.TempDir()
 	testfs.Git(t, dir, "init", "-q")
 	copyFile(t, "../../testdata/kernels/unaligned_bugs.asc", filepath.Join(dir, "staged.asc"))

@@ -32,9 +32,7 @@ func TestPreCommitReal(t *testing.T) {
 	if raceEnabled {
 		t.Skip("runs pre-commit, which builds ascvet without -race; the run without -race covers it")
 	}
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	testfs.NeedGit(t, "git is not installed")
 	// Debian's package, as CI installs it (.ci/run does it first).
 	debianTool(t, "pre-commit", "pre-commit", "pipx install pre-commit")
 	goEnv := func(name string) string {

@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,12 +14,11 @@ import (
 	"github.com/ascvet/ascvet/ruleset/baseline"
 )
 
-// needGit skips a test that needs git when there is none.
+// needGit skips a test that needs a git repository when there is no git
+// (and fails it under CI=true: testfs.NeedGit).
 func needGit(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found: this test needs a git repository")
-	}
+	testfs.NeedGit(t, "git not found: this test needs a git repository")
 }
 
 // inDir runs the driver in dir and returns to the test's directory (so

@@ -7,7 +7,6 @@ import (
 	"go/token"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -207,9 +206,7 @@ func TestRunPython(t *testing.T) {
 // TestRunNewFromRev: with a revision, only the issues on lines changed
 // since it are kept: a file committed unchanged has none, a new one all.
 func TestRunNewFromRev(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testfs.NeedGit(t, "git not installed")
 	dir := t.TempDir()
 	testfs.Put(t, dir, "old.asc", testfs.Kernel(t, "masks.asc"))
 	testfs.Git(t, dir, "init", "-q")

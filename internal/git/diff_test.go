@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -46,9 +45,7 @@ func describeLines(s *LineSet) string {
 }
 
 func TestChangedLines(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
-	}
+	testfs.NeedGit(t, "git not found")
 	root := t.TempDir()
 	t.Setenv("GIT_CEILING_DIRECTORIES", root)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")

@@ -1,7 +1,6 @@
 package git
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -28,9 +27,7 @@ func TestRemoteURI(t *testing.T) {
 // TestSARIFProvenance: inside a git checkout with a remote, the SARIF log
 // names the repository, commit and branch, and still validates.
 func TestSARIFProvenance(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testfs.NeedGit(t, "git not installed")
 	repo := t.TempDir()
 	testfs.Git(t, repo, "init", "-q", "-b", "main")
 	testfs.Put(t, repo, "k.asc", testfs.Read(t, "../../testdata/kernels/unaligned_copy.asc"))

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ascvet/ascvet/internal/gitquote/gitquotetest"
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 func TestDiffLabel(t *testing.T) {
@@ -70,9 +71,7 @@ func TestCQuoteRoundTrip(t *testing.T) {
 // TestDiffLabelMatchesGit has git diff the odd names and compares its
 // headers with diffLabel's.
 func TestDiffLabelMatchesGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed: cannot compare the headers with git's")
-	}
+	testfs.NeedGit(t, "git is not installed: cannot compare the headers with git's")
 	dir := t.TempDir()
 	git := func(args ...string) string {
 		cmd := exec.Command("git", append([]string{"-c", "core.quotePath=true", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)

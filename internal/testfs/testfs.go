@@ -94,6 +94,21 @@ func Kernel(t testing.TB, name string) string {
 	}
 }
 
+// NeedGit returns the path of the git command. Without one the test is
+// skipped, saying why (what it cannot check), except under CI=true: git is
+// part of CI's machine, and a test that needs it must run there.
+func NeedGit(t testing.TB, why string) string {
+	t.Helper()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("git is not installed, and CI must run this test: %v", err)
+		}
+		t.Skip(why)
+	}
+	return git
+}
+
 // Git runs git in dir with a configuration of its own (a test identity, no
 // signing, main as the first branch; no system or global configuration)
 // and returns what it printed; a failure fails the test.

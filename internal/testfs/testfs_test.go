@@ -2,7 +2,6 @@ package testfs
 
 import (
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -43,9 +42,7 @@ func TestKernel(t *testing.T) {
 
 // TestGit runs git with its own identity: a commit is made and read back.
 func TestGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	NeedGit(t, "git not installed")
 	dir := t.TempDir()
 	Git(t, dir, "init", "-q")
 	Put(t, dir, "k.asc", "x")
