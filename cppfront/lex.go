@@ -99,22 +99,11 @@ func (t *tokens) nesting() int {
 			count(t.src[tk.start])
 		case '#':
 			// A directive's line, lexed as code: its brackets count.
-			d := t.src[tk.start+1 : tk.end]
-			for i := 0; i < len(d); {
-				if next, _ := trivia(d, i); next != i {
-					i = next
-					continue
+			d := lexText(t.src[tk.start+1 : tk.end])
+			for _, dt := range d.toks {
+				if dt.kind == 'p' {
+					count(d.src[dt.start])
 				}
-				if isIdentStart(d[i]) {
-					i, _ = identEnd(d, i)
-					continue
-				}
-				if j, _ := literal(d, i); j != i {
-					i = j
-					continue
-				}
-				count(d[i])
-				i++
 			}
 		}
 	}
