@@ -2,7 +2,6 @@ package simcheck
 
 import (
 	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -139,6 +138,15 @@ type scratch struct {
 	deps    []dep
 	events  []Event    // RunCycles's
 	timings []opTiming // per body instruction
+	lastDef []int      // run's: per register, 1 + its last writer
+}
+
+// storeKey is the address a store writes, as the simulator compares
+// them: the pointer expression, and the iteration when the pointer moves
+// with the loop (-1 when it does not).
+type storeKey struct {
+	addr string
+	iter int
 }
 
 // opTiming is the timing of one body instruction, looked up once a run.
@@ -208,11 +216,23 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 	for i := range body.Insts {
 		timings[i].t, timings[i].timed = m.Timing(body.Insts[i].Op, body.Insts[i].Elem)
 	}
-	lastDef := map[ir.RegID]int{} // register -> instance that last wrote it
-	lastPtr := map[string]int{}   // pointer -> instance that last advanced it
-	lastStore := map[string]int{} // pointer base -> last store through it
-	var storesSince []int         // stores since the last barrier
-	lastBarrier := -1             // the last LocalMemBar
+	// lastDef[r] is 1 + the instance that last wrote register r (0: none);
+	// register numbers are small, dense indices of the body's registers.
+	maxReg := ir.RegID(-1)
+	for i := range body.Insts {
+		for _, r := range body.Insts[i].Defs {
+			maxReg = max(maxReg, r)
+		}
+	}
+	if cap(sc.lastDef) <= int(maxReg) {
+		sc.lastDef = make([]int, maxReg+1)
+	}
+	lastDef := sc.lastDef[:maxReg+1]
+	clear(lastDef)
+	lastPtr := map[string]int{}     // pointer -> instance that last advanced it
+	lastStore := map[storeKey]int{} // address (and iteration, for one that moves) -> last store through it
+	var storesSince []int           // stores since the last barrier
+	lastBarrier := -1               // the last LocalMemBar
 	for it := 0; it < iterations; it++ {
 		for i := range body.Insts {
 			k := len(insts)
@@ -233,24 +253,26 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			}
 			first := len(depBuf) // the instance's deps are depBuf[first:], taken at the end
 			for _, r := range in.Uses {
-				if p, ok := lastDef[r]; ok {
-					lat := m.DepOf(insts[p].t, in.t)
-					if body.Regs != nil && int(r) < len(body.Regs) && body.Regs[r].Class.IsUnalign() {
-						lat = insts[p].t.UregDep
-					}
-					depBuf = append(depBuf, dep{p, lat})
+				if r < 0 || r > maxReg || lastDef[r] == 0 {
+					continue // no instance wrote it yet
 				}
+				p := lastDef[r] - 1
+				lat := m.DepOf(insts[p].t, in.t)
+				if body.Regs != nil && int(r) < len(body.Regs) && body.Regs[r].Class.IsUnalign() {
+					lat = insts[p].t.UregDep
+				}
+				depBuf = append(depBuf, dep{p, lat})
 			}
 			for _, ptr := range in.Ptrs {
 				if p, ok := lastPtr[ptr]; ok {
 					depBuf = append(depBuf, dep{p, m.PointerDep})
 				}
 			}
-			addr := in.Addr
-			if addr != "" && in.Iter {
-				addr += "#" + strconv.Itoa(it)
+			addr := storeKey{in.Addr, -1}
+			if in.Iter {
+				addr.iter = it
 			}
-			if in.t.Load && addr != "" {
+			if in.t.Load && addr.addr != "" {
 				if s, ok := lastStore[addr]; ok {
 					depBuf = append(depBuf, dep{s, insts[s].t.Latency}) // a load of what a store wrote: the same address
 				}
@@ -277,12 +299,12 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			}
 			in.deps = depBuf[first:len(depBuf):len(depBuf)]
 			for _, r := range in.Defs {
-				lastDef[r] = k
+				lastDef[r] = k + 1
 			}
 			for _, ptr := range in.Ptrs {
 				lastPtr[ptr] = k
 			}
-			if in.t.Store && addr != "" {
+			if in.t.Store && addr.addr != "" {
 				lastStore[addr] = k
 			}
 			insts = append(insts, in)
