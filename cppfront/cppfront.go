@@ -90,8 +90,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	if !HasVFMarker(src) {
 		return f, nil
 	}
-	clean, blanks := prepass(src)
-	toks := lexText(clean)
+	clean, blanks, toks := prepassLexed(src)
 	if d := toks.nesting(); d > opts.maxDepth() {
 		return f, depthError(d, opts.maxDepth())
 	}

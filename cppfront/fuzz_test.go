@@ -151,7 +151,7 @@ func FuzzPrepass(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		orig := bytes.Clone(src)
-		out, blanks := prepass(src)
+		out, blanks, toks := prepassLexed(src)
 		if !bytes.Equal(src, orig) {
 			t.Fatal("prepass changed its input")
 		}
@@ -182,6 +182,11 @@ func FuzzPrepass(f *testing.F) {
 		if got, want := HasVFMarker(src), naiveMarker(src); got != want {
 			t.Fatalf("HasVFMarker %v, one pass per marker %v", got, want)
 		}
-		_ = lexText(out).nesting()
+		// The tokens the pre-pass read, less those it blanked, are the
+		// tokens of its output (or it lexed that again).
+		if want := lexText(out); !slices.Equal(toks.toks, want.toks) {
+			t.Fatalf("the pre-pass's tokens are not its output's:\n got %v\nwant %v", toks.toks, want.toks)
+		}
+		_ = toks.nesting()
 	})
 }

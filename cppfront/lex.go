@@ -1,11 +1,11 @@
 package cppfront
 
-// The front end's lexer. The scans that read pre-passed text before
-// tree-sitter does (the nesting limit, the lazy plan's blocks, the
-// segment cuts, the identifiers of a function's code) read its tokens
-// instead of skipping blanks, comments and literals each in its own way:
-// lexText makes them once for a text, and the scans of that text share
-// them.
+// The front end's lexer. The pre-pass reads the tokens of the file, and
+// the tokens it does not blank are those of its result (prepassLexed);
+// the scans that read pre-passed text before tree-sitter does (the
+// nesting limit, the lazy plan's blocks, the segment cuts, the
+// identifiers of a function's code) read those, instead of skipping
+// blanks, comments and literals each in its own way.
 
 // tok is one significant token of a text: what is left once blanks and
 // comments are skipped.
@@ -26,11 +26,38 @@ type tokens struct {
 // logical line; elsewhere it is a punctuator. An identifier followed by a
 // quote, when it ends in R, is a raw literal with its prefix.
 func lexText(src []byte) *tokens {
+	return &tokens{src: src, toks: lexInto(make([]tok, 0, len(src)/6+16), src)}
+}
+
+// lexInto is lexText appending the tokens of src to toks.
+func lexInto(toks []tok, src []byte) []tok {
 	n := len(src)
-	t := &tokens{src: src, toks: make([]tok, 0, n/6+16)}
 	lineStart := true
 	for i := 0; i < n; {
 		c := src[i]
+		// The common cases first, without a call: blanks, identifiers.
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+			continue
+		case c == '\n':
+			i, lineStart = i+1, true
+			continue
+		case isIdentStart(c):
+			lineStart = false
+			j := i + 1
+			for j < n && isIdentChar(src[j]) {
+				j++
+			}
+			if j < n && src[j] == '"' && src[j-1] == 'R' {
+				j = skipRawString(src, j) // a raw literal with its prefix
+				toks = append(toks, tok{start: int32(i), end: int32(j), kind: '"'})
+			} else {
+				toks = append(toks, tok{start: int32(i), end: int32(j), kind: 'a'})
+			}
+			i = j
+			continue
+		}
 		if next, newline := trivia(src, i); next != i {
 			lineStart = lineStart || newline
 			i = next
@@ -38,30 +65,20 @@ func lexText(src []byte) *tokens {
 		}
 		if c == '#' && lineStart {
 			j := lineEnd(src, i)
-			t.toks = append(t.toks, tok{start: int32(i), end: int32(j), kind: '#', dir: directiveClass(directive(src[i+1 : j]))})
+			toks = append(toks, tok{start: int32(i), end: int32(j), kind: '#', dir: directiveClass(directive(src[i+1 : j]))})
 			i, lineStart = j, false
 			continue
 		}
 		lineStart = false
-		if isIdentStart(c) {
-			j, raw := identEnd(src, i)
-			kind := byte('a')
-			if raw {
-				kind = '"'
-			}
-			t.toks = append(t.toks, tok{start: int32(i), end: int32(j), kind: kind})
-			i = j
-			continue
-		}
 		if j, class := literal(src, i); j != i {
-			t.toks = append(t.toks, tok{start: int32(i), end: int32(min(j, n)), kind: class})
+			toks = append(toks, tok{start: int32(i), end: int32(min(j, n)), kind: class})
 			i = j
 			continue
 		}
-		t.toks = append(t.toks, tok{start: int32(i), end: int32(i + 1), kind: 'p'})
+		toks = append(toks, tok{start: int32(i), end: int32(i + 1), kind: 'p'})
 		i++
 	}
-	return t
+	return toks
 }
 
 // directiveClass classifies a directive by name, as the block scans read

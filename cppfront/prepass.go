@@ -45,102 +45,210 @@ type blank struct {
 }
 
 // prepass returns a copy of src made parseable, and the spans it blanked.
-// Identifiers inside comments, string and character literals are left alone.
+// It reads the identifiers of the front end's tokens (lexText): those
+// inside comments, string and character literals are left alone; the
+// lines of directives are read as code, their own tokens.
 func prepass(src []byte) ([]byte, []blank) {
+	clean, blanks, _ := prepassLexed(src)
+	return clean, blanks
+}
+
+// prepassLexed is prepass, that also returns the tokens of the text it
+// returns: those it read, less the ones it blanked. Where a fix rewrote
+// the text otherwise (a parenthesis or a ; written in), or a blank left a
+// # first on its line (a directive now), the text is lexed again.
+func prepassLexed(src []byte) ([]byte, []blank, *tokens) {
 	out := make([]byte, len(src))
 	copy(out, src)
 	if bytes.HasPrefix(out, utf8BOM) {
 		fill(out[:len(utf8BOM)])
 	}
 	loneCRs(out)
-	var blanks []blank
-	n := len(out)
-	local := map[string]bool{} // macros defined in this file as one qualifier: #define LocalMem __ubuf__
-	walk := 2*n + condReach    // bytes joinElse may still walk, so that a file of many else lines stays linear
-	for i := 0; i < n; {
-		c := out[i]
-		switch {
-		case c == '/' && i+1 < n && out[i+1] == '/':
-			j := bytes.IndexByte(out[i:], '\n')
-			if j < 0 {
-				return out, blanks
+	p := &prepasser{src: src, out: out, local: map[string]bool{}, walk: 2*len(out) + condReach}
+	t := lexText(out)
+	p.scan(t.toks, 0)
+	if p.rewrote || !t.dropBlanked() {
+		t = lexText(out)
+	}
+	return out, p.blanks, t
+}
+
+// dropBlanked removes the tokens the pre-pass blanked (it blanks whole
+// tokens: their first byte is a space now), and reports whether the rest
+// are the tokens of the text: false when a # is first on its line now (a
+// directive, as lexText reads it), or a directive's line ends elsewhere (a
+// blank took a backslash that continued it).
+func (t *tokens) dropBlanked() bool {
+	kept := t.toks[:0]
+	for _, tk := range t.toks {
+		switch c := t.src[tk.start]; {
+		case c == ' ':
+			continue
+		case c == '#' && tk.kind == 'p' && t.firstOnLine(kept, int(tk.start)):
+			return false
+		case tk.kind == '#' && lineEnd(t.src, int(tk.start)) != int(tk.end):
+			return false
+		}
+		kept = append(kept, tk)
+	}
+	t.toks = kept
+	return true
+}
+
+// firstOnLine reports whether lexText, reading the text, would find no
+// token on the line of the byte at i before it, given kept, the tokens
+// before i: none, or a newline in the blanks and comments after the last.
+func (t *tokens) firstOnLine(kept []tok, i int) bool {
+	if len(kept) == 0 {
+		return true
+	}
+	for k := int(kept[len(kept)-1].end); k < i; {
+		next, newline := trivia(t.src, k)
+		if newline {
+			return true
+		}
+		k = max(next, k+1)
+	}
+	return false
+}
+
+// prepasser is the state of one pre-pass.
+type prepasser struct {
+	src, out []byte
+	blanks   []blank
+	local    map[string]bool // macros defined in this file as one qualifier: #define LocalMem __ubuf__
+	walk     int             // bytes joinElse may still walk, so that a file of many else lines stays linear
+	rewrote  bool            // a fix wrote a byte into the text that makes a token (not a blank)
+	dir      []tok           // the tokens of the directive being read
+}
+
+// scan runs the pass over toks, the tokens of out from offset base on (a
+// directive's are lexed from its text). A fix that rewrites the text
+// ahead says where the scan resumes: tokens before that are passed.
+func (p *prepasser) scan(toks []tok, base int) {
+	resume := 0
+	for k := 0; k < len(toks); k++ {
+		tk := toks[k]
+		i, j := base+int(tk.start), base+int(tk.end)
+		if i < resume {
+			continue
+		}
+		switch tk.kind {
+		case '#':
+			// The directive's line, read as code: a qualifier in a
+			// #define's body is blanked, the name #define gives one is
+			// recorded.
+			if base == 0 { // the buffer serves the directives of the text, not those in a directive
+				p.dir = lexInto(p.dir[:0], p.out[i+1:j])
+				p.scan(p.dir, i+1)
+			} else {
+				p.scan(lexText(p.out[i+1:j]).toks, i+1)
 			}
-			i += j
-		case c == '/' && i+1 < n && out[i+1] == '*':
-			j := bytes.Index(out[i+2:], []byte("*/"))
-			if j < 0 {
-				return out, blanks
-			}
-			i += j + 4
-		case c == '"' || c == '\'':
-			if c == '"' && i > 0 && out[i-1] == 'R' {
-				i = skipRawString(out, i)
-				continue
-			}
-			i = skipQuoted(out, i, c)
-		case isIdentStart(c):
-			j := i + 1
-			for j < n && isIdentChar(out[j]) {
-				j++
-			}
-			if i > 0 && (isIdentChar(out[i-1])) {
-				i = j
-				continue
-			}
-			word := string(out[i:j]) // does not escape: on the stack when short
-			switch {
-			case word == "define" && i > 0 && prevNonSpace(out, i) == '#':
-				if name, repl, end := defineAlias(out, j); name != "" && (qualifiers[repl] || local[repl]) {
-					local[name] = true
-					j = end // the macro's own name is not blanked
-				} else if k := skipSpace(out, j); k < n && isIdentStart(out[k]) {
-					e := k + 1
-					for e < n && isIdentChar(out[e]) {
-						e++
-					}
-					if qualifiers[string(out[k:e])] {
-						j = e // #define __aicore__ (a host build defines the qualifier away): a macro's name, not a qualifier
-					}
-				}
-			case qualifiers[word] || local[word]:
-				blanks = append(blanks, blank{i, j, strings.Clone(word)})
-				fill(out[i:j])
-			case macroCalls[word]:
-				k := skipSpace(out, j)
-				if k < n && out[k] == '(' {
-					if e := matchParen(out, k); e > 0 {
-						blanks = append(blanks, blank{i, e, string(src[i:e])}) // src: out has its lone CRs turned to LF
-						fill(out[i:e])
-						j = e
-					}
-				}
-			case word == "if":
-				j = fixBareIf(out, i, j)
-			case word == "else" && atLineStart(out, i) && walk > 0:
-				walk = joinElse(out, i, walk)
-			case word == "using":
-				fixMultiUsing(out, j)
-			case isMacroName(word) && atLineStart(out, i):
-				j = fixMacro(out, i, j, &blanks)
-			case word == "template":
-				// obj.template F(x) / obj->template F(x) / X::template F<..>:
-				// the keyword after a member access or scope is optional for the parser.
-				p := i - 1
-				for p >= 0 && (out[p] == ' ' || out[p] == '\t') {
-					p--
-				}
-				if p >= 0 && (out[p] == '.' || (out[p] == '>' && p > 0 && out[p-1] == '-')) {
-					blanks = append(blanks, blank{i, j, strings.Clone(word)})
-					fill(out[i:j])
-				}
-			}
-			i = j
-		default:
-			i++
+		case 'a':
+			resume = p.word(toks, k, base, i, j)
 		}
 	}
-	return out, blanks
 }
+
+// word handles the identifier out[i:j], toks[k] (tokens from base on),
+// and returns the offset where the scan resumes.
+func (p *prepasser) word(toks []tok, k, base, i, j int) int {
+	out, n := p.out, len(p.out)
+	if c := out[i]; c >= 'a' && c <= 'z' && len(p.local) == 0 {
+		// Most words: only these five of those that start in lower case
+		// matter (qualifiers, macros and macro calls start with _ or an
+		// upper-case letter).
+		switch string(out[i:j]) {
+		case "define", "if", "else", "using", "template":
+		default:
+			return j
+		}
+	}
+	word := string(out[i:j]) // does not escape: on the stack when short
+	switch {
+	case word == "define" && prevNonSpace(out, i) == '#':
+		if name, repl, end := defineAlias(out, j); name != "" && (qualifiers[repl] || p.local[repl]) {
+			p.local[name] = true
+			j = end // the macro's own name is not blanked
+		} else if k := skipSpace(out, j); k < n && isIdentStart(out[k]) {
+			e := k + 1
+			for e < n && isIdentChar(out[e]) {
+				e++
+			}
+			if qualifiers[string(out[k:e])] {
+				j = e // #define __aicore__ (a host build defines the qualifier away): a macro's name, not a qualifier
+			}
+		}
+	case qualifiers[word] || p.local[word]:
+		p.blanks = append(p.blanks, blank{i, j, strings.Clone(word)})
+		fill(out[i:j])
+	case macroCalls[word]:
+		if e := parenEnd(toks, k+1, base, out); e > 0 {
+			p.blanks = append(p.blanks, blank{i, e, string(p.src[i:e])}) // src: out has its lone CRs turned to LF
+			fill(out[i:e])
+			j = e
+		}
+	case word == "if":
+		if e := fixBareIf(out, i, j); e != j {
+			j, p.rewrote = e, true
+		}
+	case word == "else" && atLineStart(out, i) && p.walk > 0:
+		p.walk = joinElse(out, i, p.walk)
+	case word == "using":
+		fixMultiUsing(out, j)
+	case isMacroName(word) && atLineStart(out, i):
+		if e := fixMacro(out, toks, k, base, &p.blanks); e != j {
+			j, p.rewrote = e, true
+		}
+	case word == "template":
+		// obj.template F(x) / obj->template F(x) / X::template F<..>:
+		// the keyword after a member access or scope is optional for the parser.
+		q := i - 1
+		for q >= 0 && (out[q] == ' ' || out[q] == '\t') {
+			q--
+		}
+		if q >= 0 && (out[q] == '.' || (out[q] == '>' && q > 0 && out[q-1] == '-')) {
+			p.blanks = append(p.blanks, blank{i, j, strings.Clone(word)})
+			fill(out[i:j])
+		}
+	}
+	return j
+}
+
+// parenEnd returns the offset just past the ) that closes the ( of
+// toks[k] (tokens from base on), or -1 when toks[k] is no ( or none closes
+// it.
+func parenEnd(toks []tok, k, base int, out []byte) int {
+	depth := 0
+	for ; k < len(toks); k++ {
+		tk := toks[k]
+		if tk.kind != 'p' {
+			if depth == 0 {
+				return -1
+			}
+			continue
+		}
+		switch out[base+int(tk.start)] {
+		case '(':
+			if depth++; depth > maxParenDepth {
+				return -1
+			}
+		case ')':
+			if depth--; depth == 0 {
+				return base + int(tk.end)
+			}
+		default:
+			if depth == 0 {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// maxParenDepth bounds the parentheses parenEnd follows: a macro's
+// arguments nest a few deep.
+const maxParenDepth = 64
 
 // declStarters are tokens that can follow an attribute-like macro such as
 // CATLASS_DEVICE at the start of a declaration.
@@ -192,24 +300,28 @@ func atLineStart(b []byte, i int) bool {
 //
 //	DAWSN_COMPUTE(x, y)                 // a statement macro without ';':
 //	Next();                             // the byte after ')' becomes ';'
-func fixMacro(out []byte, i, j int, blanks *[]blank) int {
+func fixMacro(out []byte, toks []tok, k, base int, blanks *[]blank) int {
 	n := len(out)
-	k := skipSpace(out, j)
-	if k < n && isIdentStart(out[k]) {
-		e := k + 1
-		for e < n && isIdentChar(out[e]) {
-			e++
-		}
-		if declStarters[string(out[k:e])] {
+	i, j := base+int(toks[k].start), base+int(toks[k].end)
+	if k+1 >= len(toks) {
+		return j
+	}
+	next := toks[k+1]
+	ns := base + int(next.start)
+	if skipSpace(out, j) != ns {
+		return j // a comment or another blank between
+	}
+	if next.kind == 'a' {
+		if declStarters[string(out[ns:base+int(next.end)])] {
 			*blanks = append(*blanks, blank{i, j, string(out[i:j])})
 			fill(out[i:j])
 		}
 		return j
 	}
-	if k >= n || out[k] != '(' || k != j {
-		return j
+	if ns != j || next.kind != 'p' || out[ns] != '(' || base > 0 {
+		return j // base > 0: in a directive's line, where a ; would end the directive there
 	}
-	e := matchParen(out, k)
+	e := parenEnd(toks, k+1, base, out)
 	if e < 0 || e >= n {
 		return j
 	}
@@ -222,10 +334,7 @@ func fixMacro(out []byte, i, j int, blanks *[]blank) int {
 	if q >= n || out[q] != '\n' {
 		return j
 	}
-	next := skipSpace(out, q)
-	if next < n && (out[next] == '{' || out[next] == '.' || out[next] == ';' || out[next] == ':' || out[next] == '?' ||
-		out[next] == '+' || out[next] == '-' || out[next] == '*' || out[next] == '/' || out[next] == '&' || out[next] == '|' ||
-		out[next] == '=' || out[next] == '<' || out[next] == '>' || out[next] == ',' || out[next] == ')') {
+	if c := out[min(skipSpace(out, q), n-1)]; strings.IndexByte("{.;:?+-*/&|=<>,)", c) >= 0 {
 		return j
 	}
 	out[e] = ';' // a space, a CR or the newline itself: offsets stay, only tree-sitter's row count changes
@@ -278,14 +387,15 @@ func fixBareIf(out []byte, i, j int) int {
 	if b >= n || out[b] != '{' {
 		return j
 	}
-	out[j] = '('
-	if b > e {
+	switch {
+	case b > e:
 		out[e] = ')'
-	} else if e-k >= 2 {
+	case e-k >= 2:
 		out[e-1] = ')' // no room: the macro name loses its last character, its value is unknown anyway
-	} else {
-		return j
+	default:
+		return j // no room for the ): left as it is, not half rewritten
 	}
+	out[j] = '('
 	return b
 }
 

@@ -35,6 +35,14 @@ func TestPrepassKeepsOffsets(t *testing.T) {
 		{"\xEF\xBB\xBF__aicore__ void f();", strings.Repeat(" ", 14) + "void f();"}, // a UTF-8 BOM is blanked
 		{"x\xEF\xBB\xBF", "x\xEF\xBB\xBF"},                                          // only at the start
 		{"// c\r__gm__ int* p;\r\nq;\r", "// c\n       int* p;\r\nq;\n"},            // lone CRs end lines as LF does
+		// A directive's lines are its own tokens: a word first on a
+		// continued line is no attribute of the declaration after the
+		// directive, a statement macro in a #define's body gets no ;.
+		{"#if A || \\\n    __CUBE_X__\ntemplate <typename T> void f();", "#if A || \\\n    __CUBE_X__\ntemplate <typename T> void f();"},
+		{"#define F(x) \\\n    SET_VAL(x)\n#define H 1", "#define F(x) \\\n    SET_VAL(x)\n#define H 1"},
+		{"#define K __global__ __aicore__\nK void k();", "#define K                      \nK void k();"},
+		{"if A{", "if A{"}, // no room for the ): left whole, not half rewritten
+		{"x = 1'000; __gm__ int* p;", "x = 1'000;        int* p;"}, // a digit separator opens no character literal
 	}
 	for _, c := range cases {
 		got, _ := prepass([]byte(c.in))
