@@ -392,7 +392,11 @@ func (p *Pipeline) describe(f runner.File, issues []report.Issue, eff *config.Ef
 			if py {
 				msg = dslNames(msg)
 			}
-			is.Related = append(is.Related, report.Related{Pos: r.Pos, End: r.End, Message: msg, Line: lineOf(r.Pos.Line)})
+			rl := "" // the source line: known of the finding's own file only
+			if r.Pos.Filename == is.Pos.Filename {
+				rl = lineOf(r.Pos.Line)
+			}
+			is.Related = append(is.Related, report.Related{Pos: r.Pos, End: r.End, Message: msg, Line: rl})
 		}
 		is.Key = key
 		is.Snippet = baseline.SnippetLines(lines, is.Pos.Line, is.End.Line)
