@@ -1,5 +1,7 @@
 package cppfront
 
+import "bytes"
+
 // The front end's lexer. The pre-pass reads the tokens of the file, and
 // the tokens it does not blank are those of its result (prepassLexed);
 // the scans that read pre-passed text before tree-sitter does (the
@@ -64,7 +66,7 @@ func lexInto(toks []tok, src []byte) []tok {
 			continue
 		}
 		if c == '#' && lineStart {
-			j := lineEnd(src, i)
+			j := directiveLineEnd(src, i)
 			toks = append(toks, tok{start: int32(i), end: int32(j), kind: '#', dir: directiveClass(directive(src[i+1 : j]))})
 			i, lineStart = j, false
 			continue
@@ -79,6 +81,38 @@ func lexInto(toks []tok, src []byte) []tok {
 		i++
 	}
 	return toks
+}
+
+// directiveLineEnd returns the offset of the newline that ends the
+// directive at b[i] (or len(b)): the end of its logical line, where a
+// backslash-newline continues it and a /* */ comment is one blank, so that
+// a comment running over lines continues it too (as the preprocessor reads
+// it: comments go before directives).
+func directiveLineEnd(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '\n':
+			return i
+		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+			e := bytes.Index(b[i+2:], []byte("*/"))
+			if e < 0 {
+				return len(b)
+			}
+			i += e + 3
+		case c == '/' && i+1 < len(b) && b[i+1] == '/':
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+			return i
+		case c == '"' || c == '\'':
+			i = skipQuoted(b, i, c) - 1
+		case c == '\\' && i+1 < len(b) && b[i+1] == '\n':
+			i++
+		case c == '\\' && i+2 < len(b) && b[i+1] == '\r' && b[i+2] == '\n':
+			i += 2
+		}
+	}
+	return len(b)
 }
 
 // directiveClass classifies a directive by name, as the block scans read

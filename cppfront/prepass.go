@@ -86,7 +86,7 @@ func (t *tokens) dropBlanked() bool {
 			continue
 		case c == '#' && tk.kind == 'p' && t.firstOnLine(kept, int(tk.start)):
 			return false
-		case tk.kind == '#' && lineEnd(t.src, int(tk.start)) != int(tk.end):
+		case tk.kind == '#' && directiveLineEnd(t.src, int(tk.start)) != int(tk.end):
 			return false
 		}
 		kept = append(kept, tk)
@@ -479,8 +479,8 @@ func blankConditional(out []byte, d, walk int) int {
 	}
 	lines := []int{open}
 	depth := 0
-	for ls, e := 0, lineEnd(out, open); e < len(out) && e-d < condReach && walk > 0; {
-		ls, e = e+1, lineEnd(out, e+1)
+	for ls, e := 0, directiveLineEnd(out, open); e < len(out) && e-d < condReach && walk > 0; {
+		ls, e = e+1, directiveLineEnd(out, e+1)
 		walk -= e - ls
 		switch condWord(out, ls) {
 		case "if", "ifdef", "ifndef":
@@ -492,7 +492,7 @@ func blankConditional(out []byte, d, walk int) int {
 		case "endif":
 			if depth--; depth < 0 {
 				for _, l := range append(lines, ls) {
-					fill(out[l:lineEnd(out, l)])
+					fill(out[l:directiveLineEnd(out, l)])
 				}
 				return walk
 			}

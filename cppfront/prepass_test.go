@@ -41,6 +41,7 @@ func TestPrepassKeepsOffsets(t *testing.T) {
 		{"#if A || \\\n    __CUBE_X__\ntemplate <typename T> void f();", "#if A || \\\n    __CUBE_X__\ntemplate <typename T> void f();"},
 		{"#define F(x) \\\n    SET_VAL(x)\n#define H 1", "#define F(x) \\\n    SET_VAL(x)\n#define H 1"},
 		{"#define K __global__ __aicore__\nK void k();", "#define K                      \nK void k();"},
+		{"#define A 1 /* c\n __gm__ */\n__gm__ int* p;", "#define A 1 /* c\n __gm__ */\n       int* p;"}, // a comment over lines continues the directive
 		{"if A{", "if A{"}, // no room for the ): left whole, not half rewritten
 		{"x = 1'000; __gm__ int* p;", "x = 1'000;        int* p;"}, // a digit separator opens no character literal
 	}

@@ -293,22 +293,6 @@ func literal(src []byte, i int) (next int, class byte) {
 	return i, 0
 }
 
-// lineEnd returns the offset of the newline that ends the (possibly
-// continued) line through i, or len(b).
-func lineEnd(b []byte, i int) int {
-	for ; i < len(b); i++ {
-		switch {
-		case b[i] == '\\' && i+1 < len(b) && b[i+1] == '\n':
-			i++
-		case b[i] == '\\' && i+2 < len(b) && b[i+1] == '\r' && b[i+2] == '\n':
-			i += 2
-		case b[i] == '\n':
-			return i
-		}
-	}
-	return len(b)
-}
-
 // directive returns the name of the directive whose text (after #) is d.
 func directive(d []byte) string {
 	i := 0
