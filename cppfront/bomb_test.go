@@ -62,7 +62,7 @@ func TestMacroBombDeadline(t *testing.T) {
 	src := macroBomb(40)
 	clean, blanks := prepass(src)
 	runGuarded(t, 60*time.Second, func() {
-		m, late := expandMacrosBy(src, clean, blanks, nil, clock{deadline: time.Now().Add(-time.Second)}, 1<<62)
+		m, late := expandMacrosBy(src, clean, nil, blanks, nil, clock{deadline: time.Now().Add(-time.Second)}, 1<<62)
 		if m != nil || !late {
 			t.Errorf("expandMacrosBy = %v, late %v; want nil, late", m != nil, late)
 		}

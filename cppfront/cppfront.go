@@ -101,7 +101,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	for _, bl := range blanks {
 		f.Quals = append(f.Quals, ir.Qualifier{Pos: tf.Pos(bl.start), Text: bl.text})
 	}
-	mac, late := expandFileBy(f, src, clean, blanks, opts.maxDepth(), opts.Index, b.clock)
+	mac, late := expandFileBy(f, src, clean, toks, blanks, opts.maxDepth(), opts.Index, b.clock)
 	if late {
 		return noRegions(f), b.err(opts.Timeout)
 	}

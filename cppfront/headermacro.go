@@ -79,7 +79,7 @@ func headerDefines(dirs []byte) map[string]*macroDef {
 	if len(dirs) == 0 {
 		return nil
 	}
-	toks, spans := lexFile(dirs, nil)
+	toks, spans := lexFile(lexText(dirs), nil)
 	defs := readDefines(dirs, toks, spans)
 	for name, d := range defs {
 		d.hdr = true
@@ -226,58 +226,48 @@ func fileMacros(ix *Index, name string, clean []byte, c **closure) *headerMacros
 	}}
 }
 
-// macroLike reports whether an identifier of the VF regions of b (from a
-// region marker of blanks to the end of its body; not those of __aicore__
-// functions) is spelled as a macro (upper case, digits and underscores,
-// with a letter) and is none of: in a directive, qualified (X::NAME,
-// obj.NAME, NAME::x), in own (the file's macros), a template parameter
-// of the file (typename NAME, class NAME): the names the headers' macros
-// are looked up for.
-func macroLike(b []byte, blanks []blank, own map[string]bool) bool {
+// macroLike reports whether an identifier of the VF regions of t's text
+// (from a region marker of blanks to the end of its body; not those of
+// __aicore__ functions) is spelled as a macro (upper case, digits and
+// underscores, with a letter) and is none of: in a directive, qualified
+// (X::NAME, obj.NAME, NAME::x), in own (the file's macros), a template
+// parameter of the file (typename NAME, class NAME): the names the
+// headers' macros are looked up for.
+func macroLike(t *tokens, blanks []blank, own map[string]bool) bool {
 	end := -1
 	for _, bl := range blanks {
 		if _, ok := markerKinds[bl.text]; !ok || bl.start < end {
 			continue
 		}
-		if end = bodyEnd(b, bl.end); end > 0 && macroLikeIn(b, bl.start, end, own) {
+		if end = t.bodyEnd(bl.end); end > 0 && macroLikeIn(t, bl.start, end, own) {
 			return true
 		}
 	}
 	return false
 }
 
-// macroLikeIn is macroLike for the span [from, to) of b.
-func macroLikeIn(b []byte, from, to int, own map[string]bool) bool {
-	for i := from; i < to; {
+// macroLikeIn is macroLike for the tokens of [from, to).
+func macroLikeIn(t *tokens, from, to int, own map[string]bool) bool {
+	b := t.src
+	for k := t.at(from); k < len(t.toks) && int(t.toks[k].start) < to; k++ {
+		tk := t.toks[k]
+		if tk.kind != 'a' {
+			continue
+		}
+		i, j := int(tk.start), int(tk.end)
 		c := b[i]
-		if c == '#' && atLineStart(b, i) {
-			for i < to && b[i] != '\n' { // a directive, continued lines included
-				if b[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			continue
-		}
-		if !isIdentStart(c) {
-			i++
-			continue
-		}
-		j := i + 1
 		upper := c == '_' || c >= 'A' && c <= 'Z'
 		letter := c != '_'
-		for j < to && isIdentChar(b[j]) {
-			if b[j] >= 'a' && b[j] <= 'z' {
+		for _, d := range b[i+1 : j] {
+			if d >= 'a' && d <= 'z' {
 				upper = false
-			} else if b[j] >= 'A' && b[j] <= 'Z' {
+			} else if d >= 'A' && d <= 'Z' {
 				letter = true
 			}
-			j++
 		}
 		if upper && letter && j-i >= 2 && !qualifiedAt(b, i, j) && !own[string(b[i:j])] && !qualifiers[string(b[i:j])] && !templateParam(b, string(b[i:j])) {
 			return true
 		}
-		i = j
 	}
 	return false
 }

@@ -1,6 +1,9 @@
 package cppfront
 
-import "bytes"
+import (
+	"bytes"
+	"sort"
+)
 
 // The front end's lexer. The pre-pass reads the tokens of the file, and
 // the tokens it does not blank are those of its result (prepassLexed);
@@ -33,8 +36,13 @@ func lexText(src []byte) *tokens {
 
 // lexInto is lexText appending the tokens of src to toks.
 func lexInto(toks []tok, src []byte) []tok {
+	return lexFrom(toks, src, true)
+}
+
+// lexFrom is lexInto, with lineStart false when src does not start a line
+// (the rest of a directive's line): a # first in it is no directive.
+func lexFrom(toks []tok, src []byte, lineStart bool) []tok {
 	n := len(src)
-	lineStart := true
 	for i := 0; i < n; {
 		c := src[i]
 		// The common cases first, without a call: blanks, identifiers.
@@ -81,6 +89,12 @@ func lexInto(toks []tok, src []byte) []tok {
 		i++
 	}
 	return toks
+}
+
+// at returns the index of the first token that starts at or after the
+// offset i.
+func (t *tokens) at(i int) int {
+	return sort.Search(len(t.toks), func(k int) bool { return int(t.toks[k].start) >= i })
 }
 
 // directiveLineEnd returns the offset of the newline that ends the

@@ -178,7 +178,7 @@ func tokenEnd(b []byte, off int) bool {
 // headermacro.go). It returns nil when there is nothing to expand, or when
 // the expansion would exceed its limits.
 func expandMacros(src, clean []byte, blanks []blank, hdr *headerMacros) *macroMap {
-	m, _ := expandMacrosBy(src, clean, blanks, hdr, clock{}, 0)
+	m, _ := expandMacrosBy(src, clean, nil, blanks, hdr, clock{}, 0)
 	return m
 }
 
@@ -189,7 +189,7 @@ func expandMacros(src, clean []byte, blanks []blank, hdr *headerMacros) *macroMa
 // bounds the tokens the expansion looks at, argument re-expansions
 // included (0: 8 times maxExpansion of the file's size); past it the file
 // is parsed unexpanded, as past the other budgets.
-func expandMacrosBy(src, clean []byte, blanks []blank, hdr *headerMacros, clk clock, work int) (_ *macroMap, late bool) {
+func expandMacrosBy(src, clean []byte, ctoks *tokens, blanks []blank, hdr *headerMacros, clk clock, work int) (_ *macroMap, late bool) {
 	if work <= 0 {
 		work = 8 * maxExpansion(len(src))
 	}
@@ -197,21 +197,24 @@ func expandMacrosBy(src, clean []byte, blanks []blank, hdr *headerMacros, clk cl
 	if !own && hdr == nil {
 		return nil, false
 	}
-	regions := vfSpans(clean, blanks)
+	if ctoks == nil {
+		ctoks = lexText(clean)
+	}
+	regions := vfSpans(ctoks, blanks)
 	if len(regions) == 0 {
 		return nil, false
 	}
 	var names map[string]bool
 	if own {
-		names = defineNames(clean)
+		names = defineNames(ctoks)
 	}
-	if hdr != nil && !macroLike(clean, blanks, names) {
+	if hdr != nil && !macroLike(ctoks, blanks, names) {
 		hdr = nil // no name the headers could define as a macro: they are not read
 	}
-	if hd := hdr.get(); len(names) == 0 && len(hd) == 0 || !usesMacro(clean, regions, names, hd) {
+	if hd := hdr.get(); len(names) == 0 && len(hd) == 0 || !usesMacro(ctoks, regions, names, hd) {
 		return nil, false
 	}
-	toks, dirs := lexFile(clean, regions)
+	toks, dirs := lexFile(ctoks, regions)
 	defs := readDefines(clean, toks, dirs)
 	markedDefs(defs, blanks)
 	for name, d := range defs {

@@ -21,96 +21,89 @@ type ftok struct {
 	dir        bool // part of a preprocessor directive
 }
 
-// lexFile splits b into preprocessing tokens; dirs are the [start, end)
-// spans of the directives (from '#' to the end of the logical line). It
-// keeps the tokens of the directives and those in the keep spans (sorted,
-// disjoint) only: expansion looks at no others, and a big generated file
-// has millions.
-func lexFile(b []byte, keep [][2]int) (toks []ftok, dirs [][2]int) {
-	n := len(b)
-	lineStart, inDir, space := true, false, false
-	dirStart := 0
+// lexFile returns the preprocessing tokens of t's text from its lexer's
+// tokens (lex.go): multi-byte punctuators joined, a directive's line split
+// into its tokens, each marked with the blank or comment before it; dirs
+// are the [start, end) spans of the directives (from '#' to the end of the
+// logical line). It keeps the tokens of the directives and those in the
+// keep spans (sorted, disjoint) only: expansion looks at no others, and a
+// big generated file has millions.
+func lexFile(t *tokens, keep [][2]int) (toks []ftok, dirs [][2]int) {
+	b := t.src
 	kept := 0
 	for _, k := range keep {
 		kept += k[1] - k[0]
 	}
 	toks = make([]ftok, 0, kept/4+64) // kernel code has a token per 4 to 6 bytes; growing a big slice by appends cost more than the lexing
 	r := 0                            // the keep span at or after the current token
-	for i := 0; i < n; {
-		c := b[i]
-		switch {
-		case c == '\n':
-			if inDir {
-				dirs = append(dirs, [2]int{dirStart, i})
-				inDir = false
-			}
-			lineStart, space = true, true
-			i++
-			continue
-		case c == '\\' && i+1 < n && (b[i+1] == '\n' || b[i+1] == '\r' && i+2 < n && b[i+2] == '\n'):
-			i += 2
-			if b[i-1] == '\r' {
-				i++
-			}
-			space = true
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			i++
-			space = true
-			continue
-		case c == '/' && i+1 < n && b[i+1] == '/':
-			for i < n && b[i] != '\n' {
-				i++
-			}
-			space = true
-			continue
-		case c == '/' && i+1 < n && b[i+1] == '*':
-			k := bytes.Index(b[i+2:], []byte("*/"))
-			if k < 0 {
-				i = n
-			} else {
-				i += k + 4
-			}
-			space = true
-			continue
-		}
-		t := ftok{start: i, space: space, dir: inDir}
-		if c == '#' && lineStart && !inDir {
-			inDir, dirStart, t.dir = true, i, true
-		}
-		lineStart, space = false, false
-		switch {
-		case isIdentStart(c):
-			j, _ := identEnd(b, i)
-			t.kind, t.end = 'i', j
-		case c >= '0' && c <= '9' || c == '.' && i+1 < n && b[i+1] >= '0' && b[i+1] <= '9':
-			j := i + 1
-			for j < n && (isIdentChar(b[j]) || b[j] == '.' || b[j] == '\'' ||
-				(b[j] == '+' || b[j] == '-') && (b[j-1] == 'e' || b[j-1] == 'E' || b[j-1] == 'p' || b[j-1] == 'P')) {
-				j++
-			}
-			t.kind, t.end = 'n', j
-		case c == '"' || c == '\'':
-			t.kind, t.end = 's', skipQuoted(b, i, c)
-		case c == '#' && i+1 < n && b[i+1] == '#':
-			t.kind, t.end = 'p', i+2
-		case c == '.' && i+2 < n && b[i+1] == '.' && b[i+2] == '.':
-			t.kind, t.end = 'p', i+3
-		default:
-			t.kind, t.end = 'p', i+punctLen(b[i:])
-		}
-		for r < len(keep) && keep[r][1] <= t.start {
+	prev := 0                         // the end of the token before
+	add := func(start, end int, kind byte, dir bool) {
+		for r < len(keep) && keep[r][1] <= start {
 			r++
 		}
-		if t.dir || r < len(keep) && t.start >= keep[r][0] {
-			toks = append(toks, t)
+		if dir || r < len(keep) && start >= keep[r][0] {
+			toks = append(toks, ftok{start: start, end: end, kind: kind, space: start > prev, dir: dir})
 		}
-		i = t.end
+		prev = end
 	}
-	if inDir {
-		dirs = append(dirs, [2]int{dirStart, n})
+	// lexed adds the lexer's tokens ts (of b from base on), joining
+	// punctuators.
+	lexed := func(ts []tok, base int, dir bool) {
+		for k := 0; k < len(ts); k++ {
+			start, end := base+int(ts[k].start), base+int(ts[k].end)
+			switch ts[k].kind {
+			case 'a':
+				add(start, end, 'i', dir)
+			case '0':
+				add(start, end, 'n', dir)
+			case '"':
+				if isIdentStart(b[start]) {
+					add(start, end, 'i', dir) // a raw literal with its prefix: read as the name it starts with
+				} else {
+					add(start, end, 's', dir)
+				}
+			case 'p':
+				n := ppPunctLen(b[start:])
+				for k+1 < len(ts) && base+int(ts[k+1].start) < start+n {
+					if ts[k+1].kind != 'p' {
+						n = base + int(ts[k+1].start) - start // ...5: the lexer's number .5 stands
+						break
+					}
+					k++ // the rest of the punctuator
+				}
+				add(start, start+n, 'p', dir)
+			}
+		}
 	}
+	var sub []tok // a directive's tokens
+	from := 0     // the first token of the run of code tokens before the directive
+	for k, tk := range t.toks {
+		if tk.kind != '#' {
+			continue
+		}
+		lexed(t.toks[from:k], 0, false)
+		from = k + 1
+		start, end := int(tk.start), int(tk.end)
+		dirs = append(dirs, [2]int{start, end})
+		n := ppPunctLen(b[start:end]) // #, or ## first on a line
+		add(start, start+n, 'p', true)
+		sub = lexFrom(sub[:0], b[start+n:end], false)
+		lexed(sub, start+n, true)
+	}
+	lexed(t.toks[from:], 0, false)
 	return toks, dirs
+}
+
+// ppPunctLen is the length of the punctuator b starts with: ##, ... and
+// those of punctLen.
+func ppPunctLen(b []byte) int {
+	switch {
+	case len(b) >= 2 && b[0] == '#' && b[1] == '#':
+		return 2
+	case len(b) >= 3 && b[0] == '.' && b[1] == '.' && b[2] == '.':
+		return 3
+	}
+	return punctLen(b)
 }
 
 // readDefines collects the #define and #undef directives of the file.
@@ -242,16 +235,16 @@ func dirEnd(dirs [][2]int, off int) int {
 // original text (lowering indexes it with the parser's offsets); the caller
 // puts src back. It returns nil when nothing was expanded.
 func expandFile(f *ir.File, src, clean []byte, blanks []blank, maxDepth int, ix *Index) *macroMap {
-	m, _ := expandFileBy(f, src, clean, blanks, maxDepth, ix, clock{})
+	m, _ := expandFileBy(f, src, clean, nil, blanks, maxDepth, ix, clock{})
 	return m
 }
 
 // expandFileBy is expandFile with the file's clock (expandMacrosBy): late
 // reports that it was over during the expansion.
-func expandFileBy(f *ir.File, src, clean []byte, blanks []blank, maxDepth int, ix *Index, clk clock) (_ *macroMap, late bool) {
+func expandFileBy(f *ir.File, src, clean []byte, ctoks *tokens, blanks []blank, maxDepth int, ix *Index, clk clock) (_ *macroMap, late bool) {
 	var c *closure
 	hdr := fileMacros(ix, f.Name, clean, &c)
-	m, late := expandMacrosBy(src, clean, blanks, hdr, clk, 0)
+	m, late := expandMacrosBy(src, clean, ctoks, blanks, hdr, clk, 0)
 	if late {
 		return nil, true
 	}
@@ -279,11 +272,11 @@ func (lw *lowerer) text(a, b uint32) string {
 	return string(lw.f.Src[a:b])
 }
 
-// vfSpans returns the spans of clean that may be VF code: from each region
-// marker or __aicore__ (blanked by the pre-pass) to the end of the braced
-// body that follows it, in order and disjoint. A marker followed by ';'
-// before any '{' (a declaration) has none.
-func vfSpans(clean []byte, blanks []blank) [][2]int {
+// vfSpans returns the spans of t's text that may be VF code: from each
+// region marker or __aicore__ (blanked by the pre-pass) to the end of the
+// braced body that follows it, in order and disjoint. A marker followed by
+// ';' before any '{' (a declaration) has none.
+func vfSpans(t *tokens, blanks []blank) [][2]int {
 	var spans [][2]int
 	for _, b := range blanks {
 		if _, ok := markerKinds[b.text]; !ok && b.text != "__aicore__" {
@@ -292,7 +285,7 @@ func vfSpans(clean []byte, blanks []blank) [][2]int {
 		if len(spans) > 0 && b.start < spans[len(spans)-1][1] {
 			continue // inside the body of the one before
 		}
-		if end := bodyEnd(clean, b.end); end > 0 {
+		if end := t.bodyEnd(b.end); end > 0 {
 			spans = append(spans, [2]int{b.start, end})
 		}
 	}
@@ -300,28 +293,17 @@ func vfSpans(clean []byte, blanks []blank) [][2]int {
 }
 
 // bodyEnd returns the offset just past the braced body that starts at the
-// first '{' outside parentheses after i, or -1 when a ';' or the end of the
-// file comes first, or the braces are not closed.
-func bodyEnd(b []byte, i int) int {
+// first '{' outside parentheses after offset i, or -1 when a ';' or the end
+// of the text comes first, or the braces are not closed. Directives are
+// passed over.
+func (t *tokens) bodyEnd(i int) int {
 	paren, brace := 0, 0
-	for k := i; k < len(b); k++ {
-		switch c := b[k]; c {
-		case '/':
-			if k+1 < len(b) && b[k+1] == '/' {
-				e := bytes.IndexByte(b[k:], '\n')
-				if e < 0 {
-					return -1
-				}
-				k += e
-			} else if k+1 < len(b) && b[k+1] == '*' {
-				e := bytes.Index(b[k+2:], []byte("*/"))
-				if e < 0 {
-					return -1
-				}
-				k += e + 3
-			}
-		case '"', '\'':
-			k = skipQuoted(b, k, c) - 1
+	for k := t.at(i); k < len(t.toks); k++ {
+		tk := t.toks[k]
+		if tk.kind != 'p' {
+			continue
+		}
+		switch t.src[tk.start] {
 		case '(':
 			paren++
 		case ')':
@@ -338,7 +320,7 @@ func bodyEnd(b []byte, i int) int {
 			if paren <= 0 {
 				brace--
 				if brace == 0 {
-					return k + 1
+					return int(tk.end)
 				}
 			}
 		}
@@ -360,53 +342,45 @@ func punctLen(b []byte) int {
 	return 1
 }
 
-// usesMacro reports whether an identifier in one of the spans of b is the
-// name of a #define of b (names) or of a header's macro (hdr): a quick test
-// before lexing the whole file (most files define only their include
-// guard, and use no header's macro).
-func usesMacro(b []byte, spans [][2]int, names map[string]bool, hdr map[string]*macroDef) bool {
+// usesMacro reports whether an identifier of t in one of the spans is the
+// name of a #define of the text (names) or of a header's macro (hdr): a
+// quick test before the expansion's own tokens are made (most files define
+// only their include guard, and use no header's macro).
+func usesMacro(t *tokens, spans [][2]int, names map[string]bool, hdr map[string]*macroDef) bool {
 	for _, sp := range spans {
-		for i := sp[0]; i < sp[1]; {
-			if !isIdentStart(b[i]) {
-				i++
-				continue
+		for k := t.at(sp[0]); k < len(t.toks) && int(t.toks[k].start) < sp[1]; k++ {
+			if tk := t.toks[k]; tk.kind == 'a' {
+				if w := t.src[tk.start:tk.end]; names[string(w)] || hdr[string(w)] != nil {
+					return true
+				}
 			}
-			j := i + 1
-			for j < sp[1] && isIdentChar(b[j]) {
-				j++
-			}
-			if names[string(b[i:j])] || hdr[string(b[i:j])] != nil {
-				return true
-			}
-			i = j
 		}
 	}
 	return false
 }
 
-// defineNames returns the names after the #define directives of b.
-func defineNames(b []byte) map[string]bool {
+// defineNames returns the names the #define directives of t define.
+func defineNames(t *tokens) map[string]bool {
 	names := map[string]bool{}
-	for k := 0; ; {
-		i := bytes.Index(b[k:], []byte("define"))
-		if i < 0 {
-			break
-		}
-		i += k
-		k = i + 6
-		if prevNonSpace(b, i) != '#' {
+	for _, tk := range t.toks {
+		if tk.kind != '#' {
 			continue
 		}
-		j := k
-		for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
-			j++
+		d := t.src[tk.start+1 : tk.end]
+		if directive(d) != "define" {
+			continue
 		}
-		e := j
-		for e < len(b) && isIdentChar(b[e]) {
+		j := bytes.Index(d, []byte("define")) + len("define")
+		k := j
+		for k < len(d) && (d[k] == ' ' || d[k] == '\t') {
+			k++
+		}
+		e := k
+		for e < len(d) && isIdentChar(d[e]) {
 			e++
 		}
-		if e > j && j > k {
-			names[string(b[j:e])] = true
+		if e > k && k > j {
+			names[string(d[k:e])] = true
 		}
 	}
 	return names
@@ -497,17 +471,4 @@ func snapExpansions(f *ir.File) {
 			block(fn.Body)
 		}
 	}
-}
-
-// identEnd returns the end of the identifier that starts at i, or of the
-// raw string literal it prefixes (R"(...)", u8R"...": raw is true).
-func identEnd(b []byte, i int) (end int, raw bool) {
-	j := i + 1
-	for j < len(b) && isIdentChar(b[j]) {
-		j++
-	}
-	if j < len(b) && b[j] == '"' && b[j-1] == 'R' {
-		return skipRawString(b, j), true
-	}
-	return j, false
 }

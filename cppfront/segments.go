@@ -253,14 +253,19 @@ func splitSegments(t *tokens, size int) []segment {
 
 // trivia returns where the blank or comment that starts at src[i] ends
 // (i itself when none starts there), and whether it is a newline: a
-// space, tab, CR, form feed, vertical tab or backslash-newline, a // comment
-// up to its newline, or a /* */ comment.
+// space, tab, CR, form feed, vertical tab, a backslash-newline (with its
+// newline: the line goes on), a // comment up to its newline, or a /* */
+// comment.
 func trivia(src []byte, i int) (next int, newline bool) {
 	n, c := len(src), src[i]
 	switch {
 	case c == '\n':
 		return i + 1, true
-	case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\\' && i+1 < n && src[i+1] == '\n':
+	case c == '\\' && i+1 < n && src[i+1] == '\n':
+		return i + 2, false // a line continued: no new line
+	case c == '\\' && i+2 < n && src[i+1] == '\r' && src[i+2] == '\n':
+		return i + 3, false
+	case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 		return i + 1, false
 	case c == '/' && i+1 < n && src[i+1] == '/':
 		for i < n && src[i] != '\n' {
@@ -280,15 +285,20 @@ func trivia(src []byte, i int) (next int, newline bool) {
 // literal returns where the string, character or number literal that
 // starts at src[i] ends (i itself when none starts there), and the class the
 // scans give what they saw last: '"' for a quoted literal, '0' for a number.
+// A number is a preprocessing number: a digit, or a . and a digit, then
+// identifier characters, digits, dots, digit separators and the sign of an
+// exponent (1e+5, 0x1p-3, .5f).
 func literal(src []byte, i int) (next int, class byte) {
 	switch c := src[i]; {
 	case c == '"' || c == '\'':
 		return skipQuoted(src, i, c), '"'
-	case c >= '0' && c <= '9':
-		for i < len(src) && (isIdentChar(src[i]) || src[i] == '.' || src[i] == '\'') {
-			i++
+	case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
+		j := i + 1
+		for j < len(src) && (isIdentChar(src[j]) || src[j] == '.' || src[j] == '\'' ||
+			(src[j] == '+' || src[j] == '-') && (src[j-1] == 'e' || src[j-1] == 'E' || src[j-1] == 'p' || src[j-1] == 'P')) {
+			j++
 		}
-		return i, '0'
+		return j, '0'
 	}
 	return i, 0
 }

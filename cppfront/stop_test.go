@@ -90,7 +90,7 @@ func TestStop(t *testing.T) {
 	bomb := macroBomb(40)
 	bclean, bblanks := prepass(bomb)
 	runGuarded(t, 60*time.Second, func() {
-		if m, late := expandMacrosBy(bomb, bclean, bblanks, nil, clock{stop: set}, 1<<62); m != nil || !late {
+		if m, late := expandMacrosBy(bomb, bclean, nil, bblanks, nil, clock{stop: set}, 1<<62); m != nil || !late {
 			t.Errorf("stopped expansion = %v, late %v; want nil, late", m != nil, late)
 		}
 	})
