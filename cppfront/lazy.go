@@ -158,7 +158,7 @@ func classify(t *tokens, blanks []blank, only [][2]int) ([]lazyBlock, []string, 
 	}
 	hot := marked
 	if only != nil {
-		hot = onlyHot(clean, blocks, marked, only)
+		hot = onlyHot(t, blocks, marked, only)
 	}
 	// The names called in the headers of hot blocks that may be function
 	// definitions (not inside a function body) and may take values from
@@ -173,8 +173,8 @@ func classify(t *tokens, blanks []blank, only [][2]int) ([]lazyBlock, []string, 
 			continue
 		}
 		marks[k] = marksOf(clean, blanks, b)
-		if (b.parent < 0 || !inBody[b.parent]) && marks[k].takesFacts(clean[b.hdr:b.open]) {
-			callNames(headerText(clean, b), func(n []byte) { names[string(n)] = true })
+		if (b.parent < 0 || !inBody[b.parent]) && marks[k].takesFacts(t, b.hdr, b.open) {
+			t.callNames(b.hdr, b.open, func(n []byte) { names[string(n)] = true })
 		}
 	}
 	why := make([]string, len(blocks))
@@ -199,7 +199,7 @@ func classify(t *tokens, blanks []blank, only [][2]int) ([]lazyBlock, []string, 
 			continue
 		}
 		calls := 0
-		callNames(h, func(n []byte) {
+		t.callNames(b.hdr, b.open, func(n []byte) {
 			calls++
 			if bytes.HasPrefix(n, []byte("Init")) || classes[string(n)] {
 				why[k] = "setter"
@@ -213,7 +213,7 @@ func classify(t *tokens, blanks []blank, only [][2]int) ([]lazyBlock, []string, 
 			// one way or another depending on the body.
 			why[k] = "odd header"
 			continue
-		case hasDirective(clean[b.open:b.close]):
+		case t.hasDirective(b.open, b.close):
 			// An #if in a body often splits a statement; tree-sitter's
 			// recovery from that can reshape the tree around the body.
 			why[k] = "directive"
@@ -232,7 +232,8 @@ func classify(t *tokens, blanks []blank, only [][2]int) ([]lazyBlock, []string, 
 // onlyHot narrows marked to the blocks Options.only wants: those inside
 // its ranges, the marked blocks whose name their text names (helpers they
 // call), and the marked blocks whose text names one of theirs (callers).
-func onlyHot(clean []byte, blocks []lazyBlock, marked func(*lazyBlock) bool, only [][2]int) func(*lazyBlock) bool {
+func onlyHot(t *tokens, blocks []lazyBlock, marked func(*lazyBlock) bool, only [][2]int) func(*lazyBlock) bool {
+	clean := t.src
 	// A wanted block is a function body inside a range, or around one (the
 	// function holding a __VEC_SCOPE__ region); a namespace or class body
 	// around a range is not (it would want the whole file).
@@ -282,7 +283,7 @@ func onlyHot(clean []byte, blocks []lazyBlock, marked func(*lazyBlock) bool, onl
 			if keep[b.hdr] {
 				continue
 			}
-			callNames(headerText(clean, b), func(n []byte) {
+			t.callNames(b.hdr, b.open, func(n []byte) {
 				if named[string(n)] && !keep[b.hdr] {
 					keep[b.hdr], changed = true, true
 					addText(b)
@@ -305,7 +306,7 @@ func onlyHot(clean []byte, blocks []lazyBlock, marked func(*lazyBlock) bool, onl
 	}
 	for k := range blocks {
 		if b := &blocks[k]; around(b) {
-			callNames(headerText(clean, b), func(n []byte) { own[string(n)] = true })
+			t.callNames(b.hdr, b.open, func(n []byte) { own[string(n)] = true })
 		}
 	}
 	for changed := true; changed; {
@@ -320,7 +321,7 @@ func onlyHot(clean []byte, blocks []lazyBlock, marked func(*lazyBlock) bool, onl
 				if own[string(body[i:e])] && !callers[k] {
 					callers[k], changed = true, true
 					keep[b.hdr] = true
-					callNames(headerText(clean, b), func(n []byte) { own[string(n)] = true })
+					t.callNames(b.hdr, b.open, func(n []byte) { own[string(n)] = true })
 				}
 			})
 		}
@@ -369,51 +370,41 @@ func (m blockMarks) simtOnly(text []byte) bool {
 	return m.simtHead && !m.simdHead && !m.bodyMarker && !hasRegType(text)
 }
 
-// takesFacts reports whether the function whose header is h may take
-// values from its call sites: an analysed region (not a SIMT one) with a
-// parameter or a template parameter (callSiteFacts), or a function holding
-// __VEC_SCOPE__ blocks with one, whose blocks see what its callers pass
-// (scopeCallerFacts) and its instances (scopeInstances). Where it is
-// unsure, it says yes.
-func (m blockMarks) takesFacts(h []byte) bool {
+// takesFacts reports whether the function whose header is the text
+// [from, to) of t may take values from its call sites: an analysed region
+// (not a SIMT one) with a parameter or a template parameter
+// (callSiteFacts), or a function holding __VEC_SCOPE__ blocks with one,
+// whose blocks see what its callers pass (scopeCallerFacts) and its
+// instances (scopeInstances). Where it is unsure, it says yes.
+func (m blockMarks) takesFacts(t *tokens, from, to int) bool {
 	if m.simtHead && !m.simdHead {
 		return false
 	}
-	return !noParams(h)
+	return !t.noParams(from, to)
 }
 
-// hasWord reports whether w is an identifier of h.
-func hasWord(h []byte, w string) bool {
-	found := false
-	eachIdent(h, func(i, e int) { found = found || string(h[i:e]) == w })
-	return found
-}
-
-// noParams reports whether the header h declares a function that is not a
-// template and takes no parameter: one name before a parenthesis, whose
-// parentheses hold nothing or void, and no template keyword.
-func noParams(h []byte) bool {
-	end, n := 0, 0
-	callNameSpans(h, func(_, e int) { end, n = e, n+1 })
+// noParams reports whether the header [from, to) of t declares a function
+// that is not a template and takes no parameter: one name before a
+// parenthesis, whose parentheses hold nothing or void, and no template
+// keyword.
+func (t *tokens) noParams(from, to int) bool {
+	name, n := -1, 0
+	t.callNameTokens(from, to, func(k int) { name, n = k, n+1 })
 	if n != 1 {
 		return false
 	}
-	if hasWord(h, "template") {
-		return false
+	toks := t.toks
+	for k := t.at(from); k < len(toks) && int(toks[k].start) < to; k++ {
+		if toks[k].kind == 'a' && string(t.src[toks[k].start:toks[k].end]) == "template" {
+			return false
+		}
 	}
-	j := skipSpace(h, end)
-	if j < len(h) && h[j] == '<' {
-		return false // a specialisation's arguments
+	// The name's ( is next (a specialisation's <arguments> are not).
+	k := name + 2
+	if k < len(toks) && t.punct(k, ')') {
+		return true
 	}
-	if j >= len(h) || h[j] != '(' {
-		return false
-	}
-	e := matchParen(h, j)
-	if e < 0 {
-		return false
-	}
-	in := bytes.TrimSpace(h[j+1 : e-1])
-	return len(in) == 0 || string(in) == "void"
+	return k+1 < len(toks) && toks[k].kind == 'a' && string(t.src[toks[k].start:toks[k].end]) == "void" && t.punct(k+1, ')')
 }
 
 // holds reports whether every blanked body is, in the trees parsed from
@@ -493,21 +484,6 @@ func vfHits(clean []byte, blanks []blank) []int {
 	return hits
 }
 
-// hasDirective reports whether a preprocessor directive starts a line of b.
-func hasDirective(b []byte) bool {
-	for i := bytes.IndexByte(b, '#'); i >= 0; {
-		if atLineStart(b, i) {
-			return true
-		}
-		k := bytes.IndexByte(b[i+1:], '#')
-		if k < 0 {
-			return false
-		}
-		i += 1 + k
-	}
-	return false
-}
-
 // notCalls are words followed by a parenthesis that name no function.
 var notCalls = map[string]bool{
 	"if": true, "for": true, "while": true, "switch": true, "return": true, "sizeof": true, "decltype": true,
@@ -516,93 +492,83 @@ var notCalls = map[string]bool{
 	"dynamic_cast": true, "reinterpret_cast": true, "const_cast": true, "requires": true,
 }
 
-// callNames calls f with each identifier of the header h outside
-// parentheses and followed by "(" or by "<...>(": the declared name of a
-// function, and the other words a header can hold before a "(" (a macro,
-// an attribute). Calls in default arguments are inside the parentheses.
-func callNames(h []byte, f func(name []byte)) {
-	callNameSpans(h, func(k, e int) { f(h[k:e]) })
+// callNames calls f with each identifier of the header [from, to) of t
+// outside parentheses and followed by "(" or by "<...>(": the declared
+// name of a function, and the other words a header can hold before a "("
+// (a macro, an attribute). Calls in default arguments are inside the
+// parentheses. Directives are passed over: a header runs from the last ;
+// { or } before its block, which may be inside a #define (#define STEP(a)
+// Add(a); Mul(a)), and the names those lines call are not the function's.
+func (t *tokens) callNames(from, to int, f func(name []byte)) {
+	t.callNameTokens(from, to, func(k int) { f(t.src[t.toks[k].start:t.toks[k].end]) })
 }
 
-// headerText is the header of block b without the preprocessor lines in
-// it: a header runs from the last ; { or } before the block, which may be
-// inside a #define (#define STEP(a) Add(a); Mul(a)), and the names those
-// lines call are not the function's.
-func headerText(clean []byte, b *lazyBlock) []byte {
-	h := clean[b.hdr:b.open]
-	ls := bytes.LastIndexByte(clean[:b.hdr], '\n') + 1
-	if t := bytes.TrimLeft(clean[ls:b.hdr], " \t"); len(t) > 0 && t[0] == '#' {
-		h = h[directiveEnd(h, 0):] // the rest of a directive's line
-	}
-	var out []byte
-	for k := 0; k < len(h); {
-		e := directiveEnd(h, k)
-		if t := bytes.TrimLeft(h[k:e], " \t"); len(t) > 0 && t[0] == '#' {
-			out = append(out, bytes.Repeat([]byte{' '}, e-k)...)
-		} else {
-			out = append(out, h[k:e]...)
-		}
-		k = e
-	}
-	return out
-}
-
-// directiveEnd returns the offset past the line of h starting at k, with
-// its backslash continuations.
-func directiveEnd(h []byte, k int) int {
-	for k < len(h) {
-		e := bytes.IndexByte(h[k:], '\n')
-		if e < 0 {
-			return len(h)
-		}
-		e += k
-		if e > k && h[e-1] == '\\' || e > k+1 && h[e-1] == '\r' && h[e-2] == '\\' {
-			k = e + 1
-			continue
-		}
-		return e + 1
-	}
-	return len(h)
-}
-
-// callNameSpans is callNames with the offsets of each name in h.
-func callNameSpans(h []byte, f func(k, e int)) {
+// callNameTokens is callNames with the index of each name's token.
+func (t *tokens) callNameTokens(from, to int, f func(k int)) {
+	toks := t.toks
 	depth := 0
-	for k := 0; k < len(h); k++ {
-		switch c := h[k]; {
-		case c == '/' && k+1 < len(h) && h[k+1] == '/':
-			for k < len(h) && h[k] != '\n' {
-				k++
+	for k := t.at(from); k < len(toks) && int(toks[k].start) < to; k++ {
+		switch tk := toks[k]; tk.kind {
+		case 'p':
+			switch t.src[tk.start] {
+			case '(', '[':
+				depth++
+			case ')', ']':
+				depth--
 			}
-		case c == '/' && k+1 < len(h) && h[k+1] == '*':
-			if e := bytes.Index(h[k+2:], []byte("*/")); e >= 0 {
-				k += e + 3
-			} else {
-				k = len(h)
+		case 'a':
+			if depth != 0 {
+				continue
 			}
-		case c == '"' || c == '\'':
-			k = skipQuoted(h, k, c) - 1
-		case c == '(' || c == '[':
-			depth++
-		case c == ')' || c == ']':
-			depth--
-		case depth == 0 && isIdentStart(c) && (k == 0 || !isIdentChar(h[k-1])):
-			e := k + 1
-			for e < len(h) && isIdentChar(h[e]) {
-				e++
-			}
-			j := skipSpace(h, e)
-			if j < len(h) && h[j] == '<' {
-				if a := matchAngle(h, j); a > j {
-					j = skipSpace(h, a+1)
+			j := k + 1
+			if j < len(toks) && int(toks[j].start) < to && t.punct(j, '<') {
+				if a := t.matchAngle(j, to); a > j {
+					j = a + 1
 				}
 			}
-			if j < len(h) && h[j] == '(' && !notCalls[string(h[k:e])] {
-				f(k, e)
+			if j < len(toks) && int(toks[j].start) < to && t.punct(j, '(') && !notCalls[string(t.src[tk.start:tk.end])] {
+				f(k)
 			}
-			k = e - 1
 		}
 	}
+}
+
+// punct reports whether toks[k] is the punctuator c.
+func (t *tokens) punct(k int, c byte) bool {
+	return t.toks[k].kind == 'p' && t.src[t.toks[k].start] == c
+}
+
+// matchAngle returns the index of the token > that closes the < of
+// toks[j], or -1 when a ; { or } or the offset to comes first.
+func (t *tokens) matchAngle(j, to int) int {
+	depth := 0
+	for k := j; k < len(t.toks) && int(t.toks[k].start) < to; k++ {
+		if t.toks[k].kind != 'p' {
+			continue
+		}
+		switch t.src[t.toks[k].start] {
+		case '<':
+			depth++
+		case '>':
+			if depth--; depth == 0 {
+				return k
+			}
+		case ';', '{', '}':
+			return -1
+		}
+	}
+	return -1
+}
+
+// hasDirective reports whether a directive stands in the text [from, to)
+// of t.
+func (t *tokens) hasDirective(from, to int) bool {
+	for k := t.at(from); k < len(t.toks) && int(t.toks[k].start) < to; k++ {
+		if t.toks[k].kind == '#' {
+			return true
+		}
+	}
+	return false
 }
 
 // scanBlocks finds the brace blocks of src (pre-passed text) with their
@@ -849,4 +815,11 @@ func noAnalysedRegion(t *tokens, blanks []blank) bool {
 		}
 	}
 	return k == len(simt)
+}
+
+// hasWord reports whether w is an identifier of h.
+func hasWord(h []byte, w string) bool {
+	found := false
+	eachIdent(h, func(i, e int) { found = found || string(h[i:e]) == w })
+	return found
 }

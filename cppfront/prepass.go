@@ -624,29 +624,6 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// matchParen returns the offset just past the parenthesis matching b[i]=='(', or -1.
-func matchParen(b []byte, i int) int {
-	depth := 0
-	for k := i; k < len(b); k++ {
-		switch b[k] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return k + 1
-			}
-		case '"', '\'':
-			k = skipQuoted(b, k, b[k]) - 1
-		case '\n':
-			if depth > 64 {
-				return -1
-			}
-		}
-	}
-	return -1
-}
-
 func skipQuoted(b []byte, i int, q byte) int {
 	for k := i + 1; k < len(b); k++ {
 		switch b[k] {
