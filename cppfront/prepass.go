@@ -192,8 +192,8 @@ func (p *prepasser) word(toks []tok, k, base, i, j int) int {
 		if e := fixBareIf(out, i, j); e != j {
 			j, p.rewrote = e, true
 		}
-	case word == "else" && atLineStart(out, i) && p.walk > 0:
-		p.walk = joinElse(out, i, p.walk)
+	case word == "else" && base == 0 && atLineStart(out, i) && p.walk > 0:
+		p.walk = joinElse(out, toks, k, p.walk)
 	case word == "using":
 		fixMultiUsing(out, j)
 	case isMacroName(word) && atLineStart(out, i):
@@ -418,59 +418,62 @@ func fixBareIf(out []byte, i, j int) int {
 // that ends a statement ('}' or ';'), the directives of those conditionals
 // are blanked, every #elif and #else of them too: all their groups stay,
 // as when the conditions hold, and the else continues the if before them.
-// walk is the number of bytes the walks over lines may still take; it
-// returns what is left.
-func joinElse(out []byte, i, walk int) int {
-	var conds []int // the directive lines passed, by their start
-	for ls := lineStart(out, i); ls > 0 && walk > 0; {
-		ps := lineStart(out, ls-1)
-		walk -= ls - ps
-		t := bytes.TrimSpace(out[ps : ls-1])
-		switch {
-		case len(t) == 0 || bytes.HasPrefix(t, []byte("//")) ||
-			bytes.HasPrefix(t, []byte("/*")) && bytes.HasSuffix(t, []byte("*/")) && bytes.Count(t, []byte("*/")) == 1:
-		case t[0] == '#' && condDirectives[directive(t[1:])]:
-			conds = append(conds, ps)
-		default:
-			if c := lastCode(t); len(conds) > 0 && (c == '}' || c == ';') {
-				for _, d := range conds {
-					walk = blankConditional(out, d, walk)
-				}
-			}
-			return walk
+// toks are the file's tokens, toks[k] the else; walk is the number of
+// bytes the walks over directives may still take; it returns what is left.
+func joinElse(out []byte, toks []tok, k, walk int) int {
+	var conds []int // the conditional directives passed, by their token
+	for j := k - 1; j >= 0 && walk > 0; j-- {
+		tk := toks[j]
+		if out[tk.start] == ' ' {
+			continue // blanked already
 		}
-		ls = ps
+		if tk.kind == '#' {
+			walk -= int(tk.end - tk.start)
+			if tk.dir == 'o' {
+				return walk // another directive: not only conditionals between
+			}
+			conds = append(conds, j)
+			continue
+		}
+		// The last token of the line before: a statement ends there?
+		if c := out[tk.start]; len(conds) > 0 && tk.kind == 'p' && (c == '}' || c == ';') {
+			for _, d := range conds {
+				walk = blankConditional(out, toks, d, walk)
+			}
+		}
+		return walk
 	}
 	return walk
 }
 
-// condDirectives are the directives of conditional compilation.
-var condDirectives = map[string]bool{
-	"if": true, "ifdef": true, "ifndef": true, "elif": true, "elifdef": true, "elifndef": true, "else": true, "endif": true,
-}
-
-// blankConditional blanks the directive lines (continuations included) of
-// the conditional that has a directive at the line starting at d: its #if,
-// #elif, #else and #endif, not those of the conditionals nested in it. An
-// unbalanced conditional, or one reaching further than condReach from d,
-// is left as it is. It returns what is left of walk, the bytes it may walk.
-func blankConditional(out []byte, d, walk int) int {
+// blankConditional blanks the directives of the conditional that has the
+// directive toks[d]: its #if, #elif, #else and #endif (continued lines
+// included), not those of the conditionals nested in it. An unbalanced
+// conditional, or one reaching further than condReach from d, is left as
+// it is. It returns what is left of walk, the bytes it may walk.
+func blankConditional(out []byte, toks []tok, d, walk int) int {
+	live := func(j int) bool { return toks[j].kind == '#' && out[toks[j].start] != ' ' }
+	from := int(toks[d].start)
 	open := d
-	if w := condWord(out, d); w != "if" && w != "ifdef" && w != "ifndef" {
+	if toks[d].dir != 'i' {
 		open = -1
 		depth := 0
-		for ls := d; ls > 0 && open < 0 && d-ls < condReach && walk > 0; {
-			p := ls
-			ls = lineStart(out, ls-1)
-			walk -= p - ls
-			switch condWord(out, ls) {
-			case "endif":
+		for j := d - 1; j >= 0 && from-int(toks[j].start) < condReach && walk > 0; j-- {
+			walk -= int(toks[j].end - toks[j].start)
+			if !live(j) {
+				continue
+			}
+			switch toks[j].dir {
+			case 'n':
 				depth++
-			case "if", "ifdef", "ifndef":
+			case 'i':
 				if depth == 0 {
-					open = ls
+					open = j
 				}
 				depth--
+			}
+			if open >= 0 {
+				break
 			}
 		}
 		if open < 0 {
@@ -479,20 +482,22 @@ func blankConditional(out []byte, d, walk int) int {
 	}
 	lines := []int{open}
 	depth := 0
-	for ls, e := 0, directiveLineEnd(out, open); e < len(out) && e-d < condReach && walk > 0; {
-		ls, e = e+1, directiveLineEnd(out, e+1)
-		walk -= e - ls
-		switch condWord(out, ls) {
-		case "if", "ifdef", "ifndef":
+	for j := open + 1; j < len(toks) && int(toks[j].start)-from < condReach && walk > 0; j++ {
+		walk -= int(toks[j].end - toks[j].start)
+		if !live(j) {
+			continue
+		}
+		switch toks[j].dir {
+		case 'i':
 			depth++
-		case "elif", "elifdef", "elifndef", "else":
+		case 'e':
 			if depth == 0 {
-				lines = append(lines, ls)
+				lines = append(lines, j)
 			}
-		case "endif":
+		case 'n':
 			if depth--; depth < 0 {
-				for _, l := range append(lines, ls) {
-					fill(out[l:directiveLineEnd(out, l)])
+				for _, l := range append(lines, j) {
+					fill(out[toks[l].start:toks[l].end])
 				}
 				return walk
 			}
@@ -505,51 +510,6 @@ func blankConditional(out []byte, d, walk int) int {
 // looks for the rest of its conditional: the conditionals inside a body
 // that cut an if chain are a few lines long.
 const condReach = 64 << 10
-
-// condWord returns the conditional directive on the line starting at ls,
-// or "".
-func condWord(out []byte, ls int) string {
-	k := ls
-	for k < len(out) && (out[k] == ' ' || out[k] == '\t') {
-		k++
-	}
-	if k >= len(out) || out[k] != '#' {
-		return ""
-	}
-	e := k + 1
-	for e < len(out) && (out[e] == ' ' || out[e] == '\t') {
-		e++
-	}
-	for e < len(out) && isIdentChar(out[e]) {
-		e++
-	}
-	if w := directive(out[k+1 : e]); condDirectives[w] {
-		return w
-	}
-	return ""
-}
-
-// lineStart returns the offset of the first byte of the line holding b[i].
-func lineStart(b []byte, i int) int {
-	return bytes.LastIndexByte(b[:i], '\n') + 1
-}
-
-// lastCode returns the last byte of a trimmed line that is not in a
-// trailing // comment, or 0.
-func lastCode(t []byte) byte {
-	for k := 0; k+1 < len(t); k++ {
-		switch {
-		case t[k] == '"' || t[k] == '\'':
-			k = skipQuoted(t, k, t[k]) - 1
-		case t[k] == '/' && t[k+1] == '/':
-			t = bytes.TrimRight(t[:k], " \t")
-		}
-	}
-	if len(t) == 0 {
-		return 0
-	}
-	return t[len(t)-1]
-}
 
 // prevNonSpace returns the byte before i, skipping spaces and tabs, or 0.
 func prevNonSpace(b []byte, i int) byte {
