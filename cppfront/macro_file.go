@@ -30,11 +30,19 @@ type ftok struct {
 // big generated file has millions.
 func lexFile(t *tokens, keep [][2]int) (toks []ftok, dirs [][2]int) {
 	b := t.src
-	kept := 0
+	// As many as the lexer's tokens kept, which it joins at most, and the
+	// directives' (a token per 3 bytes at most, about): growing a big
+	// slice by appends costs more than the lexing.
+	n := 64
 	for _, k := range keep {
-		kept += k[1] - k[0]
+		n += t.at(k[1]) - t.at(k[0])
 	}
-	toks = make([]ftok, 0, kept/4+64) // kernel code has a token per 4 to 6 bytes; growing a big slice by appends cost more than the lexing
+	for _, tk := range t.toks {
+		if tk.kind == '#' {
+			n += int(tk.end-tk.start) / 3
+		}
+	}
+	toks = make([]ftok, 0, n)
 	r := 0                            // the keep span at or after the current token
 	prev := 0                         // the end of the token before
 	add := func(start, end int, kind byte, dir bool) {
