@@ -100,21 +100,25 @@ func (r *Result) CyclesPerIter() int {
 }
 
 type instance struct {
+	// What the issue stage reads of every entry of the window every
+	// cycle, first, on one cache line.
+	readyAt int  // the cycle its operands are ready, once all its producers issued (0: not yet known)
+	blocker int  // 1 + a producer found not issued yet, while readyAt is not known (0: none)
+	fkey    int  // fullKey: its class, and whether it computes
+	timed   bool // its op has a class in the model
+	issued  bool
+	retired bool
+
 	*Inst
 	t       Timing
-	timed   bool
 	iter    int
 	idx     int
 	deps    []dep
 	vdefs   int                 // RegTensor results: physical registers it holds from dispatch to retire
 	banks   [blocksPerReg]uint8 // UB bank of each of its blocks, when ubKnown
 	ubKnown bool
-	readyAt int // the cycle its operands are ready, once all its producers issued (0: not yet known)
 	gate    int // the producer that sets readyAt
-	blocker int // 1 + a producer found not issued yet, while readyAt is not known (0: none)
 	ev      *Event
-	issued  bool
-	retired bool
 }
 
 // lastIssue is what a unit issued last, for the initiation intervals
@@ -240,6 +244,9 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			*in = instance{Inst: &body.Insts[i], iter: it, idx: i, t: timings[i].t, timed: timings[i].timed}
 			if in.Banks > 1 {
 				in.t.Occ *= in.Banks
+			}
+			if in.timed {
+				in.fkey = fullKey(in)
 			}
 			if u := in.UB; u != nil {
 				if v := u.Off + u.Step*int64(it); v*u.Elem%32 == 0 {
@@ -396,7 +403,7 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			// window is filled after the issue, and a cycle that dispatches
 			// is followed by the next.)
 			if in.readyAt > cycle || in.readyAt == 0 && in.blocker > 0 && !insts[in.blocker-1].issued ||
-				in.timed && full[fullKey(in)] == cycle+1 {
+				in.timed && full[in.fkey] == cycle+1 {
 				// Not ready, as tryIssue would find before anything else:
 				// most of the window most cycles, told without the call
 				// and without a walk of its producers. Or no unit of its
