@@ -43,8 +43,8 @@ func lexFile(t *tokens, keep [][2]int) (toks []ftok, dirs [][2]int) {
 		}
 	}
 	toks = make([]ftok, 0, n)
-	r := 0                            // the keep span at or after the current token
-	prev := 0                         // the end of the token before
+	r := 0    // the keep span at or after the current token
+	prev := 0 // the end of the token before
 	add := func(start, end int, kind byte, dir bool) {
 		for r < len(keep) && keep[r][1] <= start {
 			r++
