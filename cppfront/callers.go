@@ -262,9 +262,16 @@ func (lw *lowerer) callSite(off int, name string, flats map[uint]*flat) (callSit
 
 // matchAngle returns the index of the > that closes the < at j, or -1.
 func matchAngle(src []byte, j int) int {
+	return angleEnd(j, len(src), func(k int) byte { return src[k] })
+}
+
+// angleEnd returns the index of the > that closes the < at j in a sequence
+// of n items, each of them the punctuator at(k) (0 for none), or -1 when
+// a ; { or } or the end comes first.
+func angleEnd(j, n int, at func(k int) byte) int {
 	depth := 0
-	for k := j; k < len(src); k++ {
-		switch src[k] {
+	for k := j; k < n; k++ {
+		switch at(k) {
 		case '<':
 			depth++
 		case '>':

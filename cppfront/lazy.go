@@ -541,23 +541,12 @@ func (t *tokens) punct(k int, c byte) bool {
 // matchAngle returns the index of the token > that closes the < of
 // toks[j], or -1 when a ; { or } or the offset to comes first.
 func (t *tokens) matchAngle(j, to int) int {
-	depth := 0
-	for k := j; k < len(t.toks) && int(t.toks[k].start) < to; k++ {
+	return angleEnd(j, t.at(to), func(k int) byte {
 		if t.toks[k].kind != 'p' {
-			continue
+			return 0
 		}
-		switch t.src[t.toks[k].start] {
-		case '<':
-			depth++
-		case '>':
-			if depth--; depth == 0 {
-				return k
-			}
-		case ';', '{', '}':
-			return -1
-		}
-	}
-	return -1
+		return t.src[t.toks[k].start]
+	})
 }
 
 // hasDirective reports whether a directive stands in the text [from, to)

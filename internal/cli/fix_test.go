@@ -9,46 +9,13 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/internal/driver/drivertest"
 	"github.com/ascvet/ascvet/internal/report/reporttest"
 	"github.com/ascvet/ascvet/internal/testfs"
 )
 
-// replacer reports each occurrence of old, with a fix that replaces it by
-// new. extra bytes are added to the size the analyzer gives the file, and
-// a non-zero extra moves the fix past the end of the real file.
-func replacer(name, old, new string, extra int) *analysis.Analyzer {
-	return &analysis.Analyzer{
-		Name: name,
-		Doc:  "replace " + old,
-		Run: func(pass *analysis.Pass) (any, error) {
-			src, err := pass.ReadFile(pass.OtherFiles[0])
-			if err != nil {
-				return nil, err
-			}
-			tf := pass.Fset.AddFile(pass.OtherFiles[0], -1, len(src)+extra)
-			tf.SetLinesForContent(src)
-			for off := 0; ; off += len(old) {
-				i := bytes.Index(src[off:], []byte(old))
-				if i < 0 {
-					break
-				}
-				off += i
-				start, end := tf.Pos(off), tf.Pos(off+len(old))
-				if extra > 0 {
-					start, end = tf.Pos(len(src)+1), tf.Pos(len(src)+2)
-				}
-				pass.Report(analysis.Diagnostic{
-					Pos: tf.Pos(off), End: tf.Pos(off + len(old)), Message: "found " + old,
-					SuggestedFixes: []analysis.SuggestedFix{{
-						Message:   "replace " + old,
-						TextEdits: []analysis.TextEdit{{Pos: start, End: end, NewText: []byte(new)}},
-					}},
-				})
-			}
-			return nil, nil
-		},
-	}
-}
+// replacer is drivertest.Replacer.
+var replacer = drivertest.Replacer
 
 var (
 	noBad  = replacer("nobad", "BAD", "", 0)              // deletes BAD
