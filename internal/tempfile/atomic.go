@@ -10,7 +10,8 @@ import (
 // the whole new one. A name that is a link is written through: the file it
 // names is replaced, the link stays. A name that is no regular file (a
 // device such as /dev/null or /dev/stdout, a pipe) is written in place: a
-// rename would replace the device with a file.
+// rename would replace the device with a file. A file replaced keeps its
+// permissions (a report written 0600 stays private); a new one is 0644.
 func WriteAtomic(name string, data []byte) (err error) {
 	if fi, err := os.Lstat(name); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		target, err := filepath.EvalSymlinks(name)
@@ -19,7 +20,12 @@ func WriteAtomic(name string, data []byte) (err error) {
 		}
 		name = target
 	}
-	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+	mode := os.FileMode(0o644) // a new file's; a replaced one keeps its own
+	fi, err := os.Stat(name)
+	if err == nil && fi.Mode().IsRegular() {
+		mode = fi.Mode().Perm()
+	}
+	if err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
 		f, err := os.OpenFile(name, os.O_WRONLY, 0)
 		if err != nil {
 			return err
@@ -44,7 +50,7 @@ func WriteAtomic(name string, data []byte) (err error) {
 	if _, err = f.Write(data); err != nil {
 		return err
 	}
-	if err = f.Chmod(0o644); err != nil {
+	if err = f.Chmod(mode); err != nil {
 		return err
 	}
 	if err = f.Sync(); err != nil {

@@ -1,9 +1,12 @@
 package tempfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ascvet/ascvet/internal/testfs"
@@ -89,5 +92,38 @@ func TestCreateGone(t *testing.T) {
 	}
 	if len(made) != 2 {
 		t.Errorf("Created heard of %d files, want 2", len(made))
+	}
+}
+
+// TestWriteAtomicRenameFails: when the rename fails (the name is a
+// folder), WriteAtomic returns its error, the folder and what it holds are
+// kept, and the temporary file is removed and forgotten.
+func TestWriteAtomicRenameFails(t *testing.T) {
+	dir := t.TempDir()
+	keep := testfs.Put(t, dir, "out.json/keep", "kept")
+	name := filepath.Dir(keep)
+	var made []string
+	defer func(saved func(string)) { Created = saved }(Created)
+	Created = func(path string) { made = append(made, path) }
+	err := WriteAtomic(name, []byte("new"))
+	var le *os.LinkError
+	if !errors.As(err, &le) || le.Op != "rename" || le.New != name {
+		t.Fatalf("WriteAtomic over a folder = %v, want the rename's error", err)
+	}
+	if len(made) != 1 || le.Old != made[0] || filepath.Dir(made[0]) != dir {
+		t.Errorf("renamed %s; temporary files made %q, want one beside %s", le.Old, made, name)
+	}
+	if got := testfs.Names(t, dir); !slices.Equal(got, []string{"out.json"}) {
+		t.Errorf("%s holds %q; want the folder alone, no temporary file", dir, got)
+	}
+	if got := testfs.Names(t, name); !slices.Equal(got, []string{"keep"}) || testfs.Read(t, keep) != "kept" {
+		t.Errorf("the folder holds %q, keep %q", got, testfs.Read(t, keep))
+	}
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	for path := range temps.live {
+		if strings.HasPrefix(path, dir) {
+			t.Errorf("%s is still registered", path)
+		}
 	}
 }

@@ -143,3 +143,20 @@ func TestIsTemp(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveStaleUnreadable: a folder that cannot be read (missing, or a
+// file) is passed over in silence: nothing is printed, made or removed.
+func TestRemoveStaleUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	notDir := testfs.Put(t, dir, ".k.asc.ascvet-1234567", "half")
+	testfs.Aged(t, notDir, time.Hour)
+	var stderr bytes.Buffer
+	RemoveStale(&stderr, filepath.Join(dir, "missing"), time.Now())
+	RemoveStale(&stderr, notDir, time.Now())
+	if stderr.Len() != 0 {
+		t.Errorf("stderr %q, want nothing", stderr.String())
+	}
+	if got := testfs.Names(t, dir); !slices.Equal(got, []string{".k.asc.ascvet-1234567"}) || testfs.Read(t, notDir) != "half" {
+		t.Errorf("%s holds %q, the file %q", dir, got, testfs.Read(t, notDir))
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -54,5 +55,32 @@ func TestRemoveStaleTempsDeadPid(t *testing.T) {
 	msg := fmt.Sprintf(", a temporary file left by ascvet process %d, which is gone\n", dead)
 	if got := stderr.String(); strings.Count(got, msg) != 2 || !strings.Contains(got, "ascvet: removed "+stale+msg) {
 		t.Errorf("stderr %q; want the two removals named", got)
+	}
+}
+
+// otherSignal is an os.Signal that is no syscall.Signal.
+type otherSignal struct{}
+
+func (otherSignal) String() string { return "other" }
+func (otherSignal) Signal()        {}
+
+// TestSignalStatus: the exit status on a signal is the shell's, 128 plus
+// its number; on a signal that has no number, SIGTERM's.
+func TestSignalStatus(t *testing.T) {
+	for s, want := range map[os.Signal]int{
+		syscall.SIGHUP:  129,
+		os.Interrupt:    130,
+		syscall.SIGQUIT: 131,
+		syscall.SIGTERM: 143,
+		otherSignal{}:   143,
+	} {
+		if got := signalStatus(s); got != want {
+			t.Errorf("signalStatus(%v) = %d, want %d", s, got, want)
+		}
+	}
+	for _, s := range exitSignals {
+		if got := signalStatus(s); got <= 128 || got > 128+64 {
+			t.Errorf("signalStatus(%v) = %d, not a signal's status", s, got)
+		}
 	}
 }
