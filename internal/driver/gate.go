@@ -15,6 +15,7 @@ import (
 	"github.com/ascvet/ascvet/internal/git"
 	"github.com/ascvet/ascvet/internal/repo"
 	"github.com/ascvet/ascvet/internal/report"
+	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/internal/tempfile"
 	"github.com/ascvet/ascvet/ruleset/baseline"
 	"github.com/ascvet/ascvet/ruleset/config"
@@ -227,11 +228,7 @@ type RunScope struct {
 func newRunScope(roots *repo.Roots, paths []string, files []string, checks []string) *RunScope {
 	sc := &RunScope{Roots: roots, Files: files}
 	for _, p := range paths {
-		if p == "..." {
-			p = "."
-		} else if rest, ok := strings.CutSuffix(p, "/..."); ok {
-			p = rest
-		}
+		p = source.WalkedPath(p)
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 			sc.dirs = append(sc.dirs, roots.Abs(p))
 		}

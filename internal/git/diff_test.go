@@ -1,9 +1,11 @@
 package git
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -230,13 +232,179 @@ func TestLineSet(t *testing.T) {
 }
 
 func TestAncestry(t *testing.T) {
-	for rev, want := range map[string]int{"HEAD": 0, "HEAD~": 1, "HEAD~1": 1, "HEAD~3": 3, "HEAD^": 1, "HEAD^^": 2, "@~2": 2, "HEAD~2^2": 3, "HEAD^0": 0, "main": -1, "HEAD~x": -1} {
+	for rev, want := range map[string]int{"HEAD": 0, "HEAD~": 1, "HEAD~1": 1, "HEAD~3": 3, "HEAD^": 1, "HEAD^^": 2, "@~2": 2, "HEAD~2^2": 3, "HEAD^0": 0, "main": -1, "HEAD~x": -1,
+		"HEAD~99999999999999999999": -1, "HEAD^99999999999999999999": -1, "HEAD@{1}": -1, "@{u}": -1} {
 		n, ok := ancestry(rev)
 		if !ok {
 			n = -1
 		}
 		if n != want {
 			t.Errorf("ancestry(%q) = %d; want %d", rev, n, want)
+		}
+	}
+}
+
+// gitRoot returns a folder for repositories that git does not search above
+// and a run of git that reads no system or user configuration; the test is
+// skipped without git (why says what it cannot check), except under CI.
+func gitRoot(t *testing.T, why string) string {
+	t.Helper()
+	testfs.NeedGit(t, why)
+	root := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", root)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	return root
+}
+
+// changedRel renders ChangedLines(dir, rev) by path relative to top, as
+// describeLines does each set.
+func changedRel(t *testing.T, top, dir, rev string) (map[string]string, error) {
+	t.Helper()
+	got, err := ChangedLines(dir, rev)
+	if err != nil {
+		return nil, err
+	}
+	rendered := map[string]string{}
+	for p, s := range got {
+		rel, err := filepath.Rel(top, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rendered[filepath.ToSlash(rel)] = describeLines(s)
+	}
+	return rendered, nil
+}
+
+// TestChangedLinesNoGit: without git on the PATH, ChangedLines says that
+// it needs git.
+func TestChangedLinesNoGit(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	got, err := ChangedLines(t.TempDir(), "HEAD")
+	if err == nil || !strings.HasPrefix(err.Error(), "needs git, which was not found: ") || !errors.Is(err, exec.ErrNotFound) || got != nil {
+		t.Errorf("ChangedLines without git = %v, %v; want an error wrapping exec.ErrNotFound", got, err)
+	}
+}
+
+// TestChangedLinesUnborn: in a repository without a commit yet (as a
+// pre-commit hook of the first commit sees it), every line of HEAD is new:
+// those of a staged file as the work tree has it, and an untracked file
+// whole. Any other revision is no commit there.
+func TestChangedLinesUnborn(t *testing.T) {
+	repo := filepath.Join(gitRoot(t, "git not found: cannot check a repository without commits"), "repo")
+	testfs.Put(t, repo, "a.cpp", numbered("a", 3))
+	testfs.Git(t, repo, "init", "-q")
+	testfs.Git(t, repo, "add", "a.cpp")
+	testfs.Put(t, repo, "a.cpp", numbered("a", 4)) // unstaged: a line more
+	testfs.Put(t, repo, "sub/b.h", "b\n")
+	got, err := changedRel(t, repo, repo, "HEAD")
+	if want := map[string]string{"a.cpp": "1-4", "sub/b.h": "all"}; err != nil || !maps.Equal(got, want) {
+		t.Errorf("ChangedLines(HEAD) before the first commit = %v, %v; want %v", got, err, want)
+	}
+	for _, rev := range []string{"HEAD~1", "main"} {
+		if _, err := ChangedLines(repo, rev); err == nil || err.Error() != fmt.Sprintf("%q is not a commit of the repository at %s; give a commit, branch or tag (HEAD~1, main, a hash)", rev, repo) {
+			t.Errorf("ChangedLines(%s) before the first commit: %v", rev, err)
+		}
+	}
+	if got := testfs.Read(t, filepath.Join(repo, "a.cpp")); got != numbered("a", 4) {
+		t.Errorf("a.cpp changed: %q", got)
+	}
+}
+
+// TestChangedLinesMissingHEAD: a detached HEAD that names a commit the
+// repository lacks is not taken for a repository without commits (whose
+// every line would be new): it is no commit.
+func TestChangedLinesMissingHEAD(t *testing.T) {
+	repo := filepath.Join(gitRoot(t, "git not found: cannot check a HEAD that names no commit"), "repo")
+	testfs.Put(t, repo, "a.cpp", "a\n")
+	testfs.Git(t, repo, "init", "-q")
+	testfs.Put(t, repo, ".git/HEAD", strings.Repeat("0123456789", 4)+"\n")
+	got, err := ChangedLines(repo, "HEAD")
+	if want := `"HEAD" is not a commit of the repository at ` + repo + ";"; err == nil || !strings.HasPrefix(err.Error(), want) || got != nil {
+		t.Errorf("ChangedLines(HEAD) = %v, %v; want %q", got, err, want)
+	}
+}
+
+// TestChangedLinesShallow: a revision missing from a shallow clone is
+// told as such, with the depth to fetch when it counts back from HEAD,
+// and the clone's top as the user sees it; a revision the clone holds
+// diffs as in a full clone.
+func TestChangedLinesShallow(t *testing.T) {
+	root := gitRoot(t, "git not found: cannot check a shallow clone")
+	repo, clone := filepath.Join(root, "repo"), filepath.Join(root, "clone")
+	testfs.Put(t, repo, "a.cpp", "")
+	testfs.Git(t, repo, "init", "-q")
+	for i := 1; i <= 3; i++ {
+		testfs.Put(t, repo, "a.cpp", numbered("a", i))
+		testfs.Git(t, repo, "add", ".")
+		testfs.Git(t, repo, "commit", "-q", "-m", fmt.Sprint(i))
+	}
+	testfs.Git(t, root, "clone", "-q", "--depth", "1", "file://"+filepath.ToSlash(repo), clone)
+	testfs.Put(t, clone, "sub/b.h", "b\n")
+	const ci = "for example actions/checkout with fetch-depth: 0"
+	for _, c := range []struct{ dir, rev, want string }{
+		{clone, "HEAD~2", "HEAD~2 is not in this shallow clone of " + clone + "; fetch with depth >= 3, " + ci},
+		{filepath.Join(clone, "sub"), "@^^", "@^^ is not in this shallow clone of " + clone + "; fetch with depth >= 3, " + ci},
+		{clone, "main~1", "main~1 is not in this shallow clone of " + clone + "; fetch the history that holds it (git fetch --unshallow, or " + ci + ")"},
+	} {
+		if got, err := ChangedLines(c.dir, c.rev); err == nil || err.Error() != c.want || got != nil {
+			t.Errorf("ChangedLines(%s, %s) = %v, %v; want %q", c.dir, c.rev, got, err, c.want)
+		}
+	}
+	testfs.Put(t, clone, "a.cpp", numbered("a", 3)+"a4\n")
+	got, err := changedRel(t, clone, clone, "HEAD")
+	if want := map[string]string{"a.cpp": "4", "sub/b.h": "all"}; err != nil || !maps.Equal(got, want) {
+		t.Errorf("ChangedLines(HEAD) in the shallow clone = %v, %v; want %v", got, err, want)
+	}
+}
+
+// TestChangedLinesCorrupt: when git cannot diff (the blob of a changed
+// file is missing), the error says so with git's complaint; the work tree
+// is left as it was.
+func TestChangedLinesCorrupt(t *testing.T) {
+	repo := filepath.Join(gitRoot(t, "git not found: cannot check a diff that fails"), "repo")
+	testfs.Put(t, repo, "a.cpp", "a\nb\n")
+	testfs.Git(t, repo, "init", "-q")
+	testfs.Git(t, repo, "add", ".")
+	testfs.Git(t, repo, "commit", "-q", "-m", "a")
+	blob := strings.TrimSpace(testfs.Git(t, repo, "rev-parse", "HEAD:a.cpp"))
+	if err := os.Remove(filepath.Join(repo, ".git", "objects", blob[:2], blob[2:])); err != nil {
+		t.Fatal(err)
+	}
+	testfs.Put(t, repo, "a.cpp", "a\nB\n")
+	got, err := ChangedLines(repo, "HEAD")
+	if want := "cannot diff the work tree against HEAD: git: "; err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), blob) || got != nil {
+		t.Errorf("ChangedLines with the blob %s missing = %v, %v; want %q and the blob", blob, got, err, want)
+	}
+	if got := testfs.Read(t, filepath.Join(repo, "a.cpp")); got != "a\nB\n" {
+		t.Errorf("a.cpp changed: %q", got)
+	}
+}
+
+// TestParseDiffHunkBody: within a hunk, "\ No newline at end of file"
+// between the old and the new line counts for neither, so an added line
+// after it that reads "++ b/evil" is no header; context lines (a diff with
+// -U1), an empty one too, count for both, so the next hunk's header is
+// read; a diff whose last line has no newline is read to its end.
+func TestParseDiffHunkBody(t *testing.T) {
+	for _, c := range []struct{ diff, want string }{
+		{"+++ b/x.cpp\n@@ -3 +3 @@\n-a\n\\ No newline at end of file\n+++ b/evil\n\\ No newline at end of file\n@@ -9,0 +10 @@\n+c\n", "3,10"},
+		{"+++ b/x.cpp\n@@ -1,4 +1,4 @@\n \n-a\n+b\n ++ b/evil\n\n@@ -9 +9,2 @@\n+d\n e\n", "1-4,9-10"},
+		{"+++ b/x.cpp\n@@ -1 +1 @@\n-a\n+b", "1"},
+		{"+++ b/x.cpp\n@@ -1 +1,2 @@", "1-2"},
+	} {
+		got, err := parseDiff([]byte(c.diff))
+		if err != nil {
+			t.Errorf("parseDiff(%q): %v", c.diff, err)
+			continue
+		}
+		rendered := map[string]string{}
+		for p, s := range got {
+			s.normalize()
+			rendered[p] = describeLines(s)
+		}
+		if want := map[string]string{"x.cpp": c.want}; !maps.Equal(rendered, want) {
+			t.Errorf("parseDiff(%q) = %q, want %q", c.diff, rendered, want)
 		}
 	}
 }

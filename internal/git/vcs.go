@@ -45,8 +45,16 @@ func RemoteURI(remote string) string {
 	case remote == "":
 		return ""
 	case strings.HasPrefix(remote, "https://"), strings.HasPrefix(remote, "http://"), strings.HasPrefix(remote, "ssh://"), strings.HasPrefix(remote, "git://"):
-		if at := strings.Index(remote, "@"); at >= 0 && strings.Index(remote, "://") < at && !strings.HasPrefix(remote, "ssh://") {
-			return remote[:strings.Index(remote, "://")+3] + remote[at+1:] // drop user:token@
+		if strings.HasPrefix(remote, "ssh://") {
+			return remote
+		}
+		scheme := strings.Index(remote, "://") + 3
+		host := remote[scheme:] // user:token@host/path: credentials end at the last @ before the path
+		if slash := strings.IndexByte(host, '/'); slash >= 0 {
+			host = host[:slash]
+		}
+		if at := strings.LastIndexByte(host, '@'); at >= 0 {
+			return remote[:scheme] + remote[scheme+at+1:] // drop user:token@
 		}
 		return remote
 	case scpLike.MatchString(remote):

@@ -55,3 +55,17 @@ func TestSARIFProvenance(t *testing.T) {
 		t.Error("provenance outside a git checkout")
 	}
 }
+
+// TestRemoteURIAtInPath: only an "@" before the first "/" after the scheme
+// ends credentials; one in the path (a user folder named by an address)
+// is part of the path, and the host is kept.
+func TestRemoteURIAtInPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://git.example.com/scm/~j@corp.com/repo.git":     "https://git.example.com/scm/~j@corp.com/repo.git",
+		"https://tok@git.example.com/scm/~j@corp.com/repo.git": "https://git.example.com/scm/~j@corp.com/repo.git",
+	} {
+		if got := RemoteURI(in); got != want {
+			t.Errorf("RemoteURI(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

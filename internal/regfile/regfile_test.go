@@ -64,3 +64,47 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// TestKind: each type of file that is not regular is named, and the error
+// of a path that names one says which.
+func TestKind(t *testing.T) {
+	for m, want := range map[fs.FileMode]string{
+		fs.ModeNamedPipe | 0o600:                  "a FIFO",
+		fs.ModeSocket | 0o755:                     "a socket",
+		fs.ModeDevice | fs.ModeCharDevice | 0o666: "a character device",
+		fs.ModeDevice | 0o660:                     "a block device",
+		fs.ModeDir | 0o755:                        "a directory",
+		fs.ModeSymlink | 0o777:                    "a symbolic link",
+		fs.ModeIrregular:                          "an irregular file",
+	} {
+		if got := regfile.Kind(m); got != want {
+			t.Errorf("Kind(%v) = %q, want %q", m, got, want)
+		}
+	}
+	for m, want := range map[fs.FileMode]string{
+		fs.ModeSocket:      "not a regular file (a socket)",
+		fs.ModeDevice:      "not a regular file (a block device)",
+		fs.ModeDir | 0o700: "is a directory",
+	} {
+		if got := (&regfile.NotRegularError{Mode: m}).Error(); got != want {
+			t.Errorf("NotRegularError{%v} = %q, want %q", m, got, want)
+		}
+	}
+}
+
+// TestTooBigError: the size is told when it was known before the read,
+// not when the file grew over the limit while read (Size -1).
+func TestTooBigError(t *testing.T) {
+	for _, c := range []struct {
+		err  regfile.TooBigError
+		want string
+	}{
+		{regfile.TooBigError{Size: 1536, Limit: 1024}, "over the limit of 1 KiB for this file (1536 bytes)"},
+		{regfile.TooBigError{Size: -1, Limit: 1536}, "over the limit of 1.5 KiB for this file"},
+		{regfile.TooBigError{Size: 0, Limit: 0}, "over the limit of 0 bytes for this file (0 bytes)"},
+	} {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.err, got, c.want)
+		}
+	}
+}

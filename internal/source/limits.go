@@ -110,7 +110,7 @@ func (s *SizeFlag) Set(v string) error {
 		}
 	}
 	n, err := strconv.ParseFloat(num, 64)
-	if err != nil || n < 0 || n*float64(mult) > 1<<62 {
+	if err != nil || !(n >= 0 && n*float64(mult) <= 1<<62) { // NaN too
 		return fmt.Errorf("%q is not a size: want bytes, or a number with KiB, MiB, GiB, kB, MB or GB", v)
 	}
 	*s = SizeFlag(n * float64(mult))

@@ -1,9 +1,13 @@
 package source
 
 import (
+	"errors"
 	"flag"
+	"slices"
 	"testing"
 	"time"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/all"
 	"github.com/ascvet/ascvet/analyzers/cppir"
@@ -63,5 +67,52 @@ func TestLimits(t *testing.T) {
 	def := DefaultLimits()
 	if err := def.Apply(all.Analyzers()); err != nil { // leave the analyzer as other tests expect it
 		t.Fatal(err)
+	}
+}
+
+// TestApplyRefused: an analyzer that refuses a limit's value makes Apply
+// fail, naming the analyzer and the flag, before the limits after it are
+// handed on.
+func TestApplyRefused(t *testing.T) {
+	errRefused := errors.New("refused")
+	refuse := func(string) error { return errRefused }
+	for _, c := range []struct {
+		refused string // the flag that fails
+		want    string
+		set     []string // the flags set before it
+	}{
+		{"max-depth", "fake -max-depth: refused", nil},
+		{"file-timeout", "fake -file-timeout: refused", []string{"max-depth=7"}},
+		{"simt-regions", "fake -simt-regions: refused", []string{"max-depth=7", "file-timeout=2s"}},
+	} {
+		a := &analysis.Analyzer{Name: "fake", Doc: "fake: a parser's flags", Run: func(*analysis.Pass) (any, error) { return nil, nil }}
+		var set []string
+		for _, name := range []string{"max-depth", "file-timeout", "simt-regions"} {
+			if name == c.refused {
+				a.Flags.Func(name, "", refuse)
+				continue
+			}
+			a.Flags.Func(name, "", func(v string) error { set = append(set, name+"="+v); return nil })
+		}
+		lim := Limits{MaxDepth: 7, FileTimeout: 2 * time.Second, SimtRegions: true}
+		err := lim.Apply([]*analysis.Analyzer{a})
+		if err == nil || err.Error() != c.want || !errors.Is(err, errRefused) {
+			t.Errorf("%s refused: Apply = %v, want %q", c.refused, err, c.want)
+		}
+		if !slices.Equal(set, c.set) {
+			t.Errorf("%s refused: set %q before it, want %q", c.refused, set, c.set)
+		}
+	}
+}
+
+// TestSizeFlagNaN: "NaN" is no size. Converted to int64 it is
+// implementation-defined: math.MinInt64 on amd64 (Validate then says "want
+// 0 or more" of what the user did not give), 0 on arm64 (no limit).
+func TestSizeFlagNaN(t *testing.T) {
+	for _, v := range []string{"NaN", "nan", "NaN MiB"} {
+		var s SizeFlag
+		if err := s.Set(v); err == nil {
+			t.Errorf("Set(%q) accepted: %d", v, int64(s))
+		}
 	}
 }

@@ -2,9 +2,12 @@ package source
 
 import (
 	"errors"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/ascvet/ascvet/internal/testfs"
 )
@@ -26,6 +29,15 @@ func TestContainsReader(t *testing.T) {
 	if ok, _ := ContainsReader(strings.NewReader(strings.Repeat("vector_functio ", 200000)), needle); ok {
 		t.Error("found a marker that is not there")
 	}
+	// A read that fails: the marker read before it is found; without one,
+	// the error is returned.
+	errRead := errors.New("read failed")
+	for head, want := range map[string]bool{"x = 1\n@vector_function\n": true, "x = 1\nvector_func": false} {
+		ok, err := ContainsReader(io.MultiReader(strings.NewReader(head), iotest.ErrReader(errRead)), needle)
+		if ok != want || (want && err != nil) || (!want && !errors.Is(err, errRead)) {
+			t.Errorf("%q then a failed read: %v, %v; want %v", head, ok, err, want)
+		}
+	}
 }
 
 // TestReadSource: what a check reads and what it refuses, and why: a VF
@@ -39,6 +51,13 @@ func TestReadSource(t *testing.T) {
 	utf16 := testfs.Put(t, dir, "u.h", "\xFF\xFEi\x00n\x00t\x00")
 	bigVF := testfs.Put(t, dir, "big.asc", strings.Repeat("// pad\n", 400)+"__simd_vf__ void G() {}\n")
 	bigHost := testfs.Put(t, dir, "bighost.cpp", strings.Repeat("// pad\n", 400))
+	// Over the limit (2 KiB): binary, UTF-16, Python with and without a
+	// vector_function.
+	pad := func(s string) string { return s + strings.Repeat("#", 2048-len(s)) }
+	bigBin := testfs.Put(t, dir, "bigbin.cpp", pad("int x;\x00"))
+	bigU16 := testfs.Put(t, dir, "bigu16.h", pad("\xFE\xFF\x00i\x00n\x00t"))
+	bigPy := testfs.Put(t, dir, "big.py", pad("@vector_function\ndef f():\n    pass\n"))
+	bigPyHost := testfs.Put(t, dir, "bighost.py", pad("def f():\n    pass\n"))
 	lim := DefaultLimits()
 	lim.MaxFileSize = 1024
 	var buf []byte
@@ -53,6 +72,10 @@ func TestReadSource(t *testing.T) {
 		{utf16, false, "UTF-16LE text (byte order mark FF FE); ascvet reads UTF-8: convert it (iconv -f UTF-16LE -t UTF-8); skipped"},
 		{bigVF, false, "2.8KiB, over the -max-file-size limit of 1KiB; skipped"},
 		{bigHost, false, ""},
+		{bigBin, false, "binary file (NUL byte at offset 6); skipped"},
+		{bigU16, false, "UTF-16BE text (byte order mark FE FF); ascvet reads UTF-8: convert it (iconv -f UTF-16BE -t UTF-8); skipped"},
+		{bigPy, false, "2KiB, over the -max-file-size limit of 1KiB; skipped (parsing it would take seconds; raise the limit to check it)"},
+		{bigPyHost, false, ""},
 		{dir, false, ErrNotRegular.Error()},
 	} {
 		src, size, isVF, err := ReadSource(c.name, &lim, &buf)
@@ -73,5 +96,52 @@ func TestReadSource(t *testing.T) {
 	}
 	if got := Describe("x", errors.New("plain")); got != "x: plain" {
 		t.Errorf("Describe of a plain error: %q", got)
+	}
+}
+
+// TestScanBigReadError: a read of a file over the size limit that fails
+// past its first bytes is the read's error, unless a VF marker came
+// before it: that file is refused for its size either way.
+func TestScanBigReadError(t *testing.T) {
+	errRead := errors.New("read failed")
+	lim := Limits{MaxFileSize: 1024}
+	pad := strings.Repeat("// pad\n", 2000) // past the bytes Sniff looks at
+	for _, c := range []struct {
+		name, head string
+		want       string // the error
+	}{
+		{"k.asc", pad, errRead.Error()},
+		{"k.py", pad, errRead.Error()},
+		{"k.asc", pad + "__simd_vf__ void F() {}\n", "13.7KiB, over the -max-file-size limit of 1KiB; skipped"},
+		{"k.py", pad + "@vector_function\n", "13.7KiB, over the -max-file-size limit of 1KiB; skipped"},
+	} {
+		r := io.MultiReader(strings.NewReader(c.head), iotest.ErrReader(errRead))
+		err := scanBig(c.name, r, 14000, &lim)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s, %d bytes then a failed read: %v, want %q", c.name, len(c.head), err, c.want)
+		}
+	}
+}
+
+// TestReadSourceStatFails: a file whose status cannot be read after its
+// open is skipped with that error; nothing is read.
+func TestReadSourceStatFails(t *testing.T) {
+	name := testfs.Put(t, t.TempDir(), "k.asc", "__simd_vf__ inline void F() {}\n")
+	defer func(o func(string) (*os.File, error)) { OpenInput = o }(OpenInput)
+	OpenInput = func(name string) (*os.File, error) {
+		f, err := os.Open(name)
+		if err == nil {
+			err = f.Close() // so that Stat fails
+		}
+		return f, err
+	}
+	lim := DefaultLimits()
+	var buf []byte
+	src, size, vf, info, err := ReadSourceStat(name, &lim, &buf)
+	if !errors.Is(err, os.ErrClosed) || src != nil || size != 0 || vf || info != nil || buf != nil {
+		t.Errorf("ReadSourceStat = %q, %d, %v, %v, %v; want only the error of Stat", src, size, vf, info, err)
+	}
+	if got := testfs.Read(t, name); got != "__simd_vf__ inline void F() {}\n" {
+		t.Errorf("%s changed: %q", name, got)
 	}
 }

@@ -33,7 +33,7 @@ func DropTests(paths, names []string, testsFor func(name string) bool) ([]string
 	explicit := map[string]bool{}
 	var roots []string
 	for _, p := range paths {
-		c := filepath.Clean(p)
+		c := filepath.Clean(WalkedPath(p))
 		explicit[c] = true
 		roots = append(roots, c)
 	}

@@ -57,3 +57,18 @@ func TestDropTests(t *testing.T) {
 		t.Errorf("under an absolute root: %q, %d dropped", got, dropped)
 	}
 }
+
+// TestDropTestsDotDotDot: "dir/..." and "..." are walked as dir and ".",
+// so the test files their walk finds are dropped as those of dir and "."
+// are.
+func TestDropTestsDotDotDot(t *testing.T) {
+	sep := string(filepath.Separator)
+	names := []string{"k" + sep + "a.asc", "k" + sep + "tests" + sep + "t.asc", "k" + sep + "b_test.cpp"}
+	none := func(string) bool { return false }
+	for _, paths := range [][]string{{"k"}, {"k/..."}, {"..."}} {
+		got, dropped := DropTests(paths, names, none)
+		if want := names[:1]; !slices.Equal(got, want) || dropped != 2 {
+			t.Errorf("DropTests(%q) = %q, %d dropped; want %q, 2", paths, got, dropped, want)
+		}
+	}
+}

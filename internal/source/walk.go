@@ -63,11 +63,7 @@ func ExpandNoted(paths []string, bad func(path string, err error), note func(pat
 		bad(path, err)
 	}
 	for _, p := range paths {
-		if p == "..." {
-			p = "."
-		} else if rest, ok := strings.CutSuffix(p, "/..."); ok {
-			p = rest
-		}
+		p = WalkedPath(p)
 		info, err := os.Stat(p)
 		if err != nil {
 			bad(p, err)
@@ -218,4 +214,16 @@ func realPath(p string) (string, error) {
 		return "", err
 	}
 	return filepath.EvalSymlinks(abs)
+}
+
+// WalkedPath is the path a command-line argument names: "dir/..." is dir,
+// "..." is ".", as go's tools read them; any other is itself.
+func WalkedPath(p string) string {
+	if p == "..." {
+		return "."
+	}
+	if rest, ok := strings.CutSuffix(p, "/..."); ok {
+		return rest
+	}
+	return p
 }

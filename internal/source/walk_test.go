@@ -1,6 +1,8 @@
 package source
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -58,6 +60,88 @@ func TestLimitHint(t *testing.T) {
 	for limit, want := range map[string]string{"depth": "-max-depth", "timeout": "-file-timeout", "size": "; skipped"} {
 		if got := LimitHint(&cppfront.LimitError{Limit: limit}); !strings.Contains(got, want) {
 			t.Errorf("LimitHint(%s) = %q, want %q in it", limit, got, want)
+		}
+	}
+}
+
+// TestExpandArgs: "..." alone is the current folder; a folder given twice,
+// as itself and within another folder given before it, yields its files
+// once; another folder after them is walked as well.
+func TestExpandArgs(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	testfs.Put(t, dir, "a/x.cpp", "")
+	testfs.Put(t, dir, "a/sub/y.h", "")
+	testfs.Put(t, dir, "b/z.asc", "")
+	bad := func(p string, err error) { t.Errorf("%s: %v", p, err) }
+	sep := string(filepath.Separator)
+	if got, want := Expand([]string{"..."}, bad), []string{"a" + sep + "sub" + sep + "y.h", "a" + sep + "x.cpp", "b" + sep + "z.asc"}; !slices.Equal(got, want) {
+		t.Errorf("Expand(...) = %q, want %q", got, want)
+	}
+	if got, want := Expand([]string{"a", "a/sub", "b"}, bad), []string{"a" + sep + "sub" + sep + "y.h", "a" + sep + "x.cpp", "b" + sep + "z.asc"}; !slices.Equal(got, want) {
+		t.Errorf("Expand(a, a/sub, b) = %q, want %q", got, want)
+	}
+}
+
+// TestExpandUnreadableFolder: a folder that cannot be listed is a bad
+// path, not a folder without sources; what was listed before the error is
+// walked still.
+func TestExpandUnreadableFolder(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	testfs.Put(t, dir, "locked/a.cpp", "")
+	testfs.Put(t, dir, "part/a.cpp", "")
+	testfs.Put(t, dir, "part/b.cpp", "")
+	defer func(r func(string) ([]os.DirEntry, error)) { ReadDir = r }(ReadDir)
+	ReadDir = func(name string) ([]os.DirEntry, error) {
+		entries, err := os.ReadDir(name)
+		switch name {
+		case "locked":
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+		case "part":
+			return entries[:1], &fs.PathError{Op: "readdirent", Path: name, Err: fs.ErrPermission} // b.cpp not listed
+		}
+		return entries, err
+	}
+	var bad, notes []string
+	got := ExpandNoted([]string{"locked", "part"},
+		func(p string, err error) {
+			if !errors.Is(err, fs.ErrPermission) {
+				t.Errorf("%s: %v, want fs.ErrPermission", p, err)
+			}
+			bad = append(bad, p)
+		},
+		func(p, msg string) { notes = append(notes, p+": "+msg) })
+	if want := []string{filepath.Join("part", "a.cpp")}; !slices.Equal(got, want) {
+		t.Errorf("walked %q, want %q", got, want)
+	}
+	if want := []string{"locked", "part"}; !slices.Equal(bad, want) {
+		t.Errorf("bad %q, want %q", bad, want)
+	}
+	if len(notes) != 0 {
+		t.Errorf("notes %q, want none", notes)
+	}
+}
+
+// TestWalkOrder: a walk reaches the files of a folder in the order of
+// their names, what is below one in its place, and a folder before what
+// lies below it.
+func TestWalkOrder(t *testing.T) {
+	root := filepath.FromSlash("/r")
+	for _, c := range []struct {
+		real, at string
+		want     bool
+	}{
+		{"a.cpp", "b.cpp", true},
+		{"b.cpp", "a.cpp", false},
+		{"a/z.cpp", "b.cpp", true},
+		{"c.cpp", "b/a.cpp", false},
+		{"a", "a/b.cpp", true},
+		{"a/b.cpp", "a", false},
+	} {
+		real, at := filepath.Join(root, filepath.FromSlash(c.real)), filepath.Join(root, filepath.FromSlash(c.at))
+		if got := walkOrder(root, real, at); got != c.want {
+			t.Errorf("walkOrder(%s before %s) = %v, want %v", c.real, c.at, got, c.want)
 		}
 	}
 }
