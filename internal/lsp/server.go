@@ -109,17 +109,18 @@ type Server struct {
 	exited   chan struct{} // closed on the client's exit notification
 	exitOnce sync.Once
 
-	mu       sync.Mutex
-	docs     map[string]*document // by path
-	active   int                  // analyses under way
-	idle     sync.Cond            // on mu: signalled when active falls to 0
-	closed   bool                 // serve is ending: no analysis starts
-	pipe     *driver.Pipeline
-	lang     string
-	shutdown bool
-	watch    bool // the client takes file watchers registered dynamically
-	snippets bool // the client takes snippets in a code action's edit (clientSnippetEdits)
-	hooks    Hooks
+	mu          sync.Mutex
+	docs        map[string]*document // by path
+	active      int                  // analyses under way
+	idle        sync.Cond            // on mu: signalled when active falls to 0
+	closed      bool                 // serve is ending: no analysis starts
+	pipe        *driver.Pipeline
+	lang        string
+	shutdown    bool
+	watch       bool // the client takes file watchers registered dynamically
+	snippets    bool // the client takes snippets in a code action's edit (clientSnippetEdits)
+	initialized bool // initialize was answered: a second one is refused
+	hooks       Hooks
 }
 
 // Hooks are told what the server's analyses do, for tests and tools that
@@ -238,7 +239,12 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.conn = jsonrpc2.NewConn(newLSPStream(rwc, func(format string, args ...any) {
 		fmt.Fprintf(s.logw, format+"\n", args...)
 	}))
-	s.conn.Go(ctx, s.handle)
+	s.conn.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		if err := s.handle(ctx, reply, req); err != nil {
+			return connError{err} // an answer that could not be written: the connection fails with it
+		}
+		return nil
+	})
 	select {
 	case <-s.conn.Done():
 	case <-s.exited:
@@ -281,12 +287,21 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	case protocol.MethodInitialize:
 		var p protocol.InitializeParams
 		if err := json.Unmarshal(req.Params(), &p); err != nil {
-			return reply(ctx, nil, fmt.Errorf("%w: %w", jsonrpc2.ErrInvalidParams, err))
+			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err))
 		}
 		snippets := clientSnippetEdits(req.Params())
 		s.mu.Lock()
-		s.snippets = snippets
+		again := s.initialized
+		s.initialized = true
+		if !again {
+			s.snippets = snippets
+		}
 		s.mu.Unlock()
+		if again {
+			// LSP allows one: another would swap the language, pipeline
+			// and cache under the open documents and their analyses.
+			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "invalid request: the session is initialized already"))
+		}
 		return reply(ctx, s.initialize(&p), nil)
 	case protocol.MethodInitialized:
 		s.registerWatchers()
@@ -336,13 +351,13 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	case protocol.MethodTextDocumentCodeAction:
 		var p protocol.CodeActionParams
 		if err := json.Unmarshal(req.Params(), &p); err != nil {
-			return reply(ctx, nil, fmt.Errorf("%w: %w", jsonrpc2.ErrInvalidParams, err))
+			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err))
 		}
 		return reply(ctx, s.codeActions(&p), nil)
 	case protocol.MethodTextDocumentHover:
 		var p protocol.HoverParams
 		if err := json.Unmarshal(req.Params(), &p); err != nil {
-			return reply(ctx, nil, fmt.Errorf("%w: %w", jsonrpc2.ErrInvalidParams, err))
+			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err))
 		}
 		h := s.hover(&p)
 		if h == nil {
@@ -351,7 +366,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return reply(ctx, h, nil)
 	}
 	if _, isCall := req.(*jsonrpc2.Call); isCall {
-		return reply(ctx, nil, fmt.Errorf("%w: %s", jsonrpc2.ErrMethodNotFound, req.Method()))
+		return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", req.Method()))
 	}
 	return nil // a notification the server does not use
 }

@@ -40,8 +40,27 @@ func newLSPStream(conn io.ReadWriteCloser, log func(string, ...any)) *lspStream 
 	return &lspStream{conn: conn, in: bufio.NewReader(conn), log: log}
 }
 
+// connError is every error the connection fails with, the stream's read
+// errors and the handler's write errors alike: jsonrpc2 keeps them in an
+// atomic.Value, which panics when a later one is of another type than the
+// first (an answer that could not be written to a client gone, then the
+// read that ends the session).
+type connError struct{ error }
+
+func (e connError) Unwrap() error { return e.error }
+
 // Read implements jsonrpc2.Stream.
-func (s *lspStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+func (s *lspStream) Read(ctx context.Context) (msg jsonrpc2.Message, n int64, err error) {
+	defer func() {
+		if err != nil {
+			err = connError{err}
+		}
+	}()
+	return s.read(ctx)
+}
+
+// read is Read, its errors as they come.
+func (s *lspStream) read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	var total int64
 	for {
 		if err := ctx.Err(); err != nil {
@@ -123,13 +142,12 @@ func (s *lspStream) header() (length int64, total int64, err error) {
 		s.log("ascvet: dropped an LSP message with a malformed header (%s)", bad)
 		if length >= 0 && bad != "" {
 			// A Content-Length came with a bad line: its body follows and
-			// is dropped with it.
-			if length <= maxLSPMessage {
-				m, err := io.CopyN(io.Discard, s.in, length)
-				total += m
-				if err != nil {
-					return -1, total, err
-				}
+			// is dropped with it, whatever its length (read through, as
+			// one over the limit is).
+			m, err := io.CopyN(io.Discard, s.in, length)
+			total += m
+			if err != nil {
+				return -1, total, err
 			}
 		}
 		return -1, total, nil
