@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/ascvet/ascvet/internal/testfs"
 )
 
 // recorder is a testing.TB that keeps what Check reports. Fatal keeps its
@@ -101,7 +103,7 @@ func TestCheckFatal(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.setup()
-		before := tree(t)
+		before := testfs.Snapshot(t, ".")
 		*Update = c.update
 		r := &recorder{TB: t}
 		if r.run(func() { Check(r, c.name, "output\n") }) {
@@ -118,7 +120,7 @@ func TestCheckFatal(t *testing.T) {
 		if len(r.errs) != 0 {
 			t.Errorf("%s (update %v): also reported %q", c.name, c.update, r.errs)
 		}
-		if after := tree(t); !slices.Equal(after, before) {
+		if after := testfs.Snapshot(t, "."); !slices.Equal(after, before) {
 			t.Errorf("%s (update %v): the folder held\n%q\nand holds\n%q", c.name, c.update, before, after)
 		}
 	}
@@ -136,27 +138,4 @@ func put(t *testing.T, path, data string) {
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// tree lists what the current folder holds: each path below it, with the
-// contents of the files.
-func tree(t *testing.T) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			out = append(out, p+"/")
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		out = append(out, p+": "+string(data))
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }

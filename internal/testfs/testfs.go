@@ -123,3 +123,27 @@ func Git(t testing.TB, dir string, args ...string) string {
 	}
 	return string(out)
 }
+
+// Snapshot lists what dir holds: each path below it (a folder with a
+// trailing /), and the contents of the files, so that a test can tell that
+// nothing in it changed.
+func Snapshot(t testing.TB, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			out = append(out, p+"/")
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		out = append(out, p+": "+string(data))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -116,29 +116,6 @@ func stopped(t *testing.T, f func(tb testing.TB)) stop {
 	return r.stops[0]
 }
 
-// snapshot lists what dir holds: each path below it, and the contents of
-// the files.
-func snapshot(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			out = append(out, p+"/")
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		out = append(out, p+": "+string(data))
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // TestHelpersFatal: a file helper that fails stops the test with the error
 // of the file or folder it could not make, read or date, and changes
 // nothing on disk: Put makes no folder over a file and writes no file over
@@ -149,7 +126,7 @@ func TestHelpersFatal(t *testing.T) {
 	Put(t, dir, "sub/keep.txt", "kept")
 	sub := filepath.Join(dir, "sub")
 	missing := filepath.Join(dir, "missing")
-	before := snapshot(t, dir)
+	before := Snapshot(t, dir)
 	for _, c := range []struct {
 		name string
 		f    func(tb testing.TB)
@@ -168,7 +145,7 @@ func TestHelpersFatal(t *testing.T) {
 		if err := s.err(); !errors.As(err, &pe) || pe.Path != c.path || c.kind != nil && !errors.Is(err, c.kind) {
 			t.Errorf("%s: stopped by %s(%s); want the error of %s (%v)", c.name, s.method, s.msg, c.path, c.kind)
 		}
-		if after := snapshot(t, dir); !slices.Equal(after, before) {
+		if after := Snapshot(t, dir); !slices.Equal(after, before) {
 			t.Errorf("%s: %s held\n%q\nand holds\n%q", c.name, dir, before, after)
 		}
 	}
