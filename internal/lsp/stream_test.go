@@ -79,6 +79,17 @@ func (r *rawSession) send(raw string) {
 	}
 }
 
+// sendOverLimit sends a message of 256 MiB + 1 bytes (x's), one more than
+// the limit, its header holding the Content-Length and then extra lines.
+func (r *rawSession) sendOverLimit(extra string) {
+	const size = 256<<20 + 1
+	r.send(fmt.Sprintf("Content-Length: %d\r\n%s\r\n", size, extra))
+	chunk := strings.Repeat("x", 1<<20)
+	for n := 0; n < size; n += len(chunk) {
+		r.send(chunk[:min(len(chunk), size-n)])
+	}
+}
+
 // recv returns the body of the next frame the server writes.
 func (r *rawSession) recv() string {
 	r.t.Helper()
@@ -263,12 +274,7 @@ func TestLSPOverLimitSkipped(t *testing.T) {
 	}
 	r := startRaw(t)
 	r.ping(1)
-	const size = 256<<20 + 1
-	r.send(fmt.Sprintf("Content-Length: %d\r\n\r\n", size))
-	chunk := strings.Repeat(" ", 1<<20)
-	for n := 0; n < size; n += len(chunk) {
-		r.send(chunk[:min(len(chunk), size-n)])
-	}
+	r.sendOverLimit("")
 	r.ping(2)
 	if got := r.logged(); !strings.Contains(got, "dropped an LSP message of 268435457 bytes, over the 256 MiB limit") {
 		t.Errorf("log %q lacks the dropped message", got)
@@ -329,12 +335,7 @@ func TestLSPOverLimitMalformedHeader(t *testing.T) {
 	}
 	r := startRaw(t)
 	r.ping(1)
-	const size = 256<<20 + 1
-	r.send(fmt.Sprintf("Content-Length: %d\r\nbogus\r\n\r\n", size))
-	chunk := strings.Repeat("x", 1<<20)
-	for n := 0; n < size; n += len(chunk) {
-		r.send(chunk[:min(len(chunk), size-n)])
-	}
+	r.sendOverLimit("bogus\r\n")
 	r.ping(2)
 	if got := r.logged(); !strings.Contains(got, `malformed header (header line "bogus")`) {
 		t.Errorf("log %q lacks the malformed header", got)
