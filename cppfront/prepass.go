@@ -138,12 +138,10 @@ func (p *prepasser) scan(toks []tok, base int) {
 			// The directive's line, read as code: a qualifier in a
 			// #define's body is blanked, the name #define gives one is
 			// recorded.
-			if base == 0 { // the buffer serves the directives of the text, not those in a directive
-				p.dir = lexInto(p.dir[:0], p.out[i+1:j])
-				p.scan(p.dir, i+1)
-			} else {
-				p.scan(lexText(p.out[i+1:j]).toks, i+1)
-			}
+			// (Its text starts no line: no directive stands in it, and
+			// the scan does not come back here from it.)
+			p.dir = lexFrom(p.dir[:0], p.out[i+1:j], false)
+			p.scan(p.dir, i+1)
 		case 'a':
 			resume = p.word(toks, k, base, i, j)
 		}
