@@ -244,6 +244,10 @@ func (b *builder) instr(in *ir.Instr) {
 			b.viaTraitTwo(base)
 			return
 		}
+		if intDiv64(in, base.Elem) {
+			b.div64(base)
+			return
+		}
 		b.insts = append(b.insts, base)
 		if in.Merging && in.Op != ir.OpMove && in.Op != ir.OpMaskMove && in.Op != ir.OpDuplicate && len(in.Defs) > 0 {
 			// MERGING outside Move/Duplicate is emulated: compute, then a masked move.
@@ -314,7 +318,8 @@ func Cost(bl *ir.Block) int {
 // builder does (to ir.MaxInlineDepth, the call itself counted too, for
 // when Inline refuses it), and counts each instruction at the most it
 // expands to: a generic Load or Store two, a MERGING op two, an Add, Sub,
-// Mul or Div its sources and two more (viaTraitTwo). A loop inside counts
+// Mul or Div its sources and two more (viaTraitTwo), and a Div whose
+// element type may be a 64-bit integer the library's sequence (div64) too. A loop inside counts
 // nothing: a body that meets one is no straight line (Body.Loops). It
 // stops counting at limit, so its work is bounded by limit, not by the
 // helpers' sizes. LongestChain of such a body is below limit too.
@@ -340,6 +345,8 @@ func instsUpTo(bl *ir.Block, depth, limit int) int {
 				n += 1 + instsUpTo(x.Target.Body, depth+1, limit-n)
 			case x.Op == ir.OpLoad, x.Op == ir.OpStore, x.Merging:
 				n += 2
+			case x.Op == ir.OpDiv && maybeInt64(x.Elem):
+				n += len(x.Uses) + 2 + max(len(div64SignedSteps), len(div64UnsignedSteps))
 			case x.Op == ir.OpAdd, x.Op == ir.OpSub, x.Op == ir.OpMul, x.Op == ir.OpDiv:
 				n += len(x.Uses) + 2
 			default:
@@ -402,7 +409,12 @@ func (b *builder) viaTraitTwo(in Inst) {
 	}
 	d := b.hidden(ir.ClassVReg)
 	op.Defs = append([]ir.RegID{d}, in.Defs[1:]...)
-	b.insts = append(b.insts, op,
+	if intDiv64(in.Instr, in.Elem) {
+		b.div64(op)
+	} else {
+		b.insts = append(b.insts, op)
+	}
+	b.insts = append(b.insts,
 		Inst{Instr: in.Instr, Via: in.Via, Op: ir.OpInterleave, Elem: "uint32_t", Defs: in.Defs[:1], Uses: []ir.RegID{d}, Text: in.Text + " (join to RegTraitNumOne)"})
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ascvet/ascvet/cppfront"
@@ -208,7 +209,11 @@ func TestTraitOne64(t *testing.T) {
 		}
 		n := map[ir.Op]int{}
 		for _, in := range simcheck.BodyOf(f.Funcs[0], f.Funcs[0].Loops[0], nil).Insts {
-			n[in.Op]++
+			// The conversions of the split and the join, not those of the
+			// 64-bit Div sequence (TestDiv64).
+			if strings.HasSuffix(in.Text, "RegTraitNumTwo)") || strings.HasSuffix(in.Text, "RegTraitNumOne)") {
+				n[in.Op]++
+			}
 		}
 		return n
 	}
@@ -225,6 +230,74 @@ func TestTraitOne64(t *testing.T) {
 	}
 	if one, two := loopCycles(t, kernel("int64_t", "", "Div")), loopCycles(t, kernel("int64_t", ", AscendC::Reg::RegTraitNumTwo", "Div")); one <= two {
 		t.Errorf("int64 Div: RegTraitNumOne %d cycles, RegTraitNumTwo %d; want NumOne slower (asc-devkit trait example: 92,549 against 61,827 on 950PR)", one, two)
+	}
+}
+
+// TestDiv64: a Div on 64-bit integers issues the library's sequence
+// (div64.go) in place of one instruction, signed and unsigned apart, also
+// when the element type is a template parameter bound to int64_t; a Div on
+// 32-bit integers or floats stays one instruction. The loop's price comes
+// from that sequence: the asc-devkit trait example measures ~193 cycles an
+// iteration on the 950PR (RegTraitNumTwo), where one Div instruction made
+// the loop ~2 cycles an iteration (docs/fidelity.md); the sequence must
+// land within a factor of two of the measurement.
+func TestDiv64(t *testing.T) {
+	kernel := func(elem string) string {
+		return `template <typename T>
+__simd_vf__ inline void K(__ubuf__ T* x, __ubuf__ T* z)
+{
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<T>();
+    AscendC::Reg::RegTensor<T, AscendC::Reg::RegTraitNumTwo> a, b, c;
+    for (uint16_t i = 0; i < 320; ++i) {
+        AscendC::Reg::LoadAlign(a, x + i * 32);
+        AscendC::Reg::LoadAlign(b, x + 16384 + i * 32);
+        AscendC::Reg::Div(c, a, b, m);
+        AscendC::Reg::StoreAlign(z + i * 32, c, m);
+    }
+}
+__simd_vf__ inline void Call(__ubuf__ ` + elem + `* x, __ubuf__ ` + elem + `* z) { K<` + elem + `>(x, z); }
+`
+	}
+	count := func(elem string) int {
+		f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(kernel(elem)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn := f.Funcs[0]
+		insts := fn.Instantiations()
+		if len(insts) != 1 {
+			t.Fatalf("%s: %d instantiations, want 1", elem, len(insts))
+		}
+		n := 0
+		for _, in := range simcheck.BodyOfInstance(fn, insts[0], fn.Loops[0], nil).Insts {
+			if in.Op != ir.OpLoadAlign && in.Op != ir.OpStoreAlign {
+				n++
+			}
+		}
+		return n
+	}
+	for _, c := range []struct {
+		elem string
+		want int
+	}{
+		{"int64_t", simcheck.Div64Insts(true)},
+		{"uint64_t", simcheck.Div64Insts(false)},
+		{"int32_t", 1},
+		{"float", 1},
+	} {
+		if got := count(c.elem); got != c.want {
+			t.Errorf("Div on %s: %d instructions, want %d", c.elem, got, c.want)
+		}
+	}
+	if s, u := simcheck.Div64Insts(true), simcheck.Div64Insts(false); s < 100 || u < 100 {
+		t.Errorf("the sequences hold %d and %d instructions: DivS64Impl and DivU64Impl issue over 100", s, u)
+	}
+	src := kernel("int64_t")
+	src = strings.Replace(src[:strings.Index(src, "__simd_vf__ inline void Call")], "template <typename T>\n", "", 1)
+	src = strings.NewReplacer("<T>", "<int64_t>", "<T,", "<int64_t,", "T*", "int64_t*").Replace(src)
+	const measured = 61827.0 / 320
+	if per := float64(loopCycles(t, src)) / 320; per < measured/2 || per > measured*2 {
+		t.Errorf("int64 Div loop: %.0f cycles an iteration, measured %.0f", per, measured)
 	}
 }
 
