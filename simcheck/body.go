@@ -114,11 +114,12 @@ type builder struct {
 	capped    bool      // an inner loop was repeated maxInner times, fewer than its trip count
 	reps      []loopRep // the repeated loops around the current instruction, outermost first
 	bind      ir.Bindings
-	depth     int       // helpers being inlined around the current instruction
-	opaque    []string  // helpers whose bodies are not known, each once
-	assumed   []string  // if constexpr not folded, as assumed
-	loops     int       // loops met
-	via       *ir.Instr // the caller's call being inlined
+	div64Alt  map[*ir.Instr]Div64Remedy // the 64-bit Divs a fix rewrites (BodyWithDiv64)
+	depth     int                       // helpers being inlined around the current instruction
+	opaque    []string                  // helpers whose bodies are not known, each once
+	assumed   []string                  // if constexpr not folded, as assumed
+	loops     int                       // loops met
+	via       *ir.Instr                 // the caller's call being inlined
 }
 
 // loopRep is a loop the builder repeats and the repetition being built:

@@ -191,6 +191,48 @@ Select u32 d = ones h0 pz
 Select u32 d = ones h1 pz
 `
 
+// div64Fast is the remedy of the integer fast-division practice for a
+// divisor the loop does not change: with magic (mg0, mg1) and shift
+// computed once before the loop, the quotient is the high 64 bits of the
+// dividend times magic, plus the dividend, shifted right (asc-devkit
+// simd_simt_integer_fast_div, widened to 64 bits: the 64x64 multiply is
+// four Mull and six carry adds, the 64-bit shift four ops on the halves).
+const div64Fast = `
+Move u32 x0 = a
+Move u32 x1 = a
+Mull u32 m0 m1 = x0 mg0 m
+Mull u32 m2 m3 = x0 mg1 m
+Mull u32 m4 m5 = x1 mg0 m
+Mull u32 m6 m7 = x1 mg1 m
+AddC u32 pc0 s0 = m1 m2 m
+AddC u32 pc1 s1 = s0 m4 m
+AddC u32 pc0 s0 = m6 m3 pc0 m
+AddC u32 pc1 h0 = s0 m5 pc1 m
+AddC u32 pc0 s0 = zero m7 pc0 m
+AddC u32 pc0 h1 = zero s0 pc1 m
+AddC u32 pk0 h0 = h0 x0 m
+AddC u32 pk1 h1 = h1 x1 pk0 m
+ShiftRight u32 d0 = h0 sh m
+ShiftLeft u32 d1 = h1 shl m
+Or u32 d = d0 d1 m
+ShiftRight u32 d = h1 sh m
+`
+
+// div64FastSigned is div64Fast on the dividend's absolute value, and the
+// sign put back.
+var div64FastSigned = `
+Compare s32 pa = a zero m
+SubC u32 pa1 x0 = zero a pa
+SubC u32 pa2 x1 = zero a pa1 pa
+Select u32 x0 = x0 a pa
+Select u32 x1 = x1 a pa
+` + strings.Replace(div64Fast, "Move u32 x0 = a\nMove u32 x1 = a\n", "", 1) + `
+SubC u32 pk0 v0 = zero d pa
+SubC u32 pk1 v1 = zero d pk0 pa
+Select u32 d = v0 d pa
+Select u32 d = v1 d pa
+`
+
 // div64Step is one instruction of a program: its op and element type, and
 // the names it writes and reads.
 type div64Step struct {
@@ -200,9 +242,33 @@ type div64Step struct {
 }
 
 var (
-	div64SignedSteps   = parseDiv64(div64Signed)
-	div64UnsignedSteps = parseDiv64(div64Unsigned)
+	div64SignedSteps       = parseDiv64(div64Signed)
+	div64UnsignedSteps     = parseDiv64(div64Unsigned)
+	div64FastSignedSteps   = parseDiv64(div64FastSigned)
+	div64FastUnsignedSteps = parseDiv64(div64Fast)
 )
+
+// Div64Remedy is a rewrite of a 64-bit integer Div that BodyWithDiv64
+// prices.
+type Div64Remedy uint8
+
+const (
+	// Div64FastDiv: the divisor is loop-invariant; a precomputed magic
+	// number and shift replace the Div (div64Fast).
+	Div64FastDiv Div64Remedy = iota + 1
+	// Div64To32: the values fit 32 bits; one Div on 32-bit integers.
+	Div64To32
+)
+
+// BodyWithDiv64 is BodyOfInstance with the 64-bit integer Div div
+// rewritten as remedy says: the loop the fix builds.
+func BodyWithDiv64(fn *ir.Func, bind ir.Bindings, lp *ir.Loop, div *ir.Instr, remedy Div64Remedy) Body {
+	b := newBuilder(fn, bind, nil)
+	b.div64Alt = map[*ir.Instr]Div64Remedy{div: remedy}
+	b.loopVar = lp.Var
+	b.block(lp.Body)
+	return b.body()
+}
 
 var div64Elems = map[string]string{"u32": "uint32_t", "s32": "int32_t", "f32": "float", "s64": "int64_t"}
 
@@ -266,7 +332,16 @@ func Int64Elem(elem string) (signed, ok bool) {
 func (b *builder) div64(op Inst) {
 	signed, _ := Int64Elem(op.Elem)
 	steps := div64UnsignedSteps
-	if signed {
+	switch alt := b.div64Alt[op.Instr]; {
+	case alt == Div64To32:
+		op.Elem = "int32_t"
+		b.insts = append(b.insts, op)
+		return
+	case alt == Div64FastDiv && signed:
+		steps = div64FastSignedSteps
+	case alt == Div64FastDiv:
+		steps = div64FastUnsignedSteps
+	case signed:
 		steps = div64SignedSteps
 	}
 	named := map[string]ir.RegID{}

@@ -23,6 +23,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/asc3005"
 	"github.com/ascvet/ascvet/analyzers/asc4001"
 	"github.com/ascvet/ascvet/analyzers/asc4002"
+	"github.com/ascvet/ascvet/analyzers/asc5002"
 )
 
 // Analyzers returns the analyzer of every rule, in rule ID order.
@@ -46,5 +47,6 @@ func Analyzers() []*analysis.Analyzer {
 		asc3005.Analyzer,
 		asc4001.Analyzer,
 		asc4002.Analyzer,
+		asc5002.Analyzer,
 	}
 }
