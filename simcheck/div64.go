@@ -382,7 +382,7 @@ func (b *builder) div64(op Inst) {
 	}
 	text := op.Text + " (64-bit Div sequence)"
 	for _, s := range steps {
-		in := Inst{Instr: op.Instr, Via: op.Via, Op: s.op, Elem: s.elem, Text: text}
+		in := Inst{Instr: op.Instr, Via: op.Via, Op: s.op, Elem: s.elem, Text: text, Div64: true}
 		for _, n := range s.uses {
 			if id, ok := reg(n, false); ok {
 				in.Uses = append(in.Uses, id)

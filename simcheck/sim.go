@@ -22,6 +22,7 @@ type Inst struct {
 	Gate  bool     // the start of an inner loop's run: dispatch waits Machine.NestedGap after the previous one
 	Banks int      // a block-strided access whose 32-byte blocks share UB banks: the cycles its port needs (0: 1)
 	UB    *UBAddr  // an aligned access's place in UB relative to its buffer, when it folds
+	Div64 bool     // a step of the library's sequence for a 64-bit integer Div (div64.go)
 }
 
 // UBAddr is where an aligned load or store falls in UB: a byte offset from

@@ -14,6 +14,7 @@ import (
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/ruleset"
+	"github.com/ascvet/ascvet/simcheck"
 )
 
 // Rule is ASC4001 long-dependency-chain.
@@ -27,7 +28,8 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"runs at about one instruction per cycle. Split the VF loop (write intermediates to UB and continue in a second " +
 		"loop) or unroll it by hand with the copies interleaved, so that independent chains share the window. The " +
 		"message gives the chain length, the simulated IPC, and the simulated effect of the largest unroll (4x, else 2x) " +
-		"whose copies fit the register budgets, or says that none does. The loop is the one the compiler builds: helpers " +
+		"whose copies fit the register budgets, or says that none does. A chain that is the library's sequence for a 64-bit " +
+		"integer Div is not reported: ASC5002 reports the Div, whose remedy is not a split. The loop is the one the compiler builds: helpers " +
 		"of the file inlined, if constexpr folded for each instantiation the file makes; a loop whose trip count does not " +
 		"fold is priced at its steady state. " +
 		"\n\nSource: the Ascend C best practice \"Instruction Dual-Issue\" (指令双发优化), whose manual unroll example the examples adapt; the asc-devkit example gelu_eltwise_high_performance splits its loop for the same reason." +
@@ -88,6 +90,11 @@ func run(pass *analysis.Pass) (any, error) {
 				all := md.Stats(fn, lp)
 				var hit []simcost.LoopStats
 				for _, st := range all {
+					if divides64(st.Body) {
+						// The chain is the library's 64-bit Div sequence:
+						// ASC5002 reports the Div, whose remedy is not a split.
+						continue
+					}
 					// A chain longer than the window matters when it starves the
 					// issue slots; interleaved copies of one (a hand unroll) do not.
 					if st.Chain > md.M.Window && st.Cycles > 0 && st.IPC < simcost.LowIPC {
@@ -126,4 +133,15 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// divides64 reports whether a simulated body runs a 64-bit integer Div's
+// sequence.
+func divides64(body simcheck.Body) bool {
+	for _, in := range body.Insts {
+		if in.Div64 {
+			return true
+		}
+	}
+	return false
 }

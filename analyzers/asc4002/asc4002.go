@@ -32,8 +32,9 @@ var Rule = ruleset.Define(&ruleset.Rule{
 		"what the body writes and keeps live, so a body with 17 live RegTensor cannot be unrolled 2x within 32 (the " +
 		"spills would cost more than the overlap gains); the MaskReg budget is checked the same way. A loop that waits " +
 		"on a barrier (LocalMemBar, WaitFlag, PipeBarrier) round-trips through UB each iteration, and its copies would " +
-		"wait on each other: it is not reported. Neither is a loop that divides integers: the 950 runs an integer Div as a " +
-		"software sequence the model prices as one instruction; a Div on a template parameter is timed as a float Div and " +
+		"wait on each other: it is not reported. Neither is a loop that divides integers: on 64-bit integers the 950 runs the " +
+		"library's sequence, which ASC5002 reports, and a 32-bit integer Div is priced as one instruction, which may not be " +
+		"what the hardware does; a Div on a template parameter is timed as a float Div and " +
 		"the message says so. Nor is a loop that calls a helper whose body ascvet does not see: timed as one instruction " +
 		"that reads and writes every register passed, it would make the loop look serial when it is not. " +
 		"Unroll with #pragma unroll(N) before the loop: the compiler copies the innermost loop's body N times and " +
