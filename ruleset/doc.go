@@ -250,7 +250,7 @@ var pageText = map[string]struct{ title, intro, other, rule, name string }{
 			"`ascvet explain RULE`, `ascvet -list` and the rule help in SARIF output; " +
 			"run `go generate ./ruleset` after changing a rule.\n\n" +
 			"**Performance findings and their cycles.** Every finding of a performance rule (ASC1001–ASC1003, " +
-			"ASC3001–ASC3005, ASC4001, ASC4002) carries the cycles the fix saves, from a replay of the loop (or region) " +
+			"ASC3001–ASC3005, ASC4001, ASC4002, ASC5001–ASC5004) carries the cycles the fix saves, from a replay of the loop (or region) " +
 			"before and after it. When the replay measures no saving, the finding is still reported, with \"no saving " +
 			"measurable\": the pattern is what the vendor guidance calls slow, and the simulator may be wrong about that " +
 			"loop. Such a finding does not fail a run unless the fail list names its rule or `-fail-no-saving` asks. " +
@@ -262,7 +262,7 @@ var pageText = map[string]struct{ title, intro, other, rule, name string }{
 		title: "ascvet 规则",
 		intro: "ascvet 检查的全部规则。本页由规则定义生成，与 `ascvet explain -lang zh RULE`、`ascvet -list` " +
 			"以及 SARIF 输出中的规则帮助同源；修改规则后请运行 `go generate ./ruleset`。\n\n" +
-			"**性能类结果与周期。** 每条性能类规则（ASC1001–ASC1003、ASC3001–ASC3005、ASC4001、ASC4002）的结果都附有修复可节省的周期，" +
+			"**性能类结果与周期。** 每条性能类规则（ASC1001–ASC1003、ASC3001–ASC3005、ASC4001、ASC4002、ASC5001–ASC5004）的结果都附有修复可节省的周期，" +
 			"来自对修复前后循环（或区域）的回放模拟。回放测不出收益时，结果仍会报告，并注明“测不出收益”：" +
 			"这种写法是厂商指南所说的低效写法，而模拟器对该循环的估计也可能有误。这样的结果不会使运行失败，" +
 			"除非 fail 列表点名了该规则，或使用了 `-fail-no-saving`。ASC4002 只报告能节省循环至少 15% 的展开。",

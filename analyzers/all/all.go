@@ -23,7 +23,10 @@ import (
 	"github.com/ascvet/ascvet/analyzers/asc3005"
 	"github.com/ascvet/ascvet/analyzers/asc4001"
 	"github.com/ascvet/ascvet/analyzers/asc4002"
+	"github.com/ascvet/ascvet/analyzers/asc5001"
 	"github.com/ascvet/ascvet/analyzers/asc5002"
+	"github.com/ascvet/ascvet/analyzers/asc5003"
+	"github.com/ascvet/ascvet/analyzers/asc5004"
 )
 
 // Analyzers returns the analyzer of every rule, in rule ID order.
@@ -47,6 +50,9 @@ func Analyzers() []*analysis.Analyzer {
 		asc3005.Analyzer,
 		asc4001.Analyzer,
 		asc4002.Analyzer,
+		asc5001.Analyzer,
 		asc5002.Analyzer,
+		asc5003.Analyzer,
+		asc5004.Analyzer,
 	}
 }

@@ -200,12 +200,7 @@ var messages = map[string][]pattern{
 		{`first compare: its result becomes the predicate`, `第一个比较：其结果作为第二个比较的掩码`},
 		{`second compare: predicate it with (?P<m>\S+)`, `第二个比较：改用 ${m} 作为掩码`},
 	},
-	"ASC5002": {
-		{`Div on (?P<elem>\S+) in a VF loop runs the library's (?P<n>\d+)-instruction sequence each iteration \(the 950 has no 64-bit integer divide\); (?P<r>\S+) does not change in the loop: compute a magic number and a shift for it once, before the loop, and multiply instead \(integer fast division\)(?P<Inst>(?: \(instantiated with [^()]*\))?)` + tail,
-			`${elem} 上的 Div 在 VF 循环中每次迭代都要执行库中 ${n} 条指令的序列（950 没有 64 位整数除法指令）；${r} 在循环中不变：请在循环之前为它算好一次魔数和移位量，改用乘法（整数快速除法）${Inst}${Tail}`},
-		{`Div on (?P<elem>\S+) in a VF loop runs the library's (?P<n>\d+)-instruction sequence each iteration \(the 950 has no 64-bit integer divide\); if the values fit in 32 bits, divide (?P<t>\S+) data instead: one Div instruction(?P<Inst>(?: \(instantiated with [^()]*\))?)` + tail,
-			`${elem} 上的 Div 在 VF 循环中每次迭代都要执行库中 ${n} 条指令的序列（950 没有 64 位整数除法指令）；若数值能放进 32 位，请改用 ${t} 数据：只需一条 Div 指令${Inst}${Tail}`},
-	},
+
 	"ASC4001": {
 		{`loop body holds a chain of (?P<n>\d+) dependent instructions, more than the (?P<w>\d+)-instruction issue window: iterations cannot overlap \(simulated IPC (?P<ipc>[0-9.]+)\); split the VF loop \(intermediates through UB\) or unroll it by hand(?P<Unroll>(?: \(.*?\))?)(?P<Inst>(?: \(instantiated with [^()]*\))?)`,
 			`循环体中有一条由 ${n} 条指令组成的数据依赖链，超过了 ${w} 条指令的执行队列深度：各次迭代无法重叠执行（模拟 IPC ${ipc}）；请拆分 VF 循环（中间结果搬出到 UB），或手动展开循环${Unroll}${Inst}`},
@@ -377,7 +372,6 @@ var fragments = map[string][]pattern{
 		{`the stream's stores are in an inner loop or under an if constexpr, which the replay does not model`, `该流的搬出位于内层循环或编译期 if 分支中，回放没有为此建模`},
 		{`the stream's pointer (?P<p>\S+) is declared in the loop: declare it before the loop, then sink the Post`, `该流的指针 ${p} 在循环内声明：请先在循环之前声明它，再把 Post 移至循环之后`},
 		{`another StoreUnAlignPost flushes the stream in the loop`, `循环中还有另一个 StoreUnAlignPost 后处理该流`},
-		{`the magic number depends on the divisor's value, and 32-bit data only holds values that fit`, `魔数取决于除数的值，而 32 位数据只能容纳能放进 32 位的数值`},
 		{`the fixes ascvet checks on their text move a call, they do not delete one`, `ascvet 经文本验证的自动修复只移动调用，不删除调用`},
 		// analyzers/internal/stream: why the statement cannot be moved as text
 		{`the Pre or its loop comes from a macro expansion`, `该 Pre 或其所在循环来自宏展开`},

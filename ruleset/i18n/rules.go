@@ -27,7 +27,9 @@ func Option(name string) (string, bool) {
 	return s, ok
 }
 
-// rules holds the Chinese texts of the rules, by ID.
+// rules holds the Chinese texts of the rules, by ID. The rules of the
+// ASC5xxx range add theirs, and their messages, in a file of their own
+// (asc5NNN_zh.go).
 var rules = map[string]RuleText{
 	"ASC0002": {
 		Title: "抑制指令格式错误",
@@ -288,21 +290,7 @@ var rules = map[string]RuleText{
 			" https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/Ascendcopdevg/atlas_ascendc_best_practices_10_00024.html" +
 			" https://gitcode.com/cann/asc-devkit/blob/master/docs/zh/guide/算子实践参考/SIMD算子性能优化/矢量计算/VF性能优化/指令双发优化.md",
 	},
-	"ASC5002": {
-		Title: "VF 循环中的 64 位整数 Div 在 950 上是一段软件指令序列",
-		Text: "950 没有对 64 位整数做向量除法的指令。int64_t 或 uint64_t 上的 Reg::Div 改为执行库中的指令序列（DivB64Impl，以及 DivS64Impl 和 DivU64Impl）：" +
-			"先用浮点数估计除数的倒数，再用 32 位的 Mull 和带进位加法在 128 位定点数上做两次牛顿迭代，商取 128 位乘积的高位，最后对余数做两次修正：" +
-			"在 32 位的高低两半上共约 120 条指令，且大多相互依赖，各次迭代几乎无法重叠。厂商的 RegTrait 示例在 950PR 上实测这样的循环每次迭代约 190 个周期（RegTraitNumTwo）到 290 个周期（RegTraitNumOne）；" +
-			"ascvet 逐条模拟这段序列（在该循环上约为每次迭代 140 个周期：其余的开销它看不到）。" +
-			"本规则报告循环中元素类型为 64 位整数（按编译器实际生成的实例化判断）的 Div。除数在循环中不变时（广播的标量、在循环之前写入的寄存器），" +
-			"修复方法是整数快速除法的最佳实践：在循环之前算好一次魔数和移位量，把 Div 换成乘法取高位、一次加法和一次移位（64 位时约 20 条指令）。" +
-			"除数会变化时，修复方法是在数值能放进 32 位时改用 32 位数据：int32_t 或 uint32_t 上的 Div 只是一条指令。检查结果给出该修复模拟得到的节省。" +
-			"本规则不提供自动修复：魔数取决于除数的值（在标量单元或主机侧计算），而只有数据范围允许时才能改用 32 位。" +
-			"\n\n来源：asc-devkit 的 RegTrait 示例（分别用 RegTraitNumOne 和 RegTraitNumTwo 的 int64 Div 循环，在 950PR 上实测）、库中的 DivB64Impl，以及整数快速除法最佳实践（simd_simt_integer_fast_div）。" +
-			" https://gitcode.com/cann/asc-devkit/blob/master/examples/01_simd_cpp_api/03_basic_api/02_reg_vector_compute/trait/README.md" +
-			" https://gitcode.com/cann/asc-devkit/blob/master/impl/basic_api/reg_compute/dav_3510/kernel_reg_compute_vec_binary_impl.h" +
-			" https://gitcode.com/cann/asc-devkit/blob/master/examples/05_simd_simt_hybrid/02_best_practices/simd_simt_integer_fast_div/README.md",
-	},
+
 	"ASC4001": {
 		Title: "循环体的依赖链长于执行队列的深度",
 		Text: "VF 每个周期双发两条计算指令，从大约 60 条指令的执行队列中乱序选取（《指令双发优化》：“执行队列的深度是64”；" +

@@ -29,7 +29,9 @@
 //   - LoadAlign and StoreAlign (DIST_NORM) move 256 bytes at a 32-byte
 //     aligned address; StoreAlign stores element k when its mask bit is set.
 //   - Compute ops (Add, Adds, Mul, Muls, Sub, Max, Min, Abs, Exp, Duplicate)
-//     are element-wise with MaskMergeMode ZEROING (inactive lanes become 0).
+//     are element-wise with MaskMergeMode ZEROING (inactive lanes become 0),
+//     unless MaskMergeMode::MERGING is among their template arguments (an
+//     inactive lane keeps the destination's value).
 //
 // A fault (an access outside UB, an aligned access at an unaligned address)
 // prints a message and aborts: it never passes silently.
@@ -261,14 +263,25 @@ MaskReg UpdateMask(uint32_t& count)
     return m;
 }
 
-// ---- element-wise compute (ZEROING: an inactive element becomes 0)
+// ---- element-wise compute (ZEROING: an inactive element becomes 0;
+// MERGING: it keeps the destination's value)
 
-template <typename T, typename F>
+template <typename V>
+constexpr bool IsMerging(V v)
+{
+    if constexpr (std::is_same_v<V, MaskMergeMode>) {
+        return v == MaskMergeMode::MERGING;
+    } else {
+        return false;
+    }
+}
+
+template <bool Merge = false, typename T, typename F>
 void Map(RegTensor<T>& dst, const MaskReg& m, F f)
 {
     RegTensor<T> out;
     for (int k = 0; k < RegTensor<T>::kN; k++) {
-        out.Set(k, m.template Elem<T>(k) ? f(k) : T(0));
+        out.Set(k, m.template Elem<T>(k) ? f(k) : Merge ? dst.Get(k) : T(0));
     }
     dst = out;
 }
@@ -276,49 +289,49 @@ void Map(RegTensor<T>& dst, const MaskReg& m, F f)
 template <typename T, auto... M>
 void Add(RegTensor<T>& dst, const RegTensor<T>& a, const RegTensor<T>& b, const MaskReg& m)
 {
-    Map(dst, m, [&](int k) { return T(a.Get(k) + b.Get(k)); });
+    Map<(IsMerging(M) || ... || false)>(dst, m, [&](int k) { return T(a.Get(k) + b.Get(k)); });
 }
 
 template <typename T, auto... M>
 void Sub(RegTensor<T>& dst, const RegTensor<T>& a, const RegTensor<T>& b, const MaskReg& m)
 {
-    Map(dst, m, [&](int k) { return T(a.Get(k) - b.Get(k)); });
+    Map<(IsMerging(M) || ... || false)>(dst, m, [&](int k) { return T(a.Get(k) - b.Get(k)); });
 }
 
 template <typename T, auto... M>
 void Mul(RegTensor<T>& dst, const RegTensor<T>& a, const RegTensor<T>& b, const MaskReg& m)
 {
-    Map(dst, m, [&](int k) { return T(a.Get(k) * b.Get(k)); });
+    Map<(IsMerging(M) || ... || false)>(dst, m, [&](int k) { return T(a.Get(k) * b.Get(k)); });
 }
 
 template <typename T, auto... M>
 void Max(RegTensor<T>& dst, const RegTensor<T>& a, const RegTensor<T>& b, const MaskReg& m)
 {
-    Map(dst, m, [&](int k) { return a.Get(k) < b.Get(k) ? b.Get(k) : a.Get(k); });
+    Map<(IsMerging(M) || ... || false)>(dst, m, [&](int k) { return a.Get(k) < b.Get(k) ? b.Get(k) : a.Get(k); });
 }
 
 template <typename T, auto... M>
 void Min(RegTensor<T>& dst, const RegTensor<T>& a, const RegTensor<T>& b, const MaskReg& m)
 {
-    Map(dst, m, [&](int k) { return b.Get(k) < a.Get(k) ? b.Get(k) : a.Get(k); });
+    Map<(IsMerging(M) || ... || false)>(dst, m, [&](int k) { return b.Get(k) < a.Get(k) ? b.Get(k) : a.Get(k); });
 }
 
 template <typename T, auto... M>
 void Adds(RegTensor<T>& dst, const RegTensor<T>& a, typename Id<T>::type s, const MaskReg& m)
 {
-    Map(dst, m, [&](int k) { return T(a.Get(k) + s); });
+    Map<(IsMerging(M) || ... || false)>(dst, m, [&](int k) { return T(a.Get(k) + s); });
 }
 
 template <typename T, auto... M>
 void Muls(RegTensor<T>& dst, const RegTensor<T>& a, typename Id<T>::type s, const MaskReg& m)
 {
-    Map(dst, m, [&](int k) { return T(a.Get(k) * s); });
+    Map<(IsMerging(M) || ... || false)>(dst, m, [&](int k) { return T(a.Get(k) * s); });
 }
 
 template <typename T, auto... M>
 void Abs(RegTensor<T>& dst, const RegTensor<T>& a, const MaskReg& m)
 {
-    Map(dst, m, [&](int k) {
+    Map<(IsMerging(M) || ... || false)>(dst, m, [&](int k) {
         T x = a.Get(k);
         if constexpr (std::is_unsigned_v<T>) {
             return x;
@@ -332,13 +345,13 @@ template <typename T, auto... M>
 void Exp(RegTensor<T>& dst, const RegTensor<T>& a, const MaskReg& m)
 {
     static_assert(!std::is_integral_v<T>, "Exp takes floating-point data");
-    Map(dst, m, [&](int k) { return T(std::exp(double(a.Get(k)))); });
+    Map<(IsMerging(M) || ... || false)>(dst, m, [&](int k) { return T(std::exp(double(a.Get(k)))); });
 }
 
 template <typename T, auto... M>
 void Duplicate(RegTensor<T>& dst, typename Id<T>::type s, const MaskReg& m)
 {
-    Map(dst, m, [&](int) { return T(s); });
+    Map<(IsMerging(M) || ... || false)>(dst, m, [&](int) { return T(s); });
 }
 
 template <typename T, auto... M>

@@ -1,0 +1,92 @@
+package simcost
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/simcheck"
+)
+
+// HalfWidth prices a loop that fills half of each vector register
+// (ASC5001): the fix doubles the width of every op, which leaves the body
+// as it is (an instruction costs the same whatever its mask covers) and
+// halves the iterations. Before is loop lp of fn as written for its trip
+// count (capped as Loop caps it), After the same body run for half as many
+// iterations, rounded up (the odd one out is the tail, under a partial
+// mask). insts are the instantiations of fn the finding holds for; each
+// that builds a different body is priced, and the cost is that of the one
+// the fix saves most in, named (Cost.Instance) when fn's instantiations
+// are known, with Of the number priced when more than one.
+func (md *Model) HalfWidth(fn *ir.Func, lp *ir.Loop, insts []ir.Bindings) Cost {
+	all := fn.Instantiations()
+	named := len(all) > 1 || len(all) == 1 && !all[0].Empty()
+	if len(insts) == 0 {
+		insts = []ir.Bindings{fn.SoleInstance()}
+	}
+	var (
+		best     Cost
+		bestBody simcheck.Body
+		priced   int
+	)
+	bestSave := math.MinInt
+	seen := map[string]bool{}
+	for _, b := range insts {
+		if !named {
+			b = fn.SoleInstance()
+		}
+		body, key := md.writtenBody(fn, b, lp)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		priced++
+		inst, name := b.Loop(lp), ""
+		if named {
+			name = b.String()
+		}
+		before := md.writtenRun(writtenKey{lp, md.iters(inst), name}, func() simcheck.Body { return body }).res
+		after := md.M.RunCycles(body, (before.Iterations+1)/2)
+		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: body.Opaque,
+			Assumed: body.Assumed, Instance: name, Trip: tripOf(inst, before.Iterations)}
+		if save := c.Before - c.After; save > bestSave {
+			best, bestSave, bestBody = c, save, body
+		}
+	}
+	if priced > 1 {
+		best.Of = priced
+	}
+	md.bind(&best, func() simcheck.Body { return bestBody })
+	return best
+}
+
+// HalvedPhrase is the text of a HalfWidth cost: "halving the iterations
+// saves ~N cycles of M over the T simulated iterations (X%)", and, as
+// Phrase says them, the helpers timed as one instruction, the
+// instantiation timed and the branches assumed.
+func (c Cost) HalvedPhrase() string {
+	var s string
+	if d := c.Saved(); d > 0 {
+		s = fmt.Sprintf("halving the iterations saves ~%d %s of %d over the %d simulated iterations (%d%%)", d, cyclesWord(d), c.Before, c.Iterations, 100*d/c.Before)
+	} else {
+		s = fmt.Sprintf("halving the iterations saves nothing measurable over the %d simulated iterations", c.Iterations)
+	}
+	if len(c.Opaque) > 0 {
+		s += fmt.Sprintf(" (timed with %s as one instruction: not defined in the file)", strings.Join(c.Opaque, ", "))
+	}
+	switch {
+	case c.Instance != "" && c.Of > 1:
+		s += fmt.Sprintf(" (timed for %s, of %d instantiations the one it saves most in)", c.Instance, c.Of)
+	case c.Instance != "":
+		s += fmt.Sprintf(" (timed for %s)", c.Instance)
+	}
+	if len(c.Assumed) > 0 {
+		as, more := c.Assumed, ""
+		if len(as) > 2 {
+			as, more = as[:2], fmt.Sprintf(" and %d more", len(c.Assumed)-2)
+		}
+		s += fmt.Sprintf(" (timed assuming %s%s, the costlier branches: the file does not give the template arguments)", strings.Join(as, " and "), more)
+	}
+	return s
+}
