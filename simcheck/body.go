@@ -223,7 +223,7 @@ func (b *builder) instr(in *ir.Instr) {
 			}
 		}
 	}
-	base.Banks = blockBanks(in)
+	base.Banks = b.blockBanks(in)
 	base.UB = b.ubAddr(in)
 	switch in.Op {
 	case ir.OpLoad:
@@ -533,11 +533,11 @@ func (b *builder) ubAddr(in *ir.Instr) *UBAddr {
 		return nil
 	}
 	stride := int64(1)
-	if blockCopy(in) {
-		var ok bool
-		if stride, ok = blockStride(in); !ok {
+	if s, dataBlock, ok := DataBlockStride(in, b.bind); dataBlock {
+		if !ok {
 			return nil // block-strided by a stride that does not fold: its banks are not known
 		}
+		stride = s
 	}
 	return &UBAddr{Base: base, Off: v0, Step: v1 - v0, Elem: size, Stride: stride, Write: in.Op == ir.OpStoreAlign}
 }
@@ -545,6 +545,17 @@ func (b *builder) ubAddr(in *ir.Instr) *UBAddr {
 // blockCopy reports a DataCopyMode::DATA_BLOCK_COPY access.
 func blockCopy(in *ir.Instr) bool {
 	return slices.ContainsFunc(in.TArgs, func(t string) bool { return strings.Contains(t, "DATA_BLOCK_COPY") })
+}
+
+// blockBanks is blockBanks of in under the builder's instantiation: a
+// stride a template or scalar parameter fixes folds, and the C API's
+// block-strided loads and stores count (DataBlockStride).
+func (b *builder) blockBanks(in *ir.Instr) int {
+	stride, _, ok := DataBlockStride(in, b.bind)
+	if !ok {
+		return 0
+	}
+	return StrideBanks(in.Op == ir.OpStoreAlign, stride)
 }
 
 // blockStride returns the block stride (in 32-byte blocks) of a

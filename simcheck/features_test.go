@@ -301,6 +301,41 @@ __simd_vf__ inline void Call(__ubuf__ ` + elem + `* x, __ubuf__ ` + elem + `* z)
 	}
 }
 
+// TestBlockStrideBound: a DataBlock store whose block stride folds only
+// once the instantiation is known (2 * sizeof(T)) takes the cycles its
+// banks need in that instantiation: eight for float (blocks 256 bytes
+// apart, one bank group), four for half, as a literal stride would.
+func TestBlockStrideBound(t *testing.T) {
+	src := `template <typename T>
+__simd_vf__ inline void Col(__ubuf__ T* dst, __ubuf__ T* src, uint16_t n)
+{
+    AscendC::Reg::RegTensor<T> r;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<T>();
+    for (uint16_t i = 0; i < n; ++i) {
+        AscendC::Reg::LoadAlign(r, src + i * 64);
+        AscendC::Reg::StoreAlign<T, AscendC::Reg::DataCopyMode::DATA_BLOCK_COPY>(dst + i * 8, r, 2 * sizeof(T), m);
+    }
+}
+__simd_vf__ inline void Both(__ubuf__ float* f, __ubuf__ half* h, uint16_t n) { Col<float>(f, f, n); Col<half>(h, h, n); }
+`
+	f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := f.Funcs[0]
+	got := map[string]int{}
+	for _, b := range fn.Instantiations() {
+		for _, in := range simcheck.BodyOfInstance(fn, b, fn.Loops[0], nil).Insts {
+			if in.Op == ir.OpStoreAlign {
+				got[b.Type("T")] = in.Banks
+			}
+		}
+	}
+	if got["float"] != 8 || got["half"] != 4 {
+		t.Errorf("store port cycles by instantiation: %v, want float 8 and half 4", got)
+	}
+}
+
 // TestCapped: a machine that stops a run at a few thousand instances
 // (Capped) prices a VF function of long loops, a nested one whose single
 // iteration is over the cap among them, within 1% of the full run: a
