@@ -45,11 +45,12 @@ type Model struct {
 
 	mu      sync.Mutex
 	stats   map[*ir.Loop]*statsEntry
-	written map[writtenKey]written             // loops simulated as written, for Loop: several findings share a loop
-	fixes   []fixRec                           // the fixes priced by Loop, for Finish: their costs combined per loop
-	calls   map[callKey]*simcheck.RegionResult // a VF call as written, by function and instantiation (Finish)
-	callM   *simcheck.Machine                  // the machine VF calls are simulated on (callMachine)
-	bodies  map[bodyRef]builtBody              // loop bodies as written, by instantiation (writtenBody)
+	written map[writtenKey]written              // loops simulated as written, for Loop: several findings share a loop
+	fixes   []fixRec                            // the fixes priced by Loop, for Finish: their costs combined per loop
+	calls   map[callKey]*simcheck.RegionResult  // a VF call as written, by function and instantiation (Finish)
+	callM   *simcheck.Machine                   // the machine VF calls are simulated on (callMachine)
+	bodies  map[bodyRef]builtBody               // loop bodies as written, by instantiation (writtenBody)
+	regions map[*ir.Func]*simcheck.RegionResult // regions run as written, for At: several findings share a region
 }
 
 // bodyRef names a loop's body as one instantiation builds it.
@@ -490,7 +491,7 @@ func (md *Model) At(fn *ir.Func, in *ir.Instr, drop func(*ir.Instr) bool) Cost {
 	if in.Loop != ir.NoLoop {
 		return md.Loop(fn, fn.Loops[in.Loop], drop)
 	}
-	before := md.M.RunRegion(fn, md.Iterations, nil)
+	before := memo(&md.mu, &md.regions, fn, func() *simcheck.RegionResult { return md.M.RunRegion(fn, md.Iterations, nil) })
 	after := md.M.RunRegion(fn, md.Iterations, drop)
 	c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: 1, Region: true, Opaque: opaqueOf(before), Assumed: assumedOf(before), Trip: TripRegion}
 	md.bindRegion(&c, before)
