@@ -2,6 +2,7 @@ package simcheck
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
@@ -40,8 +41,12 @@ func (m *Machine) RunLoop(fn *ir.Func, lp *ir.Loop, iterations int, skip func(*i
 // RunLoopInstance is RunLoop for the instantiation of fn that bind fixes.
 func (m *Machine) RunLoopInstance(fn *ir.Func, bind ir.Bindings, lp *ir.Loop, iterations int, skip func(*ir.Instr) bool) Part {
 	lp = bind.Loop(lp)
-	body := BodyOfInstance(fn, bind, lp, skip)
-	n := Trip(lp, iterations)
+	return m.runLoopBody(lp, BodyOfInstance(fn, bind, lp, skip), Trip(lp, iterations))
+}
+
+// runLoopBody runs body as loop lp for n iterations (unrolled as lp's
+// pragma asks), its entry included.
+func (m *Machine) runLoopBody(lp *ir.Loop, body Body, n int) Part {
 	p := Part{Loop: lp, Iterations: n, Unroll: 1, Body: body}
 	if n <= 0 || len(body.Insts) == 0 {
 		p.Res = &Result{}
@@ -193,11 +198,23 @@ func (m *Machine) RunInstance(fn *ir.Func, bind ir.Bindings, iterations int, ski
 // were (each part runs on its own, so nothing else changes). ok is false
 // when top is no part of rr.
 func (m *Machine) CyclesWith(rr *RegionResult, fn *ir.Func, bind ir.Bindings, top *ir.Loop, iterations int, skip func(*ir.Instr) bool) (cycles int, ok bool) {
+	if !slices.ContainsFunc(rr.Parts, func(p Part) bool { return p.Loop == top && top != nil }) {
+		return 0, false
+	}
+	bound := bind.Loop(top)
+	return m.CyclesWithBody(rr, top, bind, BodyOfInstance(fn, bind, bound, skip), Trip(bound, iterations))
+}
+
+// CyclesWithBody is CyclesWith for a fix that rewrites top-level loop top
+// rather than dropping instructions: the loop the fix builds runs body for
+// n iterations (ASC5001 halves them, ASC5002 and ASC5003 rewrite an
+// instruction), as instantiation bind builds it.
+func (m *Machine) CyclesWithBody(rr *RegionResult, top *ir.Loop, bind ir.Bindings, body Body, n int) (cycles int, ok bool) {
 	for i, p := range rr.Parts {
 		if p.Loop != top || top == nil {
 			continue
 		}
-		np := m.RunLoopInstance(fn, bind, top, iterations, skip)
+		np := m.runLoopBody(bind.Loop(top), body, n)
 		if i < len(rr.Parts)-1 && !(hasBarrier(rr.Parts[i+1].Body) && rr.Parts[i+1].Loop == nil) {
 			if tail := drainOf(np.Res); tail > 0 && tail < np.Cycles {
 				np.Cycles -= tail

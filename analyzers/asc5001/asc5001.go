@@ -190,7 +190,7 @@ func report(pass *analysis.Pass, md *simcost.Model, fn *ir.Func, lp *ir.Loop, hs
 			bs[i] = x.b
 		}
 		cost := md.HalfWidth(fn, lp, bs)
-		msg += ": " + cost.HalvedPhrase()
+		msg += ": " + cost.HalvedPhrase() + cost.CallPhrase()
 		simcost.Attach(&d, cost)
 	}
 	d.Message = msg

@@ -137,7 +137,7 @@ func check(pass *analysis.Pass, md *simcost.Model, fn *ir.Func) {
 		d := analysis.Diagnostic{Pos: in.Pos, End: in.End, Message: msg}
 		if md != nil {
 			cost := md.Div64(fn, lp, in, remedy, hits)
-			d.Message += ": " + cost.Phrase()
+			d.Message += ": " + cost.Phrase() + cost.CallPhrase()
 			simcost.Attach(&d, cost)
 		}
 		d.Message += "; no automatic fix: the magic number depends on the divisor's value, and 32-bit data only holds values that fit"

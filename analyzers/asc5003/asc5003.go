@@ -144,7 +144,7 @@ func check(pass *analysis.Pass, md *simcost.Model, fn *ir.Func, in *ir.Instr, in
 		d := analysis.Diagnostic{Pos: pos, End: end, Message: msg}
 		if md != nil {
 			if cost := md.Spread(fn, in, holds[stride]); cost.Iterations > 0 {
-				d.Message += ": " + cost.Phrase()
+				d.Message += ": " + cost.Phrase() + cost.CallPhrase()
 				simcost.Attach(&d, cost)
 			}
 		}

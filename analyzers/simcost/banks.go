@@ -31,9 +31,11 @@ func (md *Model) Spread(fn *ir.Func, in *ir.Instr, binds []ir.Bindings) Cost {
 	}
 	store := in.Op == ir.OpStoreAlign
 	var (
-		best     Cost
-		bestBody simcheck.Body
-		priced   int
+		best               Cost
+		bestBody, bestNext simcheck.Body
+		bestBind           ir.Bindings
+		bestLoop           *ir.Loop
+		priced             int
 	)
 	bestSave := math.MinInt
 	for _, b := range binds {
@@ -70,7 +72,7 @@ func (md *Model) Spread(fn *ir.Func, in *ir.Instr, binds []ir.Bindings) Cost {
 		}
 		priced++
 		if save := c.Before - c.After; save > bestSave {
-			best, bestSave, bestBody = c, save, before
+			best, bestSave, bestBody, bestNext, bestBind, bestLoop = c, save, before, after, b, lp
 		}
 	}
 	if priced == 0 {
@@ -80,6 +82,9 @@ func (md *Model) Spread(fn *ir.Func, in *ir.Instr, binds []ir.Bindings) Cost {
 		best.Of = priced
 	}
 	md.bind(&best, func() simcheck.Body { return bestBody })
+	if bestLoop != nil {
+		md.callRewritten(&best, fn, bestBind, bestLoop, bestNext, simcheck.Trip(bestBind.Loop(bestLoop), md.Iterations))
+	}
 	return best
 }
 

@@ -297,3 +297,33 @@ func callPhrase(before, after int) string {
 	}
 	return fmt.Sprintf("%s~%d %s of %d, %d%%)", callPrefix, d, cyclesWord(d), before, 100*d/before)
 }
+
+// callRewritten sets on c what a fix that rewrites loop lp of fn, rather
+// than dropping instructions, saves in one VF call (CallBefore,
+// CallAfter): the function simulated as a whole for the instantiation bind
+// (the one c names), as written and with lp run as body for n iterations.
+// Nothing is set when the fix saves nothing in the loop, when lp is
+// nested in another loop (the rewrite would change each run of the outer
+// loop's body) or when the call's run has no part for it (a loop under an
+// if).
+func (md *Model) callRewritten(c *Cost, fn *ir.Func, bind ir.Bindings, lp *ir.Loop, body simcheck.Body, n int) {
+	if c.Saved() <= 0 || lp == nil || lp.Parent != ir.NoLoop {
+		return
+	}
+	rr := memo(&md.mu, &md.calls, callKey{fn, c.Instance}, func() *simcheck.RegionResult {
+		return md.callMachine().RunInstance(fn, bind, md.Iterations, nil)
+	})
+	after, ok := md.callMachine().CyclesWithBody(rr, lp, bind, body, n)
+	if ok && rr.Cycles > 0 {
+		c.CallBefore, c.CallAfter = rr.Cycles, after
+	}
+}
+
+// CallPhrase says what the fix saves in one VF call (" (a VF call: ~N
+// cycles of M, X%)"), "" when that was not simulated.
+func (c Cost) CallPhrase() string {
+	if c.CallBefore <= 0 {
+		return ""
+	}
+	return callPhrase(c.CallBefore, c.CallAfter)
+}

@@ -20,7 +20,8 @@ func (md *Model) Div64(fn *ir.Func, lp *ir.Loop, div *ir.Instr, remedy simcheck.
 		insts = []ir.Bindings{fn.SoleInstance()}
 	}
 	var best Cost
-	var bestBody simcheck.Body
+	var bestBody, bestFixed simcheck.Body
+	var bestBind ir.Bindings
 	bestSave := math.MinInt
 	for _, b := range insts {
 		key := ""
@@ -29,15 +30,17 @@ func (md *Model) Div64(fn *ir.Func, lp *ir.Loop, div *ir.Instr, remedy simcheck.
 		}
 		body, _ := md.writtenBody(fn, b, lp)
 		before := md.writtenRun(writtenKey{lp, md.iters(b.Loop(lp)), key}, func() simcheck.Body { return body }).res
-		after := md.M.RunCycles(simcheck.BodyWithDiv64(fn, b, lp, div, remedy), before.Iterations)
+		fixed := simcheck.BodyWithDiv64(fn, b, lp, div, remedy)
+		after := md.M.RunCycles(fixed, before.Iterations)
 		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: body.Opaque, Assumed: body.Assumed, Trip: tripOf(b.Loop(lp), before.Iterations)}
 		if several {
 			c.Instance = b.String()
 		}
 		if save := c.Before - c.After; save > bestSave {
-			best, bestSave, bestBody = c, save, body
+			best, bestSave, bestBody, bestFixed, bestBind = c, save, body, fixed, b
 		}
 	}
 	md.bind(&best, func() simcheck.Body { return bestBody })
+	md.callRewritten(&best, fn, bestBind, lp, bestFixed, simcheck.Trip(bestBind.Loop(lp), md.Iterations))
 	return best
 }

@@ -28,6 +28,7 @@ func (md *Model) HalfWidth(fn *ir.Func, lp *ir.Loop, insts []ir.Bindings) Cost {
 	var (
 		best     Cost
 		bestBody simcheck.Body
+		bestBind ir.Bindings
 		priced   int
 	)
 	bestSave := math.MinInt
@@ -51,13 +52,14 @@ func (md *Model) HalfWidth(fn *ir.Func, lp *ir.Loop, insts []ir.Bindings) Cost {
 		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: body.Opaque,
 			Assumed: body.Assumed, Instance: name, Trip: tripOf(inst, before.Iterations)}
 		if save := c.Before - c.After; save > bestSave {
-			best, bestSave, bestBody = c, save, body
+			best, bestSave, bestBody, bestBind = c, save, body, b
 		}
 	}
 	if priced > 1 {
 		best.Of = priced
 	}
 	md.bind(&best, func() simcheck.Body { return bestBody })
+	md.callRewritten(&best, fn, bestBind, lp, bestBody, (simcheck.Trip(bestBind.Loop(lp), md.Iterations)+1)/2)
 	return best
 }
 

@@ -6,7 +6,7 @@ package i18n
 // halvedCost is what ASC5001 says a full-width loop saves
 // (simcost.Cost.HalvedPhrase), with the fragments it shares with the
 // other costs.
-const halvedCost = `(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Timed>(?: \(timed for [^()]*\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)`
+const halvedCost = `(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Timed>(?: \(timed for [^()]*\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)(?P<Call>(?: \(a VF call: [^()]+\))?)`
 
 // halfWidthMain is the main clause of an ASC5001 finding.
 const halfWidthMain = `loop fills only (?P<h>\d+) of the (?P<vb>\d+) bytes of each vector register: its ops run under (?P<pat>MaskPattern::\S+) on (?P<elem>\S+) and its loads and stores step (?P<h2>\d+) bytes per iteration; with the full width \(a full mask, or (?P<upd>\S+) over the remaining count\) and a (?P<full>\d+)-byte step it needs half the iterations(?P<Inst>(?: \(instantiated with [^()]*\))?)`
@@ -37,9 +37,9 @@ func init() {
 	}
 	messages["ASC5001"] = []pattern{
 		{halfWidthMain + `: halving the iterations saves ~(?P<d>\d+) cycles? of (?P<m>\d+) over the (?P<n>\d+) simulated iterations \((?P<p>\d+)%\)` + halvedCost,
-			halfWidthZh + `：迭代次数减半后，在模拟的 ${n} 次迭代中约节省 ${d} 个周期（共 ${m} 个周期，${p}%）${Opaque}${Timed}${Assumed}`},
+			halfWidthZh + `：迭代次数减半后，在模拟的 ${n} 次迭代中约节省 ${d} 个周期（共 ${m} 个周期，${p}%）${Opaque}${Timed}${Assumed}${Call}`},
 		{halfWidthMain + `: halving the iterations saves nothing measurable over the (?P<n>\d+) simulated iterations` + halvedCost,
-			halfWidthZh + `：迭代次数减半后，在模拟的 ${n} 次迭代中测不出收益${Opaque}${Timed}${Assumed}`},
+			halfWidthZh + `：迭代次数减半后，在模拟的 ${n} 次迭代中测不出收益${Opaque}${Timed}${Assumed}${Call}`},
 		{halfWidthMain, halfWidthZh},
 		{`the (?P<h>\d+)-byte mask: (?P<pat>MaskPattern::\S+) on (?P<elem>\S+)`, `${h} 字节的掩码：${elem} 上的 ${pat}`},
 		{`stores (?P<h>\d+) bytes and steps (?P<h2>\d+) bytes per iteration`, `每次迭代搬出 ${h} 字节，地址前进 ${h2} 字节`},
