@@ -237,7 +237,7 @@ func (md *Model) perCall(d *analysis.Diagnostic, rec *fixRec) {
 		return
 	}
 	k += len(phrase)
-	d.Message = d.Message[:k] + callPhrase(before, after) + d.Message[k:]
+	d.Message = d.Message[:k] + callPhrase(before, after, partCycles(rr, top)) + d.Message[k:]
 	for i, r := range d.Related {
 		if strings.HasPrefix(r.Message, RelatedPrefix) {
 			c := rec.cost
@@ -289,9 +289,15 @@ func instanceNamed(fn *ir.Func, name string) (ir.Bindings, bool) {
 // callPrefix starts the clause callPhrase writes.
 const callPrefix = " (a VF call: "
 
-// callPhrase says what a fix saves in one VF call.
-func callPhrase(before, after int) string {
+// callPhrase says what a fix saves in one VF call. When it saves nothing
+// there, and the loop's run in the call is known (loop > 0), it says how
+// few of the call's cycles the loop takes: what binds the call is
+// elsewhere.
+func callPhrase(before, after, loop int) string {
 	d := before - after
+	if d <= 0 && loop > 0 && loop < before {
+		return fmt.Sprintf("%sno saving measurable in its %d cycles, of which the loop takes %d)", callPrefix, before, loop)
+	}
 	if d <= 0 {
 		return fmt.Sprintf("%sno saving measurable in its %d cycles)", callPrefix, before)
 	}
@@ -325,5 +331,16 @@ func (c Cost) CallPhrase() string {
 	if c.CallBefore <= 0 {
 		return ""
 	}
-	return callPhrase(c.CallBefore, c.CallAfter)
+	return callPhrase(c.CallBefore, c.CallAfter, 0)
+}
+
+// partCycles returns the cycles the run of top-level loop top takes in
+// rr, a VF call's run; 0 when it is no part of it.
+func partCycles(rr *simcheck.RegionResult, top *ir.Loop) int {
+	for _, p := range rr.Parts {
+		if p.Loop == top && top != nil {
+			return p.Cycles
+		}
+	}
+	return 0
 }

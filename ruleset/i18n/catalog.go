@@ -291,6 +291,7 @@ var fragments = map[string][]pattern{
 		{``, ``},
 		{` \(a VF call: ~(?P<d>\d+) cycles? of (?P<n>\d+), (?P<p>\d+)%\)`, `（每次 VF 调用：${n} 个周期中约节省 ${d} 个，${p}%）`},
 		{` \(a VF call: no saving measurable in its (?P<n>\d+) cycles\)`, `（每次 VF 调用：其 ${n} 个周期中测不出收益）`},
+		{` \(a VF call: no saving measurable in its (?P<n>\d+) cycles, of which the loop takes (?P<l>\d+)\)`, `（每次 VF 调用：其 ${n} 个周期中测不出收益，该循环只占其中 ${l} 个）`},
 	},
 	"Together": { // simcost.Finish: the fixes of one loop together
 		{``, ``},
