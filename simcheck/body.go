@@ -319,8 +319,11 @@ func Cost(bl *ir.Block) int {
 // builder does (to ir.MaxInlineDepth, the call itself counted too, for
 // when Inline refuses it), and counts each instruction at the most it
 // expands to: a generic Load or Store two, a MERGING op two, an Add, Sub,
-// Mul or Div its sources and two more (viaTraitTwo), and a Div whose
-// element type may be a 64-bit integer the library's sequence (div64) too. A loop inside counts
+// Mul or Div its sources and two more (viaTraitTwo). A Div on 64-bit
+// integers counts so too, not as the library's sequence it runs (div64):
+// the rules that ask (the scheduling rules, through simcost.Stats) leave a
+// loop that runs one alone, and a template's Div counted as that sequence
+// would keep most loops from being spared. A loop inside counts
 // nothing: a body that meets one is no straight line (Body.Loops). It
 // stops counting at limit, so its work is bounded by limit, not by the
 // helpers' sizes. LongestChain of such a body is below limit too.
@@ -346,8 +349,6 @@ func instsUpTo(bl *ir.Block, depth, limit int) int {
 				n += 1 + instsUpTo(x.Target.Body, depth+1, limit-n)
 			case x.Op == ir.OpLoad, x.Op == ir.OpStore, x.Merging:
 				n += 2
-			case x.Op == ir.OpDiv && maybeInt64(x.Elem):
-				n += len(x.Uses) + 2 + max(len(div64SignedSteps), len(div64UnsignedSteps))
 			case x.Op == ir.OpAdd, x.Op == ir.OpSub, x.Op == ir.OpMul, x.Op == ir.OpDiv:
 				n += len(x.Uses) + 2
 			default:

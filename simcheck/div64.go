@@ -396,14 +396,3 @@ func (b *builder) div64(op Inst) {
 		b.insts = append(b.insts, in)
 	}
 }
-
-// maybeInt64 reports whether an instruction whose element type is elem as
-// written (a template parameter, before any binding) may divide 64-bit
-// integers.
-func maybeInt64(elem string) bool {
-	if _, ok := Int64Elem(elem); ok {
-		return true
-	}
-	_, known := ir.ElemSize(elem)
-	return !known
-}

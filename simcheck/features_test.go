@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -377,7 +378,9 @@ func TestCapped(t *testing.T) {
 // TestInstsBelow: InstsBelow never claims fewer instructions than a body
 // built from the loop holds, for every innermost loop and instantiation of
 // the repository's kernels (and of ASCVET_CORPUS, when set): a body of n
-// instructions is never "below n". And it does say so of a short loop.
+// instructions is never "below n", unless it runs a 64-bit integer Div's
+// sequence, which InstsBelow counts as one Div (the scheduling rules leave
+// such a loop alone). And it does say so of a short loop.
 func TestInstsBelow(t *testing.T) {
 	short := `__simd_vf__ inline void K(__ubuf__ float* x, __ubuf__ float* z)
 {
@@ -408,7 +411,7 @@ func TestInstsBelow(t *testing.T) {
 			for _, lp := range fn.Loops {
 				for _, b := range fn.Instantiations() {
 					body := simcheck.BodyOfInstance(fn, b, lp, nil)
-					if body.Loops > 0 {
+					if body.Loops > 0 || slices.ContainsFunc(body.Insts, func(in simcheck.Inst) bool { return in.Div64 }) {
 						continue
 					}
 					loops++
