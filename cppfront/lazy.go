@@ -2,6 +2,7 @@ package cppfront
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -759,9 +760,15 @@ var bodyAfter = map[string]bool{"const": true, "override": true, "final": true, 
 // declaration level that is SIMT only (no other marker, no register type:
 // simtOnly), which the lowering records but no rule reads. A register type
 // or any other marker says no at once, before the braces are scanned; when
-// the scan loses track of them it says no.
+// the scan loses track of them it says no. A text without a brace holds
+// no region either, whatever its markers: a region is a function's body or
+// a __VEC_SCOPE__ block (a header of declarations only, such as the C
+// API's, which names register types in every prototype).
 func noAnalysedRegion(t *tokens, blanks []blank) bool {
 	clean := t.src
+	if !slices.ContainsFunc(t.toks, func(k tok) bool { return k.kind == 'p' && clean[k.start] == '{' }) {
+		return true
+	}
 	var simt []int // the offsets of the __simt_* markers
 	for _, b := range blanks {
 		switch b.text {

@@ -486,6 +486,8 @@ inline int Add(int a, int b) { return a + b; }`, true},
 		{"register type outside any body", `using V = AscendC::MicroAPI::RegTensor<float>;
 __simt_vf__ inline void K(__gm__ float* x) { x[0] = 0; }`, false},
 		{"unbalanced braces", "__simt_vf__ inline void K(int* x) { if (x) { }\n", false},
+		{"declarations only", `__simd_callee__ inline void asc_add(vector_float& dst, vector_float src0, vector_float src1, vector_bool mask);
+template <typename T> __simd_callee__ void Load(AscendC::MicroAPI::RegTensor<T>& dst, __ubuf__ T* src);`, true},
 	}
 	for _, c := range cases {
 		clean, blanks := prepass([]byte(c.src))
@@ -509,6 +511,16 @@ __simt_vf__ inline void K(__gm__ float* x) { x[0] = 0; }`, false},
 		if analysed(t, c.src) > 0 && c.skip {
 			t.Errorf("%s: skipped, but the lowering finds an analysed region", c.name)
 		}
+	}
+	// A function a macro of the file defines: the shortcut reads the
+	// expanded text, so RegionsOnly lowers what a whole parse lowers.
+	byMacro := "#define DEF(n) __simd_vf__ inline void n(__ubuf__ float* x) { AscendC::MicroAPI::RegTensor<float> r; AscendC::MicroAPI::LoadAlign(r, x); }\nDEF(Foo)\n"
+	only, err := ParseFileOptions(token.NewFileSet(), "m.asc", []byte(byMacro), Options{RegionsOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole, err := ParseFile(token.NewFileSet(), "m.asc", []byte(byMacro)); err != nil || len(only.Funcs) != len(whole.Funcs) {
+		t.Errorf("a function defined by a macro: %d functions under RegionsOnly, %d without (%v)", len(only.Funcs), len(whole.Funcs), err)
 	}
 	// Sound on every kernel of the repository: a file the scan skips has
 	// no analysed region.
