@@ -30,10 +30,55 @@ import (
 // temporary is a name of its own (x0, x1), so independent halves issue
 // apart.
 
+// mulHigh is B128Calc: (d0, d1) becomes the high 64 bits of the product
+// of (a0, a1) and (b0, b1) under mask m, from four Mull of the halves and
+// six carry adds.
+func mulHigh(a0, a1, b0, b1, d0, d1, m string) string {
+	return strings.NewReplacer("$a0", a0, "$a1", a1, "$b0", b0, "$b1", b1, "$d0", d0, "$d1", d1, "$m", m).Replace(`
+Mull u32 m0 m1 = $a0 $b0 $m
+Mull u32 m2 m3 = $a0 $b1 $m
+Mull u32 m4 m5 = $a1 $b0 $m
+Mull u32 m6 m7 = $a1 $b1 $m
+AddC u32 pc0 s0 = m1 m2 $m
+AddC u32 pc1 s1 = s0 m4 $m
+AddC u32 pc0 s0 = m6 m3 pc0 $m
+AddC u32 pc1 $d0 = s0 m5 pc1 $m
+AddC u32 pc0 s0 = zero m7 pc0 $m
+AddC u32 pc0 $d1 = zero s0 pc1 $m
+`)
+}
+
+// negProduct is VmulUsingU32, VnotInPlace and AddB64Impl: (h0, h1)
+// becomes minus the low 64 bits of the divisor's absolute value (y0, y1)
+// times (a0, a1).
+func negProduct(a0, a1 string) string {
+	return strings.NewReplacer("$a0", a0, "$a1", a1).Replace(`
+Mull u32 h0 h1 = y0 $a0 pw
+MulAddDst u32 h1 = h1 y0 $a1 pw
+MulAddDst u32 h1 = h1 y1 $a0 pw
+Not u32 h0 = h0 pw
+Not u32 h1 = h1 pw
+AddC u32 pk0 h0 = h0 one0 pw
+AddC u32 pk1 h1 = h1 one1 pk0 pw
+`)
+}
+
+// cmp64 is a compare of two 64-bit values on their halves (VcmpGeUsingU32
+// and the library's 64-bit Compare): the high halves equal, the low and
+// the high halves compared, the result picked by the first.
+func cmp64(d, a0, a1, b0, b1, m string) string {
+	return strings.NewReplacer("$d", d, "$a0", a0, "$a1", a1, "$b0", b0, "$b1", b1, "$m", m).Replace(`
+Compare u32 pq0 = $a1 $b1 $m
+Compare u32 pq1 = $a0 $b0 $m
+Compare u32 pq2 = $a1 $b1 $m
+MaskSelect u32 $d = pq1 pq2 pq0
+`)
+}
+
 // div64Core is the part common to both signs: from the divisor's absolute
 // value (y0, y1) and the dividend's (x0, x1), under mask pw (neither zero
 // nor one), the quotient of the absolute values in h0, h1.
-const div64Core = `
+var div64Core = `
 Interleave u32 t0 t1 = y0 y1
 Cast f32 f0 = t0 pall
 Cast f32 f1 = t1 pall
@@ -44,63 +89,19 @@ Interleave f32 g0 g1 = r1 r1
 Cast s64 g2 = g0 pall
 Cast s64 g3 = g1 pall
 DeInterleave u32 e0 e1 = g2 g3
-Mull u32 h0 h1 = y0 e0 pw
-MulAddDst u32 h1 = h1 y0 e1 pw
-MulAddDst u32 h1 = h1 y1 e0 pw
-Not u32 h0 = h0 pw
-Not u32 h1 = h1 pw
-AddC u32 pk0 h0 = h0 one0 pw
-AddC u32 pk1 h1 = h1 one1 pk0 pw
-Mull u32 m0 m1 = e0 h0 pw
-Mull u32 m2 m3 = e0 h1 pw
-Mull u32 m4 m5 = e1 h0 pw
-Mull u32 m6 m7 = e1 h1 pw
-AddC u32 pc0 s0 = m1 m2 pw
-AddC u32 pc1 s1 = s0 m4 pw
-AddC u32 pc0 s0 = m6 m3 pc0 pw
-AddC u32 pc1 h0 = s0 m5 pc1 pw
-AddC u32 pc0 s0 = zero m7 pc0 pw
-AddC u32 pc0 h1 = zero s0 pc1 pw
+` + negProduct("e0", "e1") + mulHigh("e0", "e1", "h0", "h1", "h0", "h1", "pw") + `
 AddC u32 pk0 w0 = e0 h0 pw
 AddC u32 pk1 w1 = e1 h1 pk0 pw
-Mull u32 h0 h1 = y0 w0 pw
-MulAddDst u32 h1 = h1 y0 w1 pw
-MulAddDst u32 h1 = h1 y1 w0 pw
-Not u32 h0 = h0 pw
-Not u32 h1 = h1 pw
-AddC u32 pk0 h0 = h0 one0 pw
-AddC u32 pk1 h1 = h1 one1 pk0 pw
-Mull u32 m0 m1 = w0 h0 pw
-Mull u32 m2 m3 = w0 h1 pw
-Mull u32 m4 m5 = w1 h0 pw
-Mull u32 m6 m7 = w1 h1 pw
-AddC u32 pc0 s0 = m1 m2 pw
-AddC u32 pc1 s1 = s0 m4 pw
-AddC u32 pc0 s0 = m6 m3 pc0 pw
-AddC u32 pc1 h0 = s0 m5 pc1 pw
-AddC u32 pc0 s0 = zero m7 pc0 pw
-AddC u32 pc0 h1 = zero s0 pc1 pw
+` + negProduct("w0", "w1") + mulHigh("w0", "w1", "h0", "h1", "h0", "h1", "pw") + `
 AddC u32 pk0 h0 = w0 h0 pw
 AddC u32 pk1 h1 = w1 h1 pk0 pw
-Mull u32 m0 m1 = x0 h0 pw
-Mull u32 m2 m3 = x0 h1 pw
-Mull u32 m4 m5 = x1 h0 pw
-Mull u32 m6 m7 = x1 h1 pw
-AddC u32 pc0 s0 = m1 m2 pw
-AddC u32 pc1 s1 = s0 m4 pw
-AddC u32 pc0 s0 = m6 m3 pc0 pw
-AddC u32 pc1 h0 = s0 m5 pc1 pw
-AddC u32 pc0 s0 = zero m7 pc0 pw
-AddC u32 pc0 h1 = zero s0 pc1 pw
+` + mulHigh("x0", "x1", "h0", "h1", "h0", "h1", "pw") + `
 Mull u32 w0 w1 = h0 y0 pw
 MulAddDst u32 w1 = w1 h0 y1 pw
 MulAddDst u32 w1 = w1 h1 y0 pw
 SubC u32 pk0 w0 = x0 w0 pw
 SubC u32 pk1 w1 = x1 w1 pk0 pw
-Compare u32 pq0 = w1 y1 pw
-Compare u32 pq1 = w0 y0 pw
-Compare u32 pq2 = w1 y1 pw
-MaskSelect u32 pge = pq1 pq2 pq0
+` + cmp64("pge", "w0", "w1", "y0", "y1", "pw") + `
 SubC u32 pk0 v0 = w0 y0 pw
 SubC u32 pk1 v1 = w1 y1 pk0 pw
 AddC u32 pk0 n0 = h0 one0 pge
@@ -109,10 +110,7 @@ Select u32 w0 = v0 w0 pge
 Select u32 w1 = v1 w1 pge
 Select u32 h0 = n0 h0 pge
 Select u32 h1 = n1 h1 pge
-Compare u32 pq0 = w1 y1 pw
-Compare u32 pq1 = w0 y0 pw
-Compare u32 pq2 = w1 y1 pw
-MaskSelect u32 pge = pq1 pq2 pq0
+` + cmp64("pge", "w0", "w1", "y0", "y1", "pw") + `
 AddC u32 pk0 n0 = h0 one0 pge
 AddC u32 pk1 n1 = h1 one1 pk0 pge
 Select u32 h0 = n0 h0 pge
@@ -121,19 +119,21 @@ Select u32 h0 = x0 h0 pone
 Select u32 h1 = x1 h1 pone
 `
 
+// absOf is AbsUsingS32: (d0, d1) becomes the absolute value of v, the
+// mask p saying where it was negative.
+func absOf(v, d0, d1, p string) string {
+	return strings.NewReplacer("$v", v, "$d0", d0, "$d1", d1, "$p1", p+"1", "$p2", p+"2", "$p", p).Replace(`
+Compare s32 $p = $v zero m
+SubC u32 $p1 $d0 = zero $v $p
+SubC u32 $p2 $d1 = zero $v $p1 $p
+Select u32 $d0 = $d0 $v $p
+Select u32 $d1 = $d1 $v $p
+`)
+}
+
 // div64Signed is DivS64Impl: absolute values, the masks of a zero and a
 // one divisor, the core, then the sign and the zero divisor's result.
-var div64Signed = `
-Compare s32 pa = a zero m
-SubC u32 pa1 x0 = zero a pa
-SubC u32 pa2 x1 = zero a pa1 pa
-Select u32 x0 = x0 a pa
-Select u32 x1 = x1 a pa
-Compare s32 pb = b zero m
-SubC u32 pb1 y0 = zero b pb
-SubC u32 pb2 y1 = zero b pb1 pb
-Select u32 y0 = y0 b pb
-Select u32 y1 = y1 b pb
+var div64Signed = absOf("a", "x0", "x1", "pa") + absOf("b", "y0", "y1", "pb") + `
 Compare u32 pz0 = b zero m
 Compare u32 pz1 = b zero m
 MaskAnd u32 pz = pz0 pz1 m
@@ -167,14 +167,7 @@ Move u32 y0 = b
 Move u32 y1 = b
 Move u32 x0 = a
 Move u32 x1 = a
-Compare u32 pq0 = b max m
-Compare u32 pq1 = b max m
-Compare u32 pq2 = b max m
-MaskSelect u32 pbig = pq1 pq2 pq0
-Compare u32 pq0 = a b pnz
-Compare u32 pq1 = a b pnz
-Compare u32 pq2 = a b pnz
-MaskSelect u32 pge = pq1 pq2 pq0
+` + cmp64("pbig", "b", "b", "max", "max", "m") + cmp64("pge", "a", "a", "b", "b", "pnz") + `
 MaskAnd u32 pc = pge pbig pnz
 Select u32 q0 = one0 zero pc
 Select u32 q1 = one1 zero pc
@@ -197,19 +190,13 @@ Select u32 d = ones h1 pz
 // dividend times magic, plus the dividend, shifted right (asc-devkit
 // simd_simt_integer_fast_div, widened to 64 bits: the 64x64 multiply is
 // four Mull and six carry adds, the 64-bit shift four ops on the halves).
-const div64Fast = `
+var div64Fast = `
 Move u32 x0 = a
 Move u32 x1 = a
-Mull u32 m0 m1 = x0 mg0 m
-Mull u32 m2 m3 = x0 mg1 m
-Mull u32 m4 m5 = x1 mg0 m
-Mull u32 m6 m7 = x1 mg1 m
-AddC u32 pc0 s0 = m1 m2 m
-AddC u32 pc1 s1 = s0 m4 m
-AddC u32 pc0 s0 = m6 m3 pc0 m
-AddC u32 pc1 h0 = s0 m5 pc1 m
-AddC u32 pc0 s0 = zero m7 pc0 m
-AddC u32 pc0 h1 = zero s0 pc1 m
+` + div64FastCore
+
+// div64FastCore is div64Fast on the dividend's halves (x0, x1).
+var div64FastCore = mulHigh("x0", "x1", "mg0", "mg1", "h0", "h1", "m") + `
 AddC u32 pk0 h0 = h0 x0 m
 AddC u32 pk1 h1 = h1 x1 pk0 m
 ShiftRight u32 d0 = h0 sh m
@@ -220,13 +207,7 @@ ShiftRight u32 d = h1 sh m
 
 // div64FastSigned is div64Fast on the dividend's absolute value, and the
 // sign put back.
-var div64FastSigned = `
-Compare s32 pa = a zero m
-SubC u32 pa1 x0 = zero a pa
-SubC u32 pa2 x1 = zero a pa1 pa
-Select u32 x0 = x0 a pa
-Select u32 x1 = x1 a pa
-` + strings.Replace(div64Fast, "Move u32 x0 = a\nMove u32 x1 = a\n", "", 1) + `
+var div64FastSigned = absOf("a", "x0", "x1", "pa") + div64FastCore + `
 SubC u32 pk0 v0 = zero d pa
 SubC u32 pk1 v1 = zero d pk0 pa
 Select u32 d = v0 d pa

@@ -26,6 +26,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/cppir"
+	"github.com/ascvet/ascvet/analyzers/internal/defs"
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/ruleset"
@@ -108,29 +109,6 @@ type place struct {
 	idx   int
 }
 
-func places(fn *ir.Func) []place {
-	ps := make([]place, len(fn.Instrs))
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		if b == nil {
-			return
-		}
-		for i, n := range b.Nodes {
-			switch n := n.(type) {
-			case *ir.Instr:
-				ps[n.ID] = place{b, i}
-			case *ir.Loop:
-				walk(n.Body)
-			case *ir.If:
-				walk(n.Then)
-				walk(n.Else)
-			}
-		}
-	}
-	walk(fn.Body)
-	return ps
-}
-
 // kill is the overwrite of one register a dead write writes.
 type kill struct {
 	reg ir.RegID
@@ -145,20 +123,21 @@ func check(pass *analysis.Pass, md *simcost.Model, f *ir.File, fn *ir.Func) {
 			return
 		}
 	}
-	var ps []place
+	var x *defs.Index
 	var insts []ir.Bindings
 	for _, w := range fn.Instrs {
 		if !candidate(f, fn, w) {
 			continue
 		}
-		if ps == nil {
-			ps = places(fn)
+		if x == nil {
+			x = defs.New(fn)
 			insts = fn.Instantiations()
 		}
-		p := ps[w.ID]
-		if p.block == nil {
+		blk, i := x.Place(w)
+		if blk == nil {
 			continue
 		}
+		p := place{blk, i}
 		// Dead as written (every instantiation), or in some instantiations.
 		kills, ok := overwrites(f, fn, p, w, nil)
 		var only []string

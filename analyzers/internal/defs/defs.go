@@ -41,6 +41,17 @@ func New(fn *ir.Func) *Index {
 	return x
 }
 
+// Place returns the block in sits in (directly: an instruction inside an
+// if or loop of that block is in the if's or the loop's own block) and its
+// index there; nil when in is no instruction of the region.
+func (x *Index) Place(in *ir.Instr) (*ir.Block, int) {
+	if in.ID < 0 || int(in.ID) >= len(x.places) {
+		return nil, 0
+	}
+	p := x.places[in.ID]
+	return p.block, p.idx
+}
+
 // Reaching returns the instruction that last wrote r before in, in the
 // same block, or nil.
 func (x *Index) Reaching(in *ir.Instr, r ir.RegID) *ir.Instr {
