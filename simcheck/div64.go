@@ -2,6 +2,7 @@ package simcheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -376,4 +377,9 @@ func (b *builder) div64(op Inst) {
 		}
 		b.insts = append(b.insts, in)
 	}
+}
+
+// Divides64 reports whether b runs a 64-bit integer Div's sequence.
+func (b Body) Divides64() bool {
+	return slices.ContainsFunc(b.Insts, func(in Inst) bool { return in.Div64 })
 }

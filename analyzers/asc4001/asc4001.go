@@ -14,7 +14,6 @@ import (
 	"github.com/ascvet/ascvet/analyzers/simcost"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/ruleset"
-	"github.com/ascvet/ascvet/simcheck"
 )
 
 // Rule is ASC4001 long-dependency-chain.
@@ -87,14 +86,11 @@ func run(pass *analysis.Pass) (any, error) {
 				if lp.AtMostOnce || !simcost.Innermost(fn, lp) {
 					continue
 				}
+				// A loop that runs a 64-bit Div's sequence has no chain in
+				// its Stats: ASC5002 reports the Div, whose remedy is not a split.
 				all := md.Stats(fn, lp)
 				var hit []simcost.LoopStats
 				for _, st := range all {
-					if divides64(st.Body) {
-						// The chain is the library's 64-bit Div sequence:
-						// ASC5002 reports the Div, whose remedy is not a split.
-						continue
-					}
 					// A chain longer than the window matters when it starves the
 					// issue slots; interleaved copies of one (a hand unroll) do not.
 					if st.Chain > md.M.Window && st.Cycles > 0 && st.IPC < simcost.LowIPC {
@@ -133,15 +129,4 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
-}
-
-// divides64 reports whether a simulated body runs a 64-bit integer Div's
-// sequence.
-func divides64(body simcheck.Body) bool {
-	for _, in := range body.Insts {
-		if in.Div64 {
-			return true
-		}
-	}
-	return false
 }

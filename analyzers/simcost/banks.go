@@ -25,17 +25,28 @@ import (
 // own. One empty binding, or none, prices fn as written
 // (ir.Func.SoleInstance).
 func (md *Model) Spread(fn *ir.Func, in *ir.Instr, binds []ir.Bindings) Cost {
-	named := true
-	if len(binds) == 0 || len(binds) == 1 && binds[0].Empty() {
-		binds, named = []ir.Bindings{fn.SoleInstance()}, false
-	}
+	named := len(binds) > 1 || len(binds) == 1 && !binds[0].Empty()
 	store := in.Op == ir.OpStoreAlign
+	if in.Loop != ir.NoLoop {
+		return md.rewritten(fn, fn.Loops[in.Loop], binds, named, func(b ir.Bindings, body simcheck.Body) (simcheck.Body, bool, bool) {
+			stride, _, ok := simcheck.DataBlockStride(in, b)
+			if !ok {
+				return simcheck.Body{}, false, false
+			}
+			after, n := withStride(body, in, store, stride+1)
+			return after, false, n > 0 // n 0: not built by this instantiation
+		})
+	}
+	// Outside every loop: the region as written, its stride as each
+	// instantiation folds it.
+	if !named {
+		binds = []ir.Bindings{fn.SoleInstance()}
+	}
+	body := simcheck.RegionBody(fn, md.Iterations, nil)
 	var (
-		best               Cost
-		bestBody, bestNext simcheck.Body
-		bestBind           ir.Bindings
-		bestLoop           *ir.Loop
-		priced             int
+		best     Cost
+		bestBody simcheck.Body
+		priced   int
 	)
 	bestSave := math.MinInt
 	for _, b := range binds {
@@ -43,36 +54,20 @@ func (md *Model) Spread(fn *ir.Func, in *ir.Instr, binds []ir.Bindings) Cost {
 		if !ok {
 			continue
 		}
-		var (
-			body  simcheck.Body
-			iters int
-			trip  string
-			lp    *ir.Loop
-		)
-		if in.Loop != ir.NoLoop {
-			lp = fn.Loops[in.Loop]
-			body, _ = md.writtenBody(fn, b, lp)
-			iters = md.iters(b.Loop(lp))
-		} else {
-			body, iters, trip = simcheck.RegionBody(fn, md.Iterations, nil), 1, TripRegion
-		}
 		before, n := withStride(body, in, store, stride)
 		if n == 0 {
-			continue // not built by this instantiation (an if constexpr branch it does not take)
+			continue
 		}
 		after, _ := withStride(body, in, store, stride+1)
-		rb := md.M.RunCycles(before, iters)
+		rb := md.M.RunCycles(before, 1)
 		ra := md.M.RunCycles(after, rb.Iterations)
-		c := Cost{Before: rb.Cycles, After: ra.Cycles, Iterations: rb.Iterations, Region: lp == nil, Opaque: body.Opaque, Assumed: body.Assumed, Trip: trip}
-		if lp != nil {
-			c.Trip = tripOf(b.Loop(lp), rb.Iterations)
-		}
+		c := Cost{Before: rb.Cycles, After: ra.Cycles, Iterations: rb.Iterations, Region: true, Opaque: body.Opaque, Assumed: body.Assumed, Trip: TripRegion}
 		if named && !b.Empty() {
 			c.Instance = b.String()
 		}
 		priced++
 		if save := c.Before - c.After; save > bestSave {
-			best, bestSave, bestBody, bestNext, bestBind, bestLoop = c, save, before, after, b, lp
+			best, bestSave, bestBody = c, save, before
 		}
 	}
 	if priced == 0 {
@@ -82,9 +77,6 @@ func (md *Model) Spread(fn *ir.Func, in *ir.Instr, binds []ir.Bindings) Cost {
 		best.Of = priced
 	}
 	md.bind(&best, func() simcheck.Body { return bestBody })
-	if bestLoop != nil {
-		md.callRewritten(&best, fn, bestBind, bestLoop, bestNext, simcheck.Trip(bestBind.Loop(bestLoop), md.Iterations))
-	}
 	return best
 }
 

@@ -2,7 +2,6 @@ package simcost
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -20,47 +19,9 @@ import (
 // the fix saves most in, named (Cost.Instance) when fn's instantiations
 // are known, with Of the number priced when more than one.
 func (md *Model) HalfWidth(fn *ir.Func, lp *ir.Loop, insts []ir.Bindings) Cost {
-	all := fn.Instantiations()
-	named := len(all) > 1 || len(all) == 1 && !all[0].Empty()
-	if len(insts) == 0 {
-		insts = []ir.Bindings{fn.SoleInstance()}
-	}
-	var (
-		best     Cost
-		bestBody simcheck.Body
-		bestBind ir.Bindings
-		priced   int
-	)
-	bestSave := math.MinInt
-	seen := map[string]bool{}
-	for _, b := range insts {
-		if !named {
-			b = fn.SoleInstance()
-		}
-		body, key := md.writtenBody(fn, b, lp)
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		priced++
-		inst, name := b.Loop(lp), ""
-		if named {
-			name = b.String()
-		}
-		before := md.writtenRun(writtenKey{lp, md.iters(inst), name}, func() simcheck.Body { return body }).res
-		after := md.M.RunCycles(body, (before.Iterations+1)/2)
-		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: body.Opaque,
-			Assumed: body.Assumed, Instance: name, Trip: tripOf(inst, before.Iterations)}
-		if save := c.Before - c.After; save > bestSave {
-			best, bestSave, bestBody, bestBind = c, save, body, b
-		}
-	}
-	if priced > 1 {
-		best.Of = priced
-	}
-	md.bind(&best, func() simcheck.Body { return bestBody })
-	md.callRewritten(&best, fn, bestBind, lp, bestBody, (simcheck.Trip(bestBind.Loop(lp), md.Iterations)+1)/2)
-	return best
+	return md.rewritten(fn, lp, insts, instantiated(fn), func(_ ir.Bindings, body simcheck.Body) (simcheck.Body, bool, bool) {
+		return body, true, true
+	})
 }
 
 // HalvedPhrase is the text of a HalfWidth cost: "halving the iterations

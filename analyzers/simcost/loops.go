@@ -2,7 +2,6 @@ package simcost
 
 import (
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 
@@ -194,7 +193,7 @@ func (md *Model) stats1(lp, inst *ir.Loop, body simcheck.Body) LoopStats {
 		// as the compiler builds it, and its copies cannot be interleaved.
 		return LoopStats{Loop: lp, Iterations: n}
 	}
-	if slices.ContainsFunc(body.Insts, func(in simcheck.Inst) bool { return in.Div64 }) {
+	if body.Divides64() {
 		// The library's sequence for a 64-bit integer Div: ASC5002
 		// reports the Div, and the scheduling rules leave the loop
 		// alone (a split or an unroll is not its remedy): spare its runs.
