@@ -245,8 +245,17 @@ const (
 // BodyWithDiv64 is BodyOfInstance with the 64-bit integer Div div
 // rewritten as remedy says: the loop the fix builds.
 func BodyWithDiv64(fn *ir.Func, bind ir.Bindings, lp *ir.Loop, div *ir.Instr, remedy Div64Remedy) Body {
-	b := newBuilder(fn, bind, nil)
-	b.div64Alt = map[*ir.Instr]Div64Remedy{div: remedy}
+	return BodyWithFixes(fn, bind, lp, nil, map[*ir.Instr]Div64Remedy{div: remedy})
+}
+
+// BodyWithFixes is BodyOfInstance with the instructions skip says
+// dropped and the 64-bit integer Divs of divs rewritten as their remedies
+// say: the loop several fixes build together.
+func BodyWithFixes(fn *ir.Func, bind ir.Bindings, lp *ir.Loop, skip func(*ir.Instr) bool, divs map[*ir.Instr]Div64Remedy) Body {
+	b := newBuilder(fn, bind, skip)
+	if len(divs) > 0 {
+		b.div64Alt = divs
+	}
 	b.loopVar = lp.Var
 	b.block(lp.Body)
 	return b.body()

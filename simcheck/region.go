@@ -44,6 +44,19 @@ func (m *Machine) RunLoopInstance(fn *ir.Func, bind ir.Bindings, lp *ir.Loop, it
 	return m.runLoopBody(lp, BodyOfInstance(fn, bind, lp, skip), Trip(lp, iterations))
 }
 
+// RunLoopBuilt is RunLoopInstance for a body built elsewhere (the loop
+// fixes make of lp's body): body run as loop lp of the instantiation bind
+// for its trip count, or half of it, rounded up, when halve (a fix that
+// doubles the width of every op).
+func (m *Machine) RunLoopBuilt(bind ir.Bindings, lp *ir.Loop, body Body, iterations int, halve bool) Part {
+	lp = bind.Loop(lp)
+	n := Trip(lp, iterations)
+	if halve {
+		n = (n + 1) / 2
+	}
+	return m.runLoopBody(lp, body, n)
+}
+
 // runLoopBody runs body as loop lp for n iterations (unrolled as lp's
 // pragma asks), its entry included.
 func (m *Machine) runLoopBody(lp *ir.Loop, body Body, n int) Part {

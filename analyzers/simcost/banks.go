@@ -28,14 +28,18 @@ func (md *Model) Spread(fn *ir.Func, in *ir.Instr, binds []ir.Bindings) Cost {
 	named := len(binds) > 1 || len(binds) == 1 && !binds[0].Empty()
 	store := in.Op == ir.OpStoreAlign
 	if in.Loop != ir.NoLoop {
-		return md.rewritten(fn, fn.Loops[in.Loop], binds, named, func(b ir.Bindings, body simcheck.Body) (simcheck.Body, bool, bool) {
+		pad := func(b ir.Bindings, body simcheck.Body) (simcheck.Body, bool) {
 			stride, _, ok := simcheck.DataBlockStride(in, b)
 			if !ok {
-				return simcheck.Body{}, false, false
+				return simcheck.Body{}, false
 			}
 			after, n := withStride(body, in, store, stride+1)
-			return after, false, n > 0 // n 0: not built by this instantiation
-		})
+			return after, n > 0 // n 0: not built by this instantiation
+		}
+		return md.rewritten(fn, fn.Loops[in.Loop], binds, named, func(b ir.Bindings, body simcheck.Body) (simcheck.Body, bool, bool) {
+			after, ok := pad(b, body)
+			return after, false, ok
+		}, &fixRec{spread: in, pad: pad})
 	}
 	// Outside every loop: the region as written, its stride as each
 	// instantiation folds it.

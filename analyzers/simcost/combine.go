@@ -57,7 +57,9 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 		if rec == nil {
 			continue
 		}
-		md.perCall(d, rec)
+		if !rec.rewrite() {
+			md.perCall(d, rec) // a rewrite's cost has its VF call's saving already (callRewritten)
+		}
 		if _, seen := byLoop[rec.lp]; !seen {
 			loops = append(loops, rec.lp)
 		}
@@ -87,16 +89,16 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 			// The partners: the other findings whose fix is compiled
 			// in an instantiation e's is (fixes under if constexpr
 			// branches no instantiation takes both of never meet), and
-			// removes something e's does not (two findings about one
+			// changes something e's does not (two findings about one
 			// AddrReg price one fix).
 			group := []entry{e}
 			var lines []int
-			own := removed(e.rec)
+			own := e.rec.touches(removed)
 			for _, o := range es {
 				if o.d == e.d || !meet(e.rec.cost.Only, o.rec.cost.Only) {
 					continue
 				}
-				if !slices.ContainsFunc(removed(o.rec), func(in *ir.Instr) bool { return !slices.Contains(own, in) }) {
+				if !slices.ContainsFunc(o.rec.touches(removed), func(k string) bool { return !slices.Contains(own, k) }) {
 					continue
 				}
 				group = append(group, o)
@@ -105,6 +107,9 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 				}
 			}
 			phrase := e.rec.cost.Phrase()
+			if e.rec.halve {
+				phrase = e.rec.cost.HalvedPhrase()
+			}
 			k := strings.Index(e.d.Message, phrase)
 			if k < 0 || len(lines) == 0 {
 				continue
@@ -121,7 +126,7 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 				for i, g := range group {
 					recs[i] = g.rec
 				}
-				all = md.loop(e.rec.fn, lp, dropAny(recs))
+				all = md.together(e.rec.fn, lp, recs)
 				combined[key] = all
 			}
 			slices.Sort(lines)
@@ -169,11 +174,72 @@ func together(all Cost, lines []int) string {
 	return fmt.Sprintf(" (with %s as well: ~%d %s per iteration together, %d%% of the loop)", who, n, cyclesWord(n), p)
 }
 
-// Fixed returns the fixes the file's findings price in loop lp (Loop), as
-// one drop, and the instructions they remove, in program order: what
-// `ascvet sim -fixed` applies. drop is nil when no finding's fix removes
-// anything from lp.
-func (md *Model) Fixed(fn *ir.Func, lp *ir.Loop) (drop func(*ir.Instr) bool, removed []*ir.Instr) {
+// together prices loop lp of fn with the fixes of recs applied together:
+// as Loop prices removals when they are all removals, else as rewritten
+// prices a rewrite (each instantiation that the fixes change, the one
+// they save most in), the removals and rewrites made in one build.
+func (md *Model) together(fn *ir.Func, lp *ir.Loop, recs []*fixRec) Cost {
+	if !slices.ContainsFunc(recs, (*fixRec).rewrite) {
+		return md.loop(fn, lp, dropAny(recs))
+	}
+	return md.rewritten(fn, lp, fn.Instantiations(), instantiated(fn), func(b ir.Bindings, written simcheck.Body) (simcheck.Body, bool, bool) {
+		return applyFixes(recs, fn, b, lp, written)
+	}, nil)
+}
+
+// applyFixes builds loop lp of fn, as instantiation b builds it (written:
+// the body as written), with every fix of recs applied: the instructions
+// they remove removed, the Divs they rewrite rewritten, the accesses they
+// pad padded; halve when one of them halves the iterations. changed is
+// false when none of them changes this build.
+func applyFixes(recs []*fixRec, fn *ir.Func, b ir.Bindings, lp *ir.Loop, written simcheck.Body) (body simcheck.Body, halve, changed bool) {
+	var drops []*fixRec
+	var divs map[*ir.Instr]simcheck.Div64Remedy
+	for _, r := range recs {
+		switch {
+		case r.drop != nil:
+			drops = append(drops, r)
+		case r.div != nil:
+			if divs == nil {
+				divs = map[*ir.Instr]simcheck.Div64Remedy{}
+			}
+			divs[r.div] = r.remedy
+		case r.halve:
+			halve = true
+		}
+	}
+	body = written
+	if len(drops) > 0 || len(divs) > 0 {
+		var skip func(*ir.Instr) bool
+		if len(drops) > 0 {
+			skip = dropAny(drops)
+		}
+		body = simcheck.BodyWithFixes(fn, b, lp, skip, divs)
+	}
+	changed = halve || bodyKey(body) != bodyKey(written)
+	for _, r := range recs {
+		if r.pad != nil {
+			if padded, ok := r.pad(b, body); ok {
+				body, changed = padded, true
+			}
+		}
+	}
+	return body, halve, changed
+}
+
+// FixSet is every fix the file's findings price in one loop, applied
+// together: what `ascvet sim -fixed` simulates.
+type FixSet struct {
+	fn   *ir.Func
+	lp   *ir.Loop
+	recs []*fixRec
+	// Removed are the instructions the fixes remove, in program order.
+	Removed []*ir.Instr
+}
+
+// Fixed returns the fixes the file's findings price in loop lp of fn, nil
+// when none does.
+func (md *Model) Fixed(fn *ir.Func, lp *ir.Loop) *FixSet {
 	md.mu.Lock()
 	var recs []*fixRec
 	for i := range md.fixes {
@@ -183,15 +249,104 @@ func (md *Model) Fixed(fn *ir.Func, lp *ir.Loop) (drop func(*ir.Instr) bool, rem
 	}
 	md.mu.Unlock()
 	if len(recs) == 0 {
-		return nil, nil
+		return nil
 	}
-	drop = dropAny(recs)
-	for _, in := range fn.InstrsIn(lp) {
-		if drop(in) {
-			removed = append(removed, in)
+	fs := &FixSet{fn: fn, lp: lp, recs: recs}
+	var drops []*fixRec
+	for _, r := range recs {
+		if r.drop != nil {
+			drops = append(drops, r)
 		}
 	}
-	return drop, removed
+	if len(drops) > 0 {
+		drop := dropAny(drops)
+		for _, in := range fn.InstrsIn(lp) {
+			if drop(in) {
+				fs.Removed = append(fs.Removed, in)
+			}
+		}
+	}
+	return fs
+}
+
+// Drop returns the fixes as one drop when they all remove instructions,
+// nil when one rewrites the loop (Body builds it then) or fs is nil.
+func (fs *FixSet) Drop() func(*ir.Instr) bool {
+	if fs == nil || slices.ContainsFunc(fs.recs, (*fixRec).rewrite) {
+		return nil
+	}
+	return dropAny(fs.recs)
+}
+
+// Body builds the loop as instantiation b builds it with every fix
+// applied, and whether to run it for half the iterations.
+func (fs *FixSet) Body(b ir.Bindings) (simcheck.Body, bool) {
+	written := simcheck.BodyOfInstance(fs.fn, b, b.Loop(fs.lp), nil)
+	body, halve, _ := applyFixes(fs.recs, fs.fn, b, fs.lp, written)
+	return body, halve
+}
+
+// Describe says what the fixes do, with the lines lineOf gives: "the
+// instructions of lines 12, 14 removed from the loop; the Div of line 20
+// rewritten; the block stride of line 22 padded by a block; the iterations
+// halved (each op at the full width)".
+func (fs *FixSet) Describe(lineOf func(token.Pos) int) string {
+	var parts []string
+	if len(fs.Removed) > 0 {
+		var ls []string
+		for _, in := range fs.Removed {
+			if l := strconv.Itoa(lineOf(in.Pos)); !slices.Contains(ls, l) {
+				ls = append(ls, l)
+			}
+		}
+		word := "lines"
+		if len(ls) == 1 {
+			word = "line"
+		}
+		parts = append(parts, fmt.Sprintf("the instructions of %s %s removed from the loop", word, strings.Join(ls, ", ")))
+	}
+	for _, r := range fs.recs {
+		switch {
+		case r.div != nil && r.remedy == simcheck.Div64FastDiv:
+			parts = append(parts, fmt.Sprintf("the 64-bit Div of line %d done by a multiply and a shift", lineOf(r.div.Pos)))
+		case r.div != nil:
+			parts = append(parts, fmt.Sprintf("the 64-bit Div of line %d done on 32-bit data", lineOf(r.div.Pos)))
+		case r.spread != nil:
+			parts = append(parts, fmt.Sprintf("the block stride of line %d padded by a block", lineOf(r.spread.Pos)))
+		case r.halve:
+			parts = append(parts, "the iterations halved (each op at the full width)")
+		}
+	}
+	return strings.Join(slices.Compact(parts), "; ")
+}
+
+// Lines returns the lines the fixes change, in order, for JSON.
+func (fs *FixSet) Lines(lineOf func(token.Pos) int) []string {
+	var ls []int
+	add := func(p token.Pos) {
+		if l := lineOf(p); !slices.Contains(ls, l) {
+			ls = append(ls, l)
+		}
+	}
+	for _, in := range fs.Removed {
+		add(in.Pos)
+	}
+	for _, r := range fs.recs {
+		switch {
+		case r.div != nil:
+			add(r.div.Pos)
+		case r.spread != nil:
+			add(r.spread.Pos)
+		case r.halve:
+			add(fs.lp.Pos)
+		}
+	}
+	slices.Sort(ls)
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = strconv.Itoa(l)
+	}
+	return out
 }
 
 // dropAny removes what any of recs' fixes removes.

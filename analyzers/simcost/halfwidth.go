@@ -21,7 +21,7 @@ import (
 func (md *Model) HalfWidth(fn *ir.Func, lp *ir.Loop, insts []ir.Bindings) Cost {
 	return md.rewritten(fn, lp, insts, instantiated(fn), func(_ ir.Bindings, body simcheck.Body) (simcheck.Body, bool, bool) {
 		return body, true, true
-	})
+	}, &fixRec{halve: true})
 }
 
 // HalvedPhrase is the text of a HalfWidth cost: "halving the iterations

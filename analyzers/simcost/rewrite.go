@@ -20,8 +20,10 @@ type rewriteFn func(b ir.Bindings, body simcheck.Body) (fixed simcheck.Body, hal
 // named (Cost.Instance) when named, with Of the number priced when more
 // than one, what binds the loop when it saves nothing, and what it saves
 // in one VF call (callRewritten). insts is ignored, fn priced as written,
-// when named is false; a zero Cost when no build changes.
-func (md *Model) rewritten(fn *ir.Func, lp *ir.Loop, insts []ir.Bindings, named bool, fix rewriteFn) Cost {
+// when named is false; a zero Cost when no build changes. rec, when not
+// nil, describes the fix for Finish, which prices it with the loop's other
+// fixes (the cost's fix mark, Attach); nil prices without recording.
+func (md *Model) rewritten(fn *ir.Func, lp *ir.Loop, insts []ir.Bindings, named bool, fix rewriteFn, rec *fixRec) Cost {
 	if !named || len(insts) == 0 {
 		insts, named = []ir.Bindings{fn.SoleInstance()}, false
 	}
@@ -73,6 +75,14 @@ func (md *Model) rewritten(fn *ir.Func, lp *ir.Loop, insts []ir.Bindings, named 
 		n = (n + 1) / 2
 	}
 	md.callRewritten(&best, fn, bestBind, lp, bestFixed, n)
+	if rec != nil {
+		r := *rec
+		r.fn, r.lp, r.cost = fn, lp, best
+		md.mu.Lock()
+		md.fixes = append(md.fixes, r)
+		best.fix = len(md.fixes)
+		md.mu.Unlock()
+	}
 	return best
 }
 

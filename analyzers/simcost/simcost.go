@@ -96,12 +96,46 @@ func memo[K comparable, V any](mu *sync.Mutex, m *map[K]V, k K, build func() V) 
 	return v
 }
 
-// fixRec is one fix Loop priced: the instructions it removes from a loop.
+// fixRec is one fix priced on a loop: the instructions it removes (Loop),
+// or how it rewrites the loop (Div64, HalfWidth, Spread): a 64-bit Div
+// rewritten, a block stride padded, the iterations halved.
 type fixRec struct {
 	fn   *ir.Func
 	lp   *ir.Loop
-	drop func(*ir.Instr) bool
-	cost Cost
+	drop func(*ir.Instr) bool // the instructions removed; nil for a rewrite
+	// A rewrite's: the Div it rewrites and how, or the block-strided
+	// access it pads and the body with the padding (ok false when the
+	// instantiation does not build it), or the halving of the iterations.
+	div    *ir.Instr
+	remedy simcheck.Div64Remedy
+	spread *ir.Instr
+	pad    func(b ir.Bindings, body simcheck.Body) (simcheck.Body, bool)
+	halve  bool
+	cost   Cost
+}
+
+// rewrite reports whether r rewrites its loop rather than removing
+// instructions from it.
+func (r *fixRec) rewrite() bool { return r.drop == nil }
+
+// touches returns what r changes in its loop's instructions, as keys that
+// tell two fixes apart: the instructions it removes, the Div it rewrites,
+// the access it pads, or the loop's iterations.
+func (r *fixRec) touches(removed func(*fixRec) []*ir.Instr) []string {
+	var out []string
+	switch {
+	case r.drop != nil:
+		for _, in := range removed(r) {
+			out = append(out, fmt.Sprintf("drop %p", in))
+		}
+	case r.div != nil:
+		out = append(out, fmt.Sprintf("div %p", r.div))
+	case r.spread != nil:
+		out = append(out, fmt.Sprintf("pad %p", r.spread))
+	case r.halve:
+		out = append(out, "halve")
+	}
+	return out
 }
 
 // written is a loop simulated as written.

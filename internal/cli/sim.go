@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"go/token"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -62,7 +61,7 @@ func simFlags(stderr io.Writer) (*flag.FlagSet, *simOpts) {
 	o.iterations = fs.Int("iterations", simcheck.DefaultIterations, "`N` iterations to simulate when a loop's trip count does not fold")
 	o.timeline = fs.Int("timeline", 2, "`N` iterations shown in the timeline")
 	o.quiet = fs.Bool("q", false, "quiet: show no progress line over paths (shown on a terminal when a run takes more than 2 seconds)")
-	o.fixed = fs.Bool("fixed", false, "with PATH:LINE of a loop, also simulate it with every fix the file's findings offer for it applied (the instructions they remove: a Pre hoisted, a Post sunk, a MaskAnd folded), and say what they save together")
+	o.fixed = fs.Bool("fixed", false, "with PATH:LINE of a loop, also simulate it with every fix the file's findings offer for it applied (the instructions they remove: a Pre hoisted, a Post sunk, a MaskAnd folded; the rewrites they price: a 64-bit Div done otherwise, a block stride padded, the iterations halved at the full width), and say what they save together")
 	o.instance = fs.String("instance", "", "simulate the instantiation `ARGS` of a template (\"T=half,Mode=2\"): types, integers, true or false; by default every instantiation its file makes, one result each")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: ascvet sim [flags] PATH:LINE
@@ -216,17 +215,17 @@ func simOne(path string, line int, m *simcheck.Machine, set simSettings, asJSON 
 		fmt.Fprintf(stderr, "ascvet: %s:%d: no loop or VF function here\n", path, line)
 		return exitUsage
 	}
-	var drop func(*ir.Instr) bool
-	var removed []*ir.Instr
+	var fixes *simcost.FixSet
 	if set.fixed {
 		if lp == nil {
 			fmt.Fprintf(stderr, "ascvet: %s:%d: -fixed applies the fixes of a loop: name the line of a loop\n", path, line)
 			return exitUsage
 		}
-		if drop, removed = md.Fixed(fn, lp); drop == nil {
-			fmt.Fprintf(stderr, "ascvet: %s:%d: no finding offers a fix that removes an instruction from this loop; simulated as written only\n", path, line)
+		if fixes = md.Fixed(fn, lp); fixes == nil {
+			fmt.Fprintf(stderr, "ascvet: %s:%d: no finding offers a fix for this loop; simulated as written only\n", path, line)
 		}
 	}
+	posLine := func(p token.Pos) int { return fset.Position(p).Line }
 	name := fmt.Sprintf("%s:%d %s", path, line, fn.Name)
 	lineOf := func(body simcheck.Body, i int) int {
 		if in := body.Insts[i].Instr; in != nil {
@@ -239,8 +238,17 @@ func simOne(path string, line int, m *simcheck.Machine, set simSettings, asJSON 
 	for _, inst := range instancesOf(fn, choice) {
 		var r *view.Report
 		if lp != nil {
-			loop := func(name string, drop func(*ir.Instr) bool) *view.Report {
-				p := m.RunLoopInstance(fn, inst, lp, iterations, drop)
+			loop := func(name string, fixes *simcost.FixSet) *view.Report {
+				var p simcheck.Part
+				switch drop := fixes.Drop(); {
+				case fixes == nil:
+					p = m.RunLoopInstance(fn, inst, lp, iterations, nil)
+				case drop != nil:
+					p = m.RunLoopInstance(fn, inst, lp, iterations, drop)
+				default:
+					body, halve := fixes.Body(inst)
+					p = m.RunLoopBuilt(inst, lp, body, iterations, halve)
+				}
 				r := view.Build(name, m, p.Body, p.Res, timeline, func(i int) int { return lineOf(p.Body, i) })
 				r.Cycles, r.Iterations = p.Cycles, p.Iterations
 				if p.Iterations > 0 {
@@ -253,16 +261,12 @@ func simOne(path string, line int, m *simcheck.Machine, set simSettings, asJSON 
 			}
 			name := fmt.Sprintf("%s:%d loop in %s", path, fset.Position(lp.Pos).Line, fn.Name)
 			r = loop(name, nil)
-			if drop != nil {
+			if fixes != nil {
 				reports = append(reports, r)
-				var lines []string
-				for _, in := range removed {
-					lines = append(lines, strconv.Itoa(fset.Position(in.Pos).Line))
-				}
-				r = loop(name+" with every offered fix applied", drop)
-				r.Fixed = lines
+				r = loop(name+" with every offered fix applied", fixes)
+				r.Fixed, r.FixesApplied = fixes.Lines(posLine), fixes.Describe(posLine)
 				if before := reports[len(reports)-1].Cycles; before > 0 {
-					r.Notes = append(r.Notes, fmt.Sprintf("the fixes (the instructions of lines %s removed from the loop) save %d of %d cycles (%d%%)", strings.Join(lines, ", "), before-r.Cycles, before, 100*(before-r.Cycles)/before))
+					r.Notes = append(r.Notes, fmt.Sprintf("the fixes (%s) save %d of %d cycles (%d%%)", fixes.Describe(posLine), before-r.Cycles, before, 100*(before-r.Cycles)/before))
 				}
 			}
 		} else {

@@ -2,8 +2,11 @@ package cli
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -70,5 +73,85 @@ __simd_vf__ inline void Copy(__ubuf__ float* dst, __ubuf__ float* src, uint16_t 
 	}
 	if code, _, errs := ascvet(t, "sim", "-fixed", k+":10"); code != exitUsage || !strings.Contains(errs, "name the line of a loop") {
 		t.Errorf("not a loop: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestSimFixedRewrites: the fixes that rewrite a loop rather than remove
+// instructions are applied by sim -fixed too: ASC5001's halving (half the
+// iterations), ASC5002's 64-bit Div done by a multiply and a shift,
+// ASC5003's block stride padded. Two fixes to one loop are applied
+// together, and the check's findings say what they save together: the
+// saving sim -fixed shows.
+func TestSimFixedRewrites(t *testing.T) {
+	k := "../../testdata/kernels/best_practices.asc"
+	type report struct {
+		Iterations int      `json:"iterations"`
+		Cycles     int      `json:"cycles"`
+		Fixed      []string `json:"fixed"`
+		Applied    string   `json:"fixes_applied"`
+	}
+	sim := func(target string) (before, after report) {
+		t.Helper()
+		code, out, errs := ascvet(t, "sim", "-fixed", "-f", "json", target)
+		var rs []report
+		if code != exitOK || errs != "" || json.Unmarshal([]byte(out), &rs) != nil || len(rs) != 2 {
+			t.Fatalf("sim -fixed %s: exit %d, stderr %s\n%s", target, code, errs, out)
+		}
+		if rs[1].Cycles <= 0 || rs[1].Cycles >= rs[0].Cycles {
+			t.Errorf("%s: cycles as written %d, fixed %d: the fixes must save", target, rs[0].Cycles, rs[1].Cycles)
+		}
+		return rs[0], rs[1]
+	}
+	for _, c := range []struct {
+		line         string
+		fixed, words string
+	}{
+		{"21", "21", "the iterations halved (each op at the full width)"},
+		{"34", "36", "the 64-bit Div of line 36 done by a multiply and a shift"},
+		{"45", "47", "the block stride of line 47 padded by a block"},
+	} {
+		before, after := sim(k + ":" + c.line)
+		if strings.Join(after.Fixed, " ") != c.fixed || after.Applied != c.words {
+			t.Errorf("line %s: fixed %q, %q; want %s, %q", c.line, after.Fixed, after.Applied, c.fixed, c.words)
+		}
+		if halved := (before.Iterations + 1) / 2; c.line == "21" && after.Iterations != halved {
+			t.Errorf("the halved loop runs %d iterations of %d, want %d", after.Iterations, before.Iterations, halved)
+		}
+	}
+
+	// Two 64-bit Divs in one loop.
+	dir := t.TempDir()
+	two := filepath.Join(dir, "twodiv.asc")
+	if err := os.WriteFile(two, []byte(`#include "kernel_operator.h"
+__simd_vf__ inline void TwoDivVF(__ubuf__ int64_t* dst, __ubuf__ int64_t* src, int64_t a, int64_t b, uint16_t n)
+{
+    AscendC::Reg::RegTensor<int64_t> x, da, db, q, r;
+    AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<int64_t>();
+    AscendC::Reg::Duplicate(da, a);
+    AscendC::Reg::Duplicate(db, b);
+    for (uint16_t i = 0; i < n; ++i) {
+        AscendC::Reg::LoadAlign(x, src + i * 32);
+        AscendC::Reg::Div(q, x, da, mask);
+        AscendC::Reg::Div(r, x, db, mask);
+        AscendC::Reg::Add(q, q, r, mask);
+        AscendC::Reg::StoreAlign(dst + i * 32, q, mask);
+    }
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, after := sim(two + ":8")
+	if strings.Join(after.Fixed, " ") != "10 11" || !strings.Contains(after.Applied, "Div of line 10") || !strings.Contains(after.Applied, "Div of line 11") {
+		t.Errorf("two Divs: fixed %q, %q", after.Fixed, after.Applied)
+	}
+	_, out, _ := ascvet(t, "-cache", "off", two)
+	re := regexp.MustCompile(`with the fix on line (\d+) as well: ~(\d+) cycles per iteration together`)
+	ms := re.FindAllStringSubmatch(out, -1)
+	if len(ms) != 2 || ms[0][2] != ms[1][2] {
+		t.Fatalf("the two Divs' findings do not say what their fixes save together:\n%s", out)
+	}
+	per, _ := strconv.Atoi(ms[0][2])
+	if saved := before.Cycles - after.Cycles; math.Abs(float64(per*before.Iterations-saved)) > 0.02*float64(saved) {
+		t.Errorf("together: ~%d cycles per iteration over %d iterations, sim -fixed saves %d", per, before.Iterations, saved)
 	}
 }

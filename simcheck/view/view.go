@@ -16,9 +16,10 @@ import (
 
 // Report is everything the views print.
 type Report struct {
-	Name          string      `json:"name"`               // what was simulated (the loop or region)
-	Instance      string      `json:"instance,omitempty"` // the instantiation simulated, as template arguments ("T=half, Mode=2")
-	Fixed         []string    `json:"fixed,omitempty"`    // the lines of the instructions removed (ascvet sim -fixed): the findings' fixes applied
+	Name          string      `json:"name"`                    // what was simulated (the loop or region)
+	Instance      string      `json:"instance,omitempty"`      // the instantiation simulated, as template arguments ("T=half, Mode=2")
+	Fixed         []string    `json:"fixed,omitempty"`         // the lines the findings' fixes change (ascvet sim -fixed): instructions removed, Divs rewritten, strides padded, the loop's own for a halving
+	FixesApplied  string      `json:"fixes_applied,omitempty"` // what the fixes do, in words (ascvet sim -fixed)
 	Chip          string      `json:"chip"`
 	Iterations    int         `json:"iterations"`
 	Instructions  int         `json:"instructions"` // per iteration
@@ -154,7 +155,10 @@ func Write(w io.Writer, r *Report) error {
 	if r.Instance != "" {
 		fmt.Fprintf(&b, "Instantiation:     %s\n", r.Instance)
 	}
-	if len(r.Fixed) > 0 {
+	switch {
+	case r.FixesApplied != "":
+		fmt.Fprintf(&b, "Fixes applied:     %s\n", r.FixesApplied)
+	case len(r.Fixed) > 0:
 		fmt.Fprintf(&b, "Fixes applied:     the instructions of lines %s removed\n", strings.Join(r.Fixed, ", "))
 	}
 	b.WriteString("\n")
