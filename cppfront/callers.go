@@ -66,9 +66,11 @@ func (lw *lowerer) callSiteFacts(regions []region) {
 		var vals map[string]*ir.Expr
 		var zo map[string]bool
 		var inst map[string][]string
+		var tuples []ir.Bindings
 		if own {
 			vals = paramAgreement(sites, fn.Params, r.fd)
 			inst = instancesOf(sites, r.fd.own, vals, fn.Params)
+			tuples = siteTuples(sites, r.fd.own, vals, fn.Params)
 			zo = zeroOneParams(sites, fn.Params, vals)
 		}
 		if len(ext) > 0 || !extOK {
@@ -87,7 +89,58 @@ func (lw *lowerer) callSiteFacts(regions []region) {
 		if len(inst) > 0 {
 			fn.Instances = inst
 		}
+		if len(tuples) > 0 {
+			fn.Tuples = tuples
+		}
 	}
+}
+
+// siteTuples returns the instantiations the call sites make, one per
+// distinct site, when they differ in a value template argument that no
+// agreement binds (F<float, 8>(...) and F<float, 32>(...)): each site binds
+// the value parameters its arguments fold to a constant (a number, a
+// constant in scope) and the type parameters instancesOf reads one type
+// for at that site alone. Instances alone would give the types, not the
+// values, and would pair every type with every value. nil when no value
+// parameter differs, or when the sites make more than
+// ir.MaxInstantiations.
+func siteTuples(sites []callSite, own []string, vals map[string]*ir.Expr, params []ir.Param) []ir.Bindings {
+	differs := false
+	var out []ir.Bindings
+	seen := map[string]bool{}
+	first := map[string]string{} // a value parameter's value at the first site that folds it
+	for _, s := range sites {
+		b := ir.Bindings{Types: map[string]string{}, Values: map[string]*ir.Expr{}}
+		var types map[string][]string
+		for j, p := range own {
+			if p == "" || vals[p] != nil || j >= len(s.targs) {
+				continue
+			}
+			if v := s.fb.constant(s.targs[j]); v != nil {
+				b.Values[p] = v
+				if f, ok := first[p]; !ok {
+					first[p] = v.String()
+				} else if f != v.String() {
+					differs = true
+				}
+				continue
+			}
+			if types == nil {
+				types = instancesOf([]callSite{s}, own, vals, params)
+			}
+			if ts := types[p]; len(ts) == 1 {
+				b.Types[p] = ts[0]
+			}
+		}
+		if k := b.String(); !seen[k] {
+			seen[k] = true
+			out = append(out, b)
+		}
+	}
+	if !differs || len(out) > ir.MaxInstantiations {
+		return nil
+	}
+	return out
 }
 
 // zeroOneParams returns the scalar parameters to which every call passes

@@ -45,8 +45,8 @@ func (lw *lowerer) includerInstances() {
 	}
 	var wants []want
 	for _, fn := range lw.f.Funcs {
-		if !fn.Kind.Analysed() || len(fn.Instances) > 0 {
-			continue
+		if !fn.Kind.Analysed() || len(fn.Instances) > 0 || len(fn.Tuples) > 0 {
+			continue // its own file's call sites name its instantiations
 		}
 		if name, params := templateOf(fn); name != "" {
 			wants = append(wants, want{fn, name, params})

@@ -93,3 +93,49 @@ func TestFunctionIdents(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteTuples: call sites that differ in a value template argument
+// make one instantiation each, with the value bound (the loop of the N=8
+// one runs 8 times) and the site's own types, not every type paired with
+// every value; sites that agree bind the value in the IR instead, as
+// before, and make no tuples.
+func TestSiteTuples(t *testing.T) {
+	const callee = `template <typename T, int N>
+__simd_vf__ inline void ScaleN(__ubuf__ T* dst, __ubuf__ T* src)
+{
+    AscendC::Reg::RegTensor<T> x;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<T>();
+    for (uint16_t i = 0; i < N; ++i) {
+        AscendC::Reg::LoadAlign(x, src + i * 64);
+        AscendC::Reg::StoreAlign(dst + i * 64, x, m);
+    }
+}
+`
+	for _, c := range []struct {
+		calls string
+		want  []string
+	}{
+		{"ScaleN<float, 8>(d, s); ScaleN<float, 32>(d, s);", []string{"N=8, T=float", "N=32, T=float"}},
+		{"constexpr int kBig = 32; ScaleN<half, 8>((__ubuf__ half*)d, (__ubuf__ half*)s); ScaleN<float, kBig>(d, s);", []string{"N=8, T=half", "N=32, T=float"}},
+		{"ScaleN<float, 8>(d, s); ScaleN<float, 8>(d, s);", []string{"T=float"}},
+	} {
+		src := callee + "__aicore__ inline void Run(__ubuf__ float* d, __ubuf__ float* s) { " + c.calls + " }\n"
+		_, f := parse(t, "tuples.asc", []byte(src))
+		fn := f.Func("ScaleN")
+		if fn == nil {
+			t.Fatal("no ScaleN")
+		}
+		var got []string
+		for _, b := range fn.Instantiations() {
+			got = append(got, b.String())
+			if n, ok := b.Values["N"]; ok {
+				if lp := b.Loop(fn.Loops[0]); !lp.TripKnown || lp.Trip != n.Val {
+					t.Errorf("%s: the loop's trip is %d (known %v) under %s", c.calls, lp.Trip, lp.TripKnown, b)
+				}
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: instantiations %q, want %q", c.calls, got, c.want)
+		}
+	}
+}

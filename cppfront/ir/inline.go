@@ -64,8 +64,10 @@ const MaxInstantiations = 8
 // Instantiations returns the instantiations of fn its call sites make, as
 // far as they say: every combination of the types Func.Instances gives
 // each template parameter, in a stable order (by parameter name, then by
-// the order the types were found); else the instantiations files that
-// include fn's file name (Func.Tuples). A function of which nothing says
+// the order the types were found); but the instantiations Func.Tuples
+// names when it names some: those of the call sites that differ in a value
+// argument, or those of the files that include fn's file. A function of
+// which nothing says
 // more, or that would have more than MaxInstantiations, has one: its
 // SoleInstance.
 func (fn *Func) Instantiations() []Bindings {
@@ -77,8 +79,10 @@ func (fn *Func) Instantiations() []Bindings {
 			n *= len(ts)
 		}
 	}
-	if n <= 1 && len(fn.Tuples) > 0 && len(fn.Tuples) <= MaxInstantiations {
-		// Named by the files that include this one.
+	if len(fn.Tuples) > 0 && len(fn.Tuples) <= MaxInstantiations {
+		// Named by the files that include this one, or by call sites
+		// that differ in a value argument (each site's types with its
+		// values: the product of Instances would pair them otherwise).
 		out := make([]Bindings, len(fn.Tuples))
 		sole := fn.SoleInstance()
 		for i, t := range fn.Tuples {

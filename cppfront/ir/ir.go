@@ -222,9 +222,11 @@ type Func struct {
 	// if constexpr (std::is_same<T, X>::value) guard); nil otherwise.
 	Instances map[string][]string
 	// Tuples are instantiations that files including this one write
-	// explicitly (Class<half, 1>), when the file itself gives none:
-	// each binds the parameters its arguments fix (cppfront's
-	// includers.go). Instantiations returns them.
+	// explicitly (Class<half, 1>), when the file itself gives none, or
+	// that the file's call sites make when they differ in a value
+	// argument (F<float, 8> and F<float, 32>): each binds the parameters
+	// its arguments fix (cppfront's includers.go, callers.go).
+	// Instantiations returns them.
 	Tuples []Bindings
 
 	// Class and ClassTParams name the class template a method defined in
