@@ -57,6 +57,31 @@ func (m *Machine) RunLoopBuilt(bind ir.Bindings, lp *ir.Loop, body Body, iterati
 	return m.runLoopBody(lp, body, n)
 }
 
+// RunCyclesAs is RunCycles for body run n times as loop lp's body: with
+// lp's #pragma unroll applied as RunLoopInstance applies it (the copies
+// interleaved, registers renamed, the remainder at the rolled body's
+// steady rate), so that a fix's price and ascvet sim time the loop alike.
+// The loop's entry is not counted. Iterations counts lp's own iterations
+// (fewer than n when the run was capped, MaxInstances).
+func (m *Machine) RunCyclesAs(lp *ir.Loop, body Body, n int) *Result {
+	u := lp.Unroll
+	if u < 0 { // a bare #pragma unroll: fully, within reason
+		u = min(n, 8)
+	}
+	if u <= 1 || n < u || len(body.Insts) == 0 {
+		return m.RunCycles(body, n)
+	}
+	r := *m.RunCycles(Unroll(body, u), n/u)
+	r.PerIter = len(body.Insts)
+	whole := r.Iterations == n/u
+	r.Iterations *= u
+	if rem := n % u; rem > 0 && whole {
+		r.Cycles += int(m.steadyRate(body)*float64(rem) + 0.5)
+		r.Iterations += rem
+	}
+	return &r
+}
+
 // runLoopBody runs body as loop lp for n iterations (unrolled as lp's
 // pragma asks), its entry included.
 func (m *Machine) runLoopBody(lp *ir.Loop, body Body, n int) Part {

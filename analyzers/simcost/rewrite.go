@@ -56,7 +56,7 @@ func (md *Model) rewritten(fn *ir.Func, lp *ir.Loop, insts []ir.Bindings, named 
 		if halve {
 			iters = (iters + 1) / 2
 		}
-		after := md.M.RunCycles(fixed, iters)
+		after := md.M.RunCyclesAs(lp, fixed, iters)
 		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: body.Opaque,
 			Assumed: body.Assumed, Instance: name, Trip: tripOf(inst, before.Iterations)}
 		if save := c.Before - c.After; save > bestSave {

@@ -417,7 +417,7 @@ func (md *Model) loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 		return body
 	}
 	w := md.writtenRun(writtenKey{lp, md.iters(lp), ""}, asWritten)
-	after := md.M.RunCycles(simcheck.BodyOf(fn, lp, drop), w.res.Iterations)
+	after := md.M.RunCyclesAs(lp, simcheck.BodyOf(fn, lp, drop), w.res.Iterations)
 	c := Cost{Before: w.res.Cycles, After: after.Cycles, Iterations: w.res.Iterations, Opaque: w.opaque, Assumed: w.assumed, Trip: tripOf(lp, w.res.Iterations)}
 	md.bind(&c, asWritten)
 	return c
@@ -465,7 +465,7 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 	bestSave := math.MinInt
 	for _, bd := range priced {
 		before := md.writtenRun(writtenKey{lp, md.iters(bd.b.Loop(lp)), bd.b.String()}, func() simcheck.Body { return bd.body }).res
-		after := md.M.RunCycles(bd.fixed, before.Iterations)
+		after := md.M.RunCyclesAs(lp, bd.fixed, before.Iterations)
 		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: bd.body.Opaque, Assumed: bd.body.Assumed, Instance: bd.b.String(), Trip: tripOf(bd.b.Loop(lp), before.Iterations)}
 		if save := c.Before - c.After; save > bestSave {
 			best, bestSave, bestBody = c, save, bd.body
@@ -491,7 +491,7 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 func (md *Model) writtenRun(k writtenKey, body func() simcheck.Body) written {
 	return memo(&md.mu, &md.written, k, func() written {
 		b := body()
-		return written{md.M.RunCycles(b, k.iters), b.Opaque, b.Assumed}
+		return written{md.M.RunCyclesAs(k.lp, b, k.iters), b.Opaque, b.Assumed}
 	})
 }
 

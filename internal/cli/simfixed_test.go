@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ascvet/ascvet/simcheck"
 )
 
 // TestSimFixed: sim -fixed on a loop reports the loop as written and the
@@ -153,5 +155,79 @@ __simd_vf__ inline void TwoDivVF(__ubuf__ int64_t* dst, __ubuf__ int64_t* src, i
 	per, _ := strconv.Atoi(ms[0][2])
 	if saved := before.Cycles - after.Cycles; math.Abs(float64(per*before.Iterations-saved)) > 0.02*float64(saved) {
 		t.Errorf("together: ~%d cycles per iteration over %d iterations, sim -fixed saves %d", per, before.Iterations, saved)
+	}
+}
+
+// TestPriceAsSim: a fix's price times its loop as ascvet sim does, with
+// the loop's #pragma unroll applied: the cycles a finding records as
+// written are sim's for the loop, less the loop's entry, and its saving is
+// sim -fixed's. Before, the price ran the rolled body (299 cycles here
+// against sim's 294).
+func TestPriceAsSim(t *testing.T) {
+	m, err := simcheck.Chip("ascend950")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		// A dead Duplicate (ASC5004) in a chain of Exps, unrolled by 4.
+		"chain.asc": `#include "kernel_operator.h"
+__simd_vf__ inline void ChainU(__ubuf__ float* dst, __ubuf__ float* src)
+{
+    AscendC::Reg::RegTensor<float> x, y;
+    AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<float>();
+#pragma unroll 4
+    for (uint16_t i = 0; i < 32; ++i) {
+        AscendC::Reg::LoadAlign(x, src + i * 64);
+        AscendC::Reg::Duplicate(y, 0.0f, mask);
+        AscendC::Reg::Exp(y, x, mask);
+        AscendC::Reg::Exp(y, y, mask);
+        AscendC::Reg::Exp(y, y, mask);
+        AscendC::Reg::Exp(y, y, mask);
+        AscendC::Reg::StoreAlign(dst + i * 64, y, mask);
+    }
+}
+`,
+		// A block-strided store (ASC5003), unrolled by 4.
+		"column.asc": `#include "kernel_operator.h"
+__simd_vf__ inline void ColumnCopyU(__ubuf__ float* dst, __ubuf__ float* src)
+{
+    AscendC::Reg::RegTensor<float> reg;
+    AscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<float>();
+#pragma unroll 4
+    for (uint16_t i = 0; i < 16; ++i) {
+        AscendC::Reg::LoadAlign(reg, src + i * 64);
+        AscendC::Reg::Adds(reg, reg, 1.0f, mask);
+        AscendC::Reg::StoreAlign<float, AscendC::Reg::DataCopyMode::DATA_BLOCK_COPY>(dst + i * 8, reg, 8, mask);
+    }
+}
+`,
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, out, _ := ascvet(t, "-cache", "off", "-f", "json", p)
+		var doc struct {
+			Findings []struct {
+				Rule   string `json:"rule"`
+				Before int    `json:"cycles_before"`
+				After  int    `json:"cycles_after"`
+			} `json:"findings"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Findings) != 1 || doc.Findings[0].Before <= 0 {
+			t.Fatalf("%s: %v\n%s", name, err, out)
+		}
+		d := doc.Findings[0]
+		_, out, _ = ascvet(t, "sim", "-fixed", "-f", "json", p+":7")
+		var rs []struct {
+			Cycles int `json:"cycles"`
+		}
+		if err := json.Unmarshal([]byte(out), &rs); err != nil || len(rs) != 2 {
+			t.Fatalf("%s: sim -fixed: %v\n%s", name, err, out)
+		}
+		if d.Before != rs[0].Cycles-m.LoopEntry || d.Before-d.After != rs[0].Cycles-rs[1].Cycles {
+			t.Errorf("%s (%s): priced %d -> %d, sim %d -> %d (loop entry %d)", name, d.Rule, d.Before, d.After, rs[0].Cycles, rs[1].Cycles, m.LoopEntry)
+		}
 	}
 }
