@@ -164,14 +164,14 @@ func together(all Cost, lines []int) string {
 		}
 		who = "the fixes on lines " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 	}
-	n, p := all.Saving()
+	n, _ := all.Saving()
 	switch d := all.Saved(); {
 	case d <= 0:
 		return fmt.Sprintf(" (with %s as well: no saving measurable together)", who)
-	case n <= 0:
-		return fmt.Sprintf(" (with %s as well: ~%d %s over the %d simulated iterations together, %d%% of the loop)", who, d, cyclesWord(d), all.Iterations, p)
+	case d < all.Iterations:
+		return fmt.Sprintf(" (with %s as well: ~%d %s over the %d simulated iterations together, %s of the loop)", who, d, cyclesWord(d), all.Iterations, share(d, all.Before))
 	}
-	return fmt.Sprintf(" (with %s as well: ~%d %s per iteration together, %d%% of the loop)", who, n, cyclesWord(n), p)
+	return fmt.Sprintf(" (with %s as well: ~%d %s per iteration together, %s of the loop)", who, n, cyclesWord(n), share(all.Saved(), all.Before))
 }
 
 // together prices loop lp of fn with the fixes of recs applied together:
@@ -456,7 +456,7 @@ func callPhrase(before, after, loop int) string {
 	if d <= 0 {
 		return fmt.Sprintf("%sno saving measurable in its %d cycles)", callPrefix, before)
 	}
-	return fmt.Sprintf("%s~%d %s of %d, %d%%)", callPrefix, d, cyclesWord(d), before, 100*d/before)
+	return fmt.Sprintf("%s~%d %s of %d, %s)", callPrefix, d, cyclesWord(d), before, share(d, before))
 }
 
 // callRewritten sets on c what a fix that rewrites loop lp of fn, rather

@@ -350,9 +350,11 @@ func (c Cost) Phrase() string {
 }
 
 func (c Cost) phrase() string {
-	n, p := c.Saving()
-	if d := c.Saved(); n <= 0 && d > 0 && !c.Region {
-		return fmt.Sprintf("saves ~%d %s over the %d simulated iterations (under 1 per iteration, %d%% of the loop)", d, cyclesWord(d), c.Iterations, p)
+	n, _ := c.Saving()
+	if d := c.Saved(); d > 0 && d < c.Iterations && !c.Region {
+		// Under a cycle an iteration: the cycles themselves, not a
+		// rounded 1 (a cycle over 2 iterations is no cycle per iteration).
+		return fmt.Sprintf("saves ~%d %s over the %d simulated iterations (under 1 per iteration, %s of the loop)", d, cyclesWord(d), c.Iterations, share(d, c.Before))
 	}
 	if n <= 0 {
 		if c.Region && c.Bound != "" {
@@ -367,9 +369,21 @@ func (c Cost) phrase() string {
 		return "no saving measurable in the simulated loop"
 	}
 	if c.Region {
-		return fmt.Sprintf("saves ~%d %s (%d%% of the region)", n, cyclesWord(n), p)
+		return fmt.Sprintf("saves ~%d %s (%s of the region)", n, cyclesWord(n), share(c.Saved(), c.Before))
 	}
-	return fmt.Sprintf("saves ~%d %s per iteration (%d%% of the loop)", n, cyclesWord(n), p)
+	return fmt.Sprintf("saves ~%d %s per iteration (%s of the loop)", n, cyclesWord(n), share(c.Saved(), c.Before))
+}
+
+// share is d of all as a whole percentage, "under 1%" for a saving that
+// rounds to none.
+func share(d, all int) string {
+	if all <= 0 {
+		return "0%"
+	}
+	if p := 100 * d / all; p > 0 || d <= 0 {
+		return fmt.Sprintf("%d%%", p)
+	}
+	return "under 1%"
 }
 
 // cyclesWord is "cycle" or "cycles", for n of them.

@@ -12,9 +12,10 @@ import (
 	"github.com/ascvet/ascvet/simcheck"
 )
 
-// TestPhrase: a saving that rounds to no cycle per iteration is still a
-// saving, said over the iterations simulated (issue 35: 6 cycles over 16
-// iterations printed "no saving", 8 printed "~1 cycle per iteration").
+// TestPhrase: a saving under a cycle per iteration is still a saving,
+// said over the iterations simulated, not rounded to none or to one (issue
+// 35: 6 cycles over 16 iterations printed "no saving", 8 printed "~1 cycle
+// per iteration"); a share that rounds to no percent is "under 1%".
 func TestPhrase(t *testing.T) {
 	for _, c := range []struct {
 		cost  Cost
@@ -23,7 +24,10 @@ func TestPhrase(t *testing.T) {
 	}{
 		{Cost{Before: 100, After: 94, Iterations: 16}, "saves ~6 cycles over the 16 simulated iterations (under 1 per iteration, 6% of the loop)", 6},
 		{Cost{Before: 100, After: 99, Iterations: 16}, "saves ~1 cycle over the 16 simulated iterations (under 1 per iteration, 1% of the loop)", 1},
-		{Cost{Before: 100, After: 92, Iterations: 16}, "saves ~1 cycle per iteration (8% of the loop)", 8},
+		{Cost{Before: 100, After: 92, Iterations: 16}, "saves ~8 cycles over the 16 simulated iterations (under 1 per iteration, 8% of the loop)", 8},
+		{Cost{Before: 100, After: 84, Iterations: 16}, "saves ~1 cycle per iteration (16% of the loop)", 16},
+		{Cost{Before: 201, After: 200, Iterations: 2}, "saves ~1 cycle over the 2 simulated iterations (under 1 per iteration, under 1% of the loop)", 1},
+		{Cost{Before: 4000, After: 3968, Iterations: 16}, "saves ~2 cycles per iteration (under 1% of the loop)", 32},
 		{Cost{Before: 100, After: 100, Iterations: 16}, "no saving measurable in the simulated loop", 0},
 		{Cost{Before: 100, After: 103, Iterations: 16}, "no saving measurable in the simulated loop", -3},
 		{Cost{Before: 50, After: 45, Iterations: 1, Region: true}, "saves ~5 cycles (10% of the region)", 5},
