@@ -41,6 +41,50 @@ type Index struct {
 	macros   map[string]map[string]*macroDef // dir and includes -> the macros of their closure (headermacro.go), this generation
 	texts    map[string]includerSrc          // files read for what they include and call (siblings.go), this generation
 	textSize int                             // the bytes texts holds, at most maxIncluderTexts
+	defines  *header                         // the macros the command line defines (SetDefines), nil for none
+}
+
+// SetDefines makes defs (name -> value, as -D NAME=VALUE gives them) the
+// macros every file sees first, before its own #defines and its headers':
+// a compiler's -D, for the build macros a source leaves to the build
+// (SCENARIO_NUM, a tiling key). The value is C++ text, read as a
+// constant's initialiser is. A change of the set forgets every header
+// read, and what was lowered from them.
+func (ix *Index) SetDefines(defs map[string]string) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	var h *header
+	if len(defs) > 0 {
+		h = newHeader()
+		h.path = "<command line>"
+		for k, v := range defs {
+			h.defs[k] = v
+		}
+	}
+	if sameDefs(ix.defines, h) {
+		return
+	}
+	ix.defines = h
+	ix.gen++
+	clear(ix.headers)
+	clear(ix.closures)
+	clear(ix.macros)
+}
+
+// sameDefs reports whether two SetDefines headers define the same.
+func sameDefs(a, b *header) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if len(a.defs) != len(b.defs) {
+		return false
+	}
+	for k, v := range a.defs {
+		if w, ok := b.defs[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
 }
 
 // NewIndex returns an empty index, to share between the files of one run.
@@ -344,7 +388,13 @@ func (ix *Index) Scope(name, dir string, self *header, includes []string, classe
 		c = ix.withClasses(dir, c, classes)
 	}
 	ix.use(name, c)
-	return &Scope{ix: ix, hs: append([]*header{self}, c.hs...), values: map[string]*ir.Expr{}}
+	hs := append([]*header{self}, c.hs...)
+	ix.mu.Lock()
+	if d := ix.defines; d != nil {
+		hs = append([]*header{d}, hs...)
+	}
+	ix.mu.Unlock()
+	return &Scope{ix: ix, hs: hs, values: map[string]*ir.Expr{}}
 }
 
 // Dep is what a file's lowering depends on besides its own bytes: a

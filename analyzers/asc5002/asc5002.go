@@ -105,7 +105,7 @@ func check(pass *analysis.Pass, md *simcost.Model, fn *ir.Func) {
 		var hits []ir.Bindings
 		elem := ""
 		for _, b := range insts {
-			if t := b.Type(in.Elem); isInt64(t) {
+			if t := b.Type(in.Elem); isInt64(t) && builds(fn, b, in) {
 				hits = append(hits, b)
 				elem = t
 			}
@@ -197,6 +197,19 @@ func inside(fn *ir.Func, l, outer ir.LoopID) bool {
 			return true
 		}
 		l = fn.Loops[l].Parent
+	}
+	return false
+}
+
+// builds reports whether instantiation b of fn compiles the Div in: its
+// loop's body as b builds it holds it (an if constexpr branch b does not
+// take, a constant condition that folds false, holds nothing).
+func builds(fn *ir.Func, b ir.Bindings, in *ir.Instr) bool {
+	lp := fn.Loops[in.Loop]
+	for _, x := range simcheck.BodyOfInstance(fn, b, b.Loop(lp), nil).Insts {
+		if x.Instr == in {
+			return true
+		}
 	}
 	return false
 }

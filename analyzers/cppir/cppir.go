@@ -56,6 +56,7 @@ func ParseFile(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
 // The index records the headers the lowering consulted until
 // ProjectIndex().Consulted(name) takes them.
 func ParseFileAsAnalyzer(fset *token.FileSet, name string, src []byte) (*ir.File, error) {
+	limits.Index.SetDefines(ParseDefines(defines))
 	return parseFile(fset, name, src, limits)
 }
 
@@ -106,6 +107,25 @@ func init() {
 	Analyzer.Flags.IntVar(&limits.MaxDepth, "max-depth", cppfront.DefaultMaxDepth, "deepest nesting of brackets ( [ { in a file with VF code; a deeper file is not analysed")
 	Analyzer.Flags.DurationVar(&limits.Timeout, "file-timeout", 0, "time to parse one file with VF code (0 for no limit); a slower file is not analysed")
 	Analyzer.Flags.BoolVar(&simtRegions, "simt-regions", false, "parse and lower a file whose only VF code is SIMT functions too, which no rule reads (its IR then lists them)")
+	Analyzer.Flags.StringVar(&defines, "define", "", "macros every file sees first, as a compiler's -D: NAME=VALUE pairs separated by ';'")
+}
+
+// defines is the define flag: NAME=VALUE;NAME=VALUE (source.Limits.Apply
+// sets it from -D).
+var defines string
+
+// ParseDefines reads the define flag's form into name -> value.
+func ParseDefines(s string) map[string]string {
+	if s == "" {
+		return nil
+	}
+	out := map[string]string{}
+	for _, d := range strings.Split(s, ";") {
+		if name, value, ok := strings.Cut(d, "="); ok && name != "" {
+			out[name] = value
+		}
+	}
+	return out
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -115,6 +135,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	pkg := &ir.Package{Fset: pass.Fset}
 	opts := limits
+	opts.Index.SetDefines(ParseDefines(defines))
 	opts.Stop = stop.Of(pass) // the fixed texts a rule lowers again (ir.File.Relower) stop with it
 	opts.RegionsOnly = !simtRegions
 	for _, name := range pass.OtherFiles {

@@ -30,7 +30,7 @@ func init() {
 		{name: "config", run: runConfig, args: "config", flags: func(w io.Writer) *flag.FlagSet { fs, _ := configPrintFlags(w); return fs }},
 		{name: "stats", run: runStats, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _ := statsFlags(w); return fs }},
 		{name: "ir", run: runIR, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _ := irFlags(w); return fs }},
-		{name: "regs", run: runRegs, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _, _ := regsFlags(w); return fs }},
+		{name: "regs", run: runRegs, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _, _, _ := regsFlags(w); return fs }},
 		{name: "sim", run: runSim, args: "paths", flags: func(w io.Writer) *flag.FlagSet { fs, _ := simFlags(w); return fs }},
 		{name: "lsp", run: runLSP, flags: func(w io.Writer) *flag.FlagSet { fs, _ := lspFlags(w); return fs }},
 		{name: "help", run: runHelp, args: "commands", flags: helpFlags},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/internal/driver"
+	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/regalloc"
 )
 
@@ -43,13 +44,15 @@ type regsClass struct {
 
 // regsFlags defines the flags of ascvet regs, -f the only one; its usage
 // goes to stderr.
-func regsFlags(stderr io.Writer) (*flag.FlagSet, *string, *string) {
+func regsFlags(stderr io.Writer) (*flag.FlagSet, *string, *string, *source.Defines) {
 	fs := flag.NewFlagSet("ascvet regs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("f", "text", "output `FORMAT`: text or json")
+	defs := new(source.Defines)
+	addDefineFlag(fs, defs)
 	instance := fs.String("instance", "", "count the instantiation `ARGS` of a template (\"T=half,Mode=2\"); by default every instantiation its file makes")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: ascvet regs [-f text|json] [-instance ARGS] PATH[:LINE]...
+		fmt.Fprint(stderr, `usage: ascvet regs [-f text|json] [-instance ARGS] [-D NAME[=VALUE]] PATH[:LINE]...
 
 For each VF region (or only the one holding LINE), prints the registers of
 each class: declared, used, the peak live at once against the chip's budget
@@ -63,17 +66,17 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	return fs, format, instance
+	return fs, format, instance, defs
 }
 
 // runRegs implements "ascvet regs PATH[:LINE]...": the register pressure
 // report of every VF region (or of the region holding LINE).
 func runRegs(args []string, stdout, stderr io.Writer) int {
-	fs, format, instance := regsFlags(stderr)
+	fs, format, instance, defs := regsFlags(stderr)
 	if code, ok := parseArgs(fs, args, stderr); !ok {
 		return code
 	}
-	if !defaultParseLimits(stderr) {
+	if !defaultParseLimits(stderr, *defs) {
 		return exitInternal
 	}
 	if *format != "text" && *format != "json" {

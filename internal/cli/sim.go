@@ -48,6 +48,7 @@ type simOpts struct {
 	instance    *string
 	quiet       *bool
 	fixed       *bool
+	defines     source.Defines
 }
 
 // simFlags defines the flags of ascvet sim; its usage goes to stderr.
@@ -62,6 +63,7 @@ func simFlags(stderr io.Writer) (*flag.FlagSet, *simOpts) {
 	o.timeline = fs.Int("timeline", 2, "`N` iterations shown in the timeline")
 	o.quiet = fs.Bool("q", false, "quiet: show no progress line over paths (shown on a terminal when a run takes more than 2 seconds)")
 	o.fixed = fs.Bool("fixed", false, "with PATH:LINE of a loop, also simulate it with every fix the file's findings offer for it applied (the instructions they remove: a Pre hoisted, a Post sunk, a MaskAnd folded; the rewrites they price: a 64-bit Div done otherwise, a block stride padded, the iterations halved at the full width), and say what they save together")
+	addDefineFlag(fs, &o.defines)
 	o.instance = fs.String("instance", "", "simulate the instantiation `ARGS` of a template (\"T=half,Mode=2\"): types, integers, true or false; by default every instantiation its file makes, one result each")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: ascvet sim [flags] PATH:LINE
@@ -98,7 +100,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		return commandError(stderr, "sim", "name a file:line, or paths")
 	}
-	if !defaultParseLimits(stderr) {
+	if !defaultParseLimits(stderr, o.defines) {
 		return exitInternal
 	}
 	if *o.iterations < 1 {
@@ -125,12 +127,20 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	return simAll(fs.Args(), m, *o.iterations, choice, *o.format == "json", prog, stdout, stderr)
 }
 
+// addDefineFlag defines -D on fs, as the check's limit flags do
+// (source.AddLimitFlags).
+func addDefineFlag(fs *flag.FlagSet, defs *source.Defines) {
+	fs.Var(defs, "D", source.DefineUsage)
+}
+
 // defaultParseLimits sets cppir's limits to the defaults, for the
 // subcommands that parse without limit flags (sim, regs): the limits are
 // the analyzer's flags, which an earlier run in the same process (a test,
-// ascvet stats -max-depth 2) may have left otherwise.
-func defaultParseLimits(stderr io.Writer) bool {
+// ascvet stats -max-depth 2) may have left otherwise. defs are their -D
+// flags.
+func defaultParseLimits(stderr io.Writer, defs source.Defines) bool {
 	lim := source.DefaultLimits()
+	lim.Defines = defs
 	if err := lim.Apply([]*analysis.Analyzer{cppir.Analyzer}); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return false

@@ -231,3 +231,72 @@ __simd_vf__ inline void ColumnCopyU(__ubuf__ float* dst, __ubuf__ float* src)
 		}
 	}
 }
+
+// TestDefines: -D NAME=VALUE defines a build macro every file sees first:
+// a constant that reads it folds, and an if constexpr on the constant
+// takes one branch (ascvet ir shows it, ascvet sim times it, and the check
+// reports only what that build compiles). Runs with different -D values
+// never share a cached result; a bad -D is refused.
+func TestDefines(t *testing.T) {
+	t.Setenv("ASCVET_CACHE", t.TempDir())
+	p := filepath.Join(t.TempDir(), "mode.asc")
+	if err := os.WriteFile(p, []byte(`#include "kernel_operator.h"
+constexpr uint32_t kMode = BUILD_MODE;
+__simd_vf__ inline void ModeVF(__ubuf__ uint64_t* dst, __ubuf__ uint64_t* src, uint64_t b, uint16_t n)
+{
+    AscendC::Reg::RegTensor<uint64_t> x, d;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<uint64_t>();
+    AscendC::Reg::Duplicate(d, b);
+    for (uint16_t i = 0; i < n; ++i) {
+        AscendC::Reg::LoadAlign(x, src + i * 32);
+        if constexpr (kMode == 0) {
+            AscendC::Reg::Div(x, x, d, m);
+        }
+        AscendC::Reg::StoreAlign(dst + i * 32, x, m);
+    }
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		def, cond string
+		div       bool
+	}{
+		{"BUILD_MODE=0", "if constexpr (1)", true},
+		{"BUILD_MODE=1", "if constexpr (0)", false},
+		{"BUILD_MODE=0", "if constexpr (1)", true}, // from the cache
+		{"BUILD_MODE", "if constexpr (0)", false},  // 1, as a compiler's -D NAME
+		{"", "if constexpr (kMode == 0)", true},    // not given: the costlier branch
+	} {
+		var args []string
+		if c.def != "" {
+			args = []string{"-D", c.def}
+		}
+		_, out, errs := ascvet(t, append(append([]string{"ir"}, args...), p)...)
+		if !strings.Contains(out, c.cond) {
+			t.Errorf("-D %s: ir shows no %q\n%s%s", c.def, c.cond, out, errs)
+		}
+		_, out, errs = ascvet(t, append(append([]string{"-fail", "none"}, args...), p)...)
+		if got := strings.Contains(out, "ASC5002"); got != c.div {
+			t.Errorf("-D %s: ASC5002 reported %v, want %v\n%s%s", c.def, got, c.div, out, errs)
+		}
+	}
+	sim := func(def string) int {
+		_, out, errs := ascvet(t, "sim", "-f", "json", "-D", def, p+":8")
+		var r struct {
+			Cycles int `json:"cycles"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || r.Cycles <= 0 {
+			t.Fatalf("sim -D %s: %v\n%s%s", def, err, out, errs)
+		}
+		return r.Cycles
+	}
+	if with, without := sim("BUILD_MODE=0"), sim("BUILD_MODE=1"); with <= without {
+		t.Errorf("sim: the Div's build takes %d cycles, the other %d", with, without)
+	}
+	for _, bad := range []string{"1X=2", "A=1;B=2", "=3"} {
+		if code, _, errs := ascvet(t, "-D", bad, p); code != exitUsage || errs == "" {
+			t.Errorf("-D %s: exit %d, stderr %q", bad, code, errs)
+		}
+	}
+}

@@ -36,6 +36,49 @@ type Limits struct {
 	MaxDepth    int           // bracket nesting (cppfront.Options.MaxDepth)
 	FileTimeout time.Duration // parse time per file; 0 for none
 	SimtRegions bool          // parse files whose only VF code is SIMT functions too (ascvet stats counts them; no rule reads them)
+	Defines     Defines       // -D NAME[=VALUE]: macros every file sees first
+}
+
+// DefineUsage is the usage line of -D.
+const DefineUsage = "define a macro every file sees first, as a compiler's -D: `MACRO` is NAME or NAME=VALUE (VALUE 1 by default; repeatable), for build macros the sources leave to the build (SCENARIO_NUM=0)"
+
+// Defines are -D flags, in order, as the cppir analyzer's define flag
+// takes them: NAME=VALUE pairs separated by ';' (VALUE 1 when -D NAME).
+// A string, so that Limits stay comparable.
+type Defines string
+
+func (d *Defines) String() string { return string(*d) }
+
+// Set takes one -D NAME[=VALUE].
+func (d *Defines) Set(s string) error {
+	name, value, ok := strings.Cut(s, "=")
+	if !ok {
+		value = "1"
+	}
+	if !isMacroName(name) {
+		return fmt.Errorf("want NAME or NAME=VALUE, NAME a C identifier: %q", s)
+	}
+	if strings.ContainsAny(value, ";\n\r") {
+		return fmt.Errorf("%s: a value holds no ';' and no line break", name)
+	}
+	if *d != "" {
+		*d += ";"
+	}
+	*d += Defines(name + "=" + value)
+	return nil
+}
+
+// isMacroName reports whether s is a C identifier.
+func isMacroName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func DefaultLimits() Limits {
@@ -49,6 +92,7 @@ func AddLimitFlags(fs *flag.FlagSet) *Limits {
 		"largest file with VF code that is parsed, `SIZE` in bytes or with a unit (KiB, MiB, GiB, kB, MB, GB); 0 for no limit")
 	fs.IntVar(&lim.MaxDepth, "max-depth", lim.MaxDepth, "deepest nesting `N` of brackets ( [ { in a file with VF code that is parsed")
 	fs.DurationVar(&lim.FileTimeout, "file-timeout", lim.FileTimeout, "`DURATION` allowed to analyse one file: parse, rules, simulation and fix checks (60s, 2m); 0 for no limit")
+	fs.Var(&lim.Defines, "D", DefineUsage)
 	return &lim
 }
 
@@ -71,6 +115,9 @@ func (l *Limits) Apply(as []*analysis.Analyzer) error {
 		return err
 	}
 	if err := runner.SetFlag(as, "file-timeout", l.FileTimeout.String()); err != nil {
+		return err
+	}
+	if err := runner.SetFlag(as, "define", string(l.Defines)); err != nil {
 		return err
 	}
 	return runner.SetFlag(as, "simt-regions", strconv.FormatBool(l.SimtRegions))
