@@ -291,12 +291,98 @@ func (fb *funcBuilder) enclosing(blk int32) {
 					}
 					var discard []ir.Node
 					fb.decl(c, ir.NoLoop, false, &discard)
+				case fl.n[c].kind() == "if_statement" && fl.hasToken(c, "constexpr"):
+					fb.foldedIf(c)
 				default:
 					fb.killAssigned(c)
 				}
 			}
 		}
 	}
+}
+
+// foldedIf is enclosing's reading of an if constexpr statement i before
+// the block: when its condition folds, only the branch the compiler builds
+// happens, and there an assignment of a constant to a scalar sets its
+// value (uint32_t step = 64; if constexpr (kMode == 0) { step = 32; }
+// leaves step 32 in mode 0, 64 otherwise); any other write kills the value
+// as before. A condition that does not fold kills what either branch
+// writes.
+func (fb *funcBuilder) foldedIf(i int32) {
+	fl := fb.fl
+	cond := fl.child(i, "condition")
+	if cond >= 0 && fl.n[cond].kind() == "condition_clause" {
+		if x := fl.child(cond, "value"); x >= 0 {
+			cond = x
+		}
+	}
+	var v int64
+	ok := false
+	if cond >= 0 {
+		v, ok = fb.env.expr(fl, cond).Value()
+	}
+	if !ok {
+		fb.killAssigned(i)
+		return
+	}
+	branch := fl.child(i, "consequence")
+	if v == 0 {
+		branch = fl.child(i, "alternative")
+		if branch >= 0 && fl.n[branch].kind() == "else_clause" {
+			branch = -1
+			for _, c := range fl.named(fl.child(i, "alternative")) {
+				branch = c
+				break
+			}
+		}
+	}
+	if branch < 0 {
+		return
+	}
+	stmts := []int32{branch}
+	if fl.n[branch].kind() == "compound_statement" {
+		stmts = fl.named(branch)
+	}
+	for _, st := range stmts {
+		switch {
+		case fl.n[st].kind() == "if_statement" && fl.hasToken(st, "constexpr"):
+			fb.foldedIf(st)
+		case !fb.constAssign(st):
+			fb.killAssigned(st)
+		}
+	}
+}
+
+// constAssign sets, for the expression statement st "name = constant;" of
+// a scalar variable enclosing has bound, the variable's value, and reports
+// whether st was one.
+func (fb *funcBuilder) constAssign(st int32) bool {
+	fl := fb.fl
+	kids := fl.named(st)
+	if fl.n[st].kind() != "expression_statement" || len(kids) != 1 || fl.n[kids[0]].kind() != "assignment_expression" || fl.operator(kids[0]) != "=" {
+		return false
+	}
+	left, right := fl.child(kids[0], "left"), fl.child(kids[0], "right")
+	if left < 0 || right < 0 || fl.n[left].kind() != "identifier" {
+		return false
+	}
+	name := fl.text(left)
+	if b, ok := fb.lookup(name); !ok || b.reg != ir.NoReg || b.ptr {
+		return false
+	}
+	v, ok := fb.env.expr(fl, right).Value()
+	if !ok {
+		return false
+	}
+	fb.killValue(name, ir.NoLoop)
+	for k := len(fb.scopes) - 1; k >= 0; k-- {
+		if b, found := fb.scopes[k][name]; found {
+			b.isConst, b.val, b.sym, b.bool01 = true, v, nil, false
+			fb.scopes[k][name] = b
+			break
+		}
+	}
+	return true
 }
 
 // neededDecls returns the declarations before blk on its path (the
@@ -549,11 +635,17 @@ func (fb *funcBuilder) killAssigned(i int32) {
 				forget(fl.child(k, "argument"))
 			}
 		case "argument_list":
-			if f := fl.child(fl.n[k].parent, "function"); f < 0 || !fb.lw.defined[lastComponent(fl.text(f))] {
+			f := fl.child(fl.n[k].parent, "function")
+			if f < 0 || !fb.lw.defined[lastComponent(fl.text(f))] {
 				continue // not a helper of the file: see fillInstr
 			}
+			j := -1
 			for _, a := range fl.named(k) {
-				if fl.n[a].kind() == "identifier" {
+				if fl.n[a].kind() == "comment" {
+					continue
+				}
+				j++
+				if fl.n[a].kind() == "identifier" && fb.lw.mayWrite(fl.text(f), j) {
 					if b, ok := fb.lookup(fl.text(a)); ok && !b.ptr {
 						forget(a)
 					}

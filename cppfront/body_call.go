@@ -391,7 +391,7 @@ func (fb *funcBuilder) fillInstr(in *ir.Instr, args []ir.ArgInfo, assign ir.RegI
 			// min, Align) are assumed to take scalars by value: an output
 			// parameter of a library function is rare in kernels, and
 			// assuming otherwise loses every value passed to one.
-			if name := in.Args[k].Text; in.Op == ir.OpCall && in.Args[k].Reg == ir.NoReg && isIdentifier(name) {
+			if name := in.Args[k].Text; in.Op == ir.OpCall && in.Args[k].Reg == ir.NoReg && isIdentifier(name) && fb.lw.mayWrite(in.Name, k) {
 				if b, ok := fb.lookup(name); ok && !b.ptr && b.reg == ir.NoReg {
 					fb.killValue(name, in.Loop)
 				}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
@@ -383,4 +385,91 @@ func (lw *lowerer) deduceRegParams(regions []region) {
 			lw.f.Funcs[at] = lw.lowerFunc(r.fd, r.kind, nil)
 		}
 	}
+}
+
+// mayWrite reports whether a call of name, a helper the file defines, may
+// write the variable passed as its argument k: when name is a
+// function-like macro of the file (it may expand to anything), when a
+// definition of that name takes a reference that is not const in that
+// place, or when the definitions cannot tell (an argument past their
+// parameters, a parameter list that does not read). A parameter taken by
+// value, through a pointer or by const reference leaves the caller's
+// variable as it was (DivCeil(n, step) keeps step's value).
+func (lw *lowerer) mayWrite(name string, k int) bool {
+	name = lastComponent(name)
+	if lw.macroFns[name] {
+		return true
+	}
+	lw.refMu.Lock()
+	defer lw.refMu.Unlock()
+	refs, ok := lw.refs[name]
+	if !ok {
+		refs = lw.refParams(name)
+		lw.refs[name] = refs
+	}
+	return refs == nil || k >= len(refs) || refs[k]
+}
+
+// refParams returns, for the functions the file defines named name, which
+// parameters may be written through (a reference, not const), merged over
+// every definition of the name; nil when one of them does not read.
+func (lw *lowerer) refParams(name string) []bool {
+	var out []bool
+	found := false
+	for _, fd := range lw.funcs {
+		if lastComponent(fd.name) != name || fd.node == nil {
+			continue
+		}
+		params := paramList(fd.node)
+		if params == nil {
+			return nil
+		}
+		found = true
+		var ps []string
+		for i := uint(0); i < params.NamedChildCount(); i++ {
+			c := params.NamedChild(i)
+			if kind, _ := kindOf(c.KindId()); kind == "comment" {
+				continue
+			}
+			ps = append(ps, c.Utf8Text(lw.src))
+		}
+		for len(out) < len(ps) {
+			out = append(out, false)
+		}
+		for i, p := range ps {
+			if strings.Contains(p, "...") {
+				return nil // a pack: any argument from here on
+			}
+			out[i] = out[i] || writableParam(p)
+		}
+	}
+	if !found {
+		return nil
+	}
+	return out
+}
+
+// paramList returns the parameter list of the function definition n.
+func paramList(n *sitter.Node) *sitter.Node {
+	d := n.ChildByFieldName("declarator")
+	for depth := 0; d != nil && depth < 8; depth++ {
+		if kind, _ := kindOf(d.KindId()); kind == "function_declarator" {
+			return d.ChildByFieldName("parameters")
+		}
+		d = d.ChildByFieldName("declarator")
+	}
+	return nil
+}
+
+// writableParam reports whether the parameter declaration p takes its
+// argument by a reference that is not const (T& x, T&& x, T& x = d).
+func writableParam(p string) bool {
+	if k := strings.IndexByte(p, '='); k >= 0 {
+		p = p[:k]
+	}
+	amp := strings.IndexByte(p, '&')
+	if amp < 0 {
+		return false
+	}
+	return !strings.Contains(" "+strings.ReplaceAll(p[:amp], "*", " ")+" ", " const ")
 }

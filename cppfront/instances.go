@@ -140,9 +140,12 @@ func (lw *lowerer) callOffsets(name string, from, to int) []int {
 				b--
 			}
 		}
-		p := b - 1
-		for p >= 0 && isSpaceByte(src[p]) {
-			p--
+		// The last byte of the token before: white space and comments
+		// are passed over (a comment ending the line before a call is no
+		// type before a name).
+		p := -1
+		if j := lw.tokens().at(b) - 1; j >= 0 && lw.toks.toks[j].kind != '#' {
+			p = int(lw.toks.toks[j].end) - 1 // after a directive (#endif), a statement starts
 		}
 		if p >= 1 && src[p] == '>' && src[p-1] == '-' {
 			out = append(out, k) // this->name(
@@ -160,6 +163,14 @@ func (lw *lowerer) callOffsets(name string, from, to int) []int {
 		out = append(out, k)
 	}
 	return out
+}
+
+// tokens returns the tokens of lw.src, lexed on first use.
+func (lw *lowerer) tokens() *tokens {
+	if lw.toks == nil {
+		lw.toks = lexText(lw.src)
+	}
+	return lw.toks
 }
 
 // lastComponent returns the name after the last ::, . or -> that is not

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/ascvet/ascvet/cppfront/ir"
 )
 
 // TestIdentOffsetsMatchesEachIdent: the scan for one name finds the
@@ -136,6 +138,55 @@ __simd_vf__ inline void ScaleN(__ubuf__ T* dst, __ubuf__ T* src)
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: instantiations %q, want %q", c.calls, got, c.want)
+		}
+	}
+}
+
+// TestCallerValues: what a caller passes reaches the region through a
+// by-value helper call (CeilDivU(n, step) leaves step as it was; a helper
+// taking it by reference does not), through an if constexpr whose
+// condition folds (the branch the compiler builds sets step), and past a
+// comment that ends the line before the call (no type before a name).
+func TestCallerValues(t *testing.T) {
+	const callee = `__simd_vf__ inline void StepVF(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n, uint32_t step)
+{
+    AscendC::Reg::RegTensor<float> x;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    for (uint16_t i = 0; i < n; ++i) {
+        AscendC::Reg::LoadAlign(x, src + i * step);
+        AscendC::Reg::StoreAlign(dst + i * step, x, m);
+    }
+}
+__aicore__ inline uint32_t CeilDivU(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ inline void Bump(uint32_t& a) { a += 1; }
+constexpr uint32_t kMode = 0;
+`
+	for _, c := range []struct {
+		body, want string
+	}{
+		{"uint32_t step = 64; uint16_t k = CeilDivU(n, step);\n    StepVF(d, s, k, step);", "src + (i * 64)"},
+		{"uint32_t step = 64; Bump(step);\n    StepVF(d, s, n, step);", "src + (i * step)"},
+		{"uint32_t step = 64;\n    if constexpr (kMode == 0) {\n        step = 32;\n    }\n    StepVF(d, s, n, step);", "src + (i * 32)"},
+		{"uint32_t step = 64;\n    if constexpr (kMode == 1) {\n        step = 32;\n    }\n    StepVF(d, s, n, step);", "src + (i * 64)"},
+		{"uint32_t step = 64; // the step\n    StepVF(d, s, n, step);", "src + (i * 64)"},
+	} {
+		src := callee + "__aicore__ inline void Run(__ubuf__ float* d, __ubuf__ float* s, uint16_t n)\n{\n    " + c.body + "\n}\n"
+		_, f := parse(t, "values.asc", []byte(src))
+		fn := f.Func("StepVF")
+		if fn == nil {
+			t.Fatal("no StepVF")
+		}
+		got := ""
+		for _, in := range fn.Instrs {
+			if in.Op == ir.OpLoadAlign {
+				got = in.Args[1].Text
+				if in.Args[1].Expr != nil {
+					got = in.Args[1].Expr.String()
+				}
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s:\nthe load reads %q, want %q", c.body, got, c.want)
 		}
 	}
 }

@@ -26,6 +26,9 @@ type lowerer struct {
 
 	funcs     []funcDef                            // every function definition found at declaration level
 	defined   map[string]bool                      // names of functions defined in the file (last component and qualified)
+	macroFns  map[string]bool                      // the function-like macros the file defines (also in defined)
+	refMu     *sync.Mutex                          // guards refs (lowerParallel's copies share both)
+	refs      map[string][]bool                    // a helper of the file's name -> which parameters may be written through (refParams)
 	tyAlias   map[string]string                    // file-level type aliases (using X = ...; typedef ... X;)
 	clAlias   map[string]map[string]string         // class -> the type aliases its body declares
 	clParams  map[string][]string                  // class template -> its parameters, in order
@@ -38,6 +41,7 @@ type lowerer struct {
 	index     *Index                               // the project index, nil for none
 	ixScope   *Scope                               // what the file sees through it, made on first use
 	idents    map[string][]int                     // where a name starts as an identifier (callOffsets), per name on first use
+	toks      *tokens                              // the tokens of src, made on first use (callOffsets)
 	selfDefs  [][2]string                          // the file\'s object-like #defines: name, value
 	includes  []string                             // the file\'s "..." includes, as written
 	mac       *macroMap                            // same-file macro expansion (macro.go); nil when src is the file's own text
@@ -67,7 +71,7 @@ type funcDef struct {
 
 func newLowerer(f *ir.File, src []byte, blanks []blank, trees []*sitter.Tree, segs []segment, b *budget) *lowerer {
 	return &lowerer{f: f, src: src, blanks: blanks, trees: trees, segs: segs, defined: map[string]bool{}, tyAlias: map[string]string{}, clAlias: map[string]map[string]string{}, clParams: map[string][]string{}, knownNS: map[string]bool{}, symConsts: map[string]*ir.Expr{}, budget: b,
-		fields: map[string]map[string]bool{}, members: map[string]map[string]*ir.Expr{}, membersMu: &sync.Mutex{}, flats: &flatCache{}}
+		fields: map[string]map[string]bool{}, members: map[string]map[string]*ir.Expr{}, membersMu: &sync.Mutex{}, flats: &flatCache{}, refMu: &sync.Mutex{}, refs: map[string][]bool{}}
 }
 
 // rootAt returns the root of the tree that holds the bytes at off: the
@@ -243,6 +247,10 @@ func (lw *lowerer) walkDecls(n *sitter.Node, inTemplate bool, class string, tpar
 		case "preproc_function_def":
 			if nn := ch.ChildByFieldName("name"); nn != nil {
 				lw.defined[nn.Utf8Text(lw.src)] = true
+				if lw.macroFns == nil {
+					lw.macroFns = map[string]bool{}
+				}
+				lw.macroFns[nn.Utf8Text(lw.src)] = true
 			}
 		case "using_declaration":
 			lw.usingDecl(ch)

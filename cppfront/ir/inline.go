@@ -604,10 +604,32 @@ func (c *copier) instr(in *Instr) *Instr {
 // positions in the helpers of the file; those of a helper of another file
 // (Foreign) take the call's, and Instr.Origin says where they are written.
 func (fn *Func) Expand(bind Bindings) *Func {
-	if bind.Empty() && !callsHelpers(fn) {
+	if bind.Empty() && !callsHelpers(fn) && !foldsConstexpr(fn.Body) {
 		return fn
 	}
 	return fn.specialise(bind, true)
+}
+
+// foldsConstexpr reports whether b holds an if constexpr whose condition
+// folds without bindings (a constant of the file, a build macro given by
+// -D): the copy Expand makes drops its other branch, as the compiler does.
+func foldsConstexpr(b *Block) bool {
+	if b == nil {
+		return false
+	}
+	for _, n := range b.Nodes {
+		switch n := n.(type) {
+		case *If:
+			if _, ok := n.Taken(Bindings{}); ok || foldsConstexpr(n.Then) || foldsConstexpr(n.Else) {
+				return true
+			}
+		case *Loop:
+			if foldsConstexpr(n.Body) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // specialise builds the copy Expand returns; inline false leaves helper
