@@ -137,6 +137,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 		}
 	}()
 	lw := newLowerer(f, clean, blanks, trees, segs, b)
+	lw.toks = toks // clean's, as the pre-pass or the expansion lexed them
 	lw.index = opts.Index
 	lw.noForeign = opts.noForeign
 	lw.mac = mac
