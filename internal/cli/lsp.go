@@ -11,6 +11,7 @@ import (
 
 	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/internal/lsp"
+	"github.com/ascvet/ascvet/internal/source"
 	"github.com/ascvet/ascvet/ruleset/i18n"
 )
 
@@ -21,6 +22,7 @@ type lspOptions struct {
 	cache    string
 	lang     string
 	logFile  string
+	defines  source.Defines
 }
 
 // lspFlags defines the flags of ascvet lsp on a new flag set whose usage
@@ -34,9 +36,10 @@ func lspFlags(stderr io.Writer) (*flag.FlagSet, *lspOptions) {
 	fs.StringVar(&o.cache, "cache", "on", "use the result cache, shared with the command line: on or off (`MODE`)")
 	fs.StringVar(&o.lang, "lang", "", "language `LANG` of messages and hovers: en or zh (default: the client's locale, else the environment's)")
 	fs.StringVar(&o.logFile, "log", "", "also write the server's log to `FILE`")
+	addDefineFlag(fs, &o.defines)
 	fs.Bool("stdio", true, "talk LSP over stdin and stdout (the only transport; accepted because clients such as VS Code's pass it)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: ascvet lsp [-baseline FILE] [-debounce DURATION] [-cache on|off] [-lang en|zh] [-log FILE] [-stdio]
+		fmt.Fprint(stderr, `usage: ascvet lsp [-baseline FILE] [-debounce DURATION] [-cache on|off] [-lang en|zh] [-log FILE] [-D MACRO] [-stdio]
 
 Runs the ascvet language server on stdin and stdout, for an editor: see
 docs/editors.md for Neovim, VS Code and other clients
@@ -74,7 +77,7 @@ func runLSP(args []string, stdout, stderr io.Writer) int {
 		logw = io.MultiWriter(stderr, f)
 	}
 	cppfront.SetSegments(lsp.Segments(runtime.NumCPU()))
-	s, err := lsp.New(&lsp.Options{Baseline: o.baseline, Debounce: o.debounce, NoCache: o.cache == "off", Lang: o.lang, Version: readVersion().Version}, analyzers(), logw)
+	s, err := lsp.New(&lsp.Options{Baseline: o.baseline, Debounce: o.debounce, NoCache: o.cache == "off", Lang: o.lang, Version: readVersion().Version, Defines: o.defines}, analyzers(), logw)
 	if err != nil {
 		fmt.Fprintf(stderr, "ascvet lsp: %v\n", err)
 		return exitUsage

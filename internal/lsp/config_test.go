@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ascvet/ascvet/analyzers/all"
+	"github.com/ascvet/ascvet/analyzers/cppir"
 	"github.com/ascvet/ascvet/internal/lsp"
 	"github.com/ascvet/ascvet/internal/lsp/lsptest"
 	"github.com/ascvet/ascvet/internal/testfs"
@@ -188,5 +189,27 @@ func TestLSPSegments(t *testing.T) {
 		if lo, size := lsp.Segments(cpus); lo != 32<<10 || size != 12<<10 {
 			t.Errorf("Segments(%d) = %d, %d; want 32 KiB, 12 KiB", cpus, lo, size)
 		}
+	}
+}
+
+// TestServerDefines: ascvet lsp -D hands its build macros to the parser,
+// as the command line's -D does (the cppir analyzer's define flag, part of
+// the result cache's key); a server without -D clears them.
+func TestServerDefines(t *testing.T) {
+	define := cppir.Analyzer.Flags.Lookup("define")
+	if define == nil {
+		t.Fatal("cppir has no define flag")
+	}
+	if _, err := lsp.New(&lsp.Options{NoCache: true, Defines: "BUILD_MODE=0;TILE=8"}, all.Analyzers(), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if got := define.Value.String(); got != "BUILD_MODE=0;TILE=8" {
+		t.Errorf("define flag %q after -D BUILD_MODE=0 -D TILE=8", got)
+	}
+	if _, err := lsp.New(&lsp.Options{NoCache: true}, all.Analyzers(), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if got := define.Value.String(); got != "" {
+		t.Errorf("define flag %q after a server without -D", got)
 	}
 }

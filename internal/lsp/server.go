@@ -72,11 +72,12 @@ import (
 
 // Options tune a server.
 type Options struct {
-	Baseline string        // report only findings that are not in this baseline file; "": none
-	Debounce time.Duration // analyse a changed buffer once it has been quiet this long
-	NoCache  bool          // do not use the result cache
-	Lang     string        // language of messages and hovers ("": the client's locale, else the environment's)
-	Version  string        // the server's version, as initialize's serverInfo gives it
+	Baseline string         // report only findings that are not in this baseline file; "": none
+	Debounce time.Duration  // analyse a changed buffer once it has been quiet this long
+	NoCache  bool           // do not use the result cache
+	Lang     string         // language of messages and hovers ("": the client's locale, else the environment's)
+	Version  string         // the server's version, as initialize's serverInfo gives it
+	Defines  source.Defines // -D build macros every file sees first, as the command line's
 }
 
 // Debounce is how long a changed buffer must be quiet before it is
@@ -197,6 +198,7 @@ type result struct {
 // defaults, and logs to logw besides the client.
 func New(o *Options, as []*analysis.Analyzer, logw io.Writer) (*Server, error) {
 	lim := source.DefaultLimits()
+	lim.Defines = o.Defines
 	if err := lim.Apply(as); err != nil {
 		return nil, err
 	}
