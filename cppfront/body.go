@@ -310,15 +310,9 @@ func (fb *funcBuilder) enclosing(blk int32) {
 // writes.
 func (fb *funcBuilder) foldedIf(i int32) {
 	fl := fb.fl
-	cond := fl.child(i, "condition")
-	if cond >= 0 && fl.n[cond].kind() == "condition_clause" {
-		if x := fl.child(cond, "value"); x >= 0 {
-			cond = x
-		}
-	}
 	var v int64
 	ok := false
-	if cond >= 0 {
+	if cond := fl.ifCondition(i); cond >= 0 {
 		v, ok = fb.env.expr(fl, cond).Value()
 	}
 	if !ok {
@@ -330,9 +324,8 @@ func (fb *funcBuilder) foldedIf(i int32) {
 		branch = fl.child(i, "alternative")
 		if branch >= 0 && fl.n[branch].kind() == "else_clause" {
 			branch = -1
-			for _, c := range fl.named(fl.child(i, "alternative")) {
-				branch = c
-				break
+			if kids := fl.named(fl.child(i, "alternative")); len(kids) > 0 {
+				branch = kids[0]
 			}
 		}
 	}

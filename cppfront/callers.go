@@ -302,9 +302,9 @@ func (lw *lowerer) callSite(off int, name string, flats map[uint]*flat) (callSit
 		if fl.n[p].kind() != "if_statement" || !fl.hasToken(p, "constexpr") || fl.child(p, "consequence") != c {
 			continue
 		}
-		cond := fl.child(p, "condition")
-		if v := fl.child(cond, "value"); v >= 0 {
-			cond = v
+		cond := fl.ifCondition(p)
+		if cond < 0 {
+			continue
 		}
 		if m := sameRE.FindStringSubmatch(normSpace(fl.text(cond))); m != nil {
 			s.guards = append(s.guards, guard{m[1], m[2]}, guard{m[2], m[1]})

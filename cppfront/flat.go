@@ -113,6 +113,18 @@ func (c *flatCache) flatten(root *sitter.Node, src []byte, checkMissing bool, b 
 	return f
 }
 
+// ifCondition returns the expression an if statement i tests: its
+// condition clause's value (if (x), if constexpr (A && B)), or -1.
+func (f *flat) ifCondition(i int32) int32 {
+	c := f.child(i, "condition")
+	if c >= 0 && f.n[c].kind() == "condition_clause" {
+		if v := f.child(c, "value"); v >= 0 {
+			return v
+		}
+	}
+	return c
+}
+
 func (f *flat) text(i int32) string {
 	n := &f.n[i]
 	return string(f.src[n.start:n.end])

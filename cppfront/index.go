@@ -2,6 +2,7 @@ package cppfront
 
 import (
 	"crypto/sha256"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,15 +77,7 @@ func sameDefs(a, b *header) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	if len(a.defs) != len(b.defs) {
-		return false
-	}
-	for k, v := range a.defs {
-		if w, ok := b.defs[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
+	return maps.Equal(a.defs, b.defs)
 }
 
 // NewIndex returns an empty index, to share between the files of one run.

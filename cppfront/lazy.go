@@ -253,12 +253,12 @@ func classify(t *tokens, blanks []blank, only [][2]int) ([]lazyBlock, []string, 
 		})
 		if last >= 0 {
 			why[k] = "caller"
-			b.gaps = t.statementGaps(b, last, names, &defined)
+			b.gaps = t.statementGaps(blocks, b, last, names, &defined)
 		}
 	}
 	for k := range blocks {
 		if why[k] == "setter" {
-			blocks[k].gaps = t.statementGaps(&blocks[k], -1, names, &defined)
+			blocks[k].gaps = t.statementGaps(blocks, &blocks[k], -1, names, &defined)
 		}
 	}
 	return blocks, why, true
@@ -268,10 +268,11 @@ func classify(t *tokens, blanks []blank, only [][2]int) ([]lazyBlock, []string, 
 // last mention of one of names at offset last) or a setter's (last -1),
 // that lowering never reads: the call statements that write nothing
 // (callStatements), and in a caller everything after the statement that
-// holds the last call (tailCut). defined is filled on first use.
-func (t *tokens) statementGaps(b *lazyBlock, last int, names map[string]bool, defined *map[string]bool) [][2]int {
+// holds the last call (tailCut). defined is filled on first use, from
+// blocks (all the file's).
+func (t *tokens) statementGaps(blocks []lazyBlock, b *lazyBlock, last int, names map[string]bool, defined *map[string]bool) [][2]int {
 	if *defined == nil {
-		*defined = t.definedNames()
+		*defined = t.definedNames(blocks)
 	}
 	cut := b.close
 	if last >= 0 {
@@ -1011,7 +1012,7 @@ func (t *tokens) callStatement(k, end int, keep, defined map[string]bool) int {
 			k++
 			want = 'a'
 		case c == '<':
-			j := t.matchAngleTok(k, end)
+			j := t.matchAngle(k, int(t.toks[end].start))
 			if j < 0 {
 				return -1
 			}
@@ -1082,17 +1083,6 @@ func (t *tokens) plainTok(i int, keep, defined map[string]bool) bool {
 	return true
 }
 
-// matchAngleTok returns the index of the > closing the < at toks[k]
-// before end, or -1 when a ; { } or end comes first.
-func (t *tokens) matchAngleTok(k, end int) int {
-	return angleEnd(k, end, func(i int) byte {
-		if t.toks[i].kind != 'p' {
-			return 0
-		}
-		return t.src[t.toks[i].start]
-	})
-}
-
 // angleName returns the index of the identifier before the < that the >
 // at toks[j] closes, or -1.
 func (t *tokens) angleName(j int) int {
@@ -1120,29 +1110,17 @@ func (t *tokens) angleName(j int) int {
 
 // definedNames returns the names a function defined in t's text may have
 // (lowerer.defined): every name called in the header of a brace block, and
-// the name of every function-like macro it defines: what precedes a { back
-// to the last ; { or } is a function's header when the { opens its body.
-func (t *tokens) definedNames() map[string]bool {
+// the name of every function-like macro it defines.
+func (t *tokens) definedNames(blocks []lazyBlock) map[string]bool {
 	out := map[string]bool{}
-	for k, tk := range t.toks {
-		if t.punct(k, '{') {
-			// The header of the block: back to the last ; { or }.
-			h := k - 1
-			for h >= 0 && !t.punct(h, ';') && !t.punct(h, '{') && !t.punct(h, '}') {
-				h--
-			}
-			from := 0
-			if h >= 0 {
-				from = int(t.toks[h].end)
-			}
-			t.callNames(from, int(tk.start), func(n []byte) { out[string(n)] = true })
-			continue
-		}
+	for k := range blocks {
+		t.callNames(blocks[k].hdr, blocks[k].open, func(n []byte) { out[string(n)] = true })
+	}
+	for _, tk := range t.toks {
 		if tk.kind != '#' {
 			continue
 		}
-		d := t.src[tk.start+1 : tk.end]
-		d = bytes.TrimLeft(d, " \t")
+		d := bytes.TrimLeft(t.src[tk.start+1:tk.end], " \t")
 		if !bytes.HasPrefix(d, []byte("define")) {
 			continue
 		}

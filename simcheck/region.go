@@ -64,11 +64,8 @@ func (m *Machine) RunLoopBuilt(bind ir.Bindings, lp *ir.Loop, body Body, iterati
 // The loop's entry is not counted. Iterations counts lp's own iterations
 // (fewer than n when the run was capped, MaxInstances).
 func (m *Machine) RunCyclesAs(lp *ir.Loop, body Body, n int) *Result {
-	u := lp.Unroll
-	if u < 0 { // a bare #pragma unroll: fully, within reason
-		u = min(n, 8)
-	}
-	if u <= 1 || n < u || len(body.Insts) == 0 {
+	u := unrollOf(lp, n)
+	if u == 1 || len(body.Insts) == 0 {
 		return m.RunCycles(body, n)
 	}
 	r := *m.RunCycles(Unroll(body, u), n/u)
@@ -82,6 +79,20 @@ func (m *Machine) RunCyclesAs(lp *ir.Loop, body Body, n int) *Result {
 	return &r
 }
 
+// unrollOf returns how many copies of lp's body the compiler interleaves
+// for n iterations: its #pragma unroll N (a bare one: fully, within
+// reason), 1 when there is none or fewer iterations than copies.
+func unrollOf(lp *ir.Loop, n int) int {
+	u := lp.Unroll
+	if u < 0 {
+		u = min(n, 8)
+	}
+	if u <= 1 || n < u {
+		return 1
+	}
+	return u
+}
+
 // runLoopBody runs body as loop lp for n iterations (unrolled as lp's
 // pragma asks), its entry included.
 func (m *Machine) runLoopBody(lp *ir.Loop, body Body, n int) Part {
@@ -90,11 +101,7 @@ func (m *Machine) runLoopBody(lp *ir.Loop, body Body, n int) Part {
 		p.Res = &Result{}
 		return p
 	}
-	u := lp.Unroll
-	if u < 0 { // a bare #pragma unroll: fully, within reason
-		u = min(n, 8)
-	}
-	if u > 1 && n >= u {
+	if u := unrollOf(lp, n); u > 1 {
 		p.Unroll = u
 		p.Body = Unroll(body, u) // Res's events index the unrolled body
 		c, res, ex := m.runSteady(p.Body, n/u)

@@ -71,12 +71,7 @@ func (md *Model) Finish(fset *token.FileSet, diags []*analysis.Diagnostic) {
 		if got, ok := removes[r]; ok {
 			return got
 		}
-		var out []*ir.Instr
-		for _, in := range r.fn.InstrsIn(r.lp) {
-			if r.drop(in) {
-				out = append(out, in)
-			}
-		}
+		out := removedBy(r.fn, r.lp, r.drop)
 		removes[r] = out
 		return out
 	}
@@ -259,14 +254,21 @@ func (md *Model) Fixed(fn *ir.Func, lp *ir.Loop) *FixSet {
 		}
 	}
 	if len(drops) > 0 {
-		drop := dropAny(drops)
-		for _, in := range fn.InstrsIn(lp) {
-			if drop(in) {
-				fs.Removed = append(fs.Removed, in)
-			}
-		}
+		fs.Removed = removedBy(fn, lp, dropAny(drops))
 	}
 	return fs
+}
+
+// removedBy returns the instructions of loop lp of fn that drop removes,
+// in program order.
+func removedBy(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) []*ir.Instr {
+	var out []*ir.Instr
+	for _, in := range fn.InstrsIn(lp) {
+		if drop(in) {
+			out = append(out, in)
+		}
+	}
+	return out
 }
 
 // Drop returns the fixes as one drop when they all remove instructions,
