@@ -90,7 +90,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	if !HasVFMarker(src) {
 		return f, nil
 	}
-	clean, blanks, toks := prepassLexed(src)
+	clean, blanks, toks := prepassDefs(src, opts.Index.commandDefines())
 	if d := toks.nesting(); d > opts.maxDepth() {
 		return f, depthError(d, opts.maxDepth())
 	}

@@ -72,6 +72,20 @@ func (ix *Index) SetDefines(defs map[string]string) {
 	clear(ix.macros)
 }
 
+// commandDefines returns the macros SetDefines gave (nil for a nil index
+// or none), not to be changed.
+func (ix *Index) commandDefines() map[string]string {
+	if ix == nil {
+		return nil
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.defines == nil {
+		return nil
+	}
+	return ix.defines.defs
+}
+
 // sameDefs reports whether two SetDefines headers define the same.
 func sameDefs(a, b *header) bool {
 	if a == nil || b == nil {

@@ -350,7 +350,10 @@ func (lw *lowerer) addFunc(n *sitter.Node, inTemplate bool, class string, tparam
 	}
 	// ... then forward to the first byte that was not white space in the
 	// original: the first blanked qualifier, or the definition itself.
-	for s < int(start) && (isSpaceByte(lw.f.Src[s]) || s < bomLen(lw.f.Src)) {
+	// The directives and dropped groups of a conditional the file decides
+	// (selectConditionals) are passed over too: blank now, and no blank
+	// the pre-pass recorded.
+	for s < int(start) && (isSpaceByte(lw.f.Src[s]) || s < bomLen(lw.f.Src) || isSpaceByte(lw.src[s]) && !lw.inBlank(s)) {
 		s++
 	}
 	fd := funcDef{node: n, name: name, start: uint32(s), end: uint32(n.EndByte()), body: uint32(body.StartByte()), template: inTemplate, class: class, tparams: tparams}
@@ -543,6 +546,13 @@ func initDeclarator(fl *flat, d int32) (string, int32) {
 // off (the blanks are in source order).
 func (lw *lowerer) blankAt(off uint32) int {
 	return sort.Search(len(lw.blanks), func(i int) bool { return uint32(lw.blanks[i].start) >= off })
+}
+
+// inBlank reports whether the byte at off is in a span the pre-pass
+// blanked and recorded (a qualifier, a macro's arguments).
+func (lw *lowerer) inBlank(off int) bool {
+	k := lw.blankAt(uint32(off)+1) - 1
+	return k >= 0 && lw.blanks[k].start <= off && off < lw.blanks[k].end
 }
 
 // regionKind decides whether a function is a VF region, and which kind.

@@ -58,6 +58,13 @@ func prepass(src []byte) ([]byte, []blank) {
 // the text otherwise (a parenthesis or a ; written in), or a blank left a
 // # first on its line (a directive now), the text is lexed again.
 func prepassLexed(src []byte) ([]byte, []blank, *tokens) {
+	return prepassDefs(src, nil)
+}
+
+// prepassDefs is prepassLexed for a build that defines the macros defs
+// (-D): it first drops the groups of the conditionals the file decides
+// (selectConditionals), with them.
+func prepassDefs(src []byte, defs map[string]string) ([]byte, []blank, *tokens) {
 	out := make([]byte, len(src))
 	copy(out, src)
 	if bytes.HasPrefix(out, utf8BOM) {
@@ -66,6 +73,9 @@ func prepassLexed(src []byte) ([]byte, []blank, *tokens) {
 	loneCRs(out)
 	p := &prepasser{src: src, out: out, local: map[string]bool{}, walk: 2*len(out) + condReach}
 	t := lexText(out)
+	if selectConditionals(out, t, defs) {
+		t = lexText(out)
+	}
 	p.scan(t.toks, 0)
 	if p.rewrote || !t.dropBlanked() {
 		t = lexText(out)

@@ -294,6 +294,49 @@ __simd_vf__ inline void ModeVF(__ubuf__ uint64_t* dst, __ubuf__ uint64_t* src, u
 	if with, without := sim("BUILD_MODE=0"), sim("BUILD_MODE=1"); with <= without {
 		t.Errorf("sim: the Div's build takes %d cycles, the other %d", with, without)
 	}
+	// An #if chain: the build -D names is the one read; without it every
+	// group stays (the Div's among them), as before.
+	q := filepath.Join(filepath.Dir(p), "cond.asc")
+	if err := os.WriteFile(q, []byte(`#include "kernel_operator.h"
+__simd_vf__ inline void CondVF(__ubuf__ uint64_t* dst, __ubuf__ uint64_t* src, uint64_t b, uint16_t n)
+{
+    AscendC::Reg::RegTensor<uint64_t> x, d;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<uint64_t>();
+    AscendC::Reg::Duplicate(d, b);
+    for (uint16_t i = 0; i < n; ++i) {
+        AscendC::Reg::LoadAlign(x, src + i * 32);
+#if BUILD_MODE == 0
+        AscendC::Reg::Div(x, x, d, m);
+#elif BUILD_MODE == 1
+        AscendC::Reg::Mul(x, x, d, m);
+#endif
+#if 0
+        AscendC::Reg::Div(x, x, d, m); // never built
+#endif
+        AscendC::Reg::StoreAlign(dst + i * 32, x, m);
+    }
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		def      string
+		div, mul int
+	}{
+		{"BUILD_MODE=0", 1, 0},
+		{"BUILD_MODE=1", 0, 1},
+		{"BUILD_MODE=2", 0, 0},
+		{"", 1, 1},
+	} {
+		args := []string{"ir"}
+		if c.def != "" {
+			args = append(args, "-D", c.def)
+		}
+		_, out, errs := ascvet(t, append(args, q)...)
+		if div, mul := strings.Count(out, " Div elem="), strings.Count(out, " Mul elem="); div != c.div || mul != c.mul {
+			t.Errorf("-D %s: ir shows %d Div and %d Mul, want %d and %d\n%s%s", c.def, div, mul, c.div, c.mul, out, errs)
+		}
+	}
 	for _, bad := range []string{"1X=2", "A=1;B=2", "=3"} {
 		if code, _, errs := ascvet(t, "-D", bad, p); code != exitUsage || errs == "" {
 			t.Errorf("-D %s: exit %d, stderr %q", bad, code, errs)
