@@ -36,6 +36,7 @@ type condFrame struct {
 	unknown bool  // a condition could not be decided before a group was kept
 	dead    bool  // inside a group that is dropped: nothing here counts
 	guard   bool  // an include guard: its group kept, its directives left
+	outer   byte  // what the enclosing group is: 'y' kept, '?' undecided ('n': dead)
 }
 
 // guards reports whether the #ifndef that is token k of t, naming the
@@ -70,18 +71,19 @@ func selectConditionals(out []byte, t *tokens, defs map[string]string) bool {
 	}
 	var stack []*condFrame
 	live := func() byte { // 'y' kept, 'n' dropped, '?' undecided
-		l := byte('y')
-		for _, f := range stack {
-			switch {
-			case f.dead:
-				return 'n'
-			case f.unknown:
-				l = '?'
-			case f.chosen != len(f.dirs)-1:
-				return 'n'
-			}
+		if len(stack) == 0 {
+			return 'y'
 		}
-		return l
+		f := stack[len(stack)-1]
+		switch {
+		case f.dead:
+			return 'n'
+		case f.unknown:
+			return '?' // (a dead outer group makes f dead)
+		case f.chosen != len(f.dirs)-1:
+			return 'n'
+		}
+		return f.outer
 	}
 	var spans [][2]int // to blank
 	for k, tk := range t.toks {
@@ -92,7 +94,7 @@ func selectConditionals(out []byte, t *tokens, defs map[string]string) bool {
 		switch name {
 		case "if", "ifdef", "ifndef":
 			l := live()
-			f := &condFrame{dirs: []int{k}, chosen: -1, dead: l == 'n'}
+			f := &condFrame{dirs: []int{k}, chosen: -1, dead: l == 'n', outer: l}
 			stack = append(stack, f)
 			switch {
 			case f.dead:
@@ -236,7 +238,7 @@ func condOf(name, rest string, state map[string]condValue) (int64, bool) {
 		}
 		return 0, true
 	}
-	p := &condParser{s: rest, state: state}
+	p := &condParser{s: rest, state: state, steps: new(int)}
 	v, ok := p.ternary()
 	p.space()
 	if p.failed || p.i != len(p.s) {
@@ -253,9 +255,17 @@ type condParser struct {
 	s      string
 	i      int
 	state  map[string]condValue
-	depth  int // macro replacements being read, against a definition that names itself
+	depth  int  // macro replacements being read, against a definition that names itself
+	nest   int  // parentheses and unary operators open, against a stack overflow
+	steps  *int // operands read in all, against definitions that multiply each other
 	failed bool
 }
+
+// Limits of one #if's evaluation; past them it is undecided.
+const (
+	condMaxNest  = 256
+	condMaxSteps = 1 << 16
+)
 
 func (p *condParser) space() {
 	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t' || p.s[p.i] == '\n' || p.s[p.i] == '\r') {
@@ -395,6 +405,11 @@ func condApply(op string, x, y int64) (int64, bool) {
 }
 
 func (p *condParser) unary() (int64, bool) {
+	if p.nest++; p.nest > condMaxNest {
+		p.failed = true
+		return 0, false
+	}
+	defer func() { p.nest-- }()
 	switch {
 	case p.eat("!"):
 		v, ok := p.unary()
@@ -416,6 +431,9 @@ func (p *condParser) unary() (int64, bool) {
 
 func (p *condParser) primary() (int64, bool) {
 	p.space()
+	if *p.steps++; *p.steps > condMaxSteps {
+		p.failed = true
+	}
 	if p.failed || p.i >= len(p.s) {
 		p.failed = true
 		return 0, false
@@ -491,7 +509,7 @@ func (p *condParser) primary() (int64, bool) {
 		if v.value == "" {
 			return 0, false // #define NAME: an #if of it does not compile
 		}
-		sub := &condParser{s: v.value, state: p.state, depth: p.depth + 1}
+		sub := &condParser{s: v.value, state: p.state, depth: p.depth + 1, nest: p.nest, steps: p.steps}
 		r, rok := sub.ternary()
 		sub.space()
 		if sub.failed || sub.i != len(sub.s) {

@@ -208,3 +208,30 @@ func TestConditionalRegions(t *testing.T) {
 		}
 	}
 }
+
+// TestCondHostile: inputs built to make the selection slow or deep end
+// quickly, undecided where they cannot be read.
+func TestCondHostile(t *testing.T) {
+	state := map[string]condValue{}
+	// Definitions that multiply: M0 reads M1 eight times, M1 M2, ...
+	for i := range 8 {
+		state[fmt.Sprintf("M%d", i)] = condValue{defined: true, known: true,
+			value: strings.Repeat(fmt.Sprintf("M%d+", i+1), 8) + "0"}
+	}
+	state["M8"] = condValue{defined: true, value: "1", known: true}
+	if _, ok := condOf("if", "M0", state); ok {
+		t.Error("8^8 operands read to the end")
+	}
+	if _, ok := condOf("if", strings.Repeat("(", 1<<20)+"1"+strings.Repeat(")", 1<<20), state); ok {
+		t.Error("a million parentheses read")
+	}
+	if _, ok := condOf("if", strings.Repeat("!", 1<<20)+"1", state); ok {
+		t.Error("a million ! read")
+	}
+	// Many nested conditionals: linear, every one decided.
+	n := 50000
+	src := strings.Repeat("#if 1\n", n) + "a;\n" + strings.Repeat("#endif\n", n)
+	if got := selected(src, nil); got != "a;" {
+		t.Errorf("%d nested #if 1: %.40q", n, got)
+	}
+}
