@@ -124,6 +124,7 @@ func TestSeedPieces(t *testing.T) {
 // produces always verifies.
 func FuzzParseFile(f *testing.F) {
 	addSeeds(f)
+	f.Add([]byte(condKernel))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > maxFuzzInput {
 			return
@@ -149,6 +150,8 @@ func FuzzParseFile(f *testing.F) {
 // with the naive one, and the nesting count does not panic.
 func FuzzPrepass(f *testing.F) {
 	addSeeds(f)
+	f.Add([]byte(condKernel))
+	f.Add([]byte("#define M 2\n#if M == 2 && !defined(X) || 0\na;\n#elif 1\nb;\n#else\nc;\n#endif\n#ifndef G\n#define G\n#endif\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		orig := bytes.Clone(src)
 		out, blanks, toks := prepassLexed(src)

@@ -124,6 +124,7 @@ func FuzzLazy(f *testing.F) {
 	addSeeds(f)
 	f.Add([]byte(trickySrc))
 	f.Add([]byte(lazySrc))
+	f.Add([]byte(condKernel))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > maxFuzzInput {
 			return
