@@ -36,7 +36,7 @@ func (md *Model) Spread(fn *ir.Func, in *ir.Instr, binds []ir.Bindings) Cost {
 			after, n := withStride(body, in, store, stride+1)
 			return after, n > 0 // n 0: not built by this instantiation
 		}
-		return md.rewritten(fn, fn.Loops[in.Loop], binds, named, func(b ir.Bindings, body simcheck.Body) (simcheck.Body, bool, bool) {
+		return md.rewritten(fn, fn.Loops[in.Loop], binds, named, func(b ir.Bindings, _ *ir.Loop, body simcheck.Body) (simcheck.Body, bool, bool) {
 			after, ok := pad(b, body)
 			return after, false, ok
 		}, &fixRec{spread: in, pad: pad})

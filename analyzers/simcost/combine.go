@@ -177,8 +177,8 @@ func (md *Model) together(fn *ir.Func, lp *ir.Loop, recs []*fixRec) Cost {
 	if !slices.ContainsFunc(recs, (*fixRec).rewrite) {
 		return md.loop(fn, lp, dropAny(recs))
 	}
-	return md.rewritten(fn, lp, fn.Instantiations(), instantiated(fn), func(b ir.Bindings, written simcheck.Body) (simcheck.Body, bool, bool) {
-		return applyFixes(recs, fn, b, lp, written)
+	return md.rewritten(fn, lp, fn.Instantiations(), instantiated(fn), func(b ir.Bindings, at *ir.Loop, written simcheck.Body) (simcheck.Body, bool, bool) {
+		return applyFixes(recs, fn, b, at, written)
 	}, nil)
 }
 
@@ -465,18 +465,35 @@ func callPhrase(before, after, loop int) string {
 // than dropping instructions, saves in one VF call (CallBefore,
 // CallAfter): the function simulated as a whole for the instantiation bind
 // (the one c names), as written and with lp run as body for n iterations.
-// Nothing is set when the fix saves nothing in the loop, when lp is
-// nested in another loop (the rewrite would change each run of the outer
-// loop's body) or when the call's run has no part for it (a loop under an
-// if).
-func (md *Model) callRewritten(c *Cost, fn *ir.Func, bind ir.Bindings, lp *ir.Loop, body simcheck.Body, n int) {
-	if c.Saved() <= 0 || lp == nil || lp.Parent != ir.NoLoop {
+// When lp is nested in another loop, the top-level loop around it is run
+// as fix builds it (the rewrite made in every run of lp its body repeats).
+// Nothing is set when the fix saves nothing in the loop, when it halves a
+// nested loop's iterations, or when the call's run has no part for the
+// loop (a loop under an if).
+func (md *Model) callRewritten(c *Cost, fn *ir.Func, bind ir.Bindings, lp *ir.Loop, body simcheck.Body, n int, fix rewriteFn) {
+	if c.Saved() <= 0 || lp == nil {
 		return
 	}
 	rr := memo(&md.mu, &md.calls, callKey{fn, c.Instance}, func() *simcheck.RegionResult {
 		return md.callMachine().RunInstance(fn, bind, md.Iterations, nil)
 	})
-	after, ok := md.callMachine().CyclesWithBody(rr, lp, bind, body, n)
+	top := lp
+	if lp.Parent != ir.NoLoop {
+		// A loop inside another: the top-level loop the call runs, built
+		// with the fix made wherever its body repeats the inner loop's.
+		// Halving the inner loop's iterations is no rewrite of that body:
+		// no clause then.
+		for top.Parent != ir.NoLoop {
+			top = fn.Loops[top.Parent]
+		}
+		bound := bind.Loop(top)
+		fixed, halve, ok := fix(bind, top, simcheck.BodyOfInstance(fn, bind, bound, nil))
+		if !ok || halve {
+			return
+		}
+		body, n = fixed, simcheck.Trip(bound, md.Iterations)
+	}
+	after, ok := md.callMachine().CyclesWithBody(rr, top, bind, body, n)
 	if ok && rr.Cycles > 0 {
 		c.CallBefore, c.CallAfter = rr.Cycles, after
 	}

@@ -12,7 +12,7 @@ import (
 // written); the cost is that of the one the fix saves most in, named when
 // the function has several.
 func (md *Model) Div64(fn *ir.Func, lp *ir.Loop, div *ir.Instr, remedy simcheck.Div64Remedy, insts []ir.Bindings) Cost {
-	return md.rewritten(fn, lp, insts, instantiated(fn), func(b ir.Bindings, _ simcheck.Body) (simcheck.Body, bool, bool) {
-		return simcheck.BodyWithDiv64(fn, b, lp, div, remedy), false, true
+	return md.rewritten(fn, lp, insts, instantiated(fn), func(b ir.Bindings, at *ir.Loop, _ simcheck.Body) (simcheck.Body, bool, bool) {
+		return simcheck.BodyWithDiv64(fn, b, at, div, remedy), false, true
 	}, &fixRec{div: div, remedy: remedy})
 }

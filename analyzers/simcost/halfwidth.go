@@ -19,7 +19,7 @@ import (
 // the fix saves most in, named (Cost.Instance) when fn's instantiations
 // are known, with Of the number priced when more than one.
 func (md *Model) HalfWidth(fn *ir.Func, lp *ir.Loop, insts []ir.Bindings) Cost {
-	return md.rewritten(fn, lp, insts, instantiated(fn), func(_ ir.Bindings, body simcheck.Body) (simcheck.Body, bool, bool) {
+	return md.rewritten(fn, lp, insts, instantiated(fn), func(_ ir.Bindings, _ *ir.Loop, body simcheck.Body) (simcheck.Body, bool, bool) {
 		return body, true, true
 	}, &fixRec{halve: true})
 }

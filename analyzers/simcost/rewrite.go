@@ -11,7 +11,7 @@ import (
 // written, the loop a fix makes of it, and whether that loop runs half the
 // iterations. ok is false when the fix changes nothing in that build (an
 // instruction in an if constexpr branch it does not take).
-type rewriteFn func(b ir.Bindings, body simcheck.Body) (fixed simcheck.Body, halve, ok bool)
+type rewriteFn func(b ir.Bindings, lp *ir.Loop, body simcheck.Body) (fixed simcheck.Body, halve, ok bool)
 
 // rewritten prices a fix that rewrites loop lp of fn rather than dropping
 // instructions (ASC5001, ASC5002, ASC5003): the loop as written for each
@@ -42,7 +42,7 @@ func (md *Model) rewritten(fn *ir.Func, lp *ir.Loop, insts []ir.Bindings, named 
 			continue
 		}
 		seen[key] = true
-		fixed, halve, ok := fix(b, body)
+		fixed, halve, ok := fix(b, lp, body)
 		if !ok {
 			continue
 		}
@@ -74,7 +74,7 @@ func (md *Model) rewritten(fn *ir.Func, lp *ir.Loop, insts []ir.Bindings, named 
 	if bestHalve {
 		n = (n + 1) / 2
 	}
-	md.callRewritten(&best, fn, bestBind, lp, bestFixed, n)
+	md.callRewritten(&best, fn, bestBind, lp, bestFixed, n, fix)
 	if rec != nil {
 		r := *rec
 		r.fn, r.lp, r.cost = fn, lp, best

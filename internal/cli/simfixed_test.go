@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -341,5 +342,96 @@ __simd_vf__ inline void CondVF(__ubuf__ uint64_t* dst, __ubuf__ uint64_t* src, u
 		if code, _, errs := ascvet(t, "-D", bad, p); code != exitUsage || errs == "" {
 			t.Errorf("-D %s: exit %d, stderr %q", bad, code, errs)
 		}
+	}
+}
+
+// nestedStride is a kernel whose inner loop loads rows 16 blocks apart in
+// DataBlock mode (ASC5003), inside an outer loop; %s is the inner load's
+// block stride.
+const nestedStride = `#include "kernel_operator.h"
+using namespace AscendC;
+using namespace AscendC::Reg;
+constexpr uint32_t kLeaf = 128;
+constexpr uint32_t kLanes = 8;
+constexpr uint32_t kBlocks = kLeaf / kLanes;
+constexpr uint32_t kGroups = 2;
+constexpr uint32_t kStride = 16;
+__simd_vf__ inline void LeafSums(__ubuf__ float* data)
+{
+    uint32_t n64 = 64;
+    uint32_t n8 = 8;
+    MaskReg full = UpdateMask<float>(n64);
+    MaskReg low = UpdateMask<float>(n8);
+    RegTensor<float> acc;
+    RegTensor<float> cur;
+#pragma unroll
+    for (uint32_t g = 0; g < kGroups; g++) {
+        __ubuf__ float* base = data + g * 8 * kLeaf;
+        LoadAlign<float, DataCopyMode::DATA_BLOCK_COPY>(acc, base, kStride, full);
+#pragma unroll
+        for (uint32_t b = 1; b < kBlocks; b++) {
+            LoadAlign<float, DataCopyMode::DATA_BLOCK_COPY>(cur, base + b * kLanes, %s, full);
+            Add(acc, acc, cur, full);
+        }
+        StoreAlign(data + g * 8, acc, low);
+    }
+}
+`
+
+// TestNestedRewriteCall: the saving in one VF call of a rewrite in a loop
+// nested in another (ASC5003's padding) is what ascvet sim gives for the
+// function as written and for a copy padded by hand.
+func TestNestedRewriteCall(t *testing.T) {
+	dir := t.TempDir()
+	orig, padded := filepath.Join(dir, "orig.asc"), filepath.Join(dir, "padded.asc")
+	for p, stride := range map[string]string{orig: "kStride", padded: "kStride + 1"} {
+		if err := os.WriteFile(p, fmt.Appendf(nil, nestedStride, stride), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, out, errs := ascvet(t, "-f", "json", "-fail", "none", "-checks", "ASC5003", orig)
+	var res struct {
+		Findings []struct {
+			Line    int    `json:"line"`
+			Message string `json:"message"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v\n%s%s", err, out, errs)
+	}
+	sim := func(p string) int {
+		_, out, errs := ascvet(t, "sim", "-f", "json", p+":9")
+		var r struct {
+			Cycles int `json:"cycles"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || r.Cycles <= 0 {
+			t.Fatalf("sim %s: %v\n%s%s", p, err, out, errs)
+		}
+		return r.Cycles
+	}
+	before, after := sim(orig), sim(padded)
+	if after >= before {
+		t.Fatalf("sim: padded by hand %d cycles, as written %d", after, before)
+	}
+	found := false
+	for _, f := range res.Findings {
+		if f.Line != 23 {
+			continue
+		}
+		found = true
+		var saved, of int
+		k := strings.Index(f.Message, "(a VF call: ~")
+		if k < 0 {
+			t.Fatalf("the inner load's finding gives no VF call's saving: %s", f.Message)
+		}
+		if _, err := fmt.Sscanf(f.Message[k:], "(a VF call: ~%d cycles of %d", &saved, &of); err != nil {
+			t.Fatalf("%v: %s", err, f.Message[k:])
+		}
+		if of != before || saved < before-after-1 || saved > before-after+1 {
+			t.Errorf("finding: ~%d cycles of %d a call; sim: %d as written, %d padded by hand (%d saved)", saved, of, before, after, before-after)
+		}
+	}
+	if !found {
+		t.Fatalf("no ASC5003 finding on line 23:\n%s", out)
 	}
 }
