@@ -448,11 +448,7 @@ func (p *condParser) primary() (int64, bool) {
 		}
 		return v, ok
 	case c >= '0' && c <= '9':
-		j := p.i
-		for j < len(p.s) && (isIdentChar(p.s[j]) || p.s[j] == '\'') {
-			j++
-		}
-		v, ok := parseInt(p.s[p.i:j])
+		v, j, ok := numberAt(p.s, p.i)
 		p.i = j
 		if !ok {
 			p.failed = true

@@ -103,6 +103,18 @@ func (ev *evaluator) alias(t string) string {
 	return t
 }
 
+// numberAt reads the integer literal that starts at s[i] (digits,
+// separators, a base prefix and suffixes): its value, the offset after it,
+// and whether it is one.
+func numberAt(s string, i int) (int64, int, bool) {
+	j := i
+	for j < len(s) && (isIdentChar(s[j]) || s[j] == '\'') {
+		j++
+	}
+	v, ok := parseInt(s[i:j])
+	return v, j, ok
+}
+
 // exprParser parses a C++ integer constant expression of a definition.
 type exprParser struct {
 	s      string
@@ -270,11 +282,7 @@ func (p *exprParser) primary() *ir.Expr {
 		}
 		return x
 	case c >= '0' && c <= '9':
-		j := p.i
-		for j < len(p.s) && (isIdentChar(p.s[j]) || p.s[j] == '\'') {
-			j++
-		}
-		v, ok := parseInt(p.s[p.i:j])
+		v, j, ok := numberAt(p.s, p.i)
 		p.i = j
 		if !ok {
 			p.failed = true
