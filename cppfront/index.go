@@ -1,6 +1,7 @@
 package cppfront
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"maps"
 	"os"
@@ -153,7 +154,17 @@ func (ix *Index) load(path string) *header {
 	if err != nil {
 		return nil
 	}
-	h = scan(path, src)
+	text := src
+	if defs := ix.commandDefines(); len(defs) > 0 {
+		// Under -D the header is read as the build reads it: the #if
+		// chains it and the command line decide selected, as a file's own
+		// are (selectConditionals). Its sum stays that of its bytes.
+		sel := bytes.Clone(src)
+		if selectConditionals(sel, lexText(sel), defs) {
+			text = sel
+		}
+	}
+	h = scan(path, text)
 	h.path, h.size, h.mtime, h.gen, h.sum = path, st.Size(), st.ModTime().UnixNano(), gen, sha256.Sum256(src)
 	ix.mu.Lock()
 	ix.headers[path] = h

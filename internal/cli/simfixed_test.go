@@ -338,6 +338,50 @@ __simd_vf__ inline void CondVF(__ubuf__ uint64_t* dst, __ubuf__ uint64_t* src, u
 			t.Errorf("-D %s: ir shows %d Div and %d Mul, want %d and %d\n%s%s", c.def, div, mul, c.div, c.mul, out, errs)
 		}
 	}
+	// A header's chain, under -D: the constant the build defines folds
+	// the loop's trip count; without -D its two definitions leave it
+	// unknown.
+	hdr := filepath.Join(filepath.Dir(p), "lanes.h")
+	if err := os.WriteFile(hdr, []byte(`#ifndef LANES_H
+#define LANES_H
+#if BUILD_MODE == 1
+constexpr uint32_t kLanes = 64;
+#else
+constexpr uint32_t kLanes = 32;
+#endif
+#endif
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k := filepath.Join(filepath.Dir(p), "lanes.asc")
+	if err := os.WriteFile(k, []byte(`#include "kernel_operator.h"
+#include "lanes.h"
+__simd_vf__ inline void LanesVF(__ubuf__ float* dst, __ubuf__ float* src)
+{
+    AscendC::Reg::RegTensor<float> x;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    for (uint16_t i = 0; i < kLanes; ++i) {
+        AscendC::Reg::LoadAlign(x, src + i * 64);
+        AscendC::Reg::StoreAlign(dst + i * 64, x, m);
+    }
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ def, trip string }{
+		{"BUILD_MODE=1", "trip=64"},
+		{"BUILD_MODE=2", "trip=32"},
+		{"", "trip=?"},
+	} {
+		args := []string{"ir"}
+		if c.def != "" {
+			args = append(args, "-D", c.def)
+		}
+		_, out, errs := ascvet(t, append(args, k)...)
+		if !strings.Contains(out, c.trip) {
+			t.Errorf("-D %s: the loop has no %s\n%s%s", c.def, c.trip, out, errs)
+		}
+	}
 	for _, bad := range []string{"1X=2", "A=1;B=2", "=3"} {
 		if code, _, errs := ascvet(t, "-D", bad, p); code != exitUsage || errs == "" {
 			t.Errorf("-D %s: exit %d, stderr %q", bad, code, errs)
