@@ -14,11 +14,13 @@ import (
 	"github.com/ascvet/ascvet/regalloc"
 )
 
-// OverrunCategory starts the Diagnostic.Category of a finding whose peak
-// is in a helper of an included header: the rest names the class, the
-// helper's file and the line of the peak, and the helper, then after a
-// '#' the registers live there. Findings of one run whose categories
-// agree up to the '#' are one overrun that several kernels inline.
+// OverrunCategory starts the Diagnostic.Category of a register-pressure
+// finding: the rest names the class, the file of the peak and the region
+// or helper that holds it, then after a '#' the registers live there (not
+// the line: where several points of a helper tie for the peak, the one
+// found depends on what the caller keeps live). Findings of one run whose categories agree up to the '#' are one
+// overrun: one in a helper of an included header that several kernels
+// inline, or that the helper's own file reports too.
 const OverrunCategory = "overrun "
 
 // overrun is one region's instantiation whose peak in a class exceeds the
@@ -121,7 +123,7 @@ func report(pass *analysis.Pass, res *Result, c regalloc.Class, consequence stri
 		if a, err := filepath.Abs(file); err == nil {
 			file = a
 		}
-		d.Category = fmt.Sprintf("%s%s %s:%d %s#%d", OverrunCategory, c, file, op.Line, name, p.Peak)
+		d.Category = fmt.Sprintf("%s%s %s: %s#%d", OverrunCategory, c, file, name, p.Peak)
 	} else {
 		regions := make([]*ir.Func, 0, len(res.Files))
 		for fn := range res.Files {
@@ -133,7 +135,16 @@ func report(pass *analysis.Pass, res *Result, c regalloc.Class, consequence stri
 		}
 		d.Pos, d.End = home.Pos, home.BodyPos
 		name = home.Name
-		at = fmt.Sprintf("at line %d", pass.Fset.Position(p.At.Pos).Line)
+		op := pass.Fset.Position(p.At.Pos)
+		at = fmt.Sprintf("at line %d", op.Line)
+		// A kernel of another folder that inlines this helper reports
+		// the same overrun at its call (the branch above): the category
+		// lets the driver keep this one, where it happens.
+		file := op.Filename
+		if a, err := filepath.Abs(file); err == nil {
+			file = a
+		}
+		d.Category = fmt.Sprintf("%s%s %s: %s#%d", OverrunCategory, c, file, name, p.Peak)
 	}
 	seen := map[*ir.Func]bool{}
 	for _, o := range g {

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -11,10 +12,11 @@ import (
 )
 
 // sameOverrun reports, of the register-pressure findings that name one
-// overrun in a helper of a header (regpressure.OverrunCategory: the
-// helper, the line of the peak in its file, the class), only one: the
-// kernel with the most registers live there, the first in the run's order
-// among equals. Two kernels of a folder that inline the same helper each
+// overrun (regpressure.OverrunCategory: the region or helper that holds
+// the peak, its file, the class), only one: the helper's own file's
+// finding when the run has it (the overrun is reported where it happens),
+// else the kernel with the most registers live there, the first in the
+// run's order among equals. Two kernels of a folder that inline the same helper each
 // see its overrun, at their calls: one finding is the overrun, and the
 // others become its related locations, kept with -show-ignored as
 // suppressed by it. Findings a directive or the baseline suppressed are
@@ -39,10 +41,25 @@ func sameOverrun(issues []report.Issue, lang string) {
 		v, _ := strconv.Atoi(n)
 		return v
 	}
+	// own reports whether issue i is in the file that holds the peak:
+	// where the overrun happens.
+	own := func(key string, i int) bool {
+		f := issues[i].Pos.Filename
+		if a, err := filepath.Abs(f); err == nil {
+			f = a
+		}
+		return strings.Contains(key, " "+f+":")
+	}
 	for _, key := range order {
 		g := groups[key]
 		rep := g[0]
 		for _, i := range g[1:] {
+			if own(key, i) != own(key, rep) {
+				if own(key, i) {
+					rep = i
+				}
+				continue
+			}
 			if live(i) > live(rep) {
 				rep = i
 			}
