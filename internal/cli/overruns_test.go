@@ -36,12 +36,7 @@ func TestSameOverrunOnce(t *testing.T) {
 	}
 	findings := func(args ...string) []report.JSONFinding {
 		t.Helper()
-		_, out, errs := ascvet(t, append([]string{"-f", "json", "-fail", "none", "-cache", "off", "-checks", "ASC3002"}, args...)...)
-		var rep report.JSONReport
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatalf("%v\n%s\n%s", err, out, errs)
-		}
-		return rep.Findings
+		return asc3002Findings(t, args...)
 	}
 	got := findings(dir)
 	if len(got) != 1 || filepath.Base(got[0].File) != "a_kernel.asc" || !strings.Contains(got[0].Message, "NineSelects keeps 10 MaskReg") {
@@ -119,12 +114,7 @@ __simd_vf__ inline void TenKernel(__ubuf__ float* dst, __ubuf__ float* src, uint
 	}
 	findings := func(args ...string) []report.JSONFinding {
 		t.Helper()
-		_, out, errs := ascvet(t, append([]string{"-f", "json", "-fail", "none", "-cache", "off", "-checks", "ASC3002"}, args...)...)
-		var rep report.JSONReport
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatalf("%v\n%s\n%s", err, out, errs)
-		}
-		return rep.Findings
+		return asc3002Findings(t, args...)
 	}
 	got := findings(dir)
 	if len(got) != 1 || filepath.Base(got[0].File) != "ten_masks.h" || !strings.Contains(got[0].Message, "TenMasks keeps") {
@@ -145,4 +135,16 @@ __simd_vf__ inline void TenKernel(__ubuf__ float* dst, __ubuf__ float* src, uint
 	if len(alone) != 1 || filepath.Base(alone[0].File) != "ten_kernel.asc" {
 		t.Fatalf("ten_kernel.asc alone: want its finding; got %+v", alone)
 	}
+}
+
+// asc3002Findings runs ascvet's ASC3002 alone with args, the cache off,
+// and returns its findings.
+func asc3002Findings(t *testing.T, args ...string) []report.JSONFinding {
+	t.Helper()
+	_, out, errs := ascvet(t, append([]string{"-f", "json", "-fail", "none", "-cache", "off", "-checks", "ASC3002"}, args...)...)
+	var rep report.JSONReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out, errs)
+	}
+	return rep.Findings
 }
