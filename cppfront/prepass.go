@@ -73,7 +73,7 @@ func prepassDefs(src []byte, defs map[string]string) ([]byte, []blank, *tokens) 
 	loneCRs(out)
 	p := &prepasser{src: src, out: out, local: map[string]bool{}, walk: 2*len(out) + condReach}
 	t := lexText(out)
-	if selectConditionals(out, t, defs) {
+	if selectConditionals(out, t, defs) && !t.dropBlanked() {
 		t = lexText(out)
 	}
 	p.scan(t.toks, 0)

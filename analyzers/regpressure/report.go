@@ -18,10 +18,21 @@ import (
 // finding: the rest names the class, the file of the peak and the region
 // or helper that holds it, then after a '#' the registers live there (not
 // the line: where several points of a helper tie for the peak, the one
-// found depends on what the caller keeps live). Findings of one run whose categories agree up to the '#' are one
-// overrun: one in a helper of an included header that several kernels
-// inline, or that the helper's own file reports too.
+// found depends on what the caller keeps live). Findings of one run whose
+// categories agree up to the '#' are one overrun: one in a helper of an
+// included header that several kernels inline, or that the helper's own
+// file reports too.
 const OverrunCategory = "overrun "
+
+// overrunCategory is the Diagnostic.Category of an overrun of class c
+// whose peak, peak registers live, is in the region or helper name of
+// file.
+func overrunCategory(c regalloc.Class, file, name string, peak int) string {
+	if a, err := filepath.Abs(file); err == nil {
+		file = a
+	}
+	return fmt.Sprintf("%s%s %s: %s#%d", OverrunCategory, c, file, name, peak)
+}
 
 // overrun is one region's instantiation whose peak in a class exceeds the
 // budget.
@@ -119,11 +130,7 @@ func report(pass *analysis.Pass, res *Result, c regalloc.Class, consequence stri
 		at = fmt.Sprintf("at line %d of %s", op.Line, relTo(res, rep.fn, op.Filename))
 		// Other kernels that inline the helper see the same overrun:
 		// the driver reports it once (the category names it).
-		file := op.Filename
-		if a, err := filepath.Abs(file); err == nil {
-			file = a
-		}
-		d.Category = fmt.Sprintf("%s%s %s: %s#%d", OverrunCategory, c, file, name, p.Peak)
+		d.Category = overrunCategory(c, op.Filename, name, p.Peak)
 	} else {
 		regions := make([]*ir.Func, 0, len(res.Files))
 		for fn := range res.Files {
@@ -140,11 +147,7 @@ func report(pass *analysis.Pass, res *Result, c regalloc.Class, consequence stri
 		// A kernel of another folder that inlines this helper reports
 		// the same overrun at its call (the branch above): the category
 		// lets the driver keep this one, where it happens.
-		file := op.Filename
-		if a, err := filepath.Abs(file); err == nil {
-			file = a
-		}
-		d.Category = fmt.Sprintf("%s%s %s: %s#%d", OverrunCategory, c, file, name, p.Peak)
+		d.Category = overrunCategory(c, op.Filename, name, p.Peak)
 	}
 	seen := map[*ir.Func]bool{}
 	for _, o := range g {

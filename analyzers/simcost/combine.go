@@ -376,10 +376,7 @@ func (md *Model) perCall(d *analysis.Diagnostic, rec *fixRec) {
 	rr := memo(&md.mu, &md.calls, callKey{rec.fn, rec.cost.Instance}, func() *simcheck.RegionResult {
 		return md.callMachine().RunInstance(rec.fn, bind, md.Iterations, nil)
 	})
-	top := rec.lp
-	for top.Parent != ir.NoLoop {
-		top = rec.fn.Loops[top.Parent]
-	}
+	top := topLoop(rec.fn, rec.lp)
 	before := rr.Cycles
 	after, ok := md.callMachine().CyclesWith(rr, rec.fn, bind, top, md.Iterations, rec.drop)
 	if !ok {
@@ -443,6 +440,15 @@ func instanceNamed(fn *ir.Func, name string) (ir.Bindings, bool) {
 	return ir.Bindings{}, false
 }
 
+// topLoop returns the top-level loop of fn that holds lp (lp itself when
+// it is one).
+func topLoop(fn *ir.Func, lp *ir.Loop) *ir.Loop {
+	for lp.Parent != ir.NoLoop {
+		lp = fn.Loops[lp.Parent]
+	}
+	return lp
+}
+
 // callPrefix starts the clause callPhrase writes.
 const callPrefix = " (a VF call: "
 
@@ -477,21 +483,18 @@ func (md *Model) callRewritten(c *Cost, fn *ir.Func, bind ir.Bindings, lp *ir.Lo
 	rr := memo(&md.mu, &md.calls, callKey{fn, c.Instance}, func() *simcheck.RegionResult {
 		return md.callMachine().RunInstance(fn, bind, md.Iterations, nil)
 	})
-	top := lp
-	if lp.Parent != ir.NoLoop {
+	top := topLoop(fn, lp)
+	if top != lp {
 		// A loop inside another: the top-level loop the call runs, built
 		// with the fix made wherever its body repeats the inner loop's.
 		// Halving the inner loop's iterations is no rewrite of that body:
 		// no clause then.
-		for top.Parent != ir.NoLoop {
-			top = fn.Loops[top.Parent]
-		}
-		bound := bind.Loop(top)
-		fixed, halve, ok := fix(bind, top, simcheck.BodyOfInstance(fn, bind, bound, nil))
+		written, _ := md.writtenBody(fn, bind, top)
+		fixed, halve, ok := fix(bind, top, written)
 		if !ok || halve {
 			return
 		}
-		body, n = fixed, simcheck.Trip(bound, md.Iterations)
+		body, n = fixed, simcheck.Trip(bind.Loop(top), md.Iterations)
 	}
 	after, ok := md.callMachine().CyclesWithBody(rr, top, bind, body, n)
 	if ok && rr.Cycles > 0 {

@@ -9,7 +9,8 @@ import (
 
 // rewriteFn builds, from loop lp's body as instantiation b builds it as
 // written, the loop a fix makes of it, and whether that loop runs half the
-// iterations. ok is false when the fix changes nothing in that build (an
+// iterations. lp is the loop the fix is for, or the top-level loop around
+// it when a VF call is priced (callRewritten). ok is false when the fix changes nothing in that build (an
 // instruction in an if constexpr branch it does not take).
 type rewriteFn func(b ir.Bindings, lp *ir.Loop, body simcheck.Body) (fixed simcheck.Body, halve, ok bool)
 

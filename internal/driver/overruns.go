@@ -16,8 +16,8 @@ import (
 // the peak, its file, the class), only one: the helper's own file's
 // finding when the run has it (the overrun is reported where it happens),
 // else the kernel with the most registers live there, the first in the
-// run's order among equals. Two kernels of a folder that inline the same helper each
-// see its overrun, at their calls: one finding is the overrun, and the
+// run's order among equals. Two kernels of a folder that inline the same
+// helper each see its overrun, at their calls: one finding is the overrun, and the
 // others become its related locations, kept with -show-ignored as
 // suppressed by it. Findings a directive or the baseline suppressed are
 // left as they are; lang is the output language.
