@@ -13,9 +13,7 @@
 package cppfront
 
 import (
-	"bytes"
 	"go/token"
-	"slices"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -210,7 +208,7 @@ func parseLazy(toks *tokens, blanks []blank, clk clock, only [][2]int) ([]*sitte
 	}
 	// The lazy text has tokens of its own (its cuts). Those of clean are
 	// not kept through the parse: a parse again whole lexes it again.
-	trees, segs := parseTreesSkipping(p.text, p.bodies, clk)
+	trees, segs := parseTreesSkipping(p.text, p.holes, clk)
 	if trees == nil {
 		return nil, nil
 	}
@@ -261,35 +259,31 @@ func parseTrees(clean []byte, toks *tokens, clk clock) ([]*sitter.Tree, []segmen
 }
 
 // parseTreesSkipping is parseTrees for lazy text. A file parsed whole is
-// parsed with tree-sitter's included ranges leaving out the inside of each
-// blanked body, so the parser does not even read the white space there: the
-// tree is the same (every blanked body an empty compound statement from its
-// { to its }), and the parse of the corpus's planned files takes 11% less.
-// A big file goes to the segments as before.
-func parseTreesSkipping(text []byte, bodies [][2]int, clk clock) ([]*sitter.Tree, []segment) {
-	if len(text) >= segmentMin || len(bodies) == 0 {
+// parsed with tree-sitter's included ranges leaving out the holes (the
+// inside of each blanked body but its empty statement, and the statements
+// and prototypes blanked whole), so the parser does not even read the
+// white space there: the tree is the same (every blanked body an empty
+// compound statement from its { to its }), and the parse of the corpus's
+// planned files takes 11% less. A big file goes to the segments as before.
+func parseTreesSkipping(text []byte, holes [][2]int, clk clock) ([]*sitter.Tree, []segment) {
+	if len(text) >= segmentMin || len(holes) == 0 {
 		return parseTrees(text, nil, clk)
 	}
 	if clk.stopped() {
 		return nil, nil
 	}
-	rs := make([]sitter.Range, 0, len(bodies)+1)
+	rs := make([]sitter.Range, 0, len(holes)+1)
 	starts := tsutil.LineStarts(text)
-	add := func(from, to int) {
-		if to > from {
-			rs = append(rs, byteRange(starts, from, to))
-		}
-	}
-	bodies = slices.SortedFunc(slices.Values(bodies), func(a, b [2]int) int { return a[0] - b[0] })
 	prev := 0
-	for _, b := range bodies { // not nested: declaration-level bodies
-		add(prev, b[0]+1)
-		if k := b[0] + 1 + bytes.IndexByte(text[b[0]+1:b[1]], ';'); k > b[0] {
-			add(k, k+1) // the empty statement planLazy leaves in the body
+	for _, h := range holes { // in order, not overlapping
+		if h[0] > prev {
+			rs = append(rs, byteRange(starts, prev, h[0]))
 		}
-		prev = b[1]
+		prev = max(prev, h[1])
 	}
-	add(prev, len(text))
+	if prev < len(text) {
+		rs = append(rs, byteRange(starts, prev, len(text)))
+	}
 	p := getParser()
 	defer func() {
 		_ = p.SetIncludedRanges(nil)

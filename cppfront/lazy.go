@@ -71,7 +71,8 @@ import (
 // tree-sitter 4.4% fewer nodes to build (8.75 M to 8.36 M) and 34.6 MB of
 // 47.1 MB to read instead of 38.4 MB.
 //
-// Class bodies, namespaces and everything between functions are kept.
+// Class bodies, namespaces and everything between functions are kept,
+// but for the prototypes lazydecl.go finds.
 // Where the scan is unsure, it keeps: a brace that follows something other
 // than ")" (or const, override, final, noexcept), a header with an "="
 // outside a template parameter list (a lambda), a class whose header has a
@@ -111,6 +112,7 @@ type lazyBlock struct {
 type lazyPlan struct {
 	text   []byte   // the text to parse
 	bodies [][2]int // the blanked blocks: offsets of { and }
+	holes  [][2]int // the stretches blanked whole, [from, to), in order: the parse skips them (parseTreesSkipping)
 	kept   int      // bytes not blanked
 }
 
@@ -125,7 +127,7 @@ type lazyPlan struct {
 // instantiations reach them).
 func planLazy(t *tokens, blanks []blank, only [][2]int) *lazyPlan {
 	clean := t.src
-	blocks, why, ok := classify(t, blanks, only)
+	blocks, why, hits, ok := classify(t, blanks, only)
 	if !ok {
 		return nil
 	}
@@ -136,6 +138,7 @@ func planLazy(t *tokens, blanks []blank, only [][2]int) *lazyPlan {
 		}
 		gaps = append(gaps, b.gaps...)
 	}
+	gaps = append(gaps, t.prototypes(blocks, hits)...) // lazydecl.go
 	out := bytes.Clone(clean)
 	p := &lazyPlan{text: out, bodies: bodies, kept: len(clean)}
 	for _, b := range bodies {
@@ -146,15 +149,19 @@ func planLazy(t *tokens, blanks []blank, only [][2]int) *lazyPlan {
 		// which tree-sitter takes them for when a stray ";" follows
 		// (T CeilDiv(T a, T b) {...};), and the file would be parsed
 		// again whole.
-		in[bytes.IndexByte(in, ' ')] = ';'
+		semi := b[0] + 1 + bytes.IndexByte(in, ' ')
+		out[semi] = ';'
 		p.kept -= b[1] - b[0] - 2
+		p.holes = append(p.holes, [2]int{b[0] + 1, semi}, [2]int{semi + 1, b[1]})
 	}
 	// In the bodies kept, the statements lowering never reads, and every
 	// comment left.
 	for _, g := range gaps {
 		fill(out[g[0]:g[1]])
 		p.kept -= g[1] - g[0]
+		p.holes = append(p.holes, g)
 	}
+	slices.SortFunc(p.holes, func(a, b [2]int) int { return a[0] - b[0] })
 	comments := blankComments(t, out)
 	p.kept -= comments
 	if len(bodies) == 0 && len(gaps) == 0 && comments == 0 {
@@ -169,11 +176,11 @@ func planLazy(t *tokens, blanks []blank, only [][2]int) *lazyPlan {
 // the scan can tell), "empty", "hot" (a VF marker in the header or body),
 // "constexpr", "setter" (a constructor or Init method), "caller" (it
 // mentions a name a hot block's header calls).
-func classify(t *tokens, blanks []blank, only [][2]int) ([]lazyBlock, []string, bool) {
+func classify(t *tokens, blanks []blank, only [][2]int) ([]lazyBlock, []string, []int, bool) {
 	clean := t.src
 	blocks, classes, ok := scanBlocks(t)
 	if !ok || len(blocks) == 0 {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	hits := vfHits(clean, blanks)
 	marked := func(b *lazyBlock) bool {
@@ -261,7 +268,7 @@ func classify(t *tokens, blanks []blank, only [][2]int) ([]lazyBlock, []string, 
 			blocks[k].gaps = t.statementGaps(blocks, &blocks[k], -1, names, &defined)
 		}
 	}
-	return blocks, why, true
+	return blocks, why, hits, true
 }
 
 // statementGaps returns the stretches of the body of b, a caller's (the

@@ -417,7 +417,7 @@ func TestLazySkipsBodies(t *testing.T) {
 		}
 		planned++
 		blank, _ := parseTrees(pl.text, nil, clock{})
-		skip, segs := parseTreesSkipping(pl.text, pl.bodies, clock{})
+		skip, segs := parseTreesSkipping(pl.text, pl.holes, clock{})
 		if len(blank) != 1 || len(skip) != 1 || segs != nil {
 			t.Fatalf("%s: %d and %d trees", p, len(blank), len(skip))
 		}
