@@ -290,7 +290,7 @@ func (e *env) exprDepth(fl *flat, i int32, depth int) *ir.Expr {
 		if v, ok := sizeCall(fl, i); ok {
 			return ir.Const(v)
 		}
-		if x := e.constCall(fl, i); x != nil {
+		if x := e.constCallDepth(fl, i, depth); x != nil {
 			return x
 		}
 		if e.fb != nil {
@@ -356,10 +356,13 @@ func sizeCall(fl *flat, i int32) (int64, bool) {
 	return v, true
 }
 
-// constCall folds a call without arguments of a constexpr function of
-// the headers (GetVLEleNums<T>()) through the project index.
-func (e *env) constCall(fl *flat, i int32) *ir.Expr {
-	if al := fl.child(i, "arguments"); al < 0 || len(fl.named(al)) > 0 {
+// constCallDepth folds, inside an expression depth deep, a call without
+// arguments of a constexpr function (GetVLEleNums<T>()), or a call of a
+// scalar helper whose arguments fold to constants (CeilDiv(count, VL),
+// helpers.go), of the file or of the headers the project index finds.
+func (e *env) constCallDepth(fl *flat, i int32, depth int) *ir.Expr {
+	al := fl.child(i, "arguments")
+	if al < 0 {
 		return nil
 	}
 	fn := fl.child(i, "function")
@@ -371,11 +374,27 @@ func (e *env) constCall(fl *flat, i int32) *ir.Expr {
 	if !isIdentifier(name) {
 		return nil
 	}
-	// The scope last: making it reads the headers, which a call with
-	// arguments never needs.
+	var args []int64
+	if kids := fl.named(al); len(kids) > 0 {
+		if len(kids) > maxHelperArgs || notCalls[name] {
+			return nil
+		}
+		for _, k := range kids {
+			v, ok := e.exprDepth(fl, k, depth+1).Value()
+			if !ok {
+				return nil
+			}
+			args = append(args, v)
+		}
+	}
+	// The scope last: making it reads the headers.
 	sc := e.lw.scope()
 	if sc == nil {
 		return nil
+	}
+	if args != nil {
+		x, _ := sc.CallArgs(name, splitTargs(text), args)
+		return x
 	}
 	x, _ := sc.Call(name, splitTargs(text))
 	return x

@@ -120,7 +120,8 @@ type exprParser struct {
 	s      string
 	i      int
 	ev     *evaluator
-	types  map[string]string // template parameter -> argument
+	types  map[string]string  // template parameter -> argument
+	vars   map[string]ir.Expr // a helper's parameters -> the values of the call's arguments (helpers.go)
 	failed bool
 }
 
@@ -143,9 +144,83 @@ func (p *exprParser) eat(tok string) bool {
 	return false
 }
 
-var binaryLevels = [][]string{{"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}}
+var binaryLevels = [][]string{{"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}}
 
-func (p *exprParser) expr() *ir.Expr { return p.binary(0) }
+// expr parses a conditional expression: c ? a : b, || and && over the
+// binary levels. A comparison, a logical operator and the condition of a
+// ?: need constants; both branches of a ?: are parsed, and the one the
+// condition takes is the value (the other may divide by zero: it is not
+// folded, and not taken).
+func (p *exprParser) expr() *ir.Expr {
+	c := p.logic(false)
+	if p.failed || !p.peek("?") {
+		return c
+	}
+	p.i++
+	a := p.expr()
+	if p.failed || !p.eat(":") {
+		p.failed = true
+		return nil
+	}
+	b := p.expr()
+	if p.failed {
+		return nil
+	}
+	v, ok := c.Value()
+	if !ok {
+		p.failed = true
+		return nil
+	}
+	if v != 0 {
+		return a
+	}
+	return b
+}
+
+// logic parses || (and false) or && (and true) over the binary levels.
+func (p *exprParser) logic(and bool) *ir.Expr {
+	next := func() *ir.Expr {
+		if and {
+			return p.binary(0)
+		}
+		return p.logic(true)
+	}
+	op := "||"
+	if and {
+		op = "&&"
+	}
+	x := next()
+	for !p.failed && p.peek(op) {
+		p.i += 2
+		y := next()
+		if p.failed {
+			return nil
+		}
+		xv, ok := x.Value()
+		if !ok {
+			p.failed = true
+			return nil
+		}
+		if and && xv == 0 || !and && xv != 0 {
+			x = ir.Const(b2i(!and)) // decided by the left: the right is not evaluated
+			continue
+		}
+		yv, ok := y.Value()
+		if !ok {
+			p.failed = true
+			return nil
+		}
+		x = ir.Const(b2i(yv != 0))
+	}
+	return x
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 func (p *exprParser) binary(level int) *ir.Expr {
 	if level == len(binaryLevels) {
@@ -155,6 +230,13 @@ func (p *exprParser) binary(level int) *ir.Expr {
 	for !p.failed {
 		op := ""
 		for _, o := range binaryLevels[level] {
+			if len(o) == 2 && o != "<<" && o != ">>" {
+				if p.peek(o) {
+					op = o // == != <= >=
+					break
+				}
+				continue
+			}
 			if p.peek(o) && !p.peek(o+o) && !p.peek(o+"=") || (o == "<<" || o == ">>") && p.peek(o) {
 				op = o
 				break
@@ -176,6 +258,18 @@ func (p *exprParser) binary(level int) *ir.Expr {
 				return nil
 			}
 			switch op {
+			case "==":
+				x = ir.Const(b2i(xv == yv))
+			case "!=":
+				x = ir.Const(b2i(xv != yv))
+			case "<":
+				x = ir.Const(b2i(xv < yv))
+			case "<=":
+				x = ir.Const(b2i(xv <= yv))
+			case ">":
+				x = ir.Const(b2i(xv > yv))
+			case ">=":
+				x = ir.Const(b2i(xv >= yv))
 			case "<<":
 				x = ir.Const(xv << yv)
 			case ">>":
@@ -205,6 +299,14 @@ func (p *exprParser) unary() *ir.Expr {
 			return nil
 		}
 		return ir.Const(^v)
+	case p.peek("!") && !p.peek("!="):
+		p.i++
+		v, ok := p.unary().Value()
+		if !ok {
+			p.failed = true
+			return nil
+		}
+		return ir.Const(b2i(v == 0))
 	}
 	return p.primary()
 }
@@ -317,13 +419,34 @@ func (p *exprParser) primary() *ir.Expr {
 			}
 			return x
 		}
+		if v, ok := p.vars[id]; ok {
+			return &v
+		}
 		targs := p.targs()
 		if p.eat("(") {
-			if !p.eat(")") {
-				p.failed = true // only calls without arguments
-				return nil
+			var x *ir.Expr
+			if p.eat(")") {
+				x = p.ev.call(id, targs, p.types)
+			} else {
+				// A helper's call with arguments (helpers.go): each a constant.
+				var args []int64
+				for {
+					v, ok := p.expr().Value()
+					if p.failed || !ok {
+						p.failed = true
+						return nil
+					}
+					args = append(args, v)
+					if p.eat(")") {
+						break
+					}
+					if !p.eat(",") {
+						p.failed = true
+						return nil
+					}
+				}
+				x = p.ev.callArgs(id, targs, args, p.types)
 			}
-			x := p.ev.call(id, targs, p.types)
 			if x == nil {
 				p.failed = true
 			}

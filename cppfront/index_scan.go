@@ -16,6 +16,7 @@ type header struct {
 	defs     map[string]string    // object-like #define, const/constexpr: name -> value text
 	macros   map[string]*macroDef // #define and #undef, as the expander reads them (headermacro.go)
 	funcs    map[string]constFn   // constexpr functions with one return: name -> body
+	helpers  map[string][]*pureFn // scalar helpers with arguments (helpers.go): name -> one per arity
 	aliases  map[string]string    // using X = Y; typedef Y X;
 	classes  map[string]classDef  // classes and structs defined with a body (classes.go)
 	vfNames  map[string]bool      // functions defined with a VF marker (foreign.go)
@@ -83,6 +84,9 @@ func scan(path string, src []byte) *header {
 		}
 	}
 	h.macros = headerDefines(dirs)
+	if strings.Contains(text, "return") {
+		scanHelpers(text, func(name string, f pureFn) { addHelper(h.helpers, name, f) })
+	}
 	if !strings.Contains(text, "const") {
 		return h
 	}
@@ -344,5 +348,5 @@ func stripComments(s string) string {
 
 // newHeader returns an empty header, for a file's own definitions.
 func newHeader() *header {
-	return &header{defs: map[string]string{}, funcs: map[string]constFn{}, aliases: map[string]string{}, foreign: &foreignFile{}}
+	return &header{defs: map[string]string{}, funcs: map[string]constFn{}, helpers: map[string][]*pureFn{}, aliases: map[string]string{}, foreign: &foreignFile{}}
 }

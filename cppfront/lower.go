@@ -810,6 +810,7 @@ func (lw *lowerer) scope() *Scope {
 				self.funcs[lastComponent(fd.name)] = f
 			}
 		}
+		scanHelpers(stripComments(string(lw.src)), func(name string, f pureFn) { addHelper(self.helpers, name, f) })
 		lw.ixScope = lw.index.Scope(lw.f.Name, filepath.Dir(lw.f.Name), self, lw.includes, lw.outOfClass()...)
 	}
 	return lw.ixScope

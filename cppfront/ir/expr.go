@@ -323,7 +323,7 @@ const BlockBytes = 32
 // chip, by their last name component (platform::GetVRegSize(),
 // Ops::Base::GetUbBlockSize(), AscendC::GetVecLen()).
 var SizeCalls = map[string]int64{
-	"GetVRegSize": VectorBytes, "GetVecLen": VectorBytes,
+	"GetVRegSize": VectorBytes, "GetVecLen": VectorBytes, "asc_get_vf_len": VectorBytes,
 	"GetUbBlockSize": BlockBytes, "GetDataBlockSizeInBytes": BlockBytes,
 }
 
