@@ -43,8 +43,13 @@ type pureFn struct {
 	ret     string
 }
 
-// maxHelperArgs bounds the arguments of a helper (and so the memo's keys).
-const maxHelperArgs = 8
+// maxHelperArgs bounds the arguments of a helper (and so the memo's keys);
+// maxHelperCalls the helper calls one evaluation makes, nested ones
+// included: f(n) { return f(n) + f(n) + f(n); } would otherwise make 3^16.
+const (
+	maxHelperArgs  = 8
+	maxHelperCalls = 1024
+)
 
 // scanHelpers finds the scalar helpers defined in text (comments
 // stripped) and calls add for each. A body is tried at every "{" that
@@ -362,9 +367,10 @@ func (ev *evaluator) callArgs(name string, targs []string, args []int64, outer m
 	if k := strings.LastIndex(name, "::"); k >= 0 {
 		name = name[k+2:]
 	}
-	if ev.depth > 16 || len(args) > maxHelperArgs {
+	if ev.depth > 16 || len(args) > maxHelperArgs || ev.calls >= maxHelperCalls {
 		return nil
 	}
+	ev.calls++
 	for _, h := range ev.hs {
 		for _, f := range h.helpers[name] {
 			if len(f.params) != len(args) {

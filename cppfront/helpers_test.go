@@ -179,3 +179,20 @@ __global__ __aicore__ void kernel(__gm__ float* x, uint32_t n)
 		t.Errorf("trips %s, want %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestHelperHostile: a helper that calls itself, several times a level,
+// ends within the evaluation's bounds and does not fold.
+func TestHelperHostile(t *testing.T) {
+	hs := map[string][]*pureFn{}
+	scanHelpers(`__aicore__ inline uint32_t F(uint32_t n) { return F(n) + F(n) + F(n) + F(n) + F(n) + F(n); }`,
+		func(name string, f pureFn) { addHelper(hs, name, f) })
+	h := newHeader()
+	h.helpers = hs
+	ev := &evaluator{hs: []*header{h}}
+	if x := ev.callArgs("F", nil, []int64{3}, nil); x != nil {
+		t.Errorf("F(3) = %v", x)
+	}
+	if ev.calls > maxHelperCalls {
+		t.Errorf("%d calls evaluated, more than %d", ev.calls, maxHelperCalls)
+	}
+}

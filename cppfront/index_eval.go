@@ -13,6 +13,7 @@ import (
 type evaluator struct {
 	hs    []*header
 	depth int
+	calls int // helper calls evaluated (helpers.go), bounded by maxHelperCalls
 }
 
 // lookupDef returns the definition text of name in the headers.
