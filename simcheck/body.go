@@ -249,6 +249,9 @@ func (b *builder) instr(in *ir.Instr) {
 			b.div64(base)
 			return
 		}
+		if n := softOpName(in.Op, base.Elem); n != "" && !slices.Contains(b.opaque, n) {
+			b.opaque = append(b.opaque, n) // timed as the float op it is not
+		}
 		b.insts = append(b.insts, base)
 		if in.Merging && in.Op != ir.OpMove && in.Op != ir.OpMaskMove && in.Op != ir.OpDuplicate && len(in.Defs) > 0 {
 			// MERGING outside Move/Duplicate is emulated: compute, then a masked move.

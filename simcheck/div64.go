@@ -392,3 +392,40 @@ func (b *builder) div64(op Inst) {
 func (b Body) Divides64() bool {
 	return slices.ContainsFunc(b.Insts, func(in Inst) bool { return in.Div64 })
 }
+
+// A Div on 16- or 32-bit integers is no instruction of the 950 either:
+// the compiler expands vdiv on those types into a software sequence (the
+// 950's published throughput table lists Div for half and float only,
+// "software-emulated types excluded", and the API's list of emulated
+// types names int16/uint16/int32/uint32 Div). Unlike the 64-bit Div's,
+// the sequence is in no public source, so the simulator times the Div as
+// the float Div it is not, and says so: the body's Opaque names it
+// ("Div on int32_t"), and a price built on it says the loop costs more on
+// hardware. asc-devkit's FloorMod best practice (simd_simt_high_performance,
+// case 1) measures about 51 cycles an iteration for a loop of one int32
+// Div and 13 other instructions, where the float Div's timing gives 8.
+
+// softOpName is the Opaque entry of an instruction the compiler expands
+// into a sequence that is not published (a Div on 16- or 32-bit
+// integers), or "".
+func softOpName(op ir.Op, elem string) string {
+	if op != ir.OpDiv {
+		return ""
+	}
+	switch e := strings.TrimPrefix(elem, "AscendC::"); e {
+	case "int16_t", "uint16_t", "int32_t", "uint32_t":
+		return softPrefix + e
+	}
+	return ""
+}
+
+// softPrefix starts the Opaque entries of softOpName: no helper's name
+// holds a space.
+const softPrefix = "Div on "
+
+// SoftDiv reports whether an Opaque entry of a Body is an integer Div the
+// compiler expands into an unpublished software sequence (softOpName),
+// not a helper whose body is unknown, and its element type.
+func SoftDiv(name string) (elem string, ok bool) {
+	return strings.CutPrefix(name, softPrefix)
+}

@@ -490,3 +490,36 @@ func TestCyclesOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftDiv: a Div on 16- or 32-bit integers, which the compiler
+// expands into a sequence that is not published, is named in the body's
+// Opaque (timed as a float Div); a float Div and a 64-bit Div (run as its
+// sequence, div64.go) are not.
+func TestSoftDiv(t *testing.T) {
+	for elem, want := range map[string]string{"int32_t": "Div on int32_t", "uint16_t": "Div on uint16_t", "float": "", "half": "", "int64_t": ""} {
+		src := strings.ReplaceAll(`__simd_vf__ inline void K(__ubuf__ ELEM* x, __ubuf__ ELEM* y)
+{
+    AscendC::Reg::RegTensor<ELEM> a, b;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<ELEM>();
+    for (uint16_t i = 0; i < 8; ++i) {
+        AscendC::Reg::LoadAlign(a, x + i * 64);
+        AscendC::Reg::LoadAlign(b, y + i * 64);
+        AscendC::Reg::Div(a, a, b, m);
+        AscendC::Reg::StoreAlign(x + i * 64, a, m);
+    }
+}
+`, "ELEM", elem)
+		f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(src))
+		if err != nil || len(f.Funcs) != 1 || len(f.Funcs[0].Loops) != 1 {
+			t.Fatalf("%s: parse: %v", elem, err)
+		}
+		body := simcheck.BodyOf(f.Funcs[0], f.Funcs[0].Loops[0], nil)
+		got := strings.Join(body.Opaque, ",")
+		if got != want {
+			t.Errorf("%s: Opaque %q, want %q", elem, got, want)
+		}
+		if e, ok := simcheck.SoftDiv(got); ok != (want != "") || ok && e != elem {
+			t.Errorf("%s: SoftDiv(%q) = %q, %v", elem, got, e, ok)
+		}
+	}
+}

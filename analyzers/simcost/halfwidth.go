@@ -35,9 +35,7 @@ func (c Cost) HalvedPhrase() string {
 	} else {
 		s = fmt.Sprintf("halving the iterations saves nothing measurable over the %d simulated iterations", c.Iterations)
 	}
-	if len(c.Opaque) > 0 {
-		s += fmt.Sprintf(" (timed with %s as one instruction: not defined in the file)", strings.Join(c.Opaque, ", "))
-	}
+	s += opaquePhrase(c.Opaque)
 	switch {
 	case c.Instance != "" && c.Of > 1:
 		s += fmt.Sprintf(" (timed for %s, of %d instantiations the one it saves most in)", c.Instance, c.Of)

@@ -319,10 +319,7 @@ func (c Cost) Saved() int {
 // Phrase is the text a finding carries: "saves ~N cycles per iteration (X% of the loop)",
 // and which helpers were timed as one instruction, their bodies unknown.
 func (c Cost) Phrase() string {
-	s := c.phrase()
-	if len(c.Opaque) > 0 {
-		s += fmt.Sprintf(" (timed with %s as one instruction: not defined in the file)", strings.Join(c.Opaque, ", "))
-	}
+	s := c.phrase() + opaquePhrase(c.Opaque)
 	switch {
 	case c.Instance != "" && c.Of > 1 && c.Saved() <= 0:
 		s += fmt.Sprintf(" (timed for each of %d instantiations)", c.Of)
@@ -730,4 +727,27 @@ func Extract(related []analysis.RelatedInformation) (Cost, bool, []analysis.Rela
 		rest = append(rest, r)
 	}
 	return c, found, rest
+}
+
+// opaquePhrase says which parts of the simulated code were timed as one
+// instruction: helpers whose bodies are not in the project, and integer
+// Divs, which the compiler expands into a sequence it does not publish
+// (simcheck.SoftDiv).
+func opaquePhrase(opaque []string) string {
+	var helpers, soft []string
+	for _, o := range opaque {
+		if elem, ok := simcheck.SoftDiv(o); ok {
+			soft = append(soft, elem)
+		} else {
+			helpers = append(helpers, o)
+		}
+	}
+	var s string
+	if len(helpers) > 0 {
+		s += fmt.Sprintf(" (timed with %s as one instruction: not defined in the file)", strings.Join(helpers, ", "))
+	}
+	if len(soft) > 0 {
+		s += fmt.Sprintf(" (timed with each Div on %s as one float Div: the compiler expands an integer Div into a software sequence that is not published, so the loop costs more on hardware)", strings.Join(soft, " and "))
+	}
+	return s
 }
