@@ -192,6 +192,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *o.lang == "" && here.Settings.Lang != "" {
 		outLang = here.Settings.Lang
 	}
+	// The build macros: the index holds one set for the run, that of the
+	// configuration of the first path checked.
+	runDefs := here.Settings.Defines
+	if first := source.WalkedPath(paths[0]); first != "." {
+		if eff, err := loader.For(first); err == nil {
+			runDefs = eff.Settings.Defines
+		}
+	}
+	if defs := o.lim.Defines.Under(runDefs); defs != o.lim.Defines {
+		o.lim.Defines = defs
+		if err := runner.SetFlag(as, "define", string(defs)); err != nil {
+			fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
+			return exitInternal
+		}
+	}
 	if policy == nil {
 		eff := here
 		spec := config.DefaultFail
@@ -219,20 +234,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if observeCache != nil {
 		observeCache(rc.Stats())
 	}
-	pipe := &driver.Pipeline{Analyzers: as, Loader: loader, Checks: checkList, Lang: outLang, Parallel: *o.jobs, Roots: roots, Cache: rc, WorkDir: wd, Timeout: o.lim.FileTimeout, Override: func(s *settings.Settings) {
-		if set["chip"] {
-			s.Chip, s.Machine = *o.chipName, ""
-		}
-		if set["machine"] {
-			s.Machine = *o.machineFile
-		}
-		if set["iterations"] {
-			s.Iterations = *o.iterations
-		}
-		if set["confidence"] {
-			s.Confidence = *o.confidence
-		}
-	}}
+	pipe := &driver.Pipeline{Analyzers: as, Loader: loader, Checks: checkList, Lang: outLang, Parallel: *o.jobs, Roots: roots, Cache: rc, WorkDir: wd, Timeout: o.lim.FileTimeout,
+		Defines: runDefs, Notes: stderr, Override: func(s *settings.Settings) {
+			if set["chip"] {
+				s.Chip, s.Machine = *o.chipName, ""
+			}
+			if set["machine"] {
+				s.Machine = *o.machineFile
+			}
+			if set["iterations"] {
+				s.Iterations = *o.iterations
+			}
+			if set["confidence"] {
+				s.Confidence = *o.confidence
+			}
+		}}
 	defer tuneGC(os.Getenv)()
 	out, err := driver.Run(paths, pipe, &driver.Options{Jobs: *o.jobs, Limits: *o.lim, Progress: progress.New(stderr, *o.quiet), Fix: *o.fix, Diff: *o.diff,
 		NewFromRev: *o.newFromRev, Baseline: *o.baselineFile, WriteBaseline: *o.writeBaseline}, stdout, stderr)

@@ -205,6 +205,7 @@ type configSettings struct {
 	Iterations int            `json:"iterations"`
 	Confidence string         `json:"confidence"`
 	Lang       string         `json:"lang"`
+	Defines    []string       `json:"defines"` // NAME=VALUE, the build macros a run from here uses under -D
 	Budgets    map[string]int `json:"budgets"`
 }
 
@@ -233,7 +234,7 @@ func newConfigReport(path string, dir bool, eff *config.Effective) *configReport
 		r.Fail = config.DefaultFail
 	}
 	cs := eff.Settings
-	s := configSettings{Chip: cs.Chip, Machine: displayPath(cs.Machine), Iterations: cs.Iterations, Confidence: cs.Confidence, Lang: cs.Lang, Budgets: map[string]int{}}
+	s := configSettings{Chip: cs.Chip, Machine: displayPath(cs.Machine), Iterations: cs.Iterations, Confidence: cs.Confidence, Lang: cs.Lang, Defines: append([]string{}, cs.Defines...), Budgets: map[string]int{}}
 	if s.Chip == "" {
 		s.Chip = defaultChip
 	}
@@ -337,6 +338,13 @@ func (r *configReport) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "  iterations\t%d\t%s\n", r.Settings.Iterations, r.origin("iterations"))
 	fmt.Fprintf(tw, "  confidence\t%s\t%s\n", r.Settings.Confidence, r.origin("confidence"))
 	fmt.Fprintf(tw, "  lang\t%s\t%s\n", r.Settings.Lang, r.origin("lang"))
+	if len(r.Settings.Defines) == 0 {
+		fmt.Fprintf(tw, "  defines\t(none)\tdefault\n")
+	}
+	for _, d := range r.Settings.Defines {
+		name, _, _ := strings.Cut(d, "=")
+		fmt.Fprintf(tw, "  defines\t%s\t%s\n", d, r.origin("defines."+name))
+	}
 	for _, k := range config.BudgetKeys {
 		fmt.Fprintf(tw, "  budgets.%s\t%d\t%s\n", k, r.Settings.Budgets[k], r.origin("budgets."+k))
 	}

@@ -52,6 +52,7 @@ func runIR(args []string, stdout, stderr io.Writer) int {
 	if msg := lim.Validate(); msg != "" {
 		return commandError(stderr, "ir", msg)
 	}
+	lim.Defines = configDefines(stderr, lim.Defines, fs.Arg(0))
 	if err := lim.Apply([]*analysis.Analyzer{cppir.Analyzer}); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal

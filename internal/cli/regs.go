@@ -76,7 +76,7 @@ func runRegs(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseArgs(fs, args, stderr); !ok {
 		return code
 	}
-	if !defaultParseLimits(stderr, *defs) {
+	if !defaultParseLimits(stderr, *defs, fs.Args()) {
 		return exitInternal
 	}
 	if *format != "text" && *format != "json" {

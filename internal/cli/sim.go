@@ -20,6 +20,7 @@ import (
 	"github.com/ascvet/ascvet/internal/driver"
 	"github.com/ascvet/ascvet/internal/progress"
 	"github.com/ascvet/ascvet/internal/source"
+	"github.com/ascvet/ascvet/ruleset/config"
 	"github.com/ascvet/ascvet/simcheck"
 	"github.com/ascvet/ascvet/simcheck/view"
 )
@@ -100,7 +101,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		return commandError(stderr, "sim", "name a file:line, or paths")
 	}
-	if !defaultParseLimits(stderr, o.defines) {
+	if !defaultParseLimits(stderr, o.defines, fs.Args()) {
 		return exitInternal
 	}
 	if *o.iterations < 1 {
@@ -133,14 +134,38 @@ func addDefineFlag(fs *flag.FlagSet, defs *source.Defines) {
 	fs.Var(defs, "D", source.DefineUsage)
 }
 
+// configDefines returns defs (-D) over the build macros of the
+// configuration of path (a file or folder; "." the working directory), as a
+// check of path takes them; a configuration that does not load leaves defs
+// as they are, and says so.
+func configDefines(stderr io.Writer, defs source.Defines, path string) source.Defines {
+	loader, err := config.NewLoader(config.Options{Chips: simcheck.Chips()})
+	if err == nil {
+		var eff *config.Effective
+		if eff, err = loader.For(source.WalkedPath(path)); err == nil {
+			return defs.Under(eff.Settings.Defines)
+		}
+	}
+	fmt.Fprintf(stderr, "ascvet: %v (the build macros of the configuration are not used)\n", err)
+	return defs
+}
+
 // defaultParseLimits sets cppir's limits to the defaults, for the
 // subcommands that parse without limit flags (sim, regs): the limits are
 // the analyzer's flags, which an earlier run in the same process (a test,
 // ascvet stats -max-depth 2) may have left otherwise. defs are their -D
-// flags.
-func defaultParseLimits(stderr io.Writer, defs source.Defines) bool {
+// flags, over the configuration's of the first argument, args[0] (a
+// PATH or PATH:LINE; configDefines).
+func defaultParseLimits(stderr io.Writer, defs source.Defines, args []string) bool {
 	lim := source.DefaultLimits()
-	lim.Defines = defs
+	path := "."
+	if len(args) > 0 {
+		path = args[0]
+		if k := strings.LastIndexByte(path, ':'); k > 0 && isDigits(path[k+1:]) {
+			path = path[:k]
+		}
+	}
+	lim.Defines = configDefines(stderr, defs, path)
 	if err := lim.Apply([]*analysis.Analyzer{cppir.Analyzer}); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return false
@@ -413,4 +438,17 @@ func simAll(paths []string, m *simcheck.Machine, iterations int, choice *ir.Bind
 		return exitInternal
 	}
 	return code
+}
+
+// isDigits reports whether s is a run of decimal digits.
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

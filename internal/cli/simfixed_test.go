@@ -479,3 +479,83 @@ func TestNestedRewriteCall(t *testing.T) {
 		t.Fatalf("no ASC5003 finding on line 23:\n%s", out)
 	}
 }
+
+// TestConfigDefines: the build macros of the configuration of the working
+// directory (defines in ascvet.toml) are the run's, as -D gives them; -D
+// wins over them; ascvet ir reads them as a check does; a file whose own
+// configuration sets others is analysed with the run's, and the run says
+// so once.
+func TestConfigDefines(t *testing.T) {
+	t.Setenv("ASCVET_CACHE", t.TempDir())
+	root := t.TempDir()
+	kernel := `#include "kernel_operator.h"
+constexpr uint32_t kMode = BUILD_MODE;
+__simd_vf__ inline void ModeVF(__ubuf__ uint64_t* dst, __ubuf__ uint64_t* src, uint64_t b, uint16_t n)
+{
+    AscendC::Reg::RegTensor<uint64_t> x, d;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<uint64_t>();
+    AscendC::Reg::Duplicate(d, b);
+    for (uint16_t i = 0; i < n; ++i) {
+        AscendC::Reg::LoadAlign(x, src + i * 32);
+        if constexpr (kMode == 0) {
+            AscendC::Reg::Div(x, x, d, m);
+        }
+        AscendC::Reg::StoreAlign(dst + i * 32, x, m);
+    }
+}
+`
+	for name, text := range map[string]string{
+		".git/HEAD":        "ref: refs/heads/main\n",
+		"ascvet.toml":      "defines = [\"BUILD_MODE=1\"]\n",
+		"mode.asc":         kernel,
+		"sub/ascvet.toml":  "defines = [\"BUILD_MODE=0\"]\n",
+		"sub/mode_sub.asc": kernel,
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(root)
+	div := func(out string) (top, sub bool) {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "ASC5002") {
+				top = top || strings.HasPrefix(l, "mode.asc")
+				sub = sub || strings.HasPrefix(l, filepath.FromSlash("sub/mode_sub.asc"))
+			}
+		}
+		return top, sub
+	}
+	_, out, errs := ascvet(t, "-fail", "none", ".")
+	if top, sub := div(out); top || sub {
+		t.Errorf("BUILD_MODE=1 from ascvet.toml: the Div is reported (mode.asc %v, sub %v)\n%s%s", top, sub, out, errs)
+	}
+	if !strings.Contains(errs, filepath.Join(root, "sub", "ascvet.toml")+": its defines (BUILD_MODE=0) are not this run's") ||
+		strings.Count(errs, "are not this run's") != 1 {
+		t.Errorf("no single note of sub/ascvet.toml's other defines:\n%s", errs)
+	}
+	_, out, errs = ascvet(t, "-fail", "none", "-D", "BUILD_MODE=0", ".")
+	if top, sub := div(out); !top || !sub {
+		t.Errorf("-D BUILD_MODE=0 over the configuration: the Div is not reported (mode.asc %v, sub %v)\n%s%s", top, sub, out, errs)
+	}
+	if _, out, errs = ascvet(t, "ir", "mode.asc"); !strings.Contains(out, "if constexpr (0)") {
+		t.Errorf("ir does not read the configuration's BUILD_MODE=1:\n%s%s", out, errs)
+	}
+	// The first path's configuration gives the run's: sub named from the
+	// root, or sub the working directory.
+	_, out, errs = ascvet(t, "-fail", "none", "sub")
+	if !strings.Contains(out, "ASC5002") || strings.Contains(errs, "are not this run's") {
+		t.Errorf("ascvet sub: its BUILD_MODE=0 is not the run's\n%s%s", out, errs)
+	}
+	t.Chdir(filepath.Join(root, "sub"))
+	_, out, errs = ascvet(t, "-fail", "none", ".")
+	if !strings.Contains(out, "ASC5002") || strings.Contains(errs, "are not this run's") {
+		t.Errorf("run from sub/: its BUILD_MODE=0 is not the run's\n%s%s", out, errs)
+	}
+	if _, out, errs = ascvet(t, "sim", "-f", "json", filepath.Join(root, "mode.asc")+":3"); !strings.Contains(out, `"cycles"`) || strings.Contains(out, "Div") {
+		t.Errorf("sim of ../mode.asc does not read its configuration's BUILD_MODE=1:\n%s%s", out, errs)
+	}
+}

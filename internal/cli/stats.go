@@ -140,6 +140,7 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	as := []*analysis.Analyzer{cppir.Analyzer}
 	o.lim.SimtRegions = true // SimtRegions counts them, Defined names their functions
+	o.lim.Defines = configDefines(stderr, o.lim.Defines, paths[0])
 	if err := o.lim.Apply(as); err != nil {
 		fmt.Fprintf(stderr, "ascvet: internal error: %v\n", err)
 		return exitInternal

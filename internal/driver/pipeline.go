@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -65,6 +66,48 @@ type Pipeline struct {
 	// -diff), or offers them as code actions (the language server), so
 	// findings with fixes are not taken from the cache (resultcache.Cache.Get).
 	FreshFixes bool
+	// Defines are the build macros of the run's configuration (that of
+	// its working directory, config.Settings.Defines): the project index
+	// holds one set. A file whose configuration sets others is analysed
+	// with these, and Notes (when set) hears of it once per configuration.
+	Defines []string
+	Notes   io.Writer
+}
+
+// notedDefines are the notes noteDefines gave, by writer and text: once
+// each for the process (a language server copies its pipeline when its
+// configuration changes).
+var notedDefines sync.Map
+
+// noteDefines tells Notes, once per set of configuration files, that a
+// file's configuration sets other build macros than the run's.
+func (p *Pipeline) noteDefines(eff *config.Effective) {
+	if p.Notes == nil {
+		return
+	}
+	var from []string
+	for k, o := range eff.Origins {
+		if strings.HasPrefix(k, "defines.") {
+			if f, _, ok := strings.Cut(o, ":"); ok && !slices.Contains(from, f) {
+				from = append(from, f)
+			}
+		}
+	}
+	slices.Sort(from)
+	key := fmt.Sprintf("%p\x00%s\x01%s\x01%s", p.Notes, strings.Join(from, "\x00"), strings.Join(eff.Settings.Defines, ";"), strings.Join(p.Defines, ";"))
+	if _, seen := notedDefines.LoadOrStore(key, true); seen {
+		return
+	}
+	where := strings.Join(from, ", ")
+	if where == "" {
+		where = "the configuration of files below the working directory"
+	}
+	run := strings.Join(p.Defines, " ")
+	if run == "" {
+		run = "none"
+	}
+	fmt.Fprintf(p.Notes, "ascvet: %s: its defines (%s) are not this run's: a run uses the build macros of the configuration of its working directory (%s); run ascvet from that file's directory, or give -D, to use them\n",
+		where, strings.Join(eff.Settings.Defines, " "), run)
 }
 
 // Analysed is the outcome of the pipeline on one file.
@@ -165,6 +208,9 @@ func (p *Pipeline) RunStore(name string, src []byte, store bool, stop *atomic.Bo
 	st, err := p.settingsFor(eff)
 	if err != nil {
 		return Analysed{ConfigErr: fmt.Sprintf("%s: %v", SourcesOf(eff), err)}
+	}
+	if !slices.Equal(eff.Settings.Defines, p.Defines) {
+		p.noteDefines(eff)
 	}
 	f := runner.File{Name: name, Src: bytes.Clone(src), Provided: map[*analysis.Analyzer]any{settings.Analyzer: &st}, Stop: stop}
 	sc := scanAhead(f)

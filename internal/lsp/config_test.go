@@ -213,3 +213,16 @@ func TestServerDefines(t *testing.T) {
 		t.Errorf("define flag %q after a server without -D", got)
 	}
 }
+
+// TestLSPConfigDefines: the build macros of the workspace's ascvet.toml
+// are the server's, under its -D, once it is initialised with the root.
+func TestLSPConfigDefines(t *testing.T) {
+	define := cppir.Analyzer.Flags.Lookup("define")
+	dir := t.TempDir()
+	testfs.Put(t, dir, "ascvet.toml", "defines = [\"BUILD_MODE=1\", \"TILE=8\"]\n")
+	c := lsptest.Start(t, nil, lsp.Options{Debounce: 5 * time.Millisecond, NoCache: true, Defines: "TILE=16"})
+	c.Initialize(dir, "en")
+	if got := define.Value.String(); got != "BUILD_MODE=1;TILE=16" {
+		t.Errorf("define flag %q, want the configuration's BUILD_MODE=1 and -D's TILE=16", got)
+	}
+}

@@ -213,6 +213,21 @@ func (s *Server) start(root, lang string) error {
 	if err != nil {
 		return err
 	}
+	// The build macros of the workspace's configuration, under the -D the
+	// server was started with, as a check run at its root takes them (a
+	// configuration that does not load is reported with each document).
+	var runDefs []string
+	if here, err := loader.ForDir(root); err == nil {
+		runDefs = here.Settings.Defines
+	}
+	if defs := s.opts.Defines.Under(runDefs); defs != s.lim.Defines {
+		if err := runner.SetFlag(s.as, "define", string(defs)); err != nil {
+			return err
+		}
+		s.mu.Lock()
+		s.lim.Defines = defs
+		s.mu.Unlock()
+	}
 	var cache *resultcache.Cache
 	if !s.opts.NoCache {
 		cache = resultcache.Open(resultcache.Dir(), s.as, root, s.logw)
@@ -225,7 +240,8 @@ func (s *Server) start(root, lang string) error {
 	// freshFixes: a code action's edit is written into the buffer, so it
 	// is never one read from the cache (resultCache.get): a file whose
 	// stored findings carry fixes is analysed again.
-	s.pipe = &driver.Pipeline{Analyzers: s.as, Loader: loader, Lang: lang, Parallel: runtime.NumCPU(), Roots: repo.NewRoots(root), Cache: s.cache, WorkDir: root, FreshFixes: true}
+	s.pipe = &driver.Pipeline{Analyzers: s.as, Loader: loader, Lang: lang, Parallel: runtime.NumCPU(), Roots: repo.NewRoots(root), Cache: s.cache, WorkDir: root, FreshFixes: true,
+		Defines: runDefs, Notes: s.logw}
 	s.mu.Unlock()
 	return nil
 }

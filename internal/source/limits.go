@@ -49,6 +49,28 @@ type Defines string
 
 func (d *Defines) String() string { return string(*d) }
 
+// Under returns the build macros of a configuration (config: NAME=VALUE
+// each, config.Settings.Defines) with d's over them: a name -D gives keeps
+// d's value. The result is in the define flag's form.
+func (d Defines) Under(config []string) Defines {
+	mine := map[string]bool{}
+	for _, kv := range strings.Split(string(d), ";") {
+		if name, _, ok := strings.Cut(kv, "="); ok {
+			mine[name] = true
+		}
+	}
+	var out []string
+	for _, kv := range config {
+		if name, _, ok := strings.Cut(kv, "="); ok && !mine[name] {
+			out = append(out, kv)
+		}
+	}
+	if d != "" {
+		out = append(out, string(d))
+	}
+	return Defines(strings.Join(out, ";"))
+}
+
 // Set takes one -D NAME[=VALUE].
 func (d *Defines) Set(s string) error {
 	name, value, ok := strings.Cut(s, "=")

@@ -81,6 +81,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -103,6 +104,11 @@ type Settings struct {
 	Budgets    map[string]int // register budgets set, by BudgetKeys key; default regalloc.Ascend950; never nil
 	Lang       string         // message language, "en" or "zh"; default "en"
 	Tests      bool           // analyse test code found by a walk (tests/, test/, *_test.*); default false
+	// Defines are the build macros, "NAME=VALUE" in the order they were
+	// first set (a nested file's value for a NAME replaces its parent's),
+	// as -D gives them. A run uses one set: the configuration of its
+	// working directory's (-D wins over it).
+	Defines []string
 }
 
 // Effective is the configuration in force for one file.
@@ -519,6 +525,15 @@ func (m *merge) apply(l *layer, inOverride bool) {
 	for k, b := range l.budgets {
 		e.Settings.Budgets[k] = b.v
 		e.Origins["budgets."+k] = b.at.String()
+	}
+	for _, d := range l.defines {
+		kv := d.v[0] + "=" + d.v[1]
+		if i := slices.IndexFunc(e.Settings.Defines, func(x string) bool { return strings.HasPrefix(x, d.v[0]+"=") }); i >= 0 {
+			e.Settings.Defines[i] = kv
+		} else {
+			e.Settings.Defines = append(e.Settings.Defines, kv)
+		}
+		e.Origins["defines."+d.v[0]] = d.at.String()
 	}
 }
 

@@ -364,6 +364,13 @@ func TestErrors(t *testing.T) {
 			Options{}, []string{"ascvet.toml:2: machine: machine model m.toml: no such file or directory"}},
 		{"unknown key in a quoted table", map[string]string{"ascvet.toml": "[severity]\nASC1001 = \"info\"\n[\"budgets\"]\n\"v reg\" = 3\n"},
 			Options{}, []string{"ascvet.toml:4: unknown key budgets.\"v reg\" (did you mean vreg?)"}},
+		{"defines", map[string]string{"ascvet.toml": "defines = [\"1X\", \"A=1;2\", 3]\n[[overrides]]\npaths = [\"x\"]\ndefines = [\"B\"]\n"},
+			Options{}, []string{
+				"ascvet.toml:1: defines: item 1: \"1X\": want NAME or NAME=VALUE, NAME a C identifier",
+				"ascvet.toml:1: defines: item 2: A: a value holds no ';' and no line break",
+				"ascvet.toml:1: defines: item 3: want a string \"NAME\" or \"NAME=VALUE\", not an integer",
+				"ascvet.toml:4: overrides.defines: build macros apply to a whole run (one set per run, from the configuration of its working directory): set defines at the top level",
+			}},
 		{"every error, root first", map[string]string{
 			"ascvet.toml":     "iterations = 0\nlang = \"de\"\n",
 			"a/ascvet.toml":   "[budgets]\naddr = 0\n",
@@ -723,6 +730,36 @@ func TestRepoBoundary(t *testing.T) {
 		}
 		if e.Boundary != wantBoundary || !slices.Equal(e.Ignored, wantIgnored) {
 			t.Errorf("%s: boundary %q, ignored %v; want %q, %v", tc.file, e.Boundary, e.Ignored, wantBoundary, wantIgnored)
+		}
+	}
+}
+
+// TestDefines: build macros merge from the root down, a nested file's
+// value for a name replacing its parent's, in the order first set; NAME
+// alone is NAME=1; each name's origin is kept.
+func TestDefines(t *testing.T) {
+	root := tempRoot(t)
+	writeTree(t, root, map[string]string{
+		"ascvet.toml":   "defines = [\"__NPU_ARCH__=2201\", \"TILING_KEY=3\"]\n",
+		"a/ascvet.toml": "\ndefines = [\"__NPU_ARCH__=3510\", \"ASCENDC_CPU_DEBUG\"]\n",
+		"a/b/k.asc":     "",
+		"c/ascvet.toml": "defines = []\n",
+	})
+	l, _ := NewLoader(Options{})
+	for path, want := range map[string]string{
+		"a/b/k.asc": "__NPU_ARCH__=3510 TILING_KEY=3 ASCENDC_CPU_DEBUG=1",
+		"c":         "__NPU_ARCH__=2201 TILING_KEY=3",
+		".":         "__NPU_ARCH__=2201 TILING_KEY=3",
+	} {
+		e, err := l.For(filepath.Join(root, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(e.Settings.Defines, " "); got != want {
+			t.Errorf("%s: defines %s, want %s", path, got, want)
+		}
+		if path == "a/b/k.asc" && e.Origins["defines.__NPU_ARCH__"] != filepath.Join(root, "a/ascvet.toml")+":2" {
+			t.Errorf("origin of __NPU_ARCH__: %q", e.Origins["defines.__NPU_ARCH__"])
 		}
 	}
 }

@@ -18,7 +18,7 @@ import (
 // describe exactly these (a test holds them together).
 var (
 	// topKeys are the keys of the file's top-level table.
-	topKeys = []string{"root", "checks", "fail", "chip", "machine", "iterations", "confidence", "lang", "tests", "severity", "budgets", "overrides"}
+	topKeys = []string{"root", "checks", "fail", "chip", "machine", "iterations", "confidence", "lang", "tests", "defines", "severity", "budgets", "overrides"}
 	// overrideKeys are the keys of an [[overrides]] table.
 	overrideKeys = []string{"paths", "checks", "fail", "chip", "machine", "iterations", "confidence", "lang", "tests", "severity", "budgets"}
 )
@@ -54,6 +54,7 @@ type layer struct {
 	confidence setting[string]
 	lang       setting[string]
 	tests      setting[bool]
+	defines    []setting[[2]string] // NAME, VALUE: build macros, as -D gives them (top level only)
 	budgets    map[string]setting[int]
 }
 
@@ -175,6 +176,10 @@ func (p *parser) table(m map[string]any, path []string, allowed []string, l *lay
 	for _, k := range p.sortedKeys(m, path) {
 		v := m[k]
 		at := append(slices.Clip(path), k)
+		if k == "defines" && !slices.Contains(allowed, k) {
+			p.errorf(at, "build macros apply to a whole run (one set per run, from the configuration of its working directory): set defines at the top level")
+			continue
+		}
 		if !slices.Contains(allowed, k) {
 			p.unknownKey(at, allowed)
 			continue
@@ -229,6 +234,8 @@ func (p *parser) table(m map[string]any, path []string, allowed []string, l *lay
 			} else {
 				p.errorf(at, "want a boolean, not %s", typeName(v))
 			}
+		case "defines":
+			l.defines = p.defines(v, at)
 		default:
 			other(k, v, at)
 		}
@@ -465,4 +472,49 @@ func (p *parser) overrides(v any, at []string) []override {
 		out = append(out, o)
 	}
 	return out
+}
+
+// defines reads the defines key: an array of "NAME" or "NAME=VALUE", as
+// -D takes them (NAME alone is NAME=1).
+func (p *parser) defines(v any, at []string) []setting[[2]string] {
+	arr, ok := v.([]any)
+	if !ok {
+		p.errorf(at, "want an array of \"NAME\" or \"NAME=VALUE\" strings, not %s", typeName(v))
+		return nil
+	}
+	var out []setting[[2]string]
+	for i, e := range arr {
+		s, ok := e.(string)
+		if !ok {
+			p.errorf(at, "item %d: want a string \"NAME\" or \"NAME=VALUE\", not %s", i+1, typeName(e))
+			continue
+		}
+		name, value, has := strings.Cut(s, "=")
+		if !has {
+			value = "1"
+		}
+		switch {
+		case !isMacroName(name):
+			p.errorf(at, "item %d: %q: want NAME or NAME=VALUE, NAME a C identifier", i+1, s)
+		case strings.ContainsAny(value, ";\n\r"):
+			p.errorf(at, "item %d: %s: a value holds no ';' and no line break", i+1, name)
+		default:
+			out = append(out, setting[[2]string]{[2]string{name, value}, p.at(at)})
+		}
+	}
+	return out
+}
+
+// isMacroName reports whether s is a C identifier.
+func isMacroName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
