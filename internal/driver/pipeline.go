@@ -67,7 +67,7 @@ type Pipeline struct {
 	// findings with fixes are not taken from the cache (resultcache.Cache.Get).
 	FreshFixes bool
 	// Defines are the build macros of the run's configuration (that of
-	// its working directory, config.Settings.Defines): the project index
+	// the first path checked, config.Settings.Defines): the project index
 	// holds one set. A file whose configuration sets others is analysed
 	// with these, and Notes (when set) hears of it once per configuration.
 	Defines []string
@@ -106,7 +106,7 @@ func (p *Pipeline) noteDefines(eff *config.Effective) {
 	if run == "" {
 		run = "none"
 	}
-	fmt.Fprintf(p.Notes, "ascvet: %s: its defines (%s) are not this run's: a run uses the build macros of the configuration of its working directory (%s); run ascvet from that file's directory, or give -D, to use them\n",
+	fmt.Fprintf(p.Notes, "ascvet: %s: its defines (%s) are not this run's: a run uses the build macros of the configuration of the first path it checks (%s); check that directory on its own, or give -D, to use them\n",
 		where, strings.Join(eff.Settings.Defines, " "), run)
 }
 

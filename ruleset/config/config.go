@@ -106,8 +106,8 @@ type Settings struct {
 	Tests      bool           // analyse test code found by a walk (tests/, test/, *_test.*); default false
 	// Defines are the build macros, "NAME=VALUE" in the order they were
 	// first set (a nested file's value for a NAME replaces its parent's),
-	// as -D gives them. A run uses one set: the configuration of its
-	// working directory's (-D wins over it).
+	// as -D gives them. A run uses one set: that of the configuration of
+	// the first path it checks (-D wins over it).
 	Defines []string
 }
 

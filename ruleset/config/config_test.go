@@ -369,7 +369,7 @@ func TestErrors(t *testing.T) {
 				"ascvet.toml:1: defines: item 1: \"1X\": want NAME or NAME=VALUE, NAME a C identifier",
 				"ascvet.toml:1: defines: item 2: A: a value holds no ';' and no line break",
 				"ascvet.toml:1: defines: item 3: want a string \"NAME\" or \"NAME=VALUE\", not an integer",
-				"ascvet.toml:4: overrides.defines: build macros apply to a whole run (one set per run, from the configuration of its working directory): set defines at the top level",
+				"ascvet.toml:4: overrides.defines: build macros apply to a whole run (one set per run, from the configuration of the first path checked): set defines at the top level",
 			}},
 		{"every error, root first", map[string]string{
 			"ascvet.toml":     "iterations = 0\nlang = \"de\"\n",

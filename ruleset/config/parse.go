@@ -177,7 +177,7 @@ func (p *parser) table(m map[string]any, path []string, allowed []string, l *lay
 		v := m[k]
 		at := append(slices.Clip(path), k)
 		if k == "defines" && !slices.Contains(allowed, k) {
-			p.errorf(at, "build macros apply to a whole run (one set per run, from the configuration of its working directory): set defines at the top level")
+			p.errorf(at, "build macros apply to a whole run (one set per run, from the configuration of the first path checked): set defines at the top level")
 			continue
 		}
 		if !slices.Contains(allowed, k) {
