@@ -246,6 +246,28 @@ func (lw *lowerer) callSites(fd funcDef, flats map[uint]*flat) ([]callSite, bool
 	return sites, true
 }
 
+// siteMemo keeps the call sites lowerVecScopes finds for a function, by
+// its start: each of its __VEC_SCOPE__ blocks asks for them twice
+// (scopeCallerFacts, scopeInstances), and the readers of a site only
+// evaluate in its builder.
+type siteMemo map[uint]sitesOf
+
+type sitesOf struct {
+	sites []callSite
+	ok    bool
+}
+
+// callSites is lw.callSites, once per function.
+func (m siteMemo) callSites(lw *lowerer, fd funcDef, flats map[uint]*flat) ([]callSite, bool) {
+	k := fd.node.StartByte()
+	if r, ok := m[k]; ok {
+		return r.sites, r.ok
+	}
+	sites, ok := lw.callSites(fd, flats)
+	m[k] = sitesOf{sites, ok}
+	return sites, ok
+}
+
 // callSite evaluates the call of name at off in its caller.
 func (lw *lowerer) callSite(off int, name string, flats map[uint]*flat) (callSite, bool) {
 	path := tsutil.Path(lw.rootAt(off), uint(off), uint(off+len(name)))
