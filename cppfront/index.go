@@ -155,10 +155,13 @@ func (ix *Index) load(path string) *header {
 		return nil
 	}
 	text := src
-	if defs := ix.commandDefines(); len(defs) > 0 {
+	if defs := ix.commandDefines(); len(defs) > 0 || hasIfZero(src) {
 		// Under -D the header is read as the build reads it: the #if
 		// chains it and the command line decide selected, as a file's own
 		// are (selectConditionals). Its sum stays that of its bytes.
+		// Without -D, a header that holds an #if 0 (or #if false) is read
+		// so too, for the chains it decides alone: lexing every header
+		// would cost a cold run, lexing these few does not.
 		sel := bytes.Clone(src)
 		if selectConditionals(sel, lexText(sel), defs) {
 			text = sel
@@ -503,4 +506,43 @@ func (sc *Scope) memo(k string, eval func(*evaluator) *ir.Expr) (*ir.Expr, bool)
 		sc.mu.Unlock()
 	}
 	return v, v != nil
+}
+
+// hasIfZero reports whether src has a line "#if 0" or "#if false" (blanks
+// allowed around the #): a group no build compiles.
+func hasIfZero(src []byte) bool {
+	for off := 0; ; {
+		k := bytes.IndexByte(src[off:], '#')
+		if k < 0 {
+			return false
+		}
+		k += off
+		off = k + 1
+		j := k - 1
+		for j >= 0 && (src[j] == ' ' || src[j] == '\t') {
+			j--
+		}
+		if j >= 0 && src[j] != '\n' {
+			continue // not first on its line
+		}
+		i := skipBlanks(src, k+1)
+		if !bytes.HasPrefix(src[i:], []byte("if")) || i+2 < len(src) && isIdentChar(src[i+2]) {
+			continue
+		}
+		i = skipBlanks(src, i+2)
+		for _, w := range []string{"0", "false"} {
+			if bytes.HasPrefix(src[i:], []byte(w)) && (i+len(w) == len(src) || !isIdentChar(src[i+len(w)])) {
+				return true
+			}
+		}
+	}
+}
+
+// skipBlanks returns the offset of the first byte at or after i that is
+// not a space or a tab.
+func skipBlanks(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	return i
 }

@@ -276,3 +276,54 @@ func parseIndexed(t *testing.T, ix *Index, name string) *ir.File {
 	}
 	return f
 }
+
+// TestHeaderIfZero: without -D, a header's #if 0 (#if false) groups are
+// dropped as the compiler drops them, so a constant the other group
+// defines folds; a chain the header does not decide alone stays whole
+// (its constant, defined in both groups, has no value).
+func TestHeaderIfZero(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"op/include/lens.h": `#pragma once
+#if 0
+constexpr uint32_t LANES = 32;
+#else
+constexpr uint32_t LANES = 64;
+#endif
+  #  if false
+constexpr uint32_t WIDE = 1;
+#endif
+#if defined(__NPU_ARCH__)
+constexpr uint32_t ARCH = 1;
+#else
+constexpr uint32_t ARCH = 2;
+#endif
+`,
+		"op/op_kernel/k.asc": `#include "kernel_operator.h"
+#include "lens.h"
+__simd_vf__ inline void K(__ubuf__ float* src)
+{
+    AscendC::Reg::RegTensor<float> v;
+    AscendC::Reg::UnalignRegForLoad u;
+    for (uint16_t i = 0; i < 4; ++i) {
+        AscendC::Reg::LoadUnAlign(v, u, src + i * LANES);
+        AscendC::Reg::LoadUnAlign(v, u, src + i * ARCH);
+    }
+}
+`,
+	})
+	f := parseIndexed(t, NewIndex(), filepath.Join(dir, "op/op_kernel/k.asc"))
+	var got []string
+	for _, in := range f.Funcs[0].Instrs {
+		if in.Op == ir.OpLoadUnAlign {
+			got = append(got, in.Args[len(in.Args)-1].Expr.String())
+		}
+	}
+	if want := "src + (i * 64) src + (i * ARCH)"; strings.Join(got, " ") != want {
+		t.Errorf("addresses %q, want %q", strings.Join(got, " "), want)
+	}
+	for src, want := range map[string]bool{"#if 0\n": true, "x\n  # if  false // off\n": true, "#if 01\n": false, "#ifdef 0\n": false, "a #if 0\n": false, "#if 0x1\n": false} {
+		if got := hasIfZero([]byte(src)); got != want {
+			t.Errorf("hasIfZero(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
