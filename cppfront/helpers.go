@@ -324,7 +324,7 @@ func (r *textReader) parens() (string, bool) {
 			}
 		case '"', '\'':
 			// A literal (static_assert's message): skipped whole.
-			j = quotedEnd(r.s, j) - 1
+			j = skipQuoted(r.s, j, r.s[j]) - 1
 		case '{', '}', ';':
 			return "", false
 		}
@@ -441,21 +441,4 @@ func (sc *Scope) CallArgs(name string, targs []string, args []int64) (*ir.Expr, 
 	}
 	b.WriteString(")")
 	return sc.memo(b.String(), func(ev *evaluator) *ir.Expr { return ev.callArgs(name, targs, args, nil) })
-}
-
-// quotedEnd returns the offset after the string or character literal that
-// starts at s[i] (its quote), or len(s).
-func quotedEnd(s string, i int) int {
-	q := s[i]
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case q:
-			return j + 1
-		case '\n':
-			return j
-		}
-	}
-	return len(s)
 }

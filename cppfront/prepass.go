@@ -592,7 +592,10 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-func skipQuoted(b []byte, i int, q byte) int {
+// skipQuoted returns the offset after the string or character literal
+// that opens at b[i] with the quote q; an unterminated one ends before the
+// newline.
+func skipQuoted[T ~string | ~[]byte](b T, i int, q byte) int {
 	for k := i + 1; k < len(b); k++ {
 		switch b[k] {
 		case '\\':

@@ -241,22 +241,7 @@ __simd_vf__ inline void ColumnCopyU(__ubuf__ float* dst, __ubuf__ float* src)
 func TestDefines(t *testing.T) {
 	t.Setenv("ASCVET_CACHE", t.TempDir())
 	p := filepath.Join(t.TempDir(), "mode.asc")
-	if err := os.WriteFile(p, []byte(`#include "kernel_operator.h"
-constexpr uint32_t kMode = BUILD_MODE;
-__simd_vf__ inline void ModeVF(__ubuf__ uint64_t* dst, __ubuf__ uint64_t* src, uint64_t b, uint16_t n)
-{
-    AscendC::Reg::RegTensor<uint64_t> x, d;
-    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<uint64_t>();
-    AscendC::Reg::Duplicate(d, b);
-    for (uint16_t i = 0; i < n; ++i) {
-        AscendC::Reg::LoadAlign(x, src + i * 32);
-        if constexpr (kMode == 0) {
-            AscendC::Reg::Div(x, x, d, m);
-        }
-        AscendC::Reg::StoreAlign(dst + i * 32, x, m);
-    }
-}
-`), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(modeKernel), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -488,28 +473,12 @@ func TestNestedRewriteCall(t *testing.T) {
 func TestConfigDefines(t *testing.T) {
 	t.Setenv("ASCVET_CACHE", t.TempDir())
 	root := t.TempDir()
-	kernel := `#include "kernel_operator.h"
-constexpr uint32_t kMode = BUILD_MODE;
-__simd_vf__ inline void ModeVF(__ubuf__ uint64_t* dst, __ubuf__ uint64_t* src, uint64_t b, uint16_t n)
-{
-    AscendC::Reg::RegTensor<uint64_t> x, d;
-    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<uint64_t>();
-    AscendC::Reg::Duplicate(d, b);
-    for (uint16_t i = 0; i < n; ++i) {
-        AscendC::Reg::LoadAlign(x, src + i * 32);
-        if constexpr (kMode == 0) {
-            AscendC::Reg::Div(x, x, d, m);
-        }
-        AscendC::Reg::StoreAlign(dst + i * 32, x, m);
-    }
-}
-`
 	for name, text := range map[string]string{
 		".git/HEAD":        "ref: refs/heads/main\n",
 		"ascvet.toml":      "defines = [\"BUILD_MODE=1\"]\n",
-		"mode.asc":         kernel,
+		"mode.asc":         modeKernel,
 		"sub/ascvet.toml":  "defines = [\"BUILD_MODE=0\"]\n",
-		"sub/mode_sub.asc": kernel,
+		"sub/mode_sub.asc": modeKernel,
 	} {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -559,3 +528,22 @@ __simd_vf__ inline void ModeVF(__ubuf__ uint64_t* dst, __ubuf__ uint64_t* src, u
 		t.Errorf("sim of ../mode.asc does not read its configuration's BUILD_MODE=1:\n%s%s", out, errs)
 	}
 }
+
+// modeKernel is a kernel whose loop divides 64-bit integers (ASC5002) only
+// when BUILD_MODE is 0.
+const modeKernel = `#include "kernel_operator.h"
+constexpr uint32_t kMode = BUILD_MODE;
+__simd_vf__ inline void ModeVF(__ubuf__ uint64_t* dst, __ubuf__ uint64_t* src, uint64_t b, uint16_t n)
+{
+    AscendC::Reg::RegTensor<uint64_t> x, d;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<uint64_t>();
+    AscendC::Reg::Duplicate(d, b);
+    for (uint16_t i = 0; i < n; ++i) {
+        AscendC::Reg::LoadAlign(x, src + i * 32);
+        if constexpr (kMode == 0) {
+            AscendC::Reg::Div(x, x, d, m);
+        }
+        AscendC::Reg::StoreAlign(dst + i * 32, x, m);
+    }
+}
+`
