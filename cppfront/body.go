@@ -69,6 +69,9 @@ type funcBuilder struct {
 	tparams  map[string]bool // template parameter names in scope
 	regUsing bool            // a function-local using-directive names the register API
 	header   string          // the induction variable while its loop header's update is lowered
+	// inLoopHeader counts the loop headers (initialiser, condition) being
+	// lowered around the current node: a loop inside one is not lowered.
+	inLoopHeader int
 
 	loopNames map[loopName]bool // the names in every loop's Decls and Assigns (noteLoopName)
 

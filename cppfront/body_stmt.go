@@ -189,6 +189,13 @@ func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 			fb.expr(c, loop, cond, out, ir.NoReg)
 		}
 	case "for_statement", "for_range_loop", "while_statement", "do_statement":
+		if fb.inLoopHeader > 0 {
+			// A loop in a GNU statement expression in another loop's
+			// header (for (({ for (;;); }); ...)): no kernel writes one,
+			// and lowered it would precede, in the IR, the loop whose
+			// header holds it. Not lowered.
+			return
+		}
 		fb.loop(i, loop, cond, out)
 	case "if_statement":
 		fb.ifStmt(i, loop, cond, out)
@@ -485,6 +492,7 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 	switch fl.n[i].kind() {
 	case "for_statement":
 		l.Kind = ir.LoopFor
+		fb.inLoopHeader++
 		if init := fl.child(i, "initializer"); init >= 0 {
 			fb.forInit(l, init, parent, cond, out)
 		}
@@ -493,6 +501,7 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 			boundNode = fb.forCond(l, c)
 			fb.expr(c, parent, cond, out, ir.NoReg)
 		}
+		fb.inLoopHeader--
 		if u := fl.child(i, "update"); u >= 0 {
 			fb.forStep(l, u)
 		}
@@ -504,12 +513,16 @@ func (fb *funcBuilder) loop(i int32, parent ir.LoopID, cond bool, out *[]ir.Node
 	case "for_range_loop":
 		l.Kind = ir.LoopFor
 		if r := fl.child(i, "right"); r >= 0 {
+			fb.inLoopHeader++
 			fb.expr(r, parent, cond, out, ir.NoReg)
+			fb.inLoopHeader--
 		}
 	case "while_statement":
 		l.Kind = ir.LoopWhile
 		if c := fl.child(i, "condition"); c >= 0 {
+			fb.inLoopHeader++
 			fb.expr(c, parent, cond, out, ir.NoReg)
+			fb.inLoopHeader--
 		}
 	case "do_statement":
 		l.Kind = ir.LoopDo
