@@ -81,7 +81,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -481,6 +480,8 @@ type merge struct {
 	origin  map[string]pos // checks origins, by rule ID
 	fail    []item         // resolved fail list; nil while unset
 	failSet bool
+	// defineAt is the index in e.Settings.Defines of each macro's name.
+	defineAt map[string]int
 }
 
 func newMerge(rules []*ruleset.Rule) *merge {
@@ -528,9 +529,13 @@ func (m *merge) apply(l *layer, inOverride bool) {
 	}
 	for _, d := range l.defines {
 		kv := d.v[0] + "=" + d.v[1]
-		if i := slices.IndexFunc(e.Settings.Defines, func(x string) bool { return strings.HasPrefix(x, d.v[0]+"=") }); i >= 0 {
+		if m.defineAt == nil {
+			m.defineAt = map[string]int{}
+		}
+		if i, ok := m.defineAt[d.v[0]]; ok {
 			e.Settings.Defines[i] = kv
 		} else {
+			m.defineAt[d.v[0]] = len(e.Settings.Defines)
 			e.Settings.Defines = append(e.Settings.Defines, kv)
 		}
 		e.Origins["defines."+d.v[0]] = d.at.String()

@@ -371,6 +371,8 @@ func TestErrors(t *testing.T) {
 				"ascvet.toml:1: defines: item 3: want a string \"NAME\" or \"NAME=VALUE\", not an integer",
 				"ascvet.toml:4: overrides.defines: build macros apply to a whole run (one set per run, from the configuration of the first path checked): set defines at the top level",
 			}},
+		{"too many defines", map[string]string{"ascvet.toml": "defines = [" + strings.Repeat("\"A\", ", 1025) + "]\n"},
+			Options{}, []string{"ascvet.toml:1: defines: 1025 build macros: at most 1024"}},
 		{"every error, root first", map[string]string{
 			"ascvet.toml":     "iterations = 0\nlang = \"de\"\n",
 			"a/ascvet.toml":   "[budgets]\naddr = 0\n",

@@ -474,12 +474,20 @@ func (p *parser) overrides(v any, at []string) []override {
 	return out
 }
 
+// maxDefines bounds the build macros of one file: a build names a few,
+// and every file of a run reads them all.
+const maxDefines = 1024
+
 // defines reads the defines key: an array of "NAME" or "NAME=VALUE", as
 // -D takes them (NAME alone is NAME=1).
 func (p *parser) defines(v any, at []string) []setting[[2]string] {
 	arr, ok := v.([]any)
 	if !ok {
 		p.errorf(at, "want an array of \"NAME\" or \"NAME=VALUE\" strings, not %s", typeName(v))
+		return nil
+	}
+	if len(arr) > maxDefines {
+		p.errorf(at, "%d build macros: at most %d", len(arr), maxDefines)
 		return nil
 	}
 	var out []setting[[2]string]
