@@ -3,6 +3,7 @@ package simcheck
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
@@ -303,6 +304,17 @@ func LoopNotes(lp *ir.Loop, p Part, iterations int) []string {
 	}
 	if p.Body.Truncated {
 		out = append(out, fmt.Sprintf("the body was cut at %d instructions: inner loops repeated fewer times", MaxBodyInsts))
+	}
+	var helpers []string
+	for _, o := range p.Body.Opaque {
+		if elem, ok := SoftDiv(o); ok {
+			out = append(out, fmt.Sprintf("each Div on %s was timed as one float Div: the compiler expands an integer Div into a software sequence that is not published, so the loop costs more on hardware", elem))
+		} else {
+			helpers = append(helpers, o)
+		}
+	}
+	if len(helpers) > 0 {
+		out = append(out, fmt.Sprintf("%s timed as one instruction: not defined in the file", strings.Join(helpers, ", ")))
 	}
 	return out
 }
