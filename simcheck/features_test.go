@@ -521,5 +521,14 @@ func TestSoftDiv(t *testing.T) {
 		if e, ok := simcheck.SoftDiv(got); ok != (want != "") || ok && e != elem {
 			t.Errorf("%s: SoftDiv(%q) = %q, %v", elem, got, e, ok)
 		}
+		m, err := simcheck.Chip("ascend950")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lp := f.Funcs[0].Loops[0]
+		notes := strings.Join(simcheck.LoopNotes(lp, m.RunLoop(f.Funcs[0], lp, 8, nil), 8), "; ")
+		if said := strings.Contains(notes, "each Div on "+elem+" was timed as one float Div"); said != (want != "") {
+			t.Errorf("%s: loop notes %q", elem, notes)
+		}
 	}
 }
