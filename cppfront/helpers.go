@@ -133,10 +133,10 @@ func helperAt(text string, brace int) (string, pureFn, bool) {
 		f.guards = append(f.guards, [2]string{cond, e})
 	}
 	// Then the header, backwards: [const|noexcept] ) params ( name.
-	k := lastNonSpace(text, brace)
+	k := skipBack(text, brace) - 1
 	for _, q := range []string{"const", "noexcept"} {
 		if k+1 >= len(q) && text[k+1-len(q):k+1] == q && (k+1-len(q) == 0 || !isIdentChar(text[k-len(q)])) {
-			k = lastNonSpace(text, k+1-len(q))
+			k = skipBack(text, k+1-len(q)) - 1
 		}
 	}
 	if k < 0 || text[k] != ')' {
@@ -146,18 +146,18 @@ func helperAt(text string, brace int) (string, pureFn, bool) {
 	if open < 0 {
 		return "", f, false
 	}
-	e := lastNonSpace(text, open)
+	e := skipBack(text, open) - 1
 	s := e
 	for s >= 0 && isIdentChar(text[s]) {
 		s--
 	}
 	name := text[s+1 : e+1]
-	if !isIdentifier(name) || notCalls[name] || helperKeywords[name] {
+	if !isIdentifier(name) || notCalls[name] {
 		return "", f, false
 	}
 	// The return type: a word (or > * &) before the name, not an operator
 	// or a call (a statement "x = Foo(a) {" is no definition).
-	if t := lastNonSpace(text, s+1); t < 0 || !(isIdentChar(text[t]) || text[t] == '>' || text[t] == '&') {
+	if t := skipBack(text, s+1) - 1; t < 0 || !(isIdentChar(text[t]) || text[t] == '>' || text[t] == '&') {
 		return "", f, false
 	}
 	params := strings.TrimSpace(text[open+1 : k])
@@ -187,9 +187,6 @@ func helperAt(text string, brace int) (string, pureFn, bool) {
 	return strings.Clone(name), f, true
 }
 
-// helperKeywords are words before a "(" that name no function.
-var helperKeywords = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true, "catch": true, "sizeof": true, "alignof": true, "decltype": true}
-
 // helperTemplateParams returns the parameter names of the template
 // declaration whose function header ends before at, when the header
 // starts with one (up to the last ; { or } before it).
@@ -216,23 +213,7 @@ func helperTemplateParams(text string, at int) []string {
 	if gt < 0 {
 		return nil
 	}
-	var out []string
-	for _, p := range splitTop(h[lt+1 : gt]) {
-		if eq := strings.IndexByte(p, '='); eq >= 0 {
-			p = p[:eq]
-		}
-		if w := strings.Fields(p); len(w) >= 2 {
-			out = append(out, strings.Clone(w[len(w)-1]))
-		}
-	}
-	return out
-}
-
-// lastNonSpace returns the index of the last non-space byte before k, or -1.
-func lastNonSpace(s string, k int) int {
-	for k--; k >= 0 && isSpaceByte(s[k]); k-- {
-	}
-	return k
+	return templateParamsBefore(h, gt+1)
 }
 
 // matchParenBack returns the index of the "(" that the ")" at s[k] closes,
@@ -379,29 +360,15 @@ func (ev *evaluator) callArgs(name string, targs []string, args []int64, outer m
 			if f.ret == "" {
 				return nil // ambiguous
 			}
-			types := map[string]string{}
-			for j, t := range f.tparams {
-				if j < len(targs) {
-					a := strings.TrimSpace(targs[j])
-					if o, ok := outer[a]; ok {
-						a = o
-					}
-					types[t] = a
-				}
-			}
-			vars := make(map[string]ir.Expr, len(args))
+			types := bindTypes(f.tparams, targs, outer)
+			vars := make(map[string]*ir.Expr, len(args))
 			for j, p := range f.params {
-				vars[p] = *ir.Const(args[j])
+				vars[p] = ir.Const(args[j])
 			}
 			ev.depth++
 			defer func() { ev.depth-- }()
 			eval := func(text string) (int64, bool) {
-				p := &exprParser{s: text, ev: ev, types: types, vars: vars}
-				v := p.expr()
-				if p.failed || strings.TrimSpace(p.s[p.i:]) != "" {
-					return 0, false
-				}
-				return v.Value()
+				return ev.parse(text, types, vars).Value()
 			}
 			for _, g := range f.guards {
 				c, ok := eval(g[0])

@@ -242,7 +242,7 @@ func blockHead(src []byte, open int) ([]branch, bool) {
 
 // skipBack returns the offset just past the last byte before j that is
 // not white space.
-func skipBack(src []byte, j int) int {
+func skipBack[T ~string | ~[]byte](src T, j int) int {
 	for j > 0 && (src[j-1] == ' ' || src[j-1] == '\t' || src[j-1] == '\n' || src[j-1] == '\r') {
 		j--
 	}

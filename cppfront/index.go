@@ -518,31 +518,15 @@ func hasIfZero(src []byte) bool {
 		}
 		k += off
 		off = k + 1
-		j := k - 1
-		for j >= 0 && (src[j] == ' ' || src[j] == '\t') {
-			j--
-		}
-		if j >= 0 && src[j] != '\n' {
+		if b := bytes.TrimRight(src[:k], " \t"); len(b) > 0 && b[len(b)-1] != '\n' {
 			continue // not first on its line
 		}
-		i := skipBlanks(src, k+1)
-		if !bytes.HasPrefix(src[i:], []byte("if")) || i+2 < len(src) && isIdentChar(src[i+2]) {
-			continue
+		line := src[k+1:]
+		if e := bytes.IndexByte(line, '\n'); e >= 0 {
+			line = line[:e]
 		}
-		i = skipBlanks(src, i+2)
-		for _, w := range []string{"0", "false"} {
-			if bytes.HasPrefix(src[i:], []byte(w)) && (i+len(w) == len(src) || !isIdentChar(src[i+len(w)])) {
-				return true
-			}
+		if f := bytes.Fields(line); len(f) >= 2 && string(f[0]) == "if" && (string(f[1]) == "0" || string(f[1]) == "false") {
+			return true
 		}
 	}
-}
-
-// skipBlanks returns the offset of the first byte at or after i that is
-// not a space or a tab.
-func skipBlanks(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
-		i++
-	}
-	return i
 }

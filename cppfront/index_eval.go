@@ -40,12 +40,36 @@ func (ev *evaluator) name(name string, types map[string]string) *ir.Expr {
 	}
 	ev.depth++
 	defer func() { ev.depth-- }()
-	p := &exprParser{s: text, ev: ev, types: types}
+	return fixed(ev.parse(text, types, nil))
+}
+
+// parse evaluates the whole of text, with the template arguments types
+// and the helper parameters' values vars; nil when it does not parse.
+func (ev *evaluator) parse(text string, types map[string]string, vars map[string]*ir.Expr) *ir.Expr {
+	p := &exprParser{s: text, ev: ev, types: types, vars: vars}
 	v := p.expr()
 	if p.failed || strings.TrimSpace(p.s[p.i:]) != "" {
 		return nil
 	}
-	return fixed(v)
+	return v
+}
+
+// bindTypes maps the template parameters tparams to the arguments targs
+// (as many as given), an argument that is a template parameter of the
+// caller read through outer.
+func bindTypes(tparams, targs []string, outer map[string]string) map[string]string {
+	types := map[string]string{}
+	for j, t := range tparams {
+		if j >= len(targs) {
+			break
+		}
+		a := strings.TrimSpace(targs[j])
+		if o, ok := outer[a]; ok {
+			a = o
+		}
+		types[t] = a
+	}
+	return types
 }
 
 // call evaluates a constexpr function with one return, given its template arguments.
@@ -67,22 +91,9 @@ func (ev *evaluator) call(name string, targs []string, outer map[string]string) 
 		if len(targs) != len(f.tparams) {
 			return nil
 		}
-		types := map[string]string{}
-		for j, t := range f.tparams {
-			a := strings.TrimSpace(targs[j])
-			if o, ok := outer[a]; ok {
-				a = o
-			}
-			types[t] = a
-		}
 		ev.depth++
 		defer func() { ev.depth-- }()
-		p := &exprParser{s: f.ret, ev: ev, types: types}
-		v := p.expr()
-		if p.failed || strings.TrimSpace(p.s[p.i:]) != "" {
-			return nil
-		}
-		return fixed(v)
+		return fixed(ev.parse(f.ret, bindTypes(f.tparams, targs, outer), nil))
 	}
 	return nil
 }
@@ -121,8 +132,8 @@ type exprParser struct {
 	s      string
 	i      int
 	ev     *evaluator
-	types  map[string]string  // template parameter -> argument
-	vars   map[string]ir.Expr // a helper's parameters -> the values of the call's arguments (helpers.go)
+	types  map[string]string   // template parameter -> argument
+	vars   map[string]*ir.Expr // a helper's parameters -> the values of the call's arguments (helpers.go)
 	failed bool
 }
 
@@ -203,24 +214,15 @@ func (p *exprParser) logic(and bool) *ir.Expr {
 			return nil
 		}
 		if and && xv == 0 || !and && xv != 0 {
-			x = ir.Const(b2i(!and)) // decided by the left: the right is not evaluated
+			x = ir.Bin("!=", x, ir.Const(0)) // decided by the left: the right is not evaluated
 			continue
 		}
-		yv, ok := y.Value()
-		if !ok {
+		if x = ir.Bin("!=", y, ir.Const(0)); !x.Known() {
 			p.failed = true
 			return nil
 		}
-		x = ir.Const(b2i(yv != 0))
 	}
 	return x
-}
-
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func (p *exprParser) binary(level int) *ir.Expr {
@@ -259,18 +261,8 @@ func (p *exprParser) binary(level int) *ir.Expr {
 				return nil
 			}
 			switch op {
-			case "==":
-				x = ir.Const(b2i(xv == yv))
-			case "!=":
-				x = ir.Const(b2i(xv != yv))
-			case "<":
-				x = ir.Const(b2i(xv < yv))
-			case "<=":
-				x = ir.Const(b2i(xv <= yv))
-			case ">":
-				x = ir.Const(b2i(xv > yv))
-			case ">=":
-				x = ir.Const(b2i(xv >= yv))
+			case "==", "!=", "<", "<=", ">", ">=":
+				x = ir.Bin(op, x, y) // both constant: folded
 			case "<<":
 				x = ir.Const(xv << yv)
 			case ">>":
@@ -302,12 +294,12 @@ func (p *exprParser) unary() *ir.Expr {
 		return ir.Const(^v)
 	case p.peek("!") && !p.peek("!="):
 		p.i++
-		v, ok := p.unary().Value()
-		if !ok {
+		x := p.unary()
+		if !x.Known() {
 			p.failed = true
 			return nil
 		}
-		return ir.Const(b2i(v == 0))
+		return ir.Bin("==", x, ir.Const(0))
 	}
 	return p.primary()
 }
@@ -421,7 +413,7 @@ func (p *exprParser) primary() *ir.Expr {
 			return x
 		}
 		if v, ok := p.vars[id]; ok {
-			return &v
+			return v
 		}
 		targs := p.targs()
 		if p.eat("(") {

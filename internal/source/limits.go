@@ -11,6 +11,7 @@ import (
 
 	"github.com/ascvet/ascvet/analyzers/runner"
 	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/ruleset/config"
 )
 
 // Input limits. A file beyond one is named on stderr with the limit it
@@ -77,7 +78,7 @@ func (d *Defines) Set(s string) error {
 	if !ok {
 		value = "1"
 	}
-	if !isMacroName(name) {
+	if !config.IsMacroName(name) {
 		return fmt.Errorf("want NAME or NAME=VALUE, NAME a C identifier: %q", s)
 	}
 	if strings.ContainsAny(value, ";\n\r") {
@@ -88,19 +89,6 @@ func (d *Defines) Set(s string) error {
 	}
 	*d += Defines(name + "=" + value)
 	return nil
-}
-
-// isMacroName reports whether s is a C identifier.
-func isMacroName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, c := range s {
-		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 func DefaultLimits() Limits {

@@ -502,7 +502,7 @@ func (p *parser) defines(v any, at []string) []setting[[2]string] {
 			value = "1"
 		}
 		switch {
-		case !isMacroName(name):
+		case !IsMacroName(name):
 			p.errorf(at, "item %d: %q: want NAME or NAME=VALUE, NAME a C identifier", i+1, s)
 		case strings.ContainsAny(value, ";\n\r"):
 			p.errorf(at, "item %d: %s: a value holds no ';' and no line break", i+1, name)
@@ -513,14 +513,13 @@ func (p *parser) defines(v any, at []string) []setting[[2]string] {
 	return out
 }
 
-// isMacroName reports whether s is a C identifier.
-func isMacroName(s string) bool {
+// IsMacroName reports whether s is a C identifier: a macro's name.
+func IsMacroName(s string) bool {
 	if s == "" {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+	for i, c := range s {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
 			return false
 		}
 	}
