@@ -144,6 +144,79 @@ type scratch struct {
 	events  []Event    // RunCycles's
 	timings []opTiming // per body instruction
 	lastDef []int      // run's: per register, 1 + its last writer
+
+	// run's issue stage: its candidates, those joining them, the entries
+	// waiting for a known cycle, and the lists of those waiting on a producer.
+	cand, adds, merge    []int
+	wait                 []readyAt
+	blockHead, blockNext []int32
+}
+
+// readyAt is a window entry k whose operands are ready at cycle at.
+type readyAt struct{ at, k int }
+
+// readyHeap is a min-heap of entries by the cycle they are ready.
+type readyHeap []readyAt
+
+func (h *readyHeap) push(e readyAt) {
+	*h = append(*h, e)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if s[p].at <= s[i].at {
+			break
+		}
+		s[p], s[i] = s[i], s[p]
+		i = p
+	}
+}
+
+func (h *readyHeap) pop() int {
+	s := *h
+	top := s[0].k
+	last := len(s) - 1
+	s[0] = s[last]
+	s = s[:last]
+	for i := 0; ; {
+		l, small := 2*i+1, i
+		if l < len(s) && s[l].at < s[small].at {
+			small = l
+		}
+		if r := l + 1; r < len(s) && s[r].at < s[small].at {
+			small = r
+		}
+		if small == i {
+			break
+		}
+		s[i], s[small] = s[small], s[i]
+		i = small
+	}
+	*h = s
+	return top
+}
+
+// mergeSorted returns the entries of cand (in order) and adds (sorted
+// here) in order, in cand's array; buf is scratch.
+func mergeSorted(cand, adds []int, buf *[]int) []int {
+	slices.Sort(adds)
+	if len(cand) == 0 || cand[len(cand)-1] < adds[0] {
+		return append(cand, adds...)
+	}
+	out := (*buf)[:0]
+	i, j := 0, 0
+	for i < len(cand) && j < len(adds) {
+		if cand[i] < adds[j] {
+			out = append(out, cand[i])
+			i++
+		} else {
+			out = append(out, adds[j])
+			j++
+		}
+	}
+	out = append(out, cand[i:]...)
+	out = append(out, adds[j:]...)
+	*buf = cand[:0]
+	return out
 }
 
 // storeKey is the address a store writes, as the simulator compares
@@ -359,10 +432,27 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 	if pregs <= 0 {
 		pregs = 1 << 30 // no renaming pool in the model: no limit
 	}
-	var pending []int // dispatched, not issued, in program order
-	var frees []int   // window_frees = "done": the done cycles of issued instructions still holding an entry
-	nextFree := -1    // the earliest of frees, -1 when none
-	loopBase := 0     // the cycle the first instruction dispatched (Machine.IterStride)
+	// The window's entries not issued yet are in one of three places, so
+	// that a cycle looks only at those that may issue (the issue stage used
+	// to test every entry every cycle, most of them waiting on operands):
+	// cand, in program order, the entries to try this cycle; wait, by the
+	// cycle their operands are ready (known once every producer issued);
+	// and the list of the producer they wait on (blocked, until it issues).
+	// An entry is tried in the cycle it would have been found ready, and in
+	// program order among those, so the schedule is the same.
+	cand := sc.cand[:0]
+	adds := sc.adds[:0]
+	wait := readyHeap(sc.wait[:0])
+	if cap(sc.blockHead) < len(insts) {
+		sc.blockHead = make([]int32, len(insts))
+		sc.blockNext = make([]int32, len(insts))
+	}
+	blockHead, blockNext := sc.blockHead[:len(insts)], sc.blockNext[:len(insts)]
+	clear(blockHead) // 1 + the first entry waiting on each instance (0: none)
+	defer func() { sc.cand, sc.adds, sc.wait = cand[:0], adds[:0], wait[:0] }()
+	var frees []int // window_frees = "done": the done cycles of issued instructions still holding an entry
+	nextFree := -1  // the earliest of frees, -1 when none
+	loopBase := 0   // the cycle the first instruction dispatched (Machine.IterStride)
 	for cycle := 0; nextRetire < len(insts); cycle++ {
 		progress := false
 		if nextFree >= 0 && nextFree <= cycle {
@@ -394,11 +484,20 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			pregs += in.vdefs
 			progress = true
 		}
+		// The entries whose operands are ready now, or whose producer issued
+		// last cycle, join the candidates.
+		for len(wait) > 0 && wait[0].at <= cycle {
+			adds = append(adds, wait.pop())
+		}
+		if len(adds) > 0 {
+			cand = mergeSorted(cand, adds, &sc.merge)
+			adds = adds[:0]
+		}
 		// Issue out of order, oldest first.
 		issued, compute, ub, ubw, writes := 0, 0, 0, 0, 0
 		ubNow = ubNow[:0]
-		kept := pending[:0]
-		for _, k := range pending {
+		kept := cand[:0]
+		for _, k := range cand {
 			in := insts[k]
 			// (Every entry here was dispatched in an earlier cycle: the
 			// window is filled after the issue, and a cycle that dispatches
@@ -410,13 +509,35 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 				// and without a walk of its producers. Or no unit of its
 				// class is free this cycle (full): tryIssue would find
 				// none either, as issuing only takes units within a cycle.
-				kept = append(kept, k)
+				switch {
+				case in.readyAt > cycle:
+					wait.push(readyAt{in.readyAt, k})
+				case in.readyAt == 0 && in.blocker > 0 && !insts[in.blocker-1].issued:
+					b := in.blocker - 1
+					blockNext[k], blockHead[b] = blockHead[b], int32(k+1)
+				default:
+					kept = append(kept, k)
+				}
 				continue
 			}
 			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, lastOn, &compute, &ub, &ubw, &writes, &ubNow, full) {
-				kept = append(kept, k)
+				switch {
+				case in.readyAt > cycle:
+					wait.push(readyAt{in.readyAt, k})
+				case in.readyAt == 0 && in.blocker > 0 && !insts[in.blocker-1].issued:
+					b := in.blocker - 1
+					blockNext[k], blockHead[b] = blockHead[b], int32(k+1)
+				default:
+					kept = append(kept, k)
+				}
 				continue
 			}
+			// Those waiting on it are tried from the next cycle: their
+			// operands are ready at the earliest then.
+			for w := blockHead[k]; w != 0; w = blockNext[w-1] {
+				adds = append(adds, int(w-1))
+			}
+			blockHead[k] = 0
 			switch {
 			case m.LoadQueue && in.t.Load:
 			case m.WindowFrees == "done":
@@ -432,7 +553,7 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 				issued++
 			}
 		}
-		pending = kept
+		cand = kept
 		// Dispatch in order into the window.
 		for d := 0; d < m.DispatchWidth && nextDispatch < len(insts) && window < m.Window; d++ {
 			in := insts[nextDispatch]
@@ -452,7 +573,7 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			}
 			pregs -= in.vdefs
 			in.ev.Dispatch = cycle
-			pending = append(pending, nextDispatch)
+			cand = append(cand, nextDispatch) // the youngest: cand stays in order
 			if !m.LoadQueue || !in.t.Load {
 				window++
 			}
@@ -462,7 +583,10 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 		res.MaxWindow = max(res.MaxWindow, window)
 		if !progress {
 			// Nothing moved: jump to the next cycle at which something can.
-			next := m.nextEvent(cycle, insts, pending, nextRetire, portFree, pipeFree, lastOn, lastGate+m.NestedGap)
+			next := m.nextEvent(cycle, insts, cand, nextRetire, portFree, pipeFree, lastOn, lastGate+m.NestedGap)
+			if len(wait) > 0 && wait[0].at < next {
+				next = wait[0].at // > cycle: the earlier ones joined cand
+			}
 			if nextDispatch > 0 && nextDispatch < len(insts) {
 				if t := loopBase + insts[nextDispatch].iter*m.IterStride; t > cycle && t < next {
 					next = t
