@@ -148,17 +148,17 @@ type scratch struct {
 	// run's issue stage: its candidates, those joining them, the entries
 	// waiting for a known cycle, and the lists of those waiting on a producer.
 	cand, adds, merge    []int
-	wait                 []readyAt
+	wait                 []waitEntry
 	blockHead, blockNext []int32
 }
 
-// readyAt is a window entry k whose operands are ready at cycle at.
-type readyAt struct{ at, k int }
+// waitEntry is a window entry k whose operands are ready at cycle at.
+type waitEntry struct{ at, k int }
 
 // readyHeap is a min-heap of entries by the cycle they are ready.
-type readyHeap []readyAt
+type readyHeap []waitEntry
 
-func (h *readyHeap) push(e readyAt) {
+func (h *readyHeap) push(e waitEntry) {
 	*h = append(*h, e)
 	s := *h
 	for i := len(s) - 1; i > 0; {
@@ -502,33 +502,21 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			// (Every entry here was dispatched in an earlier cycle: the
 			// window is filled after the issue, and a cycle that dispatches
 			// is followed by the next.)
-			if in.readyAt > cycle || in.readyAt == 0 && in.blocker > 0 && !insts[in.blocker-1].issued ||
-				in.timed && full[in.fkey] == cycle+1 {
-				// Not ready, as tryIssue would find before anything else:
-				// most of the window most cycles, told without the call
-				// and without a walk of its producers. Or no unit of its
-				// class is free this cycle (full): tryIssue would find
-				// none either, as issuing only takes units within a cycle.
+			// Not ready, as tryIssue would find before anything else, told
+			// without the call and without a walk of its producers; or no
+			// unit of its class is free this cycle (full): tryIssue would
+			// find none either, as issuing only takes units within a cycle.
+			skip := in.readyAt > cycle || in.readyAt == 0 && in.blocker > 0 && !insts[in.blocker-1].issued ||
+				in.timed && full[in.fkey] == cycle+1
+			if skip || issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, lastOn, &compute, &ub, &ubw, &writes, &ubNow, full) {
 				switch {
 				case in.readyAt > cycle:
-					wait.push(readyAt{in.readyAt, k})
+					wait.push(waitEntry{in.readyAt, k})
 				case in.readyAt == 0 && in.blocker > 0 && !insts[in.blocker-1].issued:
 					b := in.blocker - 1
 					blockNext[k], blockHead[b] = blockHead[b], int32(k+1)
 				default:
-					kept = append(kept, k)
-				}
-				continue
-			}
-			if issued >= m.IssueWidth && in.timed || !m.tryIssue(in, insts, cycle, portFree, pipeFree, lastOn, &compute, &ub, &ubw, &writes, &ubNow, full) {
-				switch {
-				case in.readyAt > cycle:
-					wait.push(readyAt{in.readyAt, k})
-				case in.readyAt == 0 && in.blocker > 0 && !insts[in.blocker-1].issued:
-					b := in.blocker - 1
-					blockNext[k], blockHead[b] = blockHead[b], int32(k+1)
-				default:
-					kept = append(kept, k)
+					kept = append(kept, k) // ready: tried again next cycle
 				}
 				continue
 			}
