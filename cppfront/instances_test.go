@@ -190,3 +190,61 @@ constexpr uint32_t kMode = 0;
 		}
 	}
 }
+
+// TestCallerValuesOverloads: functions of one name share their call sites
+// (a call is found by name), and each call is evaluated once for all of
+// them (lowerer.siteAt): two overloads called with the same step both see
+// it; called with different steps, neither does, as for one function
+// called twice.
+func TestCallerValuesOverloads(t *testing.T) {
+	const callee = `__simd_vf__ inline void StepVF(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n, uint32_t step)
+{
+    AscendC::Reg::RegTensor<float> x;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    for (uint16_t i = 0; i < n; ++i) {
+        AscendC::Reg::LoadAlign(x, src + i * step);
+        AscendC::Reg::StoreAlign(dst + i * step, x, m);
+    }
+}
+__simd_vf__ inline void StepVF(__ubuf__ half* dst, __ubuf__ half* src, uint16_t n, uint32_t step)
+{
+    AscendC::Reg::RegTensor<half> x;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<half>();
+    for (uint16_t i = 0; i < n; ++i) {
+        AscendC::Reg::LoadAlign(x, src + i * step);
+        AscendC::Reg::StoreAlign(dst + i * step, x, m);
+    }
+}
+`
+	for _, c := range []struct {
+		body, want string
+	}{
+		{"uint32_t a = 64; uint32_t b = 64;\n    StepVF(df, sf, n, a);\n    StepVF(dh, sh, n, b);", "src + (i * 64)"},
+		{"uint32_t a = 64; uint32_t b = 32;\n    StepVF(df, sf, n, a);\n    StepVF(dh, sh, n, b);", "src + (i * step)"},
+	} {
+		src := callee + "__aicore__ inline void Run(__ubuf__ float* df, __ubuf__ float* sf, __ubuf__ half* dh, __ubuf__ half* sh, uint16_t n)\n{\n    " + c.body + "\n}\n"
+		_, f := parse(t, "overloads.asc", []byte(src))
+		n := 0
+		for _, fn := range f.Funcs {
+			if fn.Name != "StepVF" {
+				continue
+			}
+			n++
+			for _, in := range fn.Instrs {
+				if in.Op != ir.OpLoadAlign {
+					continue
+				}
+				got := in.Args[1].Text
+				if in.Args[1].Expr != nil {
+					got = in.Args[1].Expr.String()
+				}
+				if got != c.want {
+					t.Errorf("%s:\nthe load of the overload at %d reads %q, want %q", c.body, fn.Pos, got, c.want)
+				}
+			}
+		}
+		if n != 2 {
+			t.Errorf("%s: %d functions StepVF, want 2", c.body, n)
+		}
+	}
+}
