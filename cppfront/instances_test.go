@@ -142,13 +142,9 @@ __simd_vf__ inline void ScaleN(__ubuf__ T* dst, __ubuf__ T* src)
 	}
 }
 
-// TestCallerValues: what a caller passes reaches the region through a
-// by-value helper call (CeilDivU(n, step) leaves step as it was; a helper
-// taking it by reference does not), through an if constexpr whose
-// condition folds (the branch the compiler builds sets step), and past a
-// comment that ends the line before the call (no type before a name).
-func TestCallerValues(t *testing.T) {
-	const callee = `__simd_vf__ inline void StepVF(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n, uint32_t step)
+// stepVF is a VF function whose loads and stores advance by its step
+// parameter (TestCallerValues, TestCallerValuesOverloads).
+const stepVF = `__simd_vf__ inline void StepVF(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n, uint32_t step)
 {
     AscendC::Reg::RegTensor<float> x;
     AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
@@ -157,7 +153,15 @@ func TestCallerValues(t *testing.T) {
         AscendC::Reg::StoreAlign(dst + i * step, x, m);
     }
 }
-__aicore__ inline uint32_t CeilDivU(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+`
+
+// TestCallerValues: what a caller passes reaches the region through a
+// by-value helper call (CeilDivU(n, step) leaves step as it was; a helper
+// taking it by reference does not), through an if constexpr whose
+// condition folds (the branch the compiler builds sets step), and past a
+// comment that ends the line before the call (no type before a name).
+func TestCallerValues(t *testing.T) {
+	const callee = stepVF + `__aicore__ inline uint32_t CeilDivU(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 __aicore__ inline void Bump(uint32_t& a) { a += 1; }
 constexpr uint32_t kMode = 0;
 `
@@ -197,16 +201,7 @@ constexpr uint32_t kMode = 0;
 // it; called with different steps, neither does, as for one function
 // called twice.
 func TestCallerValuesOverloads(t *testing.T) {
-	const callee = `__simd_vf__ inline void StepVF(__ubuf__ float* dst, __ubuf__ float* src, uint16_t n, uint32_t step)
-{
-    AscendC::Reg::RegTensor<float> x;
-    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
-    for (uint16_t i = 0; i < n; ++i) {
-        AscendC::Reg::LoadAlign(x, src + i * step);
-        AscendC::Reg::StoreAlign(dst + i * step, x, m);
-    }
-}
-__simd_vf__ inline void StepVF(__ubuf__ half* dst, __ubuf__ half* src, uint16_t n, uint32_t step)
+	const callee = stepVF + `__simd_vf__ inline void StepVF(__ubuf__ half* dst, __ubuf__ half* src, uint16_t n, uint32_t step)
 {
     AscendC::Reg::RegTensor<half> x;
     AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<half>();
