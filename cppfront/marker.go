@@ -20,8 +20,15 @@ var vfMarkers = [][]byte{
 // scan makes four passes over a file instead of one per marker (19): in
 // operator repositories most files hold no marker, and this scan is all
 // ascvet does with them. Every marker contains its group's anchor.
+//
+// A pass costs little when its anchor starts with a byte that is rare in
+// C++ (bytes.Index looks for the first byte, then checks the rest), and
+// much when it starts with _: over the 365 MB of C++ in the CANN
+// repositories, "__VEC_SCOPE__" takes 151 ms and "VEC_SCOPE__" 40 ms
+// (best of five). "__sim" (141 ms) has no such substring common to its
+// five markers that scans faster in one pass.
 var markerAnchors = func() []anchor {
-	groups := []anchor{{text: []byte("__sim")}, {text: []byte("__VEC_SCOPE__")}, {text: []byte("Reg")}, {text: []byte("vector_")}}
+	groups := []anchor{{text: []byte("__sim")}, {text: []byte("VEC_SCOPE__")}, {text: []byte("Reg")}, {text: []byte("vector_")}}
 	for _, m := range vfMarkers {
 		g := -1
 		for k := range groups {
