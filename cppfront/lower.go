@@ -702,7 +702,6 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 	}
 	counts := map[string]int{}
 	callers := map[uint]*flat{} // callers of the functions around the blocks, flattened once
-	sites := siteMemo{}         // their call sites, found once a function (its blocks ask twice each)
 	for _, sb := range blocks {
 		b, n, def := sb.b, sb.n, sb.def // def: the enclosing function definition
 		outer := "vec_scope"
@@ -722,7 +721,7 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 			names = newFuncBuilder(lw, &ir.Func{}, fl)
 			names.setClass(lw.classAt(def.StartByte()))
 			names.enclosingNodes(n, def)
-			if vals, zo := lw.scopeCallerFacts(def, names.outer, callers, sites); len(vals) > 0 || len(zo) > 0 {
+			if vals, zo := lw.scopeCallerFacts(def, names.outer, callers); len(vals) > 0 || len(zo) > 0 {
 				// Again, with what the callers pass bound.
 				names = newFuncBuilder(lw, &ir.Func{}, fl)
 				names.setClass(lw.classAt(def.StartByte()))
@@ -742,7 +741,7 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 			return fb
 		})
 		if def != nil {
-			lw.scopeInstances(fn, def, callers, sites)
+			lw.scopeInstances(fn, def, callers)
 		}
 		lw.f.Funcs = append(lw.f.Funcs, fn)
 	}
@@ -751,7 +750,7 @@ func (lw *lowerer) lowerVecScopes(scopeBlanks map[int]bool) {
 // scopeInstances records the element types the template parameters of the
 // function around a __VEC_SCOPE__ block take at its calls in the file
 // (Func.Instances), as callSiteFacts does for a VF function.
-func (lw *lowerer) scopeInstances(fn *ir.Func, def *sitter.Node, flats map[uint]*flat, memo siteMemo) {
+func (lw *lowerer) scopeInstances(fn *ir.Func, def *sitter.Node, flats map[uint]*flat) {
 	for _, fd := range lw.funcs {
 		if fd.node.StartByte() != def.StartByte() {
 			continue
@@ -759,7 +758,7 @@ func (lw *lowerer) scopeInstances(fn *ir.Func, def *sitter.Node, flats map[uint]
 		if len(fd.own) == 0 || !usesParams(fn, fd.own) {
 			return
 		}
-		if sites, ok := memo.callSites(lw, fd, flats); ok {
+		if sites, ok := lw.callSites(fd, flats); ok {
 			if inst := instancesOf(sites, fd.own, nil, nil); len(inst) > 0 {
 				fn.Instances = inst
 			}

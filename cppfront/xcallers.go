@@ -420,7 +420,7 @@ func isZeroOne(v *ir.Expr) bool {
 // call agrees on and the parameters every call passes a 0/1 flag, from
 // the calls in the file and in the files including it, as callSiteFacts
 // finds them for a VF function.
-func (lw *lowerer) scopeCallerFacts(def *sitter.Node, params []ir.Param, flats map[uint]*flat, memo siteMemo) (map[string]*ir.Expr, map[string]bool) {
+func (lw *lowerer) scopeCallerFacts(def *sitter.Node, params []ir.Param, flats map[uint]*flat) (map[string]*ir.Expr, map[string]bool) {
 	if len(params) == 0 {
 		return nil, nil
 	}
@@ -439,7 +439,7 @@ func (lw *lowerer) scopeCallerFacts(def *sitter.Node, params []ir.Param, flats m
 	var sites []callSite
 	if own {
 		var ok bool
-		if sites, ok = memo.callSites(lw, fd, flats); !ok {
+		if sites, ok = lw.callSites(fd, flats); !ok {
 			return nil, nil
 		}
 	}
