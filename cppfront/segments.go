@@ -372,12 +372,12 @@ var segmentParsed func()
 // freeing a 40 MB file's trees takes a second on one.
 func closeTrees(trees []*sitter.Tree) {
 	if len(trees) == 1 {
-		trees[0].Close()
+		tsutil.Free(trees[0])
 		return
 	}
 	inParallel(len(trees), func(next <-chan int) {
 		for k := range next {
-			trees[k].Close()
+			tsutil.Free(trees[k])
 		}
 	})
 }

@@ -147,7 +147,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts cppfron
 		}
 		return f, errParse
 	}
-	defer tree.Close()
+	defer tsutil.Free(tree)
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(overTime); !ok {

@@ -51,7 +51,11 @@ import (
 //   - touch-file-analysed, touch-header-analysed: files analysed again after
 //     one VF file, then one header its analysis read, changed (in a copy of
 //     the tree's sources, so that nothing of the user's is touched; counted
-//     in-process, where the cache's counters are seen).
+//     in-process, where the cache's counters are seen);
+//   - cold-tree-sitter-share: of the CPU time of the cold check that fills
+//     the copy's cache (in-process), the share tree-sitter itself takes:
+//     parsing, flattening, freeing trees (cppfront.CountTreeSitterCPU).
+//     The rest is ascvet's own Go, what a cold run adds to a parse.
 func BenchmarkSpeed(b *testing.B) {
 	dir := os.Getenv("ASCVET_SPEED_DIR")
 	if dir == "" {
@@ -183,7 +187,14 @@ func touchRun(b *testing.B, dir, one string) (file, header int64) {
 	target := filepath.Join(tmp, rel)
 	b.Setenv("ASCVET_CACHE", b.TempDir())
 	args := []string{"-f", "json", "-fail", "none", tmp}
-	mustRun(b, args)
+	var cpu time.Duration
+	ts := treeSitterShare(func() { cpu = cpuOf(func() { mustRun(b, args) }) })
+	if ts > 0 && cpu > 0 {
+		// The share of one run holds still where a process's CPU time
+		// moves by a fifth from run to run.
+		b.ReportMetric(ts.Seconds()/cpu.Seconds(), "cold-tree-sitter-share")
+		b.Logf("a cold check in process (of a copy of the tree): %v CPU, of which tree-sitter %v (%.1f%%), ascvet's Go %v", cpu, ts, 100*ts.Seconds()/cpu.Seconds(), cpu-ts)
+	}
 	var warm resultcache.Counters
 	withCacheStats(&warm, func() { mustRun(b, args) })
 	if n := warm.Misses.Load(); n != 0 {
@@ -336,7 +347,8 @@ func cpuNow() time.Duration {
 
 // BenchmarkCold is BenchmarkSpeed's cold run alone, for a CPU profile of
 // it (-cpuprofile): a full check of ASCVET_SPEED_DIR with an empty result
-// cache.
+// cache, in-process. It reports the check's CPU time and how it splits
+// between tree-sitter (tree-sitter-cpu-s) and ascvet's Go (go-cpu-s).
 func BenchmarkCold(b *testing.B) {
 	dir := os.Getenv("ASCVET_SPEED_DIR")
 	if dir == "" {
@@ -345,6 +357,21 @@ func BenchmarkCold(b *testing.B) {
 	args := []string{"-f", "json", "-fail", "none", dir}
 	for b.Loop() {
 		b.Setenv("ASCVET_CACHE", b.TempDir())
-		b.ReportMetric(cpuOf(func() { mustRun(b, args) }).Seconds(), "cpu-s")
+		var cpu, ts time.Duration
+		ts = treeSitterShare(func() { cpu = cpuOf(func() { mustRun(b, args) }) })
+		b.ReportMetric(cpu.Seconds(), "cpu-s")
+		b.ReportMetric(ts.Seconds(), "tree-sitter-cpu-s")
+		b.ReportMetric((cpu - ts).Seconds(), "go-cpu-s")
 	}
+}
+
+// treeSitterShare runs f with tree-sitter's CPU time counted
+// (cppfront.CountTreeSitterCPU), and returns it: parsing, flattening and
+// freeing trees. Zero where it cannot be counted.
+func treeSitterShare(f func()) time.Duration {
+	cppfront.CountTreeSitterCPU(true)
+	defer cppfront.CountTreeSitterCPU(false)
+	f()
+	parse, flatten, free := cppfront.TreeSitterCPU()
+	return parse + flatten + free
 }

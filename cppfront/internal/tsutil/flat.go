@@ -158,7 +158,9 @@ func Flatten(root *sitter.Node, cut int, checkMissing bool, buf []Raw) []Raw {
 		out = make([]Raw, need)
 	}
 	for {
+		done := timed(&flattenCPU, &flattenCalls)
 		n := C.av_flatten(node, (*C.av_raw)(unsafe.Pointer(unsafe.SliceData(out))), C.int64_t(len(out)), C.int32_t(cut), C.bool(checkMissing))
+		done()
 		if n >= 0 {
 			return out[:n]
 		}

@@ -99,7 +99,9 @@ func Parse(p *sitter.Parser, src []byte, deadline time.Time) *sitter.Tree {
 	if !deadline.IsZero() {
 		limit = max(time.Until(deadline), 1) // past: stop at the first check
 	}
+	done := timed(&parseCPU, &parseCalls)
 	tree := C.av_parse(inner, text, C.uint32_t(len(src)), C.int64_t(limit))
+	done()
 	if tree == nil {
 		return nil
 	}
