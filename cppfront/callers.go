@@ -257,10 +257,10 @@ func (lw *lowerer) callSites(fd funcDef, flats map[uint]*flat) ([]callSite, bool
 // name called: functions of one name (overloads, specialisations, methods
 // of several classes) share their call sites, as a call is found by name.
 // Over the CANN repositories 17,887 call sites are asked for and 9,704
-// evaluated. A site's readers only
-// evaluate in its builder, so one evaluation serves every function of the
-// name, and every __VEC_SCOPE__ block of a function, each of which asks
-// twice (scopeCallerFacts, scopeInstances).
+// evaluated. A site's readers only evaluate in its builder, so one
+// evaluation serves every function of the name, and every __VEC_SCOPE__
+// block of a function, each of which asks twice (scopeCallerFacts,
+// scopeInstances).
 type siteAt struct {
 	site callSite
 	ok   bool

@@ -188,7 +188,7 @@ func touchRun(b *testing.B, dir, one string) (file, header int64) {
 	b.Setenv("ASCVET_CACHE", b.TempDir())
 	args := []string{"-f", "json", "-fail", "none", tmp}
 	var cpu time.Duration
-	ts := treeSitterShare(func() { cpu = cpuOf(func() { mustRun(b, args) }) })
+	ts := treeSitterCPU(func() { cpu = cpuOf(func() { mustRun(b, args) }) })
 	if ts > 0 && cpu > 0 {
 		// The share of one run holds still where a process's CPU time
 		// moves by a fifth from run to run.
@@ -358,17 +358,17 @@ func BenchmarkCold(b *testing.B) {
 	for b.Loop() {
 		b.Setenv("ASCVET_CACHE", b.TempDir())
 		var cpu, ts time.Duration
-		ts = treeSitterShare(func() { cpu = cpuOf(func() { mustRun(b, args) }) })
+		ts = treeSitterCPU(func() { cpu = cpuOf(func() { mustRun(b, args) }) })
 		b.ReportMetric(cpu.Seconds(), "cpu-s")
 		b.ReportMetric(ts.Seconds(), "tree-sitter-cpu-s")
 		b.ReportMetric((cpu - ts).Seconds(), "go-cpu-s")
 	}
 }
 
-// treeSitterShare runs f with tree-sitter's CPU time counted
-// (cppfront.CountTreeSitterCPU), and returns it: parsing, flattening and
-// freeing trees. Zero where it cannot be counted.
-func treeSitterShare(f func()) time.Duration {
+// treeSitterCPU runs f with tree-sitter's CPU time counted
+// (cppfront.CountTreeSitterCPU), and returns that time: parsing,
+// flattening and freeing trees. Zero where it cannot be counted.
+func treeSitterCPU(f func()) time.Duration {
 	cppfront.CountTreeSitterCPU(true)
 	defer cppfront.CountTreeSitterCPU(false)
 	f()

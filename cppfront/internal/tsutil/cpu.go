@@ -18,15 +18,15 @@ import (
 // CPU clock before and after (two system calls, with the goroutine locked
 // to its thread in between), about a microsecond a call.
 var (
-	counting                          atomic.Bool
-	parseCPU, flattenCPU, freeCPU     atomic.Int64
-	parseCalls, flattenCalls, freeCnt atomic.Int64
+	counting                            atomic.Bool
+	parseCPU, flattenCPU, freeCPU       atomic.Int64
+	parseCalls, flattenCalls, freeCalls atomic.Int64
 )
 
 // CPUTimes is what CountCPU has counted since it was turned on.
 type CPUTimes struct {
-	Parse, Flatten, Free       time.Duration // CPU time of the calls' threads inside them
-	Parses, Flattens, Releases int64         // calls counted
+	Parse, Flatten, Free    time.Duration // CPU time of the calls' threads inside them
+	Parses, Flattens, Frees int64         // calls counted
 }
 
 // Total is the CPU time of every call counted.
@@ -39,7 +39,7 @@ func CountCPU(on bool) {
 		on = false
 	}
 	if on {
-		for _, c := range []*atomic.Int64{&parseCPU, &flattenCPU, &freeCPU, &parseCalls, &flattenCalls, &freeCnt} {
+		for _, c := range []*atomic.Int64{&parseCPU, &flattenCPU, &freeCPU, &parseCalls, &flattenCalls, &freeCalls} {
 			c.Store(0)
 		}
 	}
@@ -50,7 +50,7 @@ func CountCPU(on bool) {
 func CountedCPU() CPUTimes {
 	return CPUTimes{
 		Parse: time.Duration(parseCPU.Load()), Flatten: time.Duration(flattenCPU.Load()), Free: time.Duration(freeCPU.Load()),
-		Parses: parseCalls.Load(), Flattens: flattenCalls.Load(), Releases: freeCnt.Load(),
+		Parses: parseCalls.Load(), Flattens: flattenCalls.Load(), Frees: freeCalls.Load(),
 	}
 }
 
@@ -72,7 +72,7 @@ func timed(sum, calls *atomic.Int64) func() {
 
 // Free frees a tree (sitter.Tree.Close), counted as freeing.
 func Free(t *sitter.Tree) {
-	done := timed(&freeCPU, &freeCnt)
+	done := timed(&freeCPU, &freeCalls)
 	t.Close()
 	done()
 }
