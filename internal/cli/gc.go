@@ -10,13 +10,20 @@ import (
 )
 
 // A check allocates about 20 KB of short-lived trees, flat copies and IR
-// per KB of source, and keeps little: the findings and the scan memo. With
-// Go's default GOGC=100 the collector ran about 6% of a cold run's CPU
-// over the CANN repositories. A check therefore runs with GOGC=400 under
-// a 1 GiB soft memory limit (the collector works harder near the limit
-// rather than pass it), unless the user set GOGC or GOMEMLIMIT.
-// Measured over the six repositories with the cache off (/usr/bin/time):
-// GOGC=100 20.9 s user, 200 MB peak RSS; GOGC=400 18.0 s, 600 MB.
+// per KB of source, and keeps little: the findings, the scan memo and the
+// project index. So a check runs with the collector off but for a 1 GiB
+// soft memory limit (GOGC=off, GOMEMLIMIT=1GiB: it collects when the heap
+// nears the limit, and works harder there rather than pass it), unless
+// the user set GOGC or GOMEMLIMIT. A run that allocates less than the
+// limit (a few files) never collects.
+//
+// The collector used to run with GOGC=400 under the same limit: over the
+// six CANN repositories that made 14 collections, ten of them while the
+// live heap was still small and the heap far from the limit, 0.70 s of
+// the collector's CPU (the sum of GODEBUG=gctrace=1's, two runs); with
+// GOGC off, 4 collections and 0.33 s, for a peak RSS of 1.07 GB instead of
+// 1.00 (/usr/bin/time). Before that, GOGC=100 spent 6% of a cold run's
+// CPU in the collector.
 //
 // A huge file is another matter: its analysis keeps about 60 bytes a byte
 // of source live while it runs (a 32 MiB file, some 1.9 GB), and a live
@@ -35,7 +42,7 @@ import (
 // often: 20 collections instead of 14, about 0.5 s more CPU
 // (GODEBUG=gctrace=1 over /work/corpus, three runs each).
 const (
-	checkGOGC     = 400
+	checkGOGC     = -1 // off: only the limit starts a collection
 	checkMemLimit = 1 << 30
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// TestTuneGCHugeHeap: a check starts with GOGC=400 under the soft limit,
+// TestTuneGCHugeHeap: a check starts with GOGC off under the soft limit,
 // and goes back to the default collector (GOGC=100, no limit) once the
 // live heap passes checkLiveMax, as a huge file's does: under the limit
 // the collector would run back to back (BenchmarkHugeFile's 32 MiB file
