@@ -193,6 +193,7 @@ type Loader struct {
 	aboveDir map[string][]string   // Effective.Ignored, by boundary
 	fixed    []*file               // with Options.File: that file
 	byDir    map[string]*Effective // the effective configuration of a directory whose chain has no overrides
+	byChain  map[string]*Effective // the same, by where discovery stopped and the files of the chain: shared by directories
 	parsed   atomic.Int64          // configuration files parsed (for tests)
 }
 
@@ -422,15 +423,33 @@ func (l *Loader) effective(dir, target string) (*Effective, error) {
 	if ok {
 		return e, nil
 	}
-	e, err = l.merged(chain, dir, target)
-	if err != nil {
-		return nil, err
+	// Nor does it depend on the directory beyond its chain and where
+	// discovery stopped: the directories of a tree without configuration
+	// files share one (the CANN repositories have 29 thousand directories
+	// and no ascvet.toml: 0.12 s and 33 MB of merging a run, before).
+	key := ""
+	if de := l.entry(dir); de != nil {
+		key = de.boundary
+	}
+	for _, f := range chain {
+		key += "\x00" + f.path
+	}
+	l.mu.Lock()
+	e, ok = l.byChain[key]
+	l.mu.Unlock()
+	if !ok {
+		if e, err = l.merged(chain, dir, target); err != nil {
+			return nil, err
+		}
 	}
 	l.mu.Lock()
 	if l.byDir == nil {
-		l.byDir = map[string]*Effective{}
+		l.byDir, l.byChain = map[string]*Effective{}, map[string]*Effective{}
 	}
 	l.byDir[dir] = e
+	if _, ok := l.byChain[key]; !ok {
+		l.byChain[key] = e
+	}
 	l.mu.Unlock()
 	return e, nil
 }

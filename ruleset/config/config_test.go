@@ -765,3 +765,59 @@ func TestDefines(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedByChain: directories whose chains of configuration files and
+// repository boundaries are the same share one effective configuration
+// (a tree of thousands of folders without ascvet.toml merges it once);
+// a different chain or boundary gets its own.
+func TestSharedByChain(t *testing.T) {
+	root := tempRoot(t)
+	writeTree(t, root, map[string]string{
+		"repo/.git/HEAD":         "",
+		"repo/a/k.cpp":           "",
+		"repo/a/b/k.cpp":         "",
+		"repo/c/k.cpp":           "",
+		"repo/d/ascvet.toml":     "checks = [\"-ASC1001\"]\n",
+		"repo/d/k.cpp":           "",
+		"repo/d/e/k.cpp":         "",
+		"other/.git/HEAD":        "",
+		"other/k.cpp":            "",
+		"repo/f/ascvet.toml":     "checks = [\"-ASC1001\"]\n",
+		"repo/f/k.cpp":           "",
+		"repo/g/.git/HEAD":       "", // a nested repository: its own boundary
+		"repo/g/k.cpp":           "",
+		"repo/h/ascvet.toml":     "[[overrides]]\npaths = [\"x/**\"]\nchecks = [\"-ASC1002\"]\n",
+		"repo/h/k.cpp":           "",
+		"repo/h/x/k.cpp":         "",
+		"repo/h/y/k.cpp":         "",
+		"repo/a/b/c/d/e/f/k.cpp": "",
+	})
+	l, err := NewLoader(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	of := func(p string) *Effective {
+		e, err := l.ForFile(filepath.FromSlash(p), root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	if a, b, c, deep := of("repo/a/k.cpp"), of("repo/a/b/k.cpp"), of("repo/c/k.cpp"), of("repo/a/b/c/d/e/f/k.cpp"); a != b || a != c || a != deep {
+		t.Error("folders of one repository without configuration files do not share their configuration")
+	}
+	if d, e := of("repo/d/k.cpp"), of("repo/d/e/k.cpp"); d != e || d == of("repo/a/k.cpp") || !slices.Contains(d.Sources, filepath.Join(root, "repo/d/ascvet.toml")) {
+		t.Errorf("repo/d and below: shared %v, sources %v", d == e, d.Sources)
+	}
+	if d, f := of("repo/d/k.cpp"), of("repo/f/k.cpp"); d == f || !slices.Contains(f.Sources, filepath.Join(root, "repo/f/ascvet.toml")) {
+		t.Errorf("two folders with configuration files of the same text share one: sources %v", f.Sources)
+	}
+	for _, p := range []string{"other/k.cpp", "repo/g/k.cpp"} {
+		if e := of(p); e == of("repo/a/k.cpp") || e.Boundary != filepath.Join(root, filepath.Dir(filepath.FromSlash(p))) {
+			t.Errorf("%s: boundary %q, shared with repo/a: %v", p, e.Boundary, e == of("repo/a/k.cpp"))
+		}
+	}
+	if x, y := of("repo/h/x/k.cpp"), of("repo/h/y/k.cpp"); x == y || len(x.Overrides) != 1 || len(y.Overrides) != 0 {
+		t.Errorf("an override applies by path: x %v, y %v", x.Overrides, y.Overrides)
+	}
+}
