@@ -71,7 +71,7 @@ const cacheVersion = "ascvet-results-5"
 // Cache is the cache of one run; nil is no cache.
 type Cache struct {
 	dc    *diskStore
-	salt  []byte     // the build: the executable's hash
+	salt  []byte     // the build: its Go build ID's hash, or the executable's (exeID)
 	flags string     // the analyzers' flags, name=value
 	memo  *Memo      // the run's memo and pack of results; nil: none
 	wd    string     // the working directory (relative names are made absolute from it)
@@ -148,19 +148,18 @@ func (rc *Cache) Close() {
 	}
 }
 
-// buildID returns the sha256 of the running executable's bytes, read
-// once a process (a language server hashes it when it starts). It used
-// to be kept in the cache under the executable's path, size and
+// buildID returns what identifies the running executable's build (exeID),
+// read once a process (a language server reads it when it starts). It
+// used to be kept in the cache under the executable's path, size and
 // modification time, which a binary replaced in place with the same size
 // and time (a copy that keeps times, a build system that fixes them)
-// passed: the new build took the old one's findings. Hashing the ~18 MB
-// binary costs about 10 ms a run.
+// passed: the new build took the old one's findings.
 var buildID = sync.OnceValues(func() ([]byte, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	return hashFile(exe)
+	return exeID(exe)
 })
 
 // hashFile returns the sha256 of the bytes of the file at path.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -23,10 +24,11 @@ import (
 	"github.com/ascvet/ascvet/internal/testfs"
 )
 
-// TestBuildIDContent: the cache's salt is the executable's content hash:
-// a binary replaced in place with the same size and modification time
-// (which the salt's old memo, keyed on path, size and time, could not
-// tell apart) gives another salt.
+// TestBuildIDContent: the cache's salt identifies the executable's
+// content: a binary replaced in place with the same size and modification
+// time (which the salt's old memo, keyed on path, size and time, could not
+// tell apart) gives another salt, whether it has a Go build ID or is
+// hashed.
 func TestBuildIDContent(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -36,8 +38,8 @@ func TestBuildIDContent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if own, err := hashFile(exe); err != nil || !bytes.Equal(own, id) {
-		t.Fatalf("buildID %x, the executable's hash %x (%v)", id, own, err)
+	if own, err := exeID(exe); err != nil || !bytes.Equal(own, id) {
+		t.Fatalf("buildID %x, the executable's %x (%v)", id, own, err)
 	}
 	p := filepath.Join(t.TempDir(), "ascvet")
 	stamp := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -49,7 +51,7 @@ func TestBuildIDContent(t *testing.T) {
 		if err := os.Chtimes(p, stamp, stamp); err != nil {
 			t.Fatal(err)
 		}
-		h, err := hashFile(p)
+		h, err := exeID(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,6 +60,85 @@ func TestBuildIDContent(t *testing.T) {
 	if a, b := put('a'), put('b'); bytes.Equal(a, b) {
 		t.Error("two builds of the same size and time share a salt")
 	}
+}
+
+// TestGoBuildID: an ELF executable the go command built (the test binary)
+// is known by its build ID, not hashed; another build ID gives another
+// salt, and one of another shape (a build system's fixed one) or none
+// has the executable hashed.
+func TestGoBuildID(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the build ID is read from ELF executables; elsewhere the executable is hashed")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := goBuildID(exe)
+	if id == nil {
+		t.Fatal("the test binary has no Go build ID of the go command's shape")
+	}
+	hash, _ := hashFile(exe)
+	if own, _ := exeID(exe); bytes.Equal(own, hash) {
+		t.Fatal("the test binary was hashed, not known by its build ID")
+	}
+	k := bytes.Index(data, id)
+	if k < 0 {
+		t.Fatal("the build ID is not in the executable's bytes")
+	}
+	dir := t.TempDir()
+	variant := func(name string, change func(b []byte)) string {
+		b := bytes.Clone(data)
+		change(b[k : k+len(id)])
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	other := variant("other", func(b []byte) { // another base64 character
+		if b[len(b)-1] == 'A' {
+			b[len(b)-1] = 'B'
+		} else {
+			b[len(b)-1] = 'A'
+		}
+	})
+	if goBuildID(other) == nil {
+		t.Fatal("a build ID changed in its last character no longer reads")
+	}
+	a, _ := exeID(exe)
+	if b, _ := exeID(other); bytes.Equal(a, b) {
+		t.Error("another build ID gives the same salt")
+	}
+	fixed := variant("fixed", func(b []byte) { copy(b, bytes.Repeat([]byte("redacted"), len(b))) })
+	if goBuildID(fixed) != nil {
+		t.Error("a build ID of another shape is taken as the go command's")
+	}
+	if got, want := mustID(t, fixed), mustHash(t, fixed); !bytes.Equal(got, want) {
+		t.Error("an executable with a build ID of another shape is not hashed")
+	}
+}
+
+func mustID(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := exeID(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func mustHash(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := hashFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestSplitDeps: a truncated or garbled header list is a miss, never a
