@@ -118,23 +118,15 @@ func TestGoBuildID(t *testing.T) {
 	if goBuildID(fixed) != nil {
 		t.Error("a build ID of another shape is taken as the go command's")
 	}
-	if got, want := mustID(t, fixed), mustHash(t, fixed); !bytes.Equal(got, want) {
+	if got, want := must(t, exeID, fixed), must(t, hashFile, fixed); !bytes.Equal(got, want) {
 		t.Error("an executable with a build ID of another shape is not hashed")
 	}
 }
 
-func mustID(t *testing.T, p string) []byte {
+// must returns what f gives for the file at p, failing t on an error.
+func must(t *testing.T, f func(string) ([]byte, error), p string) []byte {
 	t.Helper()
-	b, err := exeID(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func mustHash(t *testing.T, p string) []byte {
-	t.Helper()
-	b, err := hashFile(p)
+	b, err := f(p)
 	if err != nil {
 		t.Fatal(err)
 	}

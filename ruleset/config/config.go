@@ -444,12 +444,17 @@ func (l *Loader) effective(dir, target string) (*Effective, error) {
 	}
 	l.mu.Lock()
 	if l.byDir == nil {
-		l.byDir, l.byChain = map[string]*Effective{}, map[string]*Effective{}
+		l.byDir = map[string]*Effective{}
 	}
-	l.byDir[dir] = e
-	if _, ok := l.byChain[key]; !ok {
+	if l.byChain == nil {
+		l.byChain = map[string]*Effective{}
+	}
+	if first, ok := l.byChain[key]; ok {
+		e = first // merged twice at once: every directory gets the one kept
+	} else {
 		l.byChain[key] = e
 	}
+	l.byDir[dir] = e
 	l.mu.Unlock()
 	return e, nil
 }

@@ -820,4 +820,23 @@ func TestSharedByChain(t *testing.T) {
 	if x, y := of("repo/h/x/k.cpp"), of("repo/h/y/k.cpp"); x == y || len(x.Overrides) != 1 || len(y.Overrides) != 0 {
 		t.Errorf("an override applies by path: x %v, y %v", x.Overrides, y.Overrides)
 	}
+	// Folders asked about at once, by a fresh loader, get one all the same.
+	fresh, err := NewLoader(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := []string{"repo/a", "repo/a/b", "repo/c", "repo/a/b/c", "repo/a/b/c/d", "repo/a/b/c/d/e", "repo/a/b/c/d/e/f"}
+	got := make([]*Effective, len(dirs))
+	var wg sync.WaitGroup
+	for i, d := range dirs {
+		wg.Go(func() {
+			got[i], _ = fresh.ForFile(filepath.Join(filepath.FromSlash(d), "k.cpp"), root)
+		})
+	}
+	wg.Wait()
+	for i := range got {
+		if got[i] == nil || got[i] != got[0] {
+			t.Fatalf("folders asked about at once: %s does not share %s's configuration", dirs[i], dirs[0])
+		}
+	}
 }
