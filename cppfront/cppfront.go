@@ -155,8 +155,8 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 // lowerForeignTrees lowers the file name for its helpers (Options.
 // noForeign) from trees already parsed, as ParseFileOptions would from
 // src: nil when it runs out of time. flats are the flat trees the file's
-// own lowering made of the same trees (nil: none), which it reads instead
-// of flattening them again: half the cost of this second lowering.
+// own lowering made of the same trees, which it reads instead of
+// flattening them again: half the cost of this second lowering.
 func lowerForeignTrees(fset *token.FileSet, name string, src, clean []byte, blanks []blank, trees []*sitter.Tree, segs []segment, mac *macroMap, ix *Index, flats *flatCache) (f *ir.File) {
 	tf := fset.AddFile(name, -1, len(src))
 	tf.SetLines(tsutil.LineStarts(src))
@@ -187,9 +187,7 @@ func lowerForeignTrees(fset *token.FileSet, name string, src, clean []byte, blan
 		}
 	}()
 	lw := newLowerer(f, clean, blanks, trees, segs, b)
-	if flats != nil {
-		lw.flats = flats
-	}
+	lw.flats = flats
 	lw.index = ix
 	lw.noForeign = true
 	lw.mac = mac
