@@ -823,63 +823,77 @@ func scanBlocks(t *tokens) (blocks []lazyBlock, classes map[string]bool, ok bool
 var bodyAfter = map[string]bool{"const": true, "override": true, "final": true, "noexcept": true, "volatile": true}
 
 // noAnalysedRegion reports whether the pre-passed text clean can hold no
-// region the rules analyse, from a scan alone: it has no VF marker (a
-// register type word, or a __simd_*, __simt_* or __VEC_SCOPE__ marker:
-// vfHits), or only __simt_* markers, each in the header of a function at
-// declaration level that is SIMT only (no other marker, no register type:
-// simtOnly), which the lowering records but no rule reads. A register type
-// or any other marker says no at once, before the braces are scanned; when
-// the scan loses track of them it says no. A text without a brace holds
-// no region either, whatever its markers: a region is a function's body or
-// a __VEC_SCOPE__ block (a header of declarations only, such as the C
-// API's, which names register types in every prototype).
+// region the rules analyse, from a scan alone. A region is a function
+// definition with a __simd_* marker in its header or a register type in
+// its text, or a __VEC_SCOPE__ block in a function's body: every one lies
+// in a brace block the scan finds (scanBlocks: function bodies, not
+// namespaces or class bodies), from the block's header to its closing
+// brace. So the text holds none when every VF marker (a register type
+// word, a __simd_*, __simt_* or __VEC_SCOPE__ marker: vfHits) lies outside
+// every such block, in a declaration (a prototype, an alias, a member
+// declared in a class body), or is a __simt_* marker in the header of a
+// function at declaration level that is SIMT only (no other marker, no
+// register type: simtOnly), which the lowering records but no rule reads.
+// A header of declarations only, such as the C API's, names register types
+// and __simd_callee__ in every prototype; a header of tiling code names
+// RegTensor only in a comment's look-alike or a using-declaration. A text
+// without a brace holds no region either. When the scan loses track of the
+// braces it says no; lowerOrphans, which turns a marker in a stretch
+// tree-sitter gave up on into a region, leaves the markers such a scan
+// puts outside every block, as this does.
 func noAnalysedRegion(t *tokens, blanks []blank) bool {
 	clean := t.src
 	if !slices.ContainsFunc(t.toks, func(k tok) bool { return k.kind == 'p' && clean[k.start] == '{' }) {
 		return true
 	}
-	var simt []int // the offsets of the __simt_* markers
-	for _, b := range blanks {
-		switch b.text {
-		case "__simt_vf__", "__simt_callee__":
-			simt = append(simt, b.start)
-		default:
-			if _, ok := markerKinds[b.text]; ok {
-				return false // a __simd_* marker or __VEC_SCOPE__
-			}
-		}
-	}
-	if hasRegType(clean) {
-		return false // no SIMT-only function holds one
-	}
-	if len(simt) == 0 {
+	hits := vfHits(clean, blanks)
+	if len(hits) == 0 {
 		return true
 	}
 	blocks, _, ok := scanBlocks(t)
 	if !ok {
 		return false
 	}
-	k := 0 // the first marker not yet inside a SIMT-only function
-	for i := range blocks {
-		b := &blocks[i]
-		if b.parent >= 0 {
-			continue
+	top := topBlocks(blocks)
+	for _, h := range hits {
+		k := blockAt(blocks, top, h)
+		if k < 0 {
+			continue // in a declaration
 		}
-		if k < len(simt) && simt[k] < b.hdr {
-			return false // a marker outside every function body
-		}
-		e := k
-		for e < len(simt) && simt[e] <= b.close {
-			e++
-		}
-		if e > k {
-			if !b.level || !marksOf(clean, blanks, b).simtOnly(clean[b.hdr:b.close+1]) {
-				return false
-			}
-			k = e
+		b := &blocks[k]
+		if !isSimtMarker(blanks, h) || !b.level || !marksOf(clean, blanks, b).simtOnly(clean[b.hdr:b.close+1]) {
+			return false
 		}
 	}
-	return k == len(simt)
+	return true
+}
+
+// topBlocks returns the indices of the blocks no other block holds, in
+// order: their spans, from header to closing brace, are disjoint.
+func topBlocks(blocks []lazyBlock) []int {
+	var top []int
+	for k := range blocks {
+		if blocks[k].parent < 0 {
+			top = append(top, k)
+		}
+	}
+	return top
+}
+
+// blockAt returns the block of top (indices into blocks) whose span, from
+// its header to its closing brace, holds the offset at; -1 when none does.
+func blockAt(blocks []lazyBlock, top []int, at int) int {
+	i := sort.Search(len(top), func(i int) bool { return blocks[top[i]].close >= at })
+	if i < len(top) && blocks[top[i]].hdr <= at {
+		return top[i]
+	}
+	return -1
+}
+
+// isSimtMarker reports whether a __simt_* marker was blanked at offset at.
+func isSimtMarker(blanks []blank, at int) bool {
+	k := sort.Search(len(blanks), func(i int) bool { return blanks[i].start >= at })
+	return k < len(blanks) && blanks[k].start == at && (blanks[k].text == "__simt_vf__" || blanks[k].text == "__simt_callee__")
 }
 
 // hasWord reports whether w is an identifier of h.

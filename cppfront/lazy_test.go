@@ -516,7 +516,26 @@ inline int Add(int a, int b) { return a + b; }`, true},
 		{"vec scope in a SIMT function", `__simt_vf__ inline void K(__ubuf__ float* x) { __VEC_SCOPE__ { Foo(x); } }`, false},
 		{"host function with a vec scope", `__aicore__ inline void K(__ubuf__ float* x) { __VEC_SCOPE__ { Foo(x); } }`, false},
 		{"register type outside any body", `using V = AscendC::MicroAPI::RegTensor<float>;
-__simt_vf__ inline void K(__gm__ float* x) { x[0] = 0; }`, false},
+__simt_vf__ inline void K(__gm__ float* x) { x[0] = 0; }`, true},
+		{"prototypes in a namespace, host code", `namespace AscendC {
+__simd_callee__ inline void asc_add(vector_float& dst, vector_float src0, vector_float src1, vector_bool mask);
+class Tiling {
+    AscendC::MicroAPI::RegTensor<float> spare;
+    __simd_vf__ void Compute(__ubuf__ float* x);
+public:
+    __aicore__ inline void Init(int n) { len = n; }
+    int len;
+};
+}
+__aicore__ inline int Add(int a, int b) { return a + b; }`, true},
+		{"register type in a default template argument", `template <typename R = AscendC::MicroAPI::RegTensor<float>>
+__aicore__ inline void K(__ubuf__ float* x) { R r; }`, false},
+		{"register type in a method's body", `class K {
+    __aicore__ inline void Run(__ubuf__ float* x) { AscendC::MicroAPI::RegTensor<float> r; }
+};`, false},
+		{"vec scope in a lambda", `auto run = [](__ubuf__ float* x) { __VEC_SCOPE__ { Foo(x); } };`, false},
+		{"prototype in a stretch tree-sitter gives up on", `template <__simd_callee__ inline void P(vector_float& d);
+__aicore__ inline int Add(int a, int b) { return a + b; }`, true},
 		{"unbalanced braces", "__simt_vf__ inline void K(int* x) { if (x) { }\n", false},
 		{"declarations only", `__simd_callee__ inline void asc_add(vector_float& dst, vector_float src0, vector_float src1, vector_bool mask);
 template <typename T> __simd_callee__ void Load(AscendC::MicroAPI::RegTensor<T>& dst, __ubuf__ T* src);`, true},

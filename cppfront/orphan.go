@@ -17,7 +17,11 @@ import (
 //
 // A region marker that no lowered region covers and that lies in such a
 // stretch still makes a region, empty, whose parse error is where the stretch
-// ends, so that ASC0001 shows the gap.
+// ends, so that ASC0001 shows the gap. A marker the lexical scan places
+// outside every brace block (scanBlocks), when the scan keeps track of the
+// braces, is on a declaration, a prototype say, which makes no region
+// however tree-sitter reads it (as noAnalysedRegion, which leaves such a
+// file unparsed, assumes).
 
 // markerKinds are the markers that make a region, with its kind.
 var markerKinds = map[string]ir.RegionKind{
@@ -30,9 +34,11 @@ func (lw *lowerer) lowerOrphans() {
 	if !lw.hasError() {
 		return
 	}
+	blocks, _, scanned := scanBlocks(lw.tokens())
+	top := topBlocks(blocks)
 	for _, b := range lw.blanks {
 		kind, ok := markerKinds[b.text]
-		if !ok {
+		if !ok || scanned && blockAt(blocks, top, b.start) < 0 {
 			continue
 		}
 		pos := lw.pos(uint32(b.start))
