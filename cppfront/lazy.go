@@ -182,7 +182,7 @@ func classify(t *tokens, blanks []blank, only [][2]int) ([]lazyBlock, []string, 
 	if !ok || len(blocks) == 0 {
 		return nil, nil, nil, false
 	}
-	hits := vfHits(clean, blanks)
+	hits := t.vfHits(blanks)
 	marked := func(b *lazyBlock) bool {
 		k := sort.SearchInts(hits, b.hdr)
 		return k < len(hits) && hits[k] <= b.close
@@ -525,6 +525,17 @@ var declLevel = map[string]bool{
 	"preproc_elifdef": true, "export_declaration": true,
 }
 
+// vfHits is vfHits of t's text, found once for t and blanks:
+// noAnalysedRegion and classify both ask. The offsets are shared, read
+// only.
+func (t *tokens) vfHits(blanks []blank) []int {
+	if h := t.hits; h != nil && len(h.blanks) == len(blanks) && (len(blanks) == 0 || &h.blanks[0] == &blanks[0]) {
+		return h.at
+	}
+	t.hits = &textHits{blanks: blanks, at: vfHits(t.src, blanks)}
+	return t.hits.at
+}
+
 // vfHits returns, sorted, the offsets in clean of what makes a function
 // a region or holds a region: a register type as a whole word (hasRegType,
 // in code, comments or strings alike), and a pre-pass blank of a region
@@ -633,8 +644,20 @@ func (t *tokens) hasDirective(from, to int) bool {
 // scanBlocks finds the brace blocks of src (pre-passed text) with their
 // headers, and the identifiers of class heads (after class, struct or
 // union, up to the first : , > = ; or {). ok is false when it loses track
-// of the braces, as splitSegments does.
+// of the braces, as splitSegments does. The scan is made once for t
+// (noAnalysedRegion, then classify, read the same text); each caller has
+// its own copy of the blocks, whose gaps classify sets. The classes are
+// shared: no caller changes them.
 func scanBlocks(t *tokens) (blocks []lazyBlock, classes map[string]bool, ok bool) {
+	if t.scan == nil {
+		b, c, ok := scanBlocksOnce(t)
+		t.scan = &blockScan{b, c, ok}
+	}
+	return slices.Clone(t.scan.blocks), t.scan.classes, t.scan.ok
+}
+
+// scanBlocksOnce is scanBlocks, made anew.
+func scanBlocksOnce(t *tokens) (blocks []lazyBlock, classes map[string]bool, ok bool) {
 	src := t.src
 	type lframe struct {
 		kind  byte // 'n' namespace or extern block, 'c' class body, '#' conditional, 'o' other brace
@@ -846,7 +869,7 @@ func noAnalysedRegion(t *tokens, blanks []blank) bool {
 	if !slices.ContainsFunc(t.toks, func(k tok) bool { return k.kind == 'p' && clean[k.start] == '{' }) {
 		return true
 	}
-	hits := vfHits(clean, blanks)
+	hits := t.vfHits(blanks)
 	if len(hits) == 0 {
 		return true
 	}

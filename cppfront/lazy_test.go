@@ -715,3 +715,36 @@ public:
 		t.Errorf("a value the caller changes (by Bump, or later in the loop) reaches the region:\n%s", lazy)
 	}
 }
+
+// TestScanShared: noAnalysedRegion and classify read one scan of a text
+// (scanBlocks, vfHits), each with blocks of its own: classify's gaps do not
+// reach another caller, and a text changed by dropBlanked is scanned anew.
+func TestScanShared(t *testing.T) {
+	clean, blanks := prepass([]byte(`__simd_vf__ inline void K(__ubuf__ float* x) { AscendC::MicroAPI::RegTensor<float> r; }
+__aicore__ inline void Host(int n) { Foo(n); }`))
+	toks := lexText(clean)
+	b1, _, ok := scanBlocks(toks)
+	if !ok || len(b1) != 2 {
+		t.Fatalf("scan: %d blocks, ok %v", len(b1), ok)
+	}
+	made := toks.scan
+	b1[1].gaps = [][2]int{{1, 2}}
+	b2, _, _ := scanBlocks(toks)
+	if toks.scan != made {
+		t.Error("the text was scanned twice")
+	}
+	if b2[1].gaps != nil {
+		t.Error("a caller's gaps reached the next caller's blocks")
+	}
+	h1 := toks.vfHits(blanks)
+	if h2 := toks.vfHits(blanks); len(h1) == 0 || &h1[0] != &h2[0] {
+		t.Error("the hits were found twice for the same blanks")
+	}
+	if h3 := toks.vfHits(nil); len(h3) != 1 {
+		t.Errorf("without the blanks: %d hits, want the register type alone", len(h3))
+	}
+	toks.dropBlanked()
+	if toks.scan != nil {
+		t.Error("dropBlanked kept the scan of the tokens it changed")
+	}
+}

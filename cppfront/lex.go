@@ -24,6 +24,21 @@ type tok struct {
 type tokens struct {
 	src  []byte
 	toks []tok
+	scan *blockScan // scanBlocks' result, made on first use (dropBlanked clears it)
+	hits *textHits  // vfHits' result for one set of blanks, made on first use
+}
+
+// textHits is what vfHits finds in a text with its blanks.
+type textHits struct {
+	blanks []blank // the blanks it was found with
+	at     []int
+}
+
+// blockScan is what scanBlocks finds in a text.
+type blockScan struct {
+	blocks  []lazyBlock
+	classes map[string]bool
+	ok      bool
 }
 
 // lexText returns the tokens of src. A # that starts a line (after

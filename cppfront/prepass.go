@@ -102,6 +102,7 @@ func (t *tokens) dropBlanked() bool {
 		kept = append(kept, tk)
 	}
 	t.toks = kept
+	t.scan = nil
 	return true
 }
 
