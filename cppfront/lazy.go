@@ -865,10 +865,10 @@ var bodyAfter = map[string]bool{"const": true, "override": true, "final": true, 
 // tree-sitter gave up on into a region, leaves the markers such a scan
 // puts outside every block, as this does.
 func noAnalysedRegion(t *tokens, blanks []blank) bool {
-	clean := t.src
-	if !slices.ContainsFunc(t.toks, func(k tok) bool { return k.kind == 'p' && clean[k.start] == '{' }) {
+	if !hasBrace(t) {
 		return true
 	}
+	clean := t.src
 	hits := t.vfHits(blanks)
 	if len(hits) == 0 {
 		return true
@@ -889,6 +889,12 @@ func noAnalysedRegion(t *tokens, blanks []blank) bool {
 		}
 	}
 	return true
+}
+
+// hasBrace reports whether t has a { token: a text without one holds no
+// function body.
+func hasBrace(t *tokens) bool {
+	return slices.ContainsFunc(t.toks, func(k tok) bool { return k.kind == 'p' && t.src[k.start] == '{' })
 }
 
 // topBlocks returns the indices of the blocks no other block holds, in

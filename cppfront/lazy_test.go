@@ -146,6 +146,16 @@ func FuzzLazy(f *testing.F) {
 			for _, e := range ir.Verify(file) {
 				t.Fatalf("Verify: %v", e)
 			}
+			// RegionsOnly leaves unparsed only a text whose whole lowering
+			// finds no region the rules analyse (noAnalysedRegion), where
+			// tree-sitter reads the text as the compiler does: without an
+			// error. (An unterminated /* is a comment to the end for the
+			// compiler and the scan, and code to tree-sitter.)
+			if slices.ContainsFunc(file.Funcs, func(fn *ir.Func) bool { return fn.Kind.Analysed() }) && errorFree(clean) {
+				if only, err := ParseFileOptions(token.NewFileSet(), "fuzz.asc", src, Options{RegionsOnly: true}); err == nil && len(only.Funcs) == 0 {
+					t.Fatalf("RegionsOnly lowered no region; the whole lowering finds %d", len(file.Funcs))
+				}
+			}
 		}
 		if p == nil || !cleanBodies(clean, p.bodies) || blanksMore(clean, p) && !errorFree(clean) {
 			return

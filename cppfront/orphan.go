@@ -17,11 +17,12 @@ import (
 //
 // A region marker that no lowered region covers and that lies in such a
 // stretch still makes a region, empty, whose parse error is where the stretch
-// ends, so that ASC0001 shows the gap. A marker the lexical scan places
-// outside every brace block (scanBlocks), when the scan keeps track of the
-// braces, is on a declaration, a prototype say, which makes no region
-// however tree-sitter reads it (as noAnalysedRegion, which leaves such a
-// file unparsed, assumes).
+// ends, so that ASC0001 shows the gap. A marker in a text without a brace,
+// or that the lexical scan places outside every brace block (scanBlocks)
+// when it keeps track of the braces, is on a declaration (a prototype, say)
+// or on garbage: no function is lost there, and it makes no region however
+// tree-sitter reads it, as noAnalysedRegion, which leaves such a text
+// unparsed, assumes.
 
 // markerKinds are the markers that make a region, with its kind.
 var markerKinds = map[string]ir.RegionKind{
@@ -34,7 +35,11 @@ func (lw *lowerer) lowerOrphans() {
 	if !lw.hasError() {
 		return
 	}
-	blocks, _, scanned := scanBlocks(lw.tokens())
+	t := lw.tokens()
+	if !hasBrace(t) {
+		return // no function body, so no function lost: markers on declarations or garbage
+	}
+	blocks, _, scanned := scanBlocks(t)
 	top := topBlocks(blocks)
 	for _, b := range lw.blanks {
 		kind, ok := markerKinds[b.text]
