@@ -2,9 +2,11 @@ package cppfront
 
 import (
 	"bufio"
+	"fmt"
 	"go/token"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,4 +142,31 @@ func BenchmarkRawParseInPlace(b *testing.B) {
 	srcs := benchFiles(b)
 	b.SetBytes(totalBytes(srcs))
 	parseLoopWith(b, srcs, func(p *sitter.Parser, src []byte) *sitter.Tree { return tsutil.Parse(p, src, time.Time{}) })
+}
+
+// BenchmarkNoAnalysedRegion times the RegionsOnly shortcut on texts an
+// attacker might write: many __simt_vf__ markers in one function's header,
+// and many register types in prototypes, 5,000 and 20,000 of each. It
+// reports ns/marker, which stays flat as the count grows (a second look at
+// one block for each of its markers made the time grow with the square of
+// the count: 50,000 markers in a 600 KB header took a minute):
+//
+//	go test ./cppfront -run XXX -bench NoAnalysedRegion
+func BenchmarkNoAnalysedRegion(b *testing.B) {
+	for _, n := range []int{5000, 20000} {
+		for _, c := range []struct{ name, src string }{
+			{"simt-header", strings.Repeat("__simt_vf__ ", n) + "inline void K(int* x) { x[0] = 0; }\n"},
+			{"prototypes", strings.Repeat("__simd_callee__ void P(AscendC::MicroAPI::RegTensor<float>& r);\n", n) + "inline int F() { return 0; }\n"},
+		} {
+			b.Run(fmt.Sprintf("%s/markers=%d", c.name, n), func(b *testing.B) {
+				clean, blanks := prepass([]byte(c.src))
+				for b.Loop() {
+					if !noAnalysedRegion(lexText(clean), blanks) {
+						b.Fatal("a region found")
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/marker")
+			})
+		}
+	}
 }

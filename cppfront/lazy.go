@@ -878,15 +878,23 @@ func noAnalysedRegion(t *tokens, blanks []blank) bool {
 		return false
 	}
 	top := topBlocks(blocks)
+	simtOnly := -1 // the last block found SIMT only: hits are in order, and its others need no second look
 	for _, h := range hits {
 		k := blockAt(blocks, top, h)
 		if k < 0 {
 			continue // in a declaration
 		}
-		b := &blocks[k]
-		if !isSimtMarker(blanks, h) || !b.level || !marksOf(clean, blanks, b).simtOnly(clean[b.hdr:b.close+1]) {
+		if !isSimtMarker(blanks, h) {
 			return false
 		}
+		if k == simtOnly {
+			continue
+		}
+		b := &blocks[k]
+		if !b.level || !marksOf(clean, blanks, b).simtOnly(clean[b.hdr:b.close+1]) {
+			return false
+		}
+		simtOnly = k
 	}
 	return true
 }
