@@ -170,3 +170,25 @@ func BenchmarkNoAnalysedRegion(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOrphans lowers a file of many small VF functions that ends in a
+// parse error, so that every marker is checked for a region lost to it
+// (lowerOrphans): 2,000 and 8,000 functions. It reports ns/function, which
+// stays flat as the count grows (each marker used to be checked against
+// every region: a quarter of a 20,000-function file's lowering was that):
+//
+//	go test ./cppfront -run XXX -bench Orphans
+func BenchmarkOrphans(b *testing.B) {
+	for _, n := range []int{2000, 8000} {
+		b.Run(fmt.Sprintf("functions=%d", n), func(b *testing.B) {
+			src := []byte(strings.Repeat("__simd_vf__ void f(__ubuf__ float* x) { AscendC::MicroAPI::RegTensor<float> r; }\n", n) + "void g( {\n")
+			for b.Loop() {
+				f, err := ParseFile(token.NewFileSet(), "o.asc", src)
+				if err != nil || len(f.Funcs) != n {
+					b.Fatalf("%d regions (%v), want %d", len(f.Funcs), err, n)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/function")
+		})
+	}
+}

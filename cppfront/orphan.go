@@ -1,7 +1,10 @@
 package cppfront
 
 import (
+	"cmp"
 	"go/token"
+	"slices"
+	"sort"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
@@ -41,13 +44,15 @@ func (lw *lowerer) lowerOrphans() {
 	}
 	blocks, _, scanned := scanBlocks(t)
 	top := topBlocks(blocks)
+	covered := lw.coverage()
+	orphanEnd := token.NoPos // the furthest end of the regions made here (the markers come in order)
 	for _, b := range lw.blanks {
 		kind, ok := markerKinds[b.text]
 		if !ok || scanned && blockAt(blocks, top, b.start) < 0 {
 			continue
 		}
 		pos := lw.pos(uint32(b.start))
-		if lw.covered(pos) {
+		if pos <= orphanEnd || covered(pos) {
 			continue
 		}
 		k := skipSpace(lw.src, b.end) // the marker is blank now: start at the token after it
@@ -72,17 +77,28 @@ func (lw *lowerer) lowerOrphans() {
 		fn := &ir.Func{Name: lw.orphanName(b, uint(e)), Kind: kind, Pos: pos, End: end, BodyPos: pos,
 			Body: &ir.Block{}, Errors: []token.Pos{end}, Locals: map[string]int64{}}
 		lw.f.Funcs = append(lw.f.Funcs, fn)
+		orphanEnd = max(orphanEnd, end)
 	}
 }
 
-// covered reports whether a lowered region spans pos.
-func (lw *lowerer) covered(pos token.Pos) bool {
-	for _, fn := range lw.f.Funcs {
-		if fn.Pos <= pos && pos <= fn.End {
-			return true
-		}
+// coverage returns whether a region lowered so far spans a position: by a
+// binary search of the regions by start, with the furthest end among them
+// and those before (regions nest: a vec scope in its function), so that a
+// file of many regions and many markers is not looked at once per pair.
+func (lw *lowerer) coverage() func(token.Pos) bool {
+	type span struct{ pos, end token.Pos }
+	spans := make([]span, len(lw.f.Funcs))
+	for i, fn := range lw.f.Funcs {
+		spans[i] = span{fn.Pos, fn.End}
 	}
-	return false
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.pos, b.pos) })
+	for i := 1; i < len(spans); i++ {
+		spans[i].end = max(spans[i].end, spans[i-1].end) // the furthest end so far
+	}
+	return func(pos token.Pos) bool {
+		i := sort.Search(len(spans), func(i int) bool { return spans[i].pos > pos }) - 1
+		return i >= 0 && spans[i].end >= pos
+	}
 }
 
 // orphanName names a lost region: the identifier before the first '(' after
