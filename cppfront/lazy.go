@@ -865,22 +865,18 @@ var bodyAfter = map[string]bool{"const": true, "override": true, "final": true, 
 // tree-sitter gave up on into a region, leaves the markers such a scan
 // puts outside every block, as this does.
 func noAnalysedRegion(t *tokens, blanks []blank) bool {
-	if !hasBrace(t) {
-		return true
-	}
-	clean := t.src
 	hits := t.vfHits(blanks)
 	if len(hits) == 0 {
 		return true
 	}
-	blocks, _, ok := scanBlocks(t)
+	blockOf, ok := t.bodyBlocks()
 	if !ok {
 		return false
 	}
-	top := topBlocks(blocks)
+	clean := t.src
 	simtOnly := -1 // the last block found SIMT only: hits are in order, and its others need no second look
 	for _, h := range hits {
-		k := blockAt(blocks, top, h)
+		k := blockOf(h)
 		if k < 0 {
 			continue // in a declaration
 		}
@@ -890,7 +886,7 @@ func noAnalysedRegion(t *tokens, blanks []blank) bool {
 		if k == simtOnly {
 			continue
 		}
-		b := &blocks[k]
+		b := &t.scan.blocks[k] // read only
 		if !b.level || !marksOf(clean, blanks, b).simtOnly(clean[b.hdr:b.close+1]) {
 			return false
 		}
@@ -899,32 +895,33 @@ func noAnalysedRegion(t *tokens, blanks []blank) bool {
 	return true
 }
 
-// hasBrace reports whether t has a { token: a text without one holds no
-// function body.
-func hasBrace(t *tokens) bool {
-	return slices.ContainsFunc(t.toks, func(k tok) bool { return k.kind == 'p' && t.src[k.start] == '{' })
-}
-
-// topBlocks returns the indices of the blocks no other block holds, in
-// order: their spans, from header to closing brace, are disjoint.
-func topBlocks(blocks []lazyBlock) []int {
-	var top []int
+// bodyBlocks returns which brace block of t (scanBlocks, as t.scan holds
+// it) spans an offset, from the block's header to its closing brace, of
+// those no other block holds: -1 for an offset in none, where no region
+// can be (a declaration). ok is false when the scan lost track of the
+// braces. A text without a brace has no block, whatever else the scan
+// makes of it (unbalanced parentheses): no function body.
+func (t *tokens) bodyBlocks() (blockOf func(at int) int, ok bool) {
+	if !slices.ContainsFunc(t.toks, func(k tok) bool { return k.kind == 'p' && t.src[k.start] == '{' }) {
+		return func(int) int { return -1 }, true
+	}
+	if _, _, ok := scanBlocks(t); !ok {
+		return nil, false
+	}
+	blocks := t.scan.blocks
+	var top []int // the blocks no other holds, in order: their spans are disjoint
 	for k := range blocks {
 		if blocks[k].parent < 0 {
 			top = append(top, k)
 		}
 	}
-	return top
-}
-
-// blockAt returns the block of top (indices into blocks) whose span, from
-// its header to its closing brace, holds the offset at; -1 when none does.
-func blockAt(blocks []lazyBlock, top []int, at int) int {
-	i := sort.Search(len(top), func(i int) bool { return blocks[top[i]].close >= at })
-	if i < len(top) && blocks[top[i]].hdr <= at {
-		return top[i]
-	}
-	return -1
+	return func(at int) int {
+		i := sort.Search(len(top), func(i int) bool { return blocks[top[i]].close >= at })
+		if i < len(top) && blocks[top[i]].hdr <= at {
+			return top[i]
+		}
+		return -1
+	}, true
 }
 
 // isSimtMarker reports whether a __simt_* marker was blanked at offset at.

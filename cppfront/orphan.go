@@ -38,18 +38,13 @@ func (lw *lowerer) lowerOrphans() {
 	if !lw.hasError() {
 		return
 	}
-	t := lw.tokens()
-	if !hasBrace(t) {
-		return // no function body, so no function lost: markers on declarations or garbage
-	}
-	blocks, _, scanned := scanBlocks(t)
-	top := topBlocks(blocks)
+	blockOf, scanned := lw.tokens().bodyBlocks()
 	covered := lw.coverage()
 	orphanEnd := token.NoPos // the furthest end of the regions made here (the markers come in order)
 	for _, b := range lw.blanks {
 		kind, ok := markerKinds[b.text]
-		if !ok || scanned && blockAt(blocks, top, b.start) < 0 {
-			continue
+		if !ok || scanned && blockOf(b.start) < 0 {
+			continue // a marker on a declaration or garbage: no function lost there
 		}
 		pos := lw.pos(uint32(b.start))
 		if pos <= orphanEnd || covered(pos) {
