@@ -62,10 +62,10 @@ func TestHostileInputs(t *testing.T) {
 	mkfifo(t, filepath.Join(dir, "fifo.cpp"))
 
 	// Root reads any file whatever its mode: make two unreadable here.
-	defer func(o func(string) (*os.File, error), r func(string) ([]os.DirEntry, error)) {
+	defer func(o func(string) (source.Input, error), r func(string) ([]os.DirEntry, error)) {
 		source.OpenInput, source.ReadDir = o, r
 	}(source.OpenInput, source.ReadDir)
-	source.OpenInput = func(name string) (*os.File, error) {
+	source.OpenInput = func(name string) (source.Input, error) {
 		if name == locked {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/ascvet/ascvet/internal/report"
 	"github.com/ascvet/ascvet/internal/resultcache"
 	"github.com/ascvet/ascvet/internal/source"
+	"github.com/ascvet/ascvet/ruleset/config"
 )
 
 // The check streams. An operator repository is mostly host code: of its
@@ -70,12 +71,22 @@ func Check(paths []string, as []*analysis.Analyzer, cfg CheckConfig, stderr io.W
 		return nil, err // analysis.Validate, once
 	}
 	in := &Inputs{}
-	names := source.ExpandNoted(paths, func(path string, err error) {
+	// The configuration of each file asks of every directory above it
+	// whether it holds an ascvet.toml or a .git: the walk has just listed
+	// the directories below the paths, and tells.
+	var listing *source.Listing
+	if cfg.Pipe != nil && cfg.Pipe.Loader != nil {
+		listing = source.NewListing(config.FileName, ".git")
+	}
+	names := source.ExpandListed(paths, func(path string, err error) {
 		in.Skipped++
 		fmt.Fprintf(stderr, "ascvet: %s\n", source.Describe(path, err))
 	}, func(path, msg string) {
 		fmt.Fprintf(stderr, "ascvet: %s: %s\n", path, msg)
-	})
+	}, listing)
+	if listing != nil {
+		cfg.Pipe.Loader.UseListing(listing.Has)
+	}
 	names, in.Tests = source.DropTests(paths, names, func(name string) bool {
 		if cfg.Pipe == nil {
 			return false

@@ -1,8 +1,14 @@
-//go:build !unix
+//go:build !linux
 
 package source
 
 import "os"
 
-// openRead is os.Open (see openinput_unix.go).
-func openRead(name string) (*os.File, error) { return os.Open(name) }
+// openRead is os.Open (see open_linux.go).
+func openRead(name string) (Input, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err // not a nil *os.File in an Input
+	}
+	return f, nil
+}

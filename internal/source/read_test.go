@@ -127,8 +127,8 @@ func TestScanBigReadError(t *testing.T) {
 // open is skipped with that error; nothing is read.
 func TestReadSourceStatFails(t *testing.T) {
 	name := testfs.Put(t, t.TempDir(), "k.asc", "__simd_vf__ inline void F() {}\n")
-	defer func(o func(string) (*os.File, error)) { OpenInput = o }(OpenInput)
-	OpenInput = func(name string) (*os.File, error) {
+	defer func(o func(string) (Input, error)) { OpenInput = o }(OpenInput)
+	OpenInput = func(name string) (Input, error) {
 		f, err := os.Open(name)
 		if err == nil {
 			err = f.Close() // so that Stat fails
@@ -143,5 +143,56 @@ func TestReadSourceStatFails(t *testing.T) {
 	}
 	if got := testfs.Read(t, name); got != "__simd_vf__ inline void F() {}\n" {
 		t.Errorf("%s changed: %q", name, got)
+	}
+}
+
+// chunkReader returns its data in reads of at most chunk bytes, counting
+// the reads that return nothing (the end).
+type chunkReader struct {
+	data  []byte
+	chunk int
+	ends  int
+}
+
+func (r *chunkReader) Read(b []byte) (int, error) {
+	if len(r.data) == 0 {
+		r.ends++
+		return 0, io.EOF
+	}
+	n := copy(b[:min(len(b), r.chunk)], r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// TestReadAllReads: a file read to the size it had, by a read that
+// returns less than asked, needs no read more to see its end: none that
+// returns 0. A file that grew is read on to its end; where the size says
+// nothing (0, a /proc file) or the file is shorter than its size, the
+// reads go on to the one that returns 0.
+func TestReadAllReads(t *testing.T) {
+	data := []byte(strings.Repeat("x", 10000))
+	for _, tc := range []struct {
+		name        string
+		size, chunk int
+		wantEnds    int
+	}{
+		{"read whole", 10000, 1 << 20, 0},
+		{"grew since stat", 6000, 1 << 20, 0}, // fills the 6,001 asked, then reads on
+		{"no size", 0, 4096, 1},
+		{"short reads", 10000, 4096, 0}, // 4096, 4096, then 1808: short, at the size
+		{"shorter than its size", 12000, 1 << 20, 1},
+	} {
+		r := &chunkReader{data: data, chunk: tc.chunk}
+		var buf []byte // readAll asks for the size and one byte more
+		if tc.size > 0 {
+			buf = make([]byte, 0, tc.size+1)
+		}
+		got, err := readAll(r, int64(tc.size), 0, &buf)
+		if err != nil || string(got) != string(data) {
+			t.Errorf("%s: %d bytes, %v; want all %d", tc.name, len(got), err, len(data))
+		}
+		if r.ends != tc.wantEnds {
+			t.Errorf("%s: %d reads returned nothing, want %d", tc.name, r.ends, tc.wantEnds)
+		}
 	}
 }

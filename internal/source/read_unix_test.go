@@ -21,8 +21,8 @@ func TestReadSourceReadFails(t *testing.T) {
 	small := "__simd_vf__ inline void F() {}\n"
 	big := strings.Repeat("// pad\n", 400) + small
 	files := map[string]string{testfs.Put(t, dir, "k.asc", small): small, testfs.Put(t, dir, "big.asc", big): big}
-	defer func(o func(string) (*os.File, error)) { OpenInput = o }(OpenInput)
-	OpenInput = func(name string) (*os.File, error) { return os.OpenFile(name, os.O_WRONLY, 0) } // a read is EBADF
+	defer func(o func(string) (Input, error)) { OpenInput = o }(OpenInput)
+	OpenInput = func(name string) (Input, error) { return os.OpenFile(name, os.O_WRONLY, 0) } // a read is EBADF
 	lim := DefaultLimits()
 	lim.MaxFileSize = 1024
 	for name, content := range files {

@@ -41,6 +41,8 @@ type walker struct {
 	bad     func(path string, err error) // a path that cannot be read: a skipped input
 	note    func(path, msg string)       // a remark that changes nothing (an empty directory)
 	failed  int                          // calls of bad so far
+	listing *Listing                     // the directories listed, with the names of interest they hold; nil: not kept
+	abs     string                       // the absolute path of the directory argument being walked ("" when unknown: its directories are not recorded)
 	walking bool                         // a link found by walking the last root is being resolved
 	at      string                       // its path below that root (real up to its directory)
 }
@@ -57,7 +59,13 @@ func Expand(paths []string, bad func(path string, err error)) []string {
 // ExpandNoted is Expand, with note called for each directory argument that
 // holds no C++ source.
 func ExpandNoted(paths []string, bad func(path string, err error), note func(path, msg string)) []string {
-	w := &walker{seen: map[string]bool{}, note: note}
+	return ExpandListed(paths, bad, note, nil)
+}
+
+// ExpandListed is ExpandNoted, recording in listing (when not nil) what
+// each directory it lists whole holds of the listing's names.
+func ExpandListed(paths []string, bad func(path string, err error), note func(path, msg string), listing *Listing) []string {
+	w := &walker{seen: map[string]bool{}, note: note, listing: listing}
 	w.bad = func(path string, err error) {
 		w.failed++
 		bad(path, err)
@@ -78,7 +86,13 @@ func ExpandNoted(paths []string, bad func(path string, err error), note func(pat
 		case info.IsDir():
 			before, failed := len(w.names), w.failed
 			w.roots = append(w.roots, real)
-			w.dir(p, real)
+			w.abs = ""
+			if listing != nil {
+				if abs, err := filepath.Abs(p); err == nil {
+					w.abs = abs
+				}
+			}
+			w.dir(p, real, w.abs)
 			if len(w.names) == before && w.failed == failed {
 				note(p, "no source files ("+strings.Join(runner.Extensions, " ")+") here")
 			}
@@ -156,12 +170,21 @@ func walkOrder(root, real, at string) bool {
 	return len(pa) < len(pb)
 }
 
-// dir walks the directory path, whose real path is real.
-func (w *walker) dir(path, real string) {
+// dir walks the directory path, whose real path is real and absolute
+// path abs ("" when not recorded).
+func (w *walker) dir(path, real, abs string) {
 	entries, err := ReadDir(path)
 	if err != nil {
 		w.bad(path, err)
 		// os.ReadDir returns what it read before the error; go on with it.
+	} else if abs != "" {
+		w.listing.record(abs, func(yield func(string) bool) {
+			for _, e := range entries {
+				if !yield(e.Name()) {
+					return
+				}
+			}
+		})
 	}
 	for _, e := range entries {
 		name := e.Name()
@@ -169,7 +192,11 @@ func (w *walker) dir(path, real string) {
 		switch t := e.Type(); {
 		case t.IsDir():
 			if !strings.HasPrefix(name, ".") && !skipDirs[name] {
-				w.dir(p, r)
+				a := ""
+				if abs != "" {
+					a = filepath.Join(abs, name)
+				}
+				w.dir(p, r, a)
 			}
 		case !runner.IsSource(name):
 		case t.IsRegular():

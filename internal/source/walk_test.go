@@ -145,3 +145,56 @@ func TestWalkOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestExpandListed: the listing holds, by absolute path, every directory
+// the walk listed whole, with the names of interest it holds (of any
+// type: .git a directory or a file); a directory it did not enter (hidden,
+// a build tree, above the path walked) or could not list whole is not
+// known, and neither is a name it was not told of.
+func TestExpandListed(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	testfs.Put(t, dir, "r/ascvet.toml", "")
+	testfs.Put(t, dir, "r/a/.git", "gitdir: x\n")
+	testfs.Put(t, dir, "r/a/k.cpp", "")
+	testfs.Put(t, dir, "r/a/b/.git/HEAD", "")
+	testfs.Put(t, dir, "r/a/b/k.cpp", "")
+	testfs.Put(t, dir, "r/build/ascvet.toml", "")
+	testfs.Put(t, dir, "r/.hidden/ascvet.toml", "")
+	testfs.Put(t, dir, "r/part/ascvet.toml", "")
+	testfs.Put(t, dir, "r/part/k.cpp", "")
+	defer func(r func(string) ([]os.DirEntry, error)) { ReadDir = r }(ReadDir)
+	ReadDir = func(name string) ([]os.DirEntry, error) {
+		entries, err := os.ReadDir(name)
+		if filepath.Base(name) == "part" {
+			return entries, &fs.PathError{Op: "readdirent", Path: name, Err: fs.ErrPermission}
+		}
+		return entries, err
+	}
+	lst := NewListing("ascvet.toml", ".git")
+	ExpandListed([]string{"r/..."}, func(string, error) {}, func(string, string) {}, lst)
+	abs := func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }
+	for _, tc := range []struct {
+		dir, name      string
+		present, known bool
+	}{
+		{"r", "ascvet.toml", true, true},
+		{"r", ".git", false, true},
+		{"r/a", ".git", true, true}, // a file
+		{"r/a", "ascvet.toml", false, true},
+		{"r/a/b", ".git", true, true},  // a directory
+		{"r/a", "k.cpp", false, false}, // not a name of the listing
+		{"r/build", "ascvet.toml", false, false},
+		{"r/.hidden", "ascvet.toml", false, false},
+		{"r/part", "ascvet.toml", false, false}, // listed with an error
+		{".", "ascvet.toml", false, false},      // above the path walked
+	} {
+		if present, known := lst.Has(abs(tc.dir), tc.name); present != tc.present || known != tc.known {
+			t.Errorf("Has(%s, %s) = %v, %v; want %v, %v", tc.dir, tc.name, present, known, tc.present, tc.known)
+		}
+	}
+	var nilListing *Listing
+	if present, known := nilListing.Has(abs("r"), "ascvet.toml"); present || known {
+		t.Errorf("a nil listing knows %v, %v", present, known)
+	}
+}

@@ -195,6 +195,30 @@ type Loader struct {
 	byDir    map[string]*Effective // the effective configuration of a directory whose chain has no overrides
 	byChain  map[string]*Effective // the same, by where discovery stopped and the files of the chain: shared by directories
 	parsed   atomic.Int64          // configuration files parsed (for tests)
+	listed   Listed                // what a walk saw of directories; nil: ask the file system
+}
+
+// Listed reports whether the directory dir (absolute and clean) holds an
+// entry called name, as a walk that listed it saw (source.Listing.Has);
+// known is false when it was not listed.
+type Listed func(dir, name string) (present, known bool)
+
+// UseListing has l take what a walk saw of the directories it lists
+// (whether each holds an ascvet.toml or a .git) instead of asking the file
+// system again: two failing stat calls a directory. Call it before l is
+// used by more than one goroutine.
+func (l *Loader) UseListing(listed Listed) { l.listed = listed }
+
+// has reports whether dir holds name, from the listing when it is known,
+// else from the file system (Lstat: any kind of entry).
+func (l *Loader) has(dir, name string) bool {
+	if l.listed != nil {
+		if present, known := l.listed(dir, name); known {
+			return present
+		}
+	}
+	_, err := os.Lstat(filepath.Join(dir, name))
+	return err == nil
 }
 
 // dirEntry is the chain of configuration files that apply in a directory.
@@ -294,14 +318,18 @@ func (l *Loader) entry(dir string) *dirEntry {
 		parent := filepath.Dir(dir)
 		switch {
 		case parent == dir:
-		case isRepoRoot(dir):
+		case l.has(dir, ".git"): // the root of a git work tree: .git, a directory or (in a worktree or submodule) a file
 			e.boundary, e.pending, e.outer = dir, true, parent
 		default:
 			p := l.entry(parent)
 			e.chain, e.boundary, e.pending, e.outer = p.chain, p.boundary, p.pending, p.outer
 			e.errs = append(e.errs, p.errs...)
 		}
-		f, err := l.read(filepath.Join(dir, FileName))
+		var f *file
+		var err error
+		if l.listed == nil || l.has(dir, FileName) {
+			f, err = l.read(filepath.Join(dir, FileName))
+		}
 		if err != nil {
 			e.errs = append(e.errs, asList(err)...)
 		}
@@ -342,13 +370,6 @@ func (l *Loader) above(dir string) []string {
 	}
 	l.aboveDir[dir] = files
 	return files
-}
-
-// isRepoRoot reports whether dir is the root of a git work tree: it holds
-// .git, a directory or (in a worktree or submodule) a file.
-func isRepoRoot(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, ".git"))
-	return err == nil
 }
 
 // asList returns the problems err holds.

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -683,10 +684,54 @@ func TestRepoBoundary(t *testing.T) {
 		"inherit/sub/nested/ascvet.toml": "root = false\n", // not the topmost: no effect
 		"inherit/sub/nested/k.cpp":       "",
 	})
-	l, err := NewLoader(Options{})
+	// The same answers with the listing of a walk of root as without (the
+	// directories above root are not listed: asked of the file system).
+	listed := listTree(t, root)
+	for _, withListing := range []bool{false, true} {
+		l, err := NewLoader(Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if withListing {
+			l.UseListing(listed)
+		}
+		repoBoundaryCases(t, l, root)
+	}
+}
+
+// listTree lists every directory under root as a walk does
+// (source.Listing), and returns what it saw of ascvet.toml and .git.
+func listTree(t *testing.T, root string) Listed {
+	t.Helper()
+	seen := map[string]map[string]bool{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return err
+		}
+		seen[p] = map[string]bool{}
+		for _, e := range entries {
+			seen[p][e.Name()] = true
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return func(dir, name string) (bool, bool) {
+		if name != FileName && name != ".git" {
+			return false, false
+		}
+		names, ok := seen[dir]
+		return names[name], ok
+	}
+}
+
+func repoBoundaryCases(t *testing.T, l *Loader, root string) {
+	t.Helper()
 	abs := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
 	for _, tc := range []struct {
 		file     string
@@ -733,6 +778,50 @@ func TestRepoBoundary(t *testing.T) {
 		if e.Boundary != wantBoundary || !slices.Equal(e.Ignored, wantIgnored) {
 			t.Errorf("%s: boundary %q, ignored %v; want %q, %v", tc.file, e.Boundary, e.Ignored, wantBoundary, wantIgnored)
 		}
+	}
+}
+
+// TestListingBelieved: with a walk's listing, the loader asks the file
+// system nothing of a directory listed: a listing that says a directory
+// holds no ascvet.toml (the file came after the walk) leaves the file
+// unread, and one that says it holds .git makes it a repository root. A
+// directory the walk did not list is asked of the file system.
+func TestListingBelieved(t *testing.T) {
+	root := tempRoot(t)
+	writeTree(t, root, map[string]string{
+		"ascvet.toml":          "checks = [\"-ASC1001\"]\n",
+		"a/ascvet.toml":        "checks = [\"inherit\", \"-ASC1002\"]\n",
+		"a/b/k.cpp":            "",
+		"unlisted/k.cpp":       "",
+		"unlisted/ascvet.toml": "checks = [\"inherit\", \"-ASC1003\"]\n",
+	})
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "a", "b")
+	l, err := NewLoader(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.UseListing(func(dir, name string) (bool, bool) {
+		switch dir {
+		case a: // listed without its ascvet.toml
+			return false, true
+		case b: // listed with a .git
+			return name == ".git", true
+		}
+		return false, false
+	})
+	e, err := l.For(filepath.Join(b, "k.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Sources) != 0 || e.Boundary != b || disabled(e) != nil {
+		t.Errorf("a/b/k.cpp: sources %v, boundary %q, disabled %v; want none, a/b (the listing's .git), none", e.Sources, e.Boundary, disabled(e))
+	}
+	e, err = l.For(filepath.Join(root, "unlisted", "k.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := disabled(e), []string{"ASC1001", "ASC1003"}; !slices.Equal(got, want) || len(e.Sources) != 2 {
+		t.Errorf("unlisted/k.cpp: disabled %v, sources %v; want %v from both files, read from the file system", got, e.Sources, want)
 	}
 }
 
