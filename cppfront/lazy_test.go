@@ -410,9 +410,9 @@ __aicore__ inline void CallsSimt() { Simt(3); }
 	}
 }
 
-// TestLazySkipsBodies: parsing the lazy text with the blanked bodies left
-// out by included ranges gives the tree of parsing it with the bodies
-// blank: the same nodes at the same offsets.
+// TestLazySkipsBodies: parsing the lazy text with the blanked bodies and
+// blank lines left out by included ranges gives the tree of parsing it
+// whole: the same nodes at the same offsets.
 func TestLazySkipsBodies(t *testing.T) {
 	planned := 0
 	for _, p := range repoFiles(t) {
@@ -420,26 +420,54 @@ func TestLazySkipsBodies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		clean, blanks := prepass(src)
-		pl := planLazy(lexText(clean), blanks, nil)
-		if pl == nil || len(clean) >= segmentMin {
-			continue
+		if skipsTheSame(t, p, src) {
+			planned++
 		}
-		planned++
-		blank, _ := parseTrees(pl.text, nil, clock{})
-		skip, segs := parseTreesSkipping(pl.text, pl.holes, clock{})
-		if len(blank) != 1 || len(skip) != 1 || segs != nil {
-			t.Fatalf("%s: %d and %d trees", p, len(blank), len(skip))
-		}
-		if a, b := nodesOf(blank[0].RootNode()), nodesOf(skip[0].RootNode()); a != b {
-			t.Errorf("%s: the trees differ:\n%.300s\n%.300s", p, a, b)
-		}
-		closeTrees(blank)
-		closeTrees(skip)
 	}
 	if planned < 3 {
 		t.Errorf("only %d files with bodies to skip", planned)
 	}
+}
+
+// TestLazySkipsBodiesCorpus is TestLazySkipsBodies over the VF files of
+// the tree ASCVET_CORPUS names (the public CANN repositories):
+//
+//	ASCVET_CORPUS=/work/corpus go test ./cppfront -run LazySkipsBodiesCorpus
+func TestLazySkipsBodiesCorpus(t *testing.T) {
+	planned := 0
+	eachCorpusVF(t, func(p string, src []byte) {
+		if skipsTheSame(t, p, src) {
+			planned++
+		}
+	})
+	t.Logf("%d files parsed with holes", planned)
+}
+
+// skipsTheSame compares, for the file p of source src, the trees of its
+// lazy text parsed whole and parsed with its holes left out; false when
+// it has no lazy text parsed with holes.
+func skipsTheSame(t *testing.T, p string, src []byte) bool {
+	t.Helper()
+	clean, blanks := prepass(src)
+	pl := planLazy(lexText(clean), blanks, nil)
+	if pl == nil || len(clean) >= segmentMin {
+		return false
+	}
+	whole, _ := parseTrees(pl.text, nil, clock{})
+	skip, segs := parseTreesSkipping(pl.text, pl.holes, clock{})
+	defer closeTrees(whole)
+	defer closeTrees(skip)
+	if len(whole) != 1 || len(skip) != 1 || segs != nil {
+		t.Fatalf("%s: %d and %d trees", p, len(whole), len(skip))
+	}
+	if a, b := nodesOf(whole[0].RootNode()), nodesOf(skip[0].RootNode()); a != b {
+		k := 0
+		for k < len(a) && k < len(b) && a[k] == b[k] {
+			k++
+		}
+		t.Errorf("%s: the trees differ:\n%.300s\n%.300s", p, a[max(k-100, 0):], b[max(k-100, 0):])
+	}
+	return true
 }
 
 // nodesOf lists every node of the tree under n: kind and byte range.
@@ -756,5 +784,59 @@ __aicore__ inline void Host(int n) { Foo(n); }`))
 	toks.dropBlanked()
 	if toks.scan != nil {
 		t.Error("dropBlanked kept the scan of the tokens it changed")
+	}
+}
+
+// TestBlankLineHoles: blank lines between tokens are left out of the
+// parse, and the tree is the same; not the blank lines after a directive
+// or ending the text (a hole there changes the tree: checked below), nor
+// those inside a raw string or after a line continuation.
+func TestBlankLineHoles(t *testing.T) {
+	blank := strings.Repeat("\n", 10)
+	for _, tc := range []struct {
+		name, text string
+		holes      int  // blank-line holes made
+		forced     bool // a hole there would change the tree
+	}{
+		{"between declarations", "int a;" + blank + "int b;\n", 1, false},
+		{"indented", "void f() {\n    int a;\n" + strings.Repeat("    \n", 4) + "    int b;\n}\n", 1, false},
+		{"after a directive", "#if X" + blank + "int b;\n#endif\n", 0, true},
+		{"ending the text", "int a;" + blank, 0, true},
+		{"in a raw string", "const char *s = R\"(a" + blank + "b)\";\nint c;\n", 0, false},
+		{"after a continuation", "int a = 1 \\" + blank + ";\nint c;\n", 0, false},
+		{"too short", "int a;\n\n\nint b;\n", 0, false},
+	} {
+		src := []byte(tc.text)
+		toks := lexText(src)
+		holes := toks.blankLineHoles(src, nil)
+		if len(holes) != tc.holes {
+			t.Errorf("%s: holes %v, want %d", tc.name, holes, tc.holes)
+			continue
+		}
+		for _, h := range holes {
+			if strings.TrimSpace(string(src[h[0]:h[1]])) != "" || src[h[0]-1] != '\n' || src[h[1]-1] != '\n' {
+				t.Errorf("%s: hole %v is not whole blank lines: %q", tc.name, h, src[h[0]:h[1]])
+			}
+		}
+		whole, _ := parseTrees(src, nil, clock{})
+		want := nodesOf(whole[0].RootNode())
+		closeTrees(whole)
+		if len(holes) > 0 {
+			skip, _ := parseTreesSkipping(src, holes, clock{})
+			if got := nodesOf(skip[0].RootNode()); got != want {
+				t.Errorf("%s: the tree changed:\n%s\n%s", tc.name, got, want)
+			}
+			closeTrees(skip)
+		}
+		if tc.forced {
+			// The hole the rule does not make: from after the first
+			// newline of the run to after its last.
+			i := strings.Index(tc.text, blank)
+			skip, _ := parseTreesSkipping(src, [][2]int{{i + 1, i + len(blank)}}, clock{})
+			if got := nodesOf(skip[0].RootNode()); got == want {
+				t.Errorf("%s: a hole there leaves the tree as it is: the rule need not avoid it", tc.name)
+			}
+			closeTrees(skip)
+		}
 	}
 }
