@@ -787,10 +787,11 @@ __aicore__ inline void Host(int n) { Foo(n); }`))
 	}
 }
 
-// TestBlankLineHoles: blank lines between tokens are left out of the
-// parse, and the tree is the same; not the blank lines after a directive
-// or ending the text (a hole there changes the tree: checked below), nor
-// those inside a raw string or after a line continuation.
+// TestBlankLineHoles: blank lines and deep indentation between tokens are
+// left out of the parse, and the tree is the same; not the blank lines
+// after a directive or ending the text (a hole there changes the tree:
+// checked below), nor those inside a raw string or after a line
+// continuation.
 func TestBlankLineHoles(t *testing.T) {
 	blank := strings.Repeat("\n", 10)
 	for _, tc := range []struct {
@@ -800,6 +801,9 @@ func TestBlankLineHoles(t *testing.T) {
 	}{
 		{"between declarations", "int a;" + blank + "int b;\n", 1, false},
 		{"indented", "void f() {\n    int a;\n" + strings.Repeat("    \n", 4) + "    int b;\n}\n", 1, false},
+		{"deep indentation", "int a;\n" + strings.Repeat(" ", 40) + "int b;\n", 1, false},
+		{"indented directive", "int a;\n" + strings.Repeat(" ", 40) + "#if X\nint b;\n#endif\n", 1, false},
+		{"shallow indentation", "int a;\n" + strings.Repeat(" ", 20) + "int b;\n", 0, false},
 		{"after a directive", "#if X" + blank + "int b;\n#endif\n", 0, true},
 		{"ending the text", "int a;" + blank, 0, true},
 		{"in a raw string", "const char *s = R\"(a" + blank + "b)\";\nint c;\n", 0, false},
@@ -814,8 +818,8 @@ func TestBlankLineHoles(t *testing.T) {
 			continue
 		}
 		for _, h := range holes {
-			if strings.TrimSpace(string(src[h[0]:h[1]])) != "" || src[h[0]-1] != '\n' || src[h[1]-1] != '\n' {
-				t.Errorf("%s: hole %v is not whole blank lines: %q", tc.name, h, src[h[0]:h[1]])
+			if strings.TrimSpace(string(src[h[0]:h[1]])) != "" || src[h[0]-1] != '\n' || src[h[1]-1] != '\n' && isSpaceByte(src[h[1]]) {
+				t.Errorf("%s: hole %v is not white space from a line's start to a newline or a token: %q", tc.name, h, src[h[0]:h[1]])
 			}
 		}
 		whole, _ := parseTrees(src, nil, clock{})
