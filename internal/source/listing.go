@@ -1,6 +1,7 @@
 package source
 
 import (
+	"io/fs"
 	"path/filepath"
 	"sync"
 )
@@ -52,14 +53,14 @@ func (l *Listing) index(name string) int {
 	return -1
 }
 
-// record notes the directory abs (absolute) with the names of its entries.
-func (l *Listing) record(abs string, names func(yield func(string) bool)) {
+// record notes the directory abs (absolute) with its entries.
+func (l *Listing) record(abs string, entries []fs.DirEntry) {
 	if l == nil {
 		return
 	}
 	var bits uint8
-	for n := range names {
-		if k := l.index(n); k >= 0 {
+	for _, e := range entries {
+		if k := l.index(e.Name()); k >= 0 {
 			bits |= 1 << k
 		}
 	}

@@ -178,13 +178,7 @@ func (w *walker) dir(path, real, abs string) {
 		w.bad(path, err)
 		// os.ReadDir returns what it read before the error; go on with it.
 	} else if abs != "" {
-		w.listing.record(abs, func(yield func(string) bool) {
-			for _, e := range entries {
-				if !yield(e.Name()) {
-					return
-				}
-			}
-		})
+		w.listing.record(abs, entries)
 	}
 	for _, e := range entries {
 		name := e.Name()
