@@ -87,6 +87,7 @@ type funcBuilder struct {
 	outer          []ir.Param          // quiet: the scalar and pointer parameters of the function around the block
 	outerVals      map[string]*ir.Expr // quiet: values its callers pass to them (scopeCallerFacts)
 	outerZO        map[string]bool     // quiet: the ones every caller passes a 0/1 flag
+	noNames        bool                // record no Func.Names: the builder of a call site's caller, whose function no one reads (callSite)
 	switches       int                 // switch statements around the statement inside its innermost loop (a break leaves the switch)
 	lambdas        int                 // lambda bodies around the statement (a return leaves the lambda)
 	errFrom, errTo uint32              // the byte range whose parse errors are the region's (errTo 0: all of fl)
@@ -388,10 +389,11 @@ func (fb *funcBuilder) constAssign(st int32) bool {
 // never reads and cannot change one it reads (its text would mention it),
 // so enclosing need not lower it: a caller's body declares most of its
 // locals for other calls, and lowering them all before each call site was
-// most of the cost of reading call sites.
+// most of the cost of reading call sites. What each block declares is
+// found once (declOf): the call sites of one caller share them.
 func (fb *funcBuilder) neededDecls(blk int32, path []int32) map[int32]bool {
 	fl := fb.fl
-	var decls []int32 // in source order
+	var decls []*blockDecl // in source order
 	for k, p := range path {
 		if fl.n[p].kind() != "compound_statement" {
 			continue
@@ -402,7 +404,7 @@ func (fb *funcBuilder) neededDecls(blk int32, path []int32) map[int32]bool {
 		}
 		for c := fl.n[p].first; c >= 0 && c != next; c = fl.n[c].next {
 			if fl.n[c].named() && fl.n[c].kind() == "declaration" {
-				decls = append(decls, c)
+				decls = append(decls, fb.lw.declOf(fb, c))
 			}
 		}
 	}
@@ -412,38 +414,76 @@ func (fb *funcBuilder) neededDecls(blk int32, path []int32) map[int32]bool {
 	// Only the names these declarations declare can be needed: a type
 	// or a function every declaration mentions is not.
 	declared := map[string]bool{}
-	for _, c := range decls {
-		for _, d := range fl.fields(c, "declarator") {
-			if name, _, _, _, _ := fb.declShape(d); name != "" {
-				declared[name] = true
-			}
+	for _, d := range decls {
+		for _, name := range d.declared {
+			declared[name] = true
 		}
 	}
-	text := func(i int32) []byte { return fl.src[fl.n[i].start:fl.n[i].end] }
 	needed := map[string]bool{}
-	need := func(t []byte) {
-		eachIdent(t, func(k, e int) {
-			if name := string(t[k:e]); declared[name] {
-				needed[name] = true
-			}
-		})
-	}
-	need(text(blk))
+	t := fl.src[fl.n[blk].start:fl.n[blk].end]
+	eachIdent(t, func(k, e int) {
+		if name := string(t[k:e]); declared[name] {
+			needed[name] = true
+		}
+	})
 	keep := make(map[int32]bool, len(decls))
 	for j := len(decls) - 1; j >= 0; j-- {
-		t := text(decls[j])
-		hit := false
-		eachIdent(t, func(k, e int) {
-			if !hit && needed[string(t[k:e])] {
-				hit = true
+		d := decls[j]
+		if !slices.ContainsFunc(d.idents, func(id string) bool { return needed[id] }) {
+			continue
+		}
+		keep[d.node] = true
+		for _, id := range d.idents {
+			if declared[id] {
+				needed[id] = true
 			}
-		})
-		if hit {
-			keep[decls[j]] = true
-			need(t)
 		}
 	}
 	return keep
+}
+
+// blockKey names a node of a flat tree.
+type blockKey struct {
+	fl *flat
+	at int32
+}
+
+// blockDecl is a declaration in a block: its node, the names it declares,
+// and the identifiers its text holds (each once).
+type blockDecl struct {
+	node     int32
+	declared []string
+	idents   []string
+}
+
+// declOf returns what neededDecls reads of the declaration c of fb's flat
+// tree, found on first use: the call sites of one caller share the
+// declarations before them.
+func (lw *lowerer) declOf(fb *funcBuilder, c int32) *blockDecl {
+	fl := fb.fl
+	k := blockKey{fl, c}
+	if d, ok := lw.blockDecls[k]; ok {
+		return d
+	}
+	d := &blockDecl{node: c}
+	for _, dd := range fl.fields(c, "declarator") {
+		if name := fb.declaredName(dd); name != "" {
+			d.declared = append(d.declared, name)
+		}
+	}
+	t := fl.src[fl.n[c].start:fl.n[c].end]
+	seen := map[string]bool{}
+	eachIdent(t, func(i, e int) {
+		if id := string(t[i:e]); !seen[id] {
+			seen[id] = true
+			d.idents = append(d.idents, id)
+		}
+	})
+	if lw.blockDecls == nil {
+		lw.blockDecls = map[blockKey]*blockDecl{}
+	}
+	lw.blockDecls[k] = d
+	return d
 }
 
 // loopVars binds the variables the initialiser declaration init of a loop
@@ -610,25 +650,60 @@ func (fb *funcBuilder) adopt(outer *funcBuilder) {
 
 // killAssigned forgets the value of every name the subtree at i assigns,
 // increments, takes the address of, or passes as a plain scalar to a
-// helper defined in the file.
+// helper defined in the file. Which names those may be is found once for
+// a subtree of a caller (killTargets): enclosing reads the statements
+// before each call site, and a caller's sites share them.
 func (fb *funcBuilder) killAssigned(i int32) {
 	fl := fb.fl
-	forget := func(n int32) {
-		if n >= 0 && fl.n[n].kind() == "identifier" {
-			if b, ok := fb.lookup(fl.text(n)); ok && b.reg == ir.NoReg {
-				fb.killValue(fl.text(n), ir.NoLoop)
+	var ts []killTarget
+	if fb.quiet {
+		k := blockKey{fl, i}
+		var ok bool
+		if ts, ok = fb.lw.kills[k]; !ok {
+			ts = fb.killTargets(i)
+			if fb.lw.kills == nil {
+				fb.lw.kills = map[blockKey][]killTarget{}
 			}
+			fb.lw.kills[k] = ts
+		}
+	} else {
+		ts = fb.killTargets(i)
+	}
+	for _, t := range ts {
+		name := fl.text(t.node)
+		if b, ok := fb.lookup(name); ok && b.reg == ir.NoReg && (!t.arg || !b.ptr) {
+			fb.killValue(name, ir.NoLoop)
+		}
+	}
+}
+
+// killTarget is an identifier whose value a subtree may change: assigned,
+// incremented, its address taken, or (arg) passed to a helper of the file
+// that may write that parameter, which changes it unless it is a pointer.
+type killTarget struct {
+	node int32
+	arg  bool
+}
+
+// killTargets returns the identifiers killAssigned forgets in the subtree
+// at i, in order.
+func (fb *funcBuilder) killTargets(i int32) []killTarget {
+	fl := fb.fl
+	var out []killTarget
+	add := func(n int32, arg bool) {
+		if n >= 0 && fl.n[n].kind() == "identifier" {
+			out = append(out, killTarget{n, arg})
 		}
 	}
 	for k := i; k < int32(len(fl.n)) && (k == i || fl.n[k].start < fl.n[i].end); k++ {
 		switch fl.n[k].kind() {
 		case "assignment_expression":
-			forget(fl.child(k, "left"))
+			add(fl.child(k, "left"), false)
 		case "update_expression":
-			forget(fl.child(k, "argument"))
+			add(fl.child(k, "argument"), false)
 		case "pointer_expression":
 			if fl.operator(k) == "&" {
-				forget(fl.child(k, "argument"))
+				add(fl.child(k, "argument"), false)
 			}
 		case "argument_list":
 			f := fl.child(fl.n[k].parent, "function")
@@ -642,13 +717,12 @@ func (fb *funcBuilder) killAssigned(i int32) {
 				}
 				j++
 				if fl.n[a].kind() == "identifier" && fb.lw.mayWrite(fl.text(f), j) {
-					if b, ok := fb.lookup(fl.text(a)); ok && !b.ptr {
-						forget(a)
-					}
+					add(a, true)
 				}
 			}
 		}
 	}
+	return out
 }
 
 // usedValue notes that the value of b was read.

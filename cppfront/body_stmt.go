@@ -104,6 +104,19 @@ func (fb *funcBuilder) typePrefix(decl, ty int32) string {
 // declShape unwraps a declarator: name, reference?, pointer?, array length
 // (1 when not an array, -1 when unknown), and the init value node (-1).
 func (fb *funcBuilder) declShape(d int32) (name string, ref, ptr bool, arr int, val int32) {
+	return fb.declShapeSized(d, true)
+}
+
+// declaredName is the name declShape finds, without evaluating array
+// sizes: what neededDecls asks of every declaration before a call site.
+func (fb *funcBuilder) declaredName(d int32) string {
+	name, _, _, _, _ := fb.declShapeSized(d, false)
+	return name
+}
+
+// declShapeSized is declShape, evaluating array sizes when sized (arr is
+// 1 otherwise).
+func (fb *funcBuilder) declShapeSized(d int32, sized bool) (name string, ref, ptr bool, arr int, val int32) {
 	fl := fb.fl
 	arr, val = 1, -1
 	for i := 0; i < 32 && d >= 0; i++ {
@@ -124,14 +137,8 @@ func (fb *funcBuilder) declShape(d int32) (name string, ref, ptr bool, arr int, 
 			ptr = true
 			d = fl.child(d, "declarator")
 		case "array_declarator":
-			if sz := fl.child(d, "size"); sz >= 0 {
-				if v, ok := fb.env.expr(fl, sz).Value(); ok && arr >= 0 {
-					arr *= int(v)
-				} else {
-					arr = -1
-				}
-			} else {
-				arr = -1
+			if sized {
+				arr = fb.arrayLen(d, arr)
 			}
 			d = fl.child(d, "declarator")
 		case "parenthesized_declarator", "attributed_declarator":
@@ -145,6 +152,20 @@ func (fb *funcBuilder) declShape(d int32) (name string, ref, ptr bool, arr int, 
 		}
 	}
 	return "", ref, ptr, arr, val
+}
+
+// arrayLen returns arr times the length of the array declarator d, -1
+// when either is unknown.
+func (fb *funcBuilder) arrayLen(d int32, arr int) int {
+	fl := fb.fl
+	sz := fl.child(d, "size")
+	if sz < 0 {
+		return -1
+	}
+	if v, ok := fb.env.expr(fl, sz).Value(); ok && arr >= 0 {
+		return arr * int(v)
+	}
+	return -1
 }
 
 // block lowers a statement (usually a compound statement) into a Block.
@@ -253,6 +274,9 @@ func (fb *funcBuilder) stmt(i int32, loop ir.LoopID, cond bool, out *[]ir.Node) 
 // nameDef records the declaration of a scalar name (val: its initialiser
 // node, or -1) at the declarator d.
 func (fb *funcBuilder) nameDef(name string, decl bool, typ string, ptr bool, val, d int32) {
+	if fb.noNames {
+		return
+	}
 	nd := ir.NameDef{Name: name, Decl: decl, Type: typ, Ptr: ptr, Pos: fb.pos(fb.fl.n[d].start)}
 	if val >= 0 {
 		nd.Op = "="

@@ -309,6 +309,7 @@ func (lw *lowerer) callSite(off int, name string, flats map[uint]*flat) (callSit
 		return callSite{}, false
 	}
 	fb := newFuncBuilder(lw, &ir.Func{}, fl)
+	fb.noNames = true // the call's values are what is read, not the caller's IR
 	fb.enclosing(ci)
 	fb.quiet = true
 	s := callSite{fb: fb, fl: fl, call: ci}

@@ -61,12 +61,23 @@ func identOffsets(src []byte, name string) []int {
 // functionIdents returns where the names of the functions the file
 // defines (their last components) start as identifiers in src, found in
 // one pass over src, as identOffsets finds one name: a file of many
-// functions is not searched once per function.
+// functions is not searched once per function. An identifier is looked up
+// only when its first byte and its length are those of a name: most of a
+// file's identifiers are not, and the lookup was most of the pass.
 func functionIdents(src []byte, funcs []funcDef) map[string][]int {
 	out := map[string][]int{}
+	var first [256]bool
+	var lens [64]bool // lens[n]: a name of n bytes; a longer one sets long
+	long := false
 	for _, fd := range funcs {
 		if n := lastComponent(fd.name); n != "" {
 			out[n] = nil
+			first[n[0]] = true
+			if len(n) < len(lens) {
+				lens[len(n)] = true
+			} else {
+				long = true
+			}
 		}
 	}
 	for i := 0; i < len(src); {
@@ -78,8 +89,10 @@ func functionIdents(src []byte, funcs []funcDef) map[string][]int {
 		for e < len(src) && isIdentChar(src[e]) {
 			e++
 		}
-		if offs, ok := out[string(src[i:e])]; ok {
-			out[string(src[i:e])] = append(offs, i)
+		if n := e - i; first[src[i]] && (n < len(lens) && lens[n] || n >= len(lens) && long) {
+			if offs, ok := out[string(src[i:e])]; ok {
+				out[string(src[i:e])] = append(offs, i)
+			}
 		}
 		i = e
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -86,10 +87,12 @@ __aicore__ inline void Caller(__ubuf__ half* p, uint16_t n)
 // TestFunctionIdents: the one-pass index finds each function name where
 // identOffsets finds it.
 func TestFunctionIdents(t *testing.T) {
-	src := []byte("void Foo(); int a1Foo = Foo(2) + _Foo + Foo_ + 9Foo;\n// Foo in a comment\nBar<3>(Foo); xBar Bar")
-	funcs := []funcDef{{name: "ns::Foo"}, {name: "Bar"}, {name: "Missing"}}
+	long := strings.Repeat("VeryLongHelperName", 5) // longer than the length filter's table
+	src := []byte("void Foo(); int a1Foo = Foo(2) + _Foo + Foo_ + 9Foo;\n// Foo in a comment\nBar<3>(Foo); xBar Bar Fob Baz Ba Barr " +
+		long + "(1); " + long + "X(2); " + long[:63] + "(3);")
+	funcs := []funcDef{{name: "ns::Foo"}, {name: "Bar"}, {name: "Missing"}, {name: "C::" + long}}
 	got := functionIdents(src, funcs)
-	for _, name := range []string{"Foo", "Bar", "Missing"} {
+	for _, name := range []string{"Foo", "Bar", "Missing", long} {
 		if want := identOffsets(src, name); !slices.Equal(got[name], want) {
 			t.Errorf("%s at %v, want %v", name, got[name], want)
 		}
