@@ -178,6 +178,12 @@ func (lw *lowerer) includerText(p string) ([]byte, bool) {
 		lw.includers = map[string][]byte{}
 	}
 	lw.includers[p] = t.src
+	if t.consts != nil {
+		if lw.includerConsts == nil {
+			lw.includerConsts = map[string]*textConsts{}
+		}
+		lw.includerConsts[p] = t.consts
+	}
 	if !t.ok {
 		return nil, false
 	}
@@ -189,9 +195,42 @@ func (lw *lowerer) includerText(p string) ([]byte, bool) {
 // a folder are read by the lowering of each header they include, so the
 // index keeps them for the generation, up to maxIncluderTexts bytes.
 type includerSrc struct {
-	src []byte // shared: read only
-	sum [sha256.Size]byte
-	ok  bool
+	src    []byte // shared: read only
+	sum    [sha256.Size]byte
+	ok     bool
+	consts *textConsts // the constants of src asked for so far (fileConstant), nil when src is not kept
+}
+
+// textConsts memoizes fileConstant over one kept text: the lowerings of
+// the files a text includes ask it for the same arguments' names (a
+// tiling field, a vector length), and each answer is a scan of the whole
+// text.
+type textConsts struct {
+	mu sync.Mutex
+	m  map[string]textConst
+}
+
+type textConst struct {
+	v  int64
+	ok bool
+}
+
+// of returns fileConstant(src, name), src being the text c is for.
+func (c *textConsts) of(src []byte, name string) (int64, bool) {
+	c.mu.Lock()
+	r, hit := c.m[name]
+	c.mu.Unlock()
+	if hit {
+		return r.v, r.ok
+	}
+	r.v, r.ok = fileConstant(src, name)
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]textConst{}
+	}
+	c.m[name] = r
+	c.mu.Unlock()
+	return r.v, r.ok
 }
 
 // maxIncluderTexts bounds the bytes of includer files an index keeps.
@@ -213,6 +252,7 @@ func (ix *Index) includerSrc(p string) includerSrc {
 	}
 	ix.mu.Lock()
 	if _, dup := ix.texts[p]; !dup && ix.textSize+len(src) <= maxIncluderTexts {
+		t.consts = &textConsts{}
 		ix.texts[p] = t
 		ix.textSize += len(src)
 	}

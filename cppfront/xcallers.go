@@ -36,9 +36,10 @@ import (
 
 // textCall is the argument list of one call in another file.
 type textCall struct {
-	src  []byte   // the caller's file
-	at   int      // offset of the call's name in src
-	args []string // the arguments as written
+	src    []byte      // the caller's file
+	consts *textConsts // its constants asked for so far, shared by the lowerings that read it (nil: none)
+	at     int         // offset of the call's name in src
+	args   []string    // the arguments as written
 }
 
 // includerCalls returns the calls of fd's function in the files that
@@ -86,7 +87,7 @@ func (lw *lowerer) includerCalls(fd funcDef) ([]textCall, bool) {
 			if inner != "" {
 				args = callArgs(inner)
 			}
-			out = append(out, textCall{src: src, at: k, args: args})
+			out = append(out, textCall{src: src, consts: lw.includerConsts[p], at: k, args: args})
 			if len(out) > 64 {
 				return nil, false
 			}
@@ -220,10 +221,19 @@ func (lw *lowerer) textValue(c textCall, arg string) (v *ir.Expr, zeroOne bool) 
 		return nil, zeroOneText(init)
 	}
 	// A constant the caller's file defines, once.
-	if x, ok := fileConstant(c.src, a); ok {
+	if x, ok := c.constant(a); ok {
 		return ir.Const(x), false
 	}
 	return nil, false
+}
+
+// constant is fileConstant of the caller's file, through its memo when
+// the index keeps the text.
+func (c textCall) constant(name string) (int64, bool) {
+	if c.consts != nil {
+		return c.consts.of(c.src, name)
+	}
+	return fileConstant(c.src, name)
 }
 
 // castRE matches a cast around a whole argument.

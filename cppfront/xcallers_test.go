@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -199,5 +200,33 @@ func TestCallSiteDeclChain(t *testing.T) {
 			}
 			t.Fatal("no Fold with two loops")
 		})
+	}
+}
+
+// TestTextConsts: the memo of a kept includer text answers as
+// fileConstant does, asked once or again, from several goroutines.
+func TestTextConsts(t *testing.T) {
+	src := []byte("#define ROWS 8\nconstexpr uint32_t COLS = 64;\nconst int TWICE = 1;\nconst int TWICE = 2;\nint Use(int x) { return ROWS * x; }\n")
+	names := []string{"ROWS", "COLS", "TWICE", "Use", "Missing"}
+	var c textConsts
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 3 {
+				for _, n := range names {
+					v, ok := c.of(src, n)
+					if wv, wok := fileConstant(src, n); v != wv || ok != wok {
+						t.Errorf("%s: %d %v, fileConstant %d %v", n, v, ok, wv, wok)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if v, ok := c.of(src, "COLS"); !ok || v != 64 {
+		t.Errorf("COLS: %d %v, want 64", v, ok)
+	}
+	if len(c.m) != len(names) {
+		t.Errorf("the memo holds %d names, want %d", len(c.m), len(names))
 	}
 }
