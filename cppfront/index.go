@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
+	"github.com/ascvet/ascvet/internal/regfile"
 )
 
 // The project index: names a file uses but does not define.
@@ -150,7 +151,7 @@ func (ix *Index) load(path string) *header {
 		ix.mu.Unlock()
 		return h
 	}
-	src, err := os.ReadFile(path)
+	src, err := regfile.ReadChecked(path, indexMaxHeader)
 	if err != nil {
 		return nil
 	}

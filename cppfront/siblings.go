@@ -2,7 +2,6 @@ package cppfront
 
 import (
 	"crypto/sha256"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -108,14 +107,12 @@ func includesOf(p string) []string {
 	if !regular(p) {
 		return nil // a pipe or a device (a link to one) would block the open
 	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
 	bp := prefixBufs.Get().(*[]byte)
 	defer prefixBufs.Put(bp)
-	n, _ := io.ReadFull(f, *bp)
+	n, err := regfile.ReadPrefix(p, *bp)
+	if err != nil && n == 0 {
+		return nil
+	}
 	return quotedIncludes((*bp)[:n]) // copies its strings out
 }
 

@@ -10,12 +10,9 @@
 package regfile
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"slices"
 )
 
 // NotRegularError is why a path that is no regular file is not read.
@@ -102,49 +99,24 @@ func Read(path string, limit int64) ([]byte, error) {
 	return readOpen(path, limit)
 }
 
-// readOpen is Read after the check of path: what it opens may have been
-// replaced since.
-func readOpen(path string, limit int64) ([]byte, error) {
-	f, err := openNonblock(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if err := check(path, st, limit); err != nil {
-		return nil, err
-	}
-	// One byte more than the size, to see the end; the size may be wrong
-	// (files of /proc say 0) and is only a hint.
-	data := make([]byte, 0, min(st.Size(), limit)+1)
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if int64(len(data)) > limit {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: &TooBigError{Size: -1, Limit: limit}}
-		}
-		if errors.Is(err, io.EOF) {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(data) == cap(data) {
-			grow := min(max(int64(cap(data)), 512), limit+1-int64(len(data)))
-			data = slices.Grow(data, int(grow))
-		}
-	}
+// ReadChecked is Read for a caller that has checked path already (with
+// os.Stat: a regular file within limit): what it opens is checked again,
+// as Read checks it, but the path is not stat'ed a second time.
+func ReadChecked(path string, limit int64) ([]byte, error) {
+	return readOpen(path, limit)
 }
 
 func check(path string, st fs.FileInfo, limit int64) error {
-	if !st.Mode().IsRegular() {
-		return &fs.PathError{Op: "open", Path: path, Err: &NotRegularError{Mode: st.Mode()}}
+	return checkMode(path, st.Mode(), st.Size(), limit)
+}
+
+// checkMode is check of a file of mode and size.
+func checkMode(path string, mode fs.FileMode, size, limit int64) error {
+	if !mode.IsRegular() {
+		return &fs.PathError{Op: "open", Path: path, Err: &NotRegularError{Mode: mode}}
 	}
-	if st.Size() > limit {
-		return &fs.PathError{Op: "open", Path: path, Err: &TooBigError{Size: st.Size(), Limit: limit}}
+	if size > limit {
+		return &fs.PathError{Op: "open", Path: path, Err: &TooBigError{Size: size, Limit: limit}}
 	}
 	return nil
 }
