@@ -23,7 +23,7 @@ func readOpen(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer syscall.Close(fd)
-	if err := checkMode(path, fileMode(st.Mode), st.Size, limit); err != nil {
+	if err := checkMode(path, FileMode(st.Mode), st.Size, limit); err != nil {
 		return nil, err
 	}
 	// One byte more than the size, to see the end; the size may be wrong
@@ -92,7 +92,7 @@ func ReadPrefix(path string, buf []byte) (int, error) {
 		return 0, err
 	}
 	defer syscall.Close(fd)
-	if m := fileMode(st.Mode); !m.IsRegular() {
+	if m := FileMode(st.Mode); !m.IsRegular() {
 		return 0, &fs.PathError{Op: "open", Path: path, Err: &NotRegularError{Mode: m}}
 	}
 	n := 0
@@ -112,9 +112,11 @@ func ReadPrefix(path string, buf []byte) (int, error) {
 	return n, nil
 }
 
-// fileMode is the fs.FileMode of a stat mode, as os.Stat makes it: the
-// permission bits and the type.
-func fileMode(m uint32) fs.FileMode {
+// FileMode is the fs.FileMode of a stat mode (syscall.Stat_t.Mode), as
+// os.Stat makes it: the permission bits, the type and the set-id and
+// sticky bits. Readers of bare descriptors (here, and source's inputs)
+// share it.
+func FileMode(m uint32) fs.FileMode {
 	mode := fs.FileMode(m & 0o777)
 	switch m & syscall.S_IFMT {
 	case syscall.S_IFBLK:

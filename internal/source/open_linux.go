@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/ascvet/ascvet/internal/regfile"
 )
 
 // openRead opens name for reading as a bare descriptor, not an *os.File:
@@ -102,30 +104,4 @@ func (s *statInfo) IsDir() bool        { return s.Mode().IsDir() }
 func (s *statInfo) Sys() any           { return &s.st }
 
 // Mode is the file's type and permission bits, as os.Stat gives them.
-func (s *statInfo) Mode() fs.FileMode {
-	m := fs.FileMode(s.st.Mode & 0o777)
-	switch s.st.Mode & syscall.S_IFMT {
-	case syscall.S_IFBLK:
-		m |= fs.ModeDevice
-	case syscall.S_IFCHR:
-		m |= fs.ModeDevice | fs.ModeCharDevice
-	case syscall.S_IFDIR:
-		m |= fs.ModeDir
-	case syscall.S_IFIFO:
-		m |= fs.ModeNamedPipe
-	case syscall.S_IFLNK:
-		m |= fs.ModeSymlink
-	case syscall.S_IFSOCK:
-		m |= fs.ModeSocket
-	}
-	if s.st.Mode&syscall.S_ISGID != 0 {
-		m |= fs.ModeSetgid
-	}
-	if s.st.Mode&syscall.S_ISUID != 0 {
-		m |= fs.ModeSetuid
-	}
-	if s.st.Mode&syscall.S_ISVTX != 0 {
-		m |= fs.ModeSticky
-	}
-	return m
-}
+func (s *statInfo) Mode() fs.FileMode { return regfile.FileMode(s.st.Mode) }
