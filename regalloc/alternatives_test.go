@@ -208,3 +208,62 @@ func TestConstMaskDiesIntoDef(t *testing.T) {
 		}
 	}
 }
+
+// TestCountMasks: count by class masks adds up what a walk over the slots
+// does (registers of one and two slots, array elements, masks, registers
+// owned by an if constexpr branch, rematerialisable constant masks), on
+// every instruction's live sets and on sets of every slot and none.
+func TestCountMasks(t *testing.T) {
+	b := constexprChain(true)
+	two := b.VRegTwo("two", "float")
+	arr := b.VRegArray("arr", "float", 5)
+	m := b.Mask("m")
+	c := b.Mask("c")
+	b.Instr(ir.OpCreateMask, it.W(c)).TArgs = []string{"float", "AscendC::Reg::MaskPattern::ALL"}
+	b.Instr(ir.OpCompares, it.W(m), it.R(two), it.S("0"), it.M(c))
+	b.Instr(ir.OpDuplicate, it.W(two), it.S("0"))
+	b.Instr(ir.OpDuplicate, it.WPart(arr, 3), it.S("1"))
+	b.Instr(ir.OpAdd, it.W(two), it.R(two), it.RPart(arr, 3), it.M(m))
+	b.Instr(ir.OpStoreAlign, it.Ptr("c"), it.R(two), it.R(arr), it.M(c))
+	fn := b.Func()
+	lv := newLiveness(fn)
+	lv.solve()
+	slow := func(s set, cl Class) int { // the walk count replaced
+		n := 0
+		var alts []alt
+		for sl := range lv.weight {
+			if !s.has(ir.RegID(sl)) || int(lv.class[sl]) != int(cl) || lv.remat[lv.reg[sl]] {
+				continue
+			}
+			if o := lv.owner[lv.reg[sl]]; len(o) > 0 {
+				alts = append(alts, alt{o, lv.weight[sl]})
+				continue
+			}
+			n += lv.weight[sl]
+		}
+		return n + maxAlt(alts, 0)
+	}
+	all, none := newSet(len(lv.weight)), newSet(len(lv.weight))
+	for sl := range lv.weight {
+		all.add(ir.RegID(sl))
+	}
+	sets := []set{all, none}
+	for _, in := range fn.Instrs {
+		sets = append(sets, lv.in[in.ID], lv.out[in.ID])
+	}
+	owned, weights := false, map[int]bool{}
+	for cl := Class(0); cl < NumClasses; cl++ {
+		for k, s := range sets {
+			if got, want := lv.count(s, cl), slow(s, cl); got != want {
+				t.Errorf("class %d, set %d: count %d, the walk %d", cl, k, got, want)
+			}
+		}
+		owned = owned || lv.masks[cl].owned != nil
+		for _, wm := range lv.masks[cl].plain {
+			weights[wm.w] = true
+		}
+	}
+	if !owned || !weights[1] || !weights[2] {
+		t.Errorf("the function does not exercise owned registers and weights 1 and 2 (owned %v, weights %v)", owned, weights)
+	}
+}

@@ -2,6 +2,7 @@ package regalloc
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 )
@@ -61,6 +62,7 @@ type liveness struct {
 	owner   [][]branch        // per register: the innermost if constexpr branch holding all its reads
 	phantom map[*ir.If]set    // per if constexpr ending a chain without a final else: slots dead on its skip path
 	scoped  map[ir.LoopID]set // per loop: slots of registers declared inside it (its own or a nested loop's body)
+	masks   []classMasks      // per class: what count adds up, made on its first call (after solve)
 }
 
 // branch is one alternative of an if constexpr: its Then (0) or Else (1).
@@ -700,24 +702,72 @@ func (lv *liveness) pressureSets(in *ir.Instr) (set, set) {
 // sum (constants that a loop sets up for each branch of a type switch
 // inside it, say).
 func (lv *liveness) count(s set, c Class) int {
+	if lv.masks == nil {
+		lv.makeMasks()
+	}
+	m := &lv.masks[c]
 	n := 0
+	for _, wm := range m.plain {
+		k := 0
+		for w := range min(len(s), len(wm.m)) {
+			k += bits.OnesCount64(s[w] & wm.m[w])
+		}
+		n += k * wm.w
+	}
+	if m.owned == nil {
+		return n
+	}
 	var alts []alt
-	for w, word := range s {
+	for w := range min(len(s), len(m.owned)) {
+		word := s[w] & m.owned[w]
 		for word != 0 {
 			b := bits.TrailingZeros64(word)
 			word &^= 1 << uint(b)
 			sl := w*64 + b
-			if int(lv.class[sl]) != int(c) || lv.remat[lv.reg[sl]] {
-				continue
-			}
-			if o := lv.owner[lv.reg[sl]]; len(o) > 0 {
-				alts = append(alts, alt{o, lv.weight[sl]})
-				continue
-			}
-			n += lv.weight[sl]
+			alts = append(alts, alt{lv.owner[lv.reg[sl]], lv.weight[sl]})
 		}
 	}
 	return n + maxAlt(alts, 0)
+}
+
+// classMasks are the slots count adds up for one class: those held apart
+// by an if constexpr branch (owned), and the others by weight (plain).
+// Rematerialisable registers are in neither.
+type classMasks struct {
+	plain []weightMask
+	owned set // nil when none
+}
+
+type weightMask struct {
+	w int
+	m set
+}
+
+// makeMasks fills lv.masks from the slots' classes, weights, owners and
+// rematerialisable registers, which solve has settled: count, asked for
+// every class at every instruction, then counts by popcount.
+func (lv *liveness) makeMasks() {
+	lv.masks = make([]classMasks, NumClasses)
+	for sl := range lv.weight {
+		c := int(lv.class[sl])
+		if c < 0 || c >= int(NumClasses) || lv.remat[lv.reg[sl]] {
+			continue
+		}
+		m := &lv.masks[c]
+		if len(lv.owner[lv.reg[sl]]) > 0 {
+			if m.owned == nil {
+				m.owned = newSet(len(lv.weight))
+			}
+			m.owned.add(ir.RegID(sl))
+			continue
+		}
+		k := slices.IndexFunc(m.plain, func(wm weightMask) bool { return wm.w == lv.weight[sl] })
+		if k < 0 {
+			k = len(m.plain)
+			m.plain = append(m.plain, weightMask{lv.weight[sl], newSet(len(lv.weight))})
+		}
+		m.plain[k].m.add(ir.RegID(sl))
+	}
 }
 
 // alt is a register read only inside the if constexpr branch path.
