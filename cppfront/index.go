@@ -3,11 +3,14 @@ package cppfront
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
 	"github.com/ascvet/ascvet/internal/regfile"
@@ -43,6 +46,7 @@ type Index struct {
 	edges    map[string][]edge               // header path -> its includes resolved (edgesOf), this generation
 	macros   map[string]map[string]*macroDef // dir and includes -> the macros of their closure (headermacro.go), this generation
 	texts    map[string]includerSrc          // files read for what they include and call (siblings.go), this generation
+	dirs     map[string]dirListing           // folder -> its entries' types, as include lookups list them (regular), this generation
 	textSize int                             // the bytes texts holds, at most maxIncluderTexts
 	defines  *header                         // the macros the command line defines (SetDefines), nil for none
 }
@@ -99,7 +103,7 @@ func sameDefs(a, b *header) bool {
 // NewIndex returns an empty index, to share between the files of one run.
 func NewIndex() *Index {
 	wd, _ := os.Getwd()
-	return &Index{wd: wd, headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string]*closure{}, used: map[string]*consulted{}, folders: map[string][]*header{}, sibDirs: map[string]*siblingDir{}, edges: map[string][]edge{}, macros: map[string]map[string]*macroDef{}, texts: map[string]includerSrc{}}
+	return &Index{wd: wd, headers: map[string]*header{}, found: map[[2]string]string{}, closures: map[string]*closure{}, used: map[string]*consulted{}, folders: map[string][]*header{}, sibDirs: map[string]*siblingDir{}, edges: map[string][]edge{}, macros: map[string]map[string]*macroDef{}, texts: map[string]includerSrc{}, dirs: map[string]dirListing{}}
 }
 
 // Refresh makes the index check its headers again, by size and
@@ -118,6 +122,7 @@ func (ix *Index) Refresh() {
 	clear(ix.sibDirs)
 	clear(ix.edges)
 	clear(ix.texts)
+	clear(ix.dirs)
 	ix.textSize = 0
 }
 
@@ -210,7 +215,7 @@ func (ix *Index) resolve(dir, inc string) string {
 	if ok {
 		return p
 	}
-	if regular(filepath.Join(dir, inc)) {
+	if ix.regular(filepath.Join(dir, inc)) {
 		p = filepath.Join(dir, inc)
 	} else {
 		base := strings.TrimLeft(filepath.ToSlash(inc), "./")
@@ -244,7 +249,7 @@ func (ix *Index) inAncestor(a, base string) string {
 		if sub != "" && !ix.isDir(filepath.Join(a, sub)) {
 			continue // most ancestors have none of the folders: one stat each per run
 		}
-		if c := filepath.Join(a, sub, base); regular(c) {
+		if c := filepath.Join(a, sub, base); ix.regular(c) {
 			p = c
 			break
 		}
@@ -275,6 +280,62 @@ func (ix *Index) isDir(path string) bool {
 func regular(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular()
+}
+
+// regular is regular for the include lookups, from the listing of the
+// path's folder, read once per generation (dirEntries): a lookup probes
+// the same few folders (the includer's, its ancestors' include folders)
+// for each include of each file, and most probes find nothing, which a
+// stat per probe took a failed system call to say. A link is stat'ed.
+func (ix *Index) regular(path string) bool {
+	dir, name := filepath.Split(path)
+	ents, listed := ix.dirEntries(filepath.Clean(dir))
+	if !listed {
+		return regular(path) // a folder that could not be listed: ask for the file
+	}
+	t, ok := ents[name]
+	switch {
+	case !ok:
+		return false
+	case t&fs.ModeSymlink != 0:
+		return regular(path)
+	default:
+		return t.IsRegular()
+	}
+}
+
+// dirEntries returns the names in the folder dir and their types, listed
+// once per generation: none when there is no such folder. listed is false
+// when dir exists but could not be listed (a folder one may enter but not
+// read): its files are then stat'ed one by one.
+func (ix *Index) dirEntries(dir string) (ents map[string]fs.FileMode, listed bool) {
+	ix.mu.Lock()
+	d, ok := ix.dirs[dir]
+	ix.mu.Unlock()
+	if ok {
+		return d.ents, d.listed
+	}
+	list, err := os.ReadDir(dir)
+	switch {
+	case err == nil:
+		d.listed = true
+		d.ents = make(map[string]fs.FileMode, len(list))
+		for _, e := range list {
+			d.ents[e.Name()] = e.Type()
+		}
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		d.listed = true // nothing is there
+	}
+	ix.mu.Lock()
+	ix.dirs[dir] = d
+	ix.mu.Unlock()
+	return d.ents, d.listed
+}
+
+// dirListing is a folder as dirEntries listed it.
+type dirListing struct {
+	ents   map[string]fs.FileMode
+	listed bool
 }
 
 // closure is the headers some includes name, transitively, and the

@@ -327,3 +327,44 @@ __simd_vf__ inline void K(__ubuf__ float* src)
 		}
 	}
 }
+
+// TestIndexRegular: the include lookups' test of a path from its folder's
+// listing says what a stat says: a file, a link to one, a folder, a link
+// to a folder, a missing name, a missing folder, a path through "..";
+// and a file made after the listing is seen once the index is refreshed.
+func TestIndexRegular(t *testing.T) {
+	dir := t.TempDir()
+	inc := filepath.Join(dir, "include")
+	if err := os.MkdirAll(filepath.Join(inc, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(inc, "a.h")
+	if err := os.WriteFile(f, []byte("#define A 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"l.h": f, "ld": filepath.Join(inc, "sub"), "dangling.h": filepath.Join(dir, "none.h")} {
+		if err := os.Symlink(target, filepath.Join(inc, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix := NewIndex()
+	paths := []string{f, filepath.Join(inc, "l.h"), filepath.Join(inc, "sub"), filepath.Join(inc, "ld"),
+		filepath.Join(inc, "dangling.h"), filepath.Join(inc, "b.h"), filepath.Join(dir, "nodir", "a.h"),
+		filepath.Join(inc, "sub", "..", "a.h"), filepath.Join(f, "x.h")}
+	for _, p := range paths {
+		if got, want := ix.regular(p), regular(p); got != want {
+			t.Errorf("%s: %v, a stat says %v", p, got, want)
+		}
+	}
+	late := filepath.Join(inc, "late.h")
+	if err := os.WriteFile(late, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ix.regular(late) {
+		t.Error("a file made after the listing is seen in the same generation")
+	}
+	ix.Refresh()
+	if !ix.regular(late) {
+		t.Error("a file made after the listing is not seen after Refresh")
+	}
+}
