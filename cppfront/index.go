@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"errors"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -315,9 +316,9 @@ func (ix *Index) dirEntries(dir string) (ents map[string]fs.FileMode, listed boo
 	if ok {
 		return d.ents, d.listed
 	}
-	list, err := os.ReadDir(dir)
+	list, err := readDirUpTo(dir, maxListed)
 	switch {
-	case err == nil:
+	case err == nil && len(list) <= maxListed:
 		d.listed = true
 		d.ents = make(map[string]fs.FileMode, len(list))
 		for _, e := range list {
@@ -330,6 +331,25 @@ func (ix *Index) dirEntries(dir string) (ents map[string]fs.FileMode, listed boo
 	ix.dirs[dir] = d
 	ix.mu.Unlock()
 	return d.ents, d.listed
+}
+
+// maxListed bounds the entries of a folder dirEntries keeps: a bigger one
+// (an ancestor such as /tmp, a folder of generated files) is asked for
+// file by file, as before, rather than held.
+const maxListed = 4096
+
+// readDirUpTo lists at most n+1 entries of dir (n+1: there are more).
+func readDirUpTo(dir string, n int) ([]fs.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	list, err := f.ReadDir(n + 1)
+	if errors.Is(err, io.EOF) {
+		err = nil // an empty folder
+	}
+	return list, err
 }
 
 // dirListing is a folder as dirEntries listed it.

@@ -367,4 +367,24 @@ func TestIndexRegular(t *testing.T) {
 	if !ix.regular(late) {
 		t.Error("a file made after the listing is not seen after Refresh")
 	}
+	// A folder of more than maxListed entries is not held: its files are
+	// stat'ed one by one.
+	big := filepath.Join(dir, "big")
+	if err := os.Mkdir(big, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for k := range maxListed + 1 {
+		if err := os.WriteFile(filepath.Join(big, fmt.Sprintf("f%d.h", k)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !ix.regular(filepath.Join(big, "f7.h")) || ix.regular(filepath.Join(big, "g.h")) {
+		t.Error("a big folder's files are not told apart")
+	}
+	if _, listed := ix.dirEntries(big); listed {
+		t.Errorf("a folder of %d entries is held", maxListed+1)
+	}
+	if ents, listed := ix.dirEntries(inc); !listed || len(ents) == 0 {
+		t.Error("a small folder is not held")
+	}
 }
