@@ -442,8 +442,8 @@ func (fb *funcBuilder) neededDecls(blk int32, path []int32) map[int32]bool {
 	return keep
 }
 
-// blockKey names a node of a flat tree.
-type blockKey struct {
+// nodeKey names a node of a flat tree.
+type nodeKey struct {
 	fl *flat
 	at int32
 }
@@ -461,8 +461,8 @@ type blockDecl struct {
 // declarations before them.
 func (lw *lowerer) declOf(fb *funcBuilder, c int32) *blockDecl {
 	fl := fb.fl
-	k := blockKey{fl, c}
-	if d, ok := lw.blockDecls[k]; ok {
+	k := nodeKey{fl, c}
+	if d, ok := lw.declMemo[k]; ok {
 		return d
 	}
 	d := &blockDecl{node: c}
@@ -479,10 +479,10 @@ func (lw *lowerer) declOf(fb *funcBuilder, c int32) *blockDecl {
 			d.idents = append(d.idents, id)
 		}
 	})
-	if lw.blockDecls == nil {
-		lw.blockDecls = map[blockKey]*blockDecl{}
+	if lw.declMemo == nil {
+		lw.declMemo = map[nodeKey]*blockDecl{}
 	}
-	lw.blockDecls[k] = d
+	lw.declMemo[k] = d
 	return d
 }
 
@@ -657,12 +657,12 @@ func (fb *funcBuilder) killAssigned(i int32) {
 	fl := fb.fl
 	var ts []killTarget
 	if fb.quiet {
-		k := blockKey{fl, i}
+		k := nodeKey{fl, i}
 		var ok bool
 		if ts, ok = fb.lw.kills[k]; !ok {
 			ts = fb.killTargets(i)
 			if fb.lw.kills == nil {
-				fb.lw.kills = map[blockKey][]killTarget{}
+				fb.lw.kills = map[nodeKey][]killTarget{}
 			}
 			fb.lw.kills[k] = ts
 		}

@@ -24,40 +24,39 @@ type lowerer struct {
 	trees  []*sitter.Tree // the whole file's tree, or one per segment (segments.go)
 	segs   []segment      // the segments, nil for a whole tree
 
-	funcs          []funcDef                            // every function definition found at declaration level
-	defined        map[string]bool                      // names of functions defined in the file (last component and qualified)
-	macroFns       map[string]bool                      // the function-like macros the file defines (also in defined)
-	refMu          *sync.Mutex                          // guards refs (lowerParallel's copies share both)
-	refs           map[string][]bool                    // a helper of the file's name -> which parameters may be written through (refParams)
-	tyAlias        map[string]string                    // file-level type aliases (using X = ...; typedef ... X;)
-	clAlias        map[string]map[string]string         // class -> the type aliases its body declares
-	clParams       map[string][]string                  // class template -> its parameters, in order
-	regUsing       bool                                 // a using-directive brings Reg/MicroAPI names into scope
-	knownNS        map[string]bool                      // namespaces and classes declared in the file
-	symConsts      map[string]*ir.Expr                  // file-scope constants with a fixed symbolic value (static constexpr VL = 256 / sizeof(T))
-	fields         map[string]map[string]bool           // class -> its data members
-	members        map[string]map[string]*ir.Expr       // class -> data members set once, with their value (memberValues)
-	budget         *budget                              // the file's clock and tree-depth cut (limits.go)
-	index          *Index                               // the project index, nil for none
-	ixScope        *Scope                               // what the file sees through it, made on first use
-	idents         map[string][]int                     // where a name starts as an identifier (callOffsets), per name on first use
-	toks           *tokens                              // the tokens of src, made on first use (callOffsets)
-	selfDefs       [][2]string                          // the file\'s object-like #defines: name, value
-	includes       []string                             // the file\'s "..." includes, as written
-	mac            *macroMap                            // same-file macro expansion (macro.go); nil when src is the file's own text
-	classes        map[uint]string                      // the class of the first definition starting at each offset (classAt), made on first use
-	membersMu      *sync.Mutex                          // guards members (lowerParallel)
-	flats          *flatCache                           // the flat trees made so far
-	siteAt         map[int]siteAt                       // the call evaluated at each offset so far (callSites)
-	blockDecls     map[blockKey]*blockDecl              // what neededDecls reads of each declaration before a call site, on first use
-	kills          map[blockKey][]killTarget            // what each statement before a call site may change (killAssigned), on first use
-	regParams      map[token.Pos]map[string]ir.RegClass // parameters of a template type that the callers pass registers of one class (deduceRegParams), by region
-	zeroOne        map[token.Pos]map[string]bool        // scalar parameters every call passes 0 or 1 (zeroOneParams), by region
-	noForeign      bool                                 // link no call to a helper of another header (foreign.go)
-	foreign        map[string][]*ir.Func                // the helpers of other headers by name, looked up once (foreignHelpers)
-	includers      map[string][]byte                    // texts of files that include this one, read once (includerText); nil for one that could not be read
-	includerConsts map[string]*textConsts               // the constant memo of each includer text the index keeps (includerText)
-	xfiles         *[]string                            // the files of the folder and the one above that include this one (includerFiles), once found
+	funcs     []funcDef                            // every function definition found at declaration level
+	defined   map[string]bool                      // names of functions defined in the file (last component and qualified)
+	macroFns  map[string]bool                      // the function-like macros the file defines (also in defined)
+	refMu     *sync.Mutex                          // guards refs (lowerParallel's copies share both)
+	refs      map[string][]bool                    // a helper of the file's name -> which parameters may be written through (refParams)
+	tyAlias   map[string]string                    // file-level type aliases (using X = ...; typedef ... X;)
+	clAlias   map[string]map[string]string         // class -> the type aliases its body declares
+	clParams  map[string][]string                  // class template -> its parameters, in order
+	regUsing  bool                                 // a using-directive brings Reg/MicroAPI names into scope
+	knownNS   map[string]bool                      // namespaces and classes declared in the file
+	symConsts map[string]*ir.Expr                  // file-scope constants with a fixed symbolic value (static constexpr VL = 256 / sizeof(T))
+	fields    map[string]map[string]bool           // class -> its data members
+	members   map[string]map[string]*ir.Expr       // class -> data members set once, with their value (memberValues)
+	budget    *budget                              // the file's clock and tree-depth cut (limits.go)
+	index     *Index                               // the project index, nil for none
+	ixScope   *Scope                               // what the file sees through it, made on first use
+	idents    map[string][]int                     // where a name starts as an identifier (callOffsets), per name on first use
+	toks      *tokens                              // the tokens of src, made on first use (callOffsets)
+	selfDefs  [][2]string                          // the file\'s object-like #defines: name, value
+	includes  []string                             // the file\'s "..." includes, as written
+	mac       *macroMap                            // same-file macro expansion (macro.go); nil when src is the file's own text
+	classes   map[uint]string                      // the class of the first definition starting at each offset (classAt), made on first use
+	membersMu *sync.Mutex                          // guards members (lowerParallel)
+	flats     *flatCache                           // the flat trees made so far
+	siteAt    map[int]siteAt                       // the call evaluated at each offset so far (callSites)
+	declMemo  map[nodeKey]*blockDecl               // what neededDecls reads of each declaration before a call site, on first use
+	kills     map[nodeKey][]killTarget             // what each statement before a call site may change (killAssigned), on first use
+	regParams map[token.Pos]map[string]ir.RegClass // parameters of a template type that the callers pass registers of one class (deduceRegParams), by region
+	zeroOne   map[token.Pos]map[string]bool        // scalar parameters every call passes 0 or 1 (zeroOneParams), by region
+	noForeign bool                                 // link no call to a helper of another header (foreign.go)
+	foreign   map[string][]*ir.Func                // the helpers of other headers by name, looked up once (foreignHelpers)
+	includers map[string]includerSrc               // texts of files that include this one, read once (includerText), with their constants' memo
+	xfiles    *[]string                            // the files of the folder and the one above that include this one (includerFiles), once found
 }
 
 // funcDef is a function definition found by the declaration-level walk.

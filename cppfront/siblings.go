@@ -167,20 +167,14 @@ func (lw *lowerer) includersIn(dir string) []string {
 // lowered (siblingCallers, includerInstances), read once per lowering and
 // recorded as a dependency of the file.
 func (lw *lowerer) includerText(p string) ([]byte, bool) {
-	if src, ok := lw.includers[p]; ok {
-		return src, src != nil
+	if t, ok := lw.includers[p]; ok {
+		return t.src, t.ok
 	}
 	t := lw.index.includerSrc(p)
 	if lw.includers == nil {
-		lw.includers = map[string][]byte{}
+		lw.includers = map[string]includerSrc{}
 	}
-	lw.includers[p] = t.src
-	if t.consts != nil {
-		if lw.includerConsts == nil {
-			lw.includerConsts = map[string]*textConsts{}
-		}
-		lw.includerConsts[p] = t.consts
-	}
+	lw.includers[p] = t
 	if !t.ok {
 		return nil, false
 	}

@@ -87,7 +87,7 @@ func (lw *lowerer) includerCalls(fd funcDef) ([]textCall, bool) {
 			if inner != "" {
 				args = callArgs(inner)
 			}
-			out = append(out, textCall{src: src, consts: lw.includerConsts[p], at: k, args: args})
+			out = append(out, textCall{src: src, consts: lw.includers[p].consts, at: k, args: args})
 			if len(out) > 64 {
 				return nil, false
 			}
