@@ -52,21 +52,25 @@ var checkLiveMax atomic.Uint64
 
 func init() { checkLiveMax.Store(checkMemLimit / 2) }
 
-// tuneGC sets the collector for a check and returns what restores it.
-func tuneGC(getenv func(string) string) (restore func()) {
+// tuneGC sets the collector for a check and returns what ends the check's
+// tuning: it stops watching the live heap and, when settings is true, sets
+// the collector back as it was (see keepGC for when it is not).
+func tuneGC(getenv func(string) string) (restore func(settings bool)) {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
-		return func() {}
+		return func(bool) {}
 	}
 	gc := debug.SetGCPercent(checkGOGC)
 	lim := debug.SetMemoryLimit(checkMemLimit)
 	w := &gcWatch{}
 	w.arm()
-	return func() {
+	return func(settings bool) {
 		w.mu.Lock()
 		w.done = true
 		w.mu.Unlock()
-		debug.SetGCPercent(gc)
-		debug.SetMemoryLimit(lim)
+		if settings {
+			debug.SetGCPercent(gc)
+			debug.SetMemoryLimit(lim)
+		}
 	}
 }
 

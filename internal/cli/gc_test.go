@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"math"
 	"runtime"
 	"runtime/debug"
@@ -43,7 +44,7 @@ func TestTuneGCHugeHeap(t *testing.T) {
 		t.Errorf("a live heap of %d MiB: GOGC=%d, limit %d; want 100 and none", len(big)>>20, p, lim)
 	}
 	runtime.KeepAlive(big)
-	restore()
+	restore(true)
 	if p, lim := gcPercent(), debug.SetMemoryLimit(-1); p != before || lim != limBefore {
 		t.Errorf("restored GOGC=%d, limit %d; want %d, %d", p, lim, before, limBefore)
 	}
@@ -56,5 +57,39 @@ func TestTuneGCHugeHeap(t *testing.T) {
 	if p := gcPercent(); p != before {
 		t.Errorf("with the user's GOGC: GOGC=%d, want it left at %d", p, before)
 	}
-	restore()
+	restore(true)
+}
+
+// TestMainKeepsTunedGC: a check run by Main, whose process exits with its
+// code, leaves the collector as the check tuned it (keepGC): set back, it
+// would run once more as the process ends. A check run in a process that
+// goes on gives the process its collector back.
+func TestMainKeepsTunedGC(t *testing.T) {
+	gcPercent := func() int {
+		p := debug.SetGCPercent(100)
+		debug.SetGCPercent(p)
+		return p
+	}
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("ASCVET_CACHE", t.TempDir())
+	before, limBefore := gcPercent(), debug.SetMemoryLimit(-1)
+	defer func() {
+		keepGC = false
+		debug.SetGCPercent(before)
+		debug.SetMemoryLimit(limBefore)
+	}()
+	args := []string{"-f", "json", "-exit-zero", "../../testdata/kernels"}
+	if code := run(args, io.Discard, io.Discard); code != exitOK {
+		t.Fatalf("run: exit %d", code)
+	}
+	if p, lim := gcPercent(), debug.SetMemoryLimit(-1); p != before || lim != limBefore {
+		t.Errorf("after run: GOGC=%d, limit %d; want them restored, %d and %d", p, lim, before, limBefore)
+	}
+	if code := Main(args, io.Discard, io.Discard); code != exitOK {
+		t.Fatalf("Main: exit %d", code)
+	}
+	if p, lim := gcPercent(), debug.SetMemoryLimit(-1); p != checkGOGC || lim != checkMemLimit {
+		t.Errorf("after Main: GOGC=%d, limit %d; want the check's, %d and %d", p, lim, checkGOGC, checkMemLimit)
+	}
 }
