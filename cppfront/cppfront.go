@@ -118,7 +118,8 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 	if opts.RegionsOnly && only == nil && noAnalysedRegion(toks, blanks) {
 		return f, nil
 	}
-	trees, segs := parseLazy(toks, blanks, b.clock, only)
+	trees, segs, sp := parseLazy(toks, blanks, b.clock, only)
+	b.splices = sp
 	if trees == nil {
 		if b.over() {
 			return noRegions(f), b.err(opts.Timeout)
@@ -146,7 +147,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 		// the trees just parsed: the files that call them would have the
 		// index parse it again.
 		opts.Index.foreignFrom(name, src, func(fset *token.FileSet) *ir.File {
-			return lowerForeignTrees(fset, name, src, clean, blanks, trees, segs, mac, opts.Index, lw.flats)
+			return lowerForeignTrees(fset, name, src, clean, blanks, trees, segs, sp, mac, opts.Index, lw.flats)
 		})
 	}
 	return f, nil
@@ -157,7 +158,7 @@ func ParseFileOptions(fset *token.FileSet, name string, src []byte, opts Options
 // src: nil when it runs out of time. flats are the flat trees the file's
 // own lowering made of the same trees, which it reads instead of
 // flattening them again: half the cost of this second lowering.
-func lowerForeignTrees(fset *token.FileSet, name string, src, clean []byte, blanks []blank, trees []*sitter.Tree, segs []segment, mac *macroMap, ix *Index, flats *flatCache) (f *ir.File) {
+func lowerForeignTrees(fset *token.FileSet, name string, src, clean []byte, blanks []blank, trees []*sitter.Tree, segs []segment, sp splices, mac *macroMap, ix *Index, flats *flatCache) (f *ir.File) {
 	tf := fset.AddFile(name, -1, len(src))
 	tf.SetLines(tsutil.LineStarts(src))
 	f = &ir.File{Name: name, Tok: tf, Src: src, Consts: map[string]int64{}, Aliases: map[string]string{}}
@@ -177,7 +178,7 @@ func lowerForeignTrees(fset *token.FileSet, name string, src, clean []byte, blan
 	}
 	// Its own clock, never stopped: the index keeps the helpers for every
 	// file that calls them.
-	b := &budget{clock: clock{deadline: time.Now().Add(foreignLowerTimeout)}, cut: treeCut(DefaultMaxDepth)}
+	b := &budget{clock: clock{deadline: time.Now().Add(foreignLowerTimeout)}, cut: treeCut(DefaultMaxDepth), splices: sp}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(overTime); !ok {
@@ -200,30 +201,45 @@ func lowerForeignTrees(fset *token.FileSet, name string, src, clean []byte, blan
 // the bodies lowering never reads blanked (lazy.go), or whole when the
 // scan is unsure or the trees do not hold what it expected. The trees have
 // the offsets of the text; nil when the parser stopped (clk over).
-func parseLazy(toks *tokens, blanks []blank, clk clock, only [][2]int) ([]*sitter.Tree, []segment) {
+func parseLazy(toks *tokens, blanks []blank, clk clock, only [][2]int) ([]*sitter.Tree, []segment, splices) {
 	clean := toks.src
 	var p *lazyPlan
 	if !parseWhole {
 		p = planLazy(toks, blanks, only)
 	}
 	if p == nil {
-		return parseTrees(clean, toks, clk)
+		trees, segs := parseTrees(clean, toks, clk)
+		return trees, segs, nil
 	}
 	// The lazy text has tokens of its own (its cuts). Those of clean are
 	// not kept through the parse: a parse again whole lexes it again.
 	trees, segs := parseTreesSkipping(p.text, p.holes, clk)
 	if trees == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	held := p.holds(trees, segs)
+	if held && len(p.splices) > 0 && !spliceHolds(p.splices, trees, segs) {
+		// A statement left out did not leave the empty statement the
+		// plan expects: plan again without leaving any out.
+		closeTrees(trees)
+		if p = planLazySplicing(toks, blanks, only, false); p == nil {
+			trees, segs := parseTrees(clean, toks, clk)
+			return trees, segs, nil
+		}
+		if trees, segs = parseTreesSkipping(p.text, p.holes, clk); trees == nil {
+			return nil, nil, nil
+		}
+		held = p.holds(trees, segs)
+	}
 	if lazyNote != nil {
 		lazyNote(len(clean), p.kept, held)
 	}
 	if held {
-		return trees, segs
+		return trees, segs, p.splices
 	}
 	closeTrees(trees)
-	return parseTrees(clean, nil, clk)
+	trees, segs = parseTrees(clean, nil, clk)
+	return trees, segs, nil
 }
 
 // parseTrees parses the pre-passed text: whole, or in segments when it is big

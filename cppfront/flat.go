@@ -71,8 +71,13 @@ func kindOf(id uint16) (string, bool) { return kinds.Of(id) }
 // over the flat tree is bounded and the gap shows as a parse error.
 func flatten(root *sitter.Node, src []byte, checkMissing bool, b *budget) *flat {
 	raw := tsutil.Flatten(root, b.cut, checkMissing, nil)
-	f := &flat{src: src, n: unsafe.Slice((*fnode)(unsafe.Pointer(unsafe.SliceData(raw))), len(raw))}
-	b.ticks += uint(len(raw))
+	f := &flat{src: src, n: rawNodes(raw)}
+	if len(b.splices) > 0 {
+		// The statements the parse left out (splice.go). spliceHolds
+		// found each where the plan left it, so the copy has them all.
+		f.n, _ = spliceFlat(f.n, b.splices, b.cut)
+	}
+	b.ticks += uint(len(f.n))
 	b.check()
 	return f
 }

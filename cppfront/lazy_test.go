@@ -125,6 +125,7 @@ func FuzzLazy(f *testing.F) {
 	f.Add([]byte(trickySrc))
 	f.Add([]byte(lazySrc))
 	f.Add([]byte(condKernel))
+	f.Add([]byte(spliceKernel))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > maxFuzzInput {
 			return

@@ -135,6 +135,10 @@ type budget struct {
 	clock
 	ticks uint // calls of tick
 	cut   int  // tree depth below which nothing is walked (treeCut)
+
+	// splices are the call statements the parse of the file left out
+	// (splice.go); flatten puts them back in every flat tree.
+	splices splices
 }
 
 // overTime is the panic value of tick and check: the clock is over.

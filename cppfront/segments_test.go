@@ -19,8 +19,14 @@ import (
 // irText is everything lowering makes of src, as text.
 func irText(t *testing.T, name string, src []byte) string {
 	t.Helper()
+	return irTextOpts(t, name, src, Options{})
+}
+
+// irTextOpts is irText with options.
+func irTextOpts(t *testing.T, name string, src []byte, opts Options) string {
+	t.Helper()
 	fset := token.NewFileSet()
-	f, err := ParseFile(fset, name, src)
+	f, err := ParseFileOptions(fset, name, src, opts)
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "err %v\n", err)
 	if err := ir.Fprint(&b, fset, f); err != nil {
