@@ -599,12 +599,7 @@ func (t *tokens) noParams(from, to int) bool {
 // p.text (one per segment, or one), the body of a function definition.
 func (p *lazyPlan) holds(trees []*sitter.Tree, segs []segment) bool {
 	for _, b := range p.bodies {
-		k := 0
-		if len(segs) > 0 {
-			k = sort.Search(len(segs), func(k int) bool { return segs[k].end > b[0] })
-			k = min(k, len(segs)-1)
-		}
-		n := trees[k].RootNode().DescendantForByteRange(uint(b[0]), uint(b[1]+1))
+		n := trees[segmentOf(segs, b[0])].RootNode().DescendantForByteRange(uint(b[0]), uint(b[1]+1))
 		if n == nil || n.StartByte() != uint(b[0]) || n.EndByte() != uint(b[1]+1) {
 			return false
 		}

@@ -80,12 +80,7 @@ func newLowerer(f *ir.File, src []byte, blanks []blank, trees []*sitter.Tree, se
 // rootAt returns the root of the tree that holds the bytes at off: the
 // whole file's, or its segment's.
 func (lw *lowerer) rootAt(off int) *sitter.Node {
-	k := 0
-	if len(lw.segs) > 0 {
-		k = sort.Search(len(lw.segs), func(k int) bool { return lw.segs[k].end > off })
-		k = min(k, len(lw.segs)-1)
-	}
-	return lw.trees[k].RootNode()
+	return lw.trees[segmentOf(lw.segs, off)].RootNode()
 }
 
 // hasError reports whether a tree of the file has an error.

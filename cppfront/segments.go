@@ -2,6 +2,7 @@ package cppfront
 
 import (
 	"runtime"
+	"sort"
 	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -397,4 +398,13 @@ func inParallel(n int, worker func(next <-chan int)) {
 		wg.Go(func() { worker(next) })
 	}
 	wg.Wait()
+}
+
+// segmentOf returns the index, in the trees parsed in segments segs (one
+// tree when there are none), of the tree that holds the offset off.
+func segmentOf(segs []segment, off int) int {
+	if len(segs) == 0 {
+		return 0
+	}
+	return min(sort.Search(len(segs), func(k int) bool { return segs[k].end > off }), len(segs)-1)
 }

@@ -840,11 +840,7 @@ func spliceHolds(sp splices, trees []*sitter.Tree, segs []segment) bool {
 		return true
 	}
 	for _, s := range sp {
-		k := 0
-		if len(segs) > 0 {
-			k = sort.Search(len(segs), func(k int) bool { return segs[k].end > int(s.semi) })
-			k = min(k, len(segs)-1)
-		}
+		k := segmentOf(segs, int(s.semi))
 		if !errs[k] {
 			continue
 		}

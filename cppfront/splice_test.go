@@ -329,11 +329,7 @@ func compareSplices(t *testing.T, name string, src []byte) int {
 	trees, segs := parseTrees(text, nil, clock{})
 	defer closeTrees(trees)
 	for _, s := range sp {
-		k := 0
-		if len(segs) > 0 {
-			k = sort.Search(len(segs), func(k int) bool { return segs[k].end > int(s.semi) })
-			k = min(k, len(segs)-1)
-		}
+		k := segmentOf(segs, int(s.semi))
 		from := s.offs[0]
 		n := trees[k].RootNode().DescendantForByteRange(uint(from), uint(s.semi+1))
 		for n != nil && (n.StartByte() != uint(from) || n.EndByte() != uint(s.semi+1)) {
