@@ -205,7 +205,7 @@ func parseLazy(toks *tokens, blanks []blank, clk clock, only [][2]int) ([]*sitte
 	clean := toks.src
 	var p *lazyPlan
 	if !parseWhole {
-		p = planLazy(toks, blanks, only)
+		p = planLazySplicing(toks, blanks, only, only == nil && !noSplices, clk.deadline)
 	}
 	if p == nil {
 		trees, segs := parseTrees(clean, toks, clk)
@@ -222,7 +222,7 @@ func parseLazy(toks *tokens, blanks []blank, clk clock, only [][2]int) ([]*sitte
 		// A statement left out did not leave the empty statement the
 		// plan expects: plan again without leaving any out.
 		closeTrees(trees)
-		if p = planLazySplicing(toks, blanks, only, false); p == nil {
+		if p = planLazySplicing(toks, blanks, only, false, clk.deadline); p == nil {
 			trees, segs := parseTrees(clean, toks, clk)
 			return trees, segs, nil
 		}

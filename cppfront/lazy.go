@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"sort"
+	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
@@ -131,15 +132,16 @@ type lazyPlan struct {
 // one of them calls it or it calls one of them (its values and
 // instantiations reach them).
 func planLazy(t *tokens, blanks []blank, only [][2]int) *lazyPlan {
-	return planLazySplicing(t, blanks, only, only == nil && !noSplices)
+	return planLazySplicing(t, blanks, only, only == nil && !noSplices, time.Time{})
 }
 
 // noSplices turns splicing off, for tests that compare both.
 var noSplices = false
 
-// planLazySplicing is planLazy, leaving the call statements of hot bodies
-// out of the parse when splicing (splice.go).
-func planLazySplicing(t *tokens, blanks []blank, only [][2]int, splicing bool) *lazyPlan {
+// planLazySplicing is planLazy, leaving the simple statements of hot
+// bodies out of the parse when splicing (splice.go), learning new shapes
+// until the deadline (zero: none).
+func planLazySplicing(t *tokens, blanks []blank, only [][2]int, splicing bool, deadline time.Time) *lazyPlan {
 	clean := t.src
 	blocks, why, hits, ok := classify(t, blanks, only)
 	if !ok {
@@ -178,7 +180,7 @@ func planLazySplicing(t *tokens, blanks []blank, only [][2]int, splicing bool) *
 	comments := blankComments(t, out)
 	p.kept -= comments
 	if splicing {
-		p.splices = t.findSplices(blocks, why, hits, blanks, t.definedNames(blocks))
+		p.splices = t.findSplices(blocks, why, hits, blanks, t.definedNames(blocks), deadline)
 		for _, sp := range p.splices {
 			from := int(sp.offs[0])
 			for i := from; i < int(sp.semi); i++ {

@@ -256,7 +256,7 @@ func shapeKey(src []byte, toks []tok, from, to int, buf []byte) (key []byte, ok 
 // blocks and reasons) that the plan may leave out, their shapes learned
 // (see above); hits are vfHits', defined the names of the functions and
 // function-like macros the file defines.
-func (t *tokens) findSplices(blocks []lazyBlock, why []string, hits []int, blanks []blank, defined map[string]bool) splices {
+func (t *tokens) findSplices(blocks []lazyBlock, why []string, hits []int, blanks []blank, defined map[string]bool, deadline time.Time) splices {
 	type cand struct {
 		from, semi int  // token indices
 		vf         bool // in a VF-only body (bodyCalls)
@@ -304,6 +304,10 @@ func (t *tokens) findSplices(blocks []lazyBlock, why []string, hits []int, blank
 	var buf []byte
 	var learn []int // indices into cands of the first statement of each new shape
 	fresh := map[string]bool{}
+	// A file learns the shapes of at most a quarter of its statements
+	// (or 32): learning parses a statement three times, and a file whose
+	// statements all differ is parsed as before, not slower.
+	maxLearn := max(32, len(cands)/4)
 	shapeTable.Lock()
 	full := len(shapeTable.m) >= maxShapes || shapeTable.nodes >= maxShapeNodes
 	for i, c := range cands {
@@ -313,7 +317,7 @@ func (t *tokens) findSplices(blocks []lazyBlock, why []string, hits []int, blank
 			continue
 		}
 		keys[i] = string(key)
-		if _, known := shapeTable.m[keys[i]]; !known && !fresh[keys[i]] && !full {
+		if _, known := shapeTable.m[keys[i]]; !known && !fresh[keys[i]] && !full && len(learn) < maxLearn {
 			fresh[keys[i]] = true
 			learn = append(learn, i)
 		}
@@ -325,10 +329,10 @@ func (t *tokens) findSplices(blocks []lazyBlock, why []string, hits []int, blank
 			c := cands[i]
 			stmts[j] = t.src[t.toks[c.from].start:t.toks[c.semi].end]
 		}
-		shapes := learnShapes(stmts)
+		shapes, learned := learnShapes(stmts, deadline)
 		shapeTable.Lock()
 		for j, i := range learn {
-			if len(shapeTable.m) < maxShapes && shapeTable.nodes < maxShapeNodes {
+			if learned[j] && len(shapeTable.m) < maxShapes && shapeTable.nodes < maxShapeNodes {
 				shapeTable.m[keys[i]] = shapes[j]
 				if shapes[j] != nil {
 					shapeTable.nodes += len(shapes[j].nodes)
@@ -493,8 +497,8 @@ func (t *tokens) callStatementEnd(k, last int, vf bool, hits []int, defined map[
 // returns the shape of each: nil for one that is not a call statement, or
 // whose subtree's bounds are not its tokens' (the lexer and tree-sitter
 // cut it differently), or that has an error.
-func learnShapes(stmts [][]byte) []*stmtShape {
-	out := make([]*stmtShape, len(stmts))
+func learnShapes(stmts [][]byte, deadline time.Time) (out []*stmtShape, learned []bool) {
+	out, learned = make([]*stmtShape, len(stmts)), make([]bool, len(stmts))
 	const head = "void f(){\n"
 	// Batches of at most 256 KB: a statement with an error could only
 	// spoil its batch, which is then learned one by one.
@@ -504,15 +508,27 @@ func learnShapes(stmts [][]byte) []*stmtShape {
 			size += len(stmts[j]) + 1
 			j++
 		}
-		if !learnBatch(stmts[i:j], out[i:j]) && j-i > 1 {
+		switch learnBatch(stmts[i:j], out[i:j], deadline) {
+		case batchLearned:
 			for k := i; k < j; k++ {
-				learnBatch(stmts[k:k+1], out[k:k+1])
+				learned[k] = true
+			}
+		case batchError:
+			for k := i; k < j; k++ {
+				learned[k] = learnBatch(stmts[k:k+1], out[k:k+1], deadline) != batchStopped
 			}
 		}
 		i = j
 	}
-	return out
+	return out, learned
 }
+
+// The outcomes of learnBatch.
+const (
+	batchLearned = iota // shapes made (nil for a statement without one)
+	batchError          // the parse has an error: out untouched
+	batchStopped        // the parse ran out of time: out untouched
+)
 
 // shapeContexts are the blocks each statement is learned in, before and
 // after it. Tree-sitter's choice between two readings of an ambiguous
@@ -525,9 +541,9 @@ var shapeContexts = [][2]string{
 	{"int y = 0;\n", ""},
 }
 
-// learnBatch learns the shapes of stmts from one parse into out; it
-// reports false when the parse has an error (out then untouched).
-func learnBatch(stmts [][]byte, out []*stmtShape) bool {
+// learnBatch learns the shapes of stmts from one parse into out, and
+// says how it went.
+func learnBatch(stmts [][]byte, out []*stmtShape, deadline time.Time) int {
 	text := []byte("void f(){\n")
 	at := make([]int, 0, len(stmts)*len(shapeContexts))
 	for _, s := range stmts {
@@ -542,15 +558,17 @@ func learnBatch(stmts [][]byte, out []*stmtShape) bool {
 	}
 	text = append(text, '}', '\n')
 	p := getParser()
-	tree := tsutil.Parse(p, text, time.Time{})
-	putParser(p)
+	tree := tsutil.Parse(p, text, deadline)
 	if tree == nil {
-		return false
+		p.Reset()
+		putParser(p)
+		return batchStopped
 	}
+	putParser(p)
 	defer tree.Close()
 	root := tree.RootNode()
 	if root.HasError() {
-		return false
+		return batchError
 	}
 	raw := tsutil.Flatten(root, 1<<30, false, nil)
 	fl := &flat{src: text, n: rawNodes(raw)}
@@ -558,11 +576,11 @@ func learnBatch(stmts [][]byte, out []*stmtShape) bool {
 	// > a block for each statement in each context.
 	def := fl.n[0].first
 	if def < 0 || fl.n[def].kind() != "function_definition" {
-		return false
+		return batchError
 	}
 	body := fl.child(def, "body")
 	if body < 0 {
-		return false
+		return batchError
 	}
 	shapes := make([]*stmtShape, len(stmts))
 	k := 0 // the block: statement k / len(shapeContexts)
@@ -571,7 +589,7 @@ func learnBatch(stmts [][]byte, out []*stmtShape) bool {
 			continue // { }
 		}
 		if k >= len(at) || fl.n[blk].kind() != "compound_statement" {
-			return false
+			return batchError
 		}
 		i := k / len(shapeContexts)
 		var sh *stmtShape
@@ -590,10 +608,10 @@ func learnBatch(stmts [][]byte, out []*stmtShape) bool {
 		k++
 	}
 	if k != len(at) {
-		return false
+		return batchError
 	}
 	copy(out, shapes)
-	return true
+	return batchLearned
 }
 
 // same reports whether two shapes, neither nil, are one.

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ascvet/ascvet/cppfront/internal/tsutil"
 )
@@ -123,7 +124,8 @@ func TestSpliceCut(t *testing.T) {
 	}
 	// The cut inside a shape, directly.
 	stmt := []byte("A::f<T>(a, b.c, 1);")
-	sh := learnShapes([][]byte{stmt})[0]
+	shapes, _ := learnShapes([][]byte{stmt}, time.Time{})
+	sh := shapes[0]
 	if sh == nil {
 		t.Fatal("no shape for a call statement")
 	}
@@ -323,7 +325,7 @@ func compareSplices(t *testing.T, name string, src []byte) int {
 		return 0
 	}
 	text := clean
-	if base := planLazySplicing(lexText(clean), blanks, nil, false); base != nil {
+	if base := planLazySplicing(lexText(clean), blanks, nil, false, time.Time{}); base != nil {
 		text = base.text
 	}
 	trees, segs := parseTrees(text, nil, clock{})
@@ -357,4 +359,64 @@ func flatText(ns []fnode) string {
 		fmt.Fprintf(&b, "%s/%s[%d,%d)%d,%d,%d ", n.kind(), n.field(), n.start, n.end, n.first, n.next, n.parent)
 	}
 	return b.String()
+}
+
+// TestSpliceDeadline: past the deadline no shape is learned (and none is
+// kept as unsplicable): the statements stay in the parse.
+func TestSpliceDeadline(t *testing.T) {
+	stmt := "Deadline(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t2, u, v, w, x, y, z, a1, b1, c1, d1, e1, f1, g1);"
+	src := "__simd_vf__ void F() {\n" + stmt + "\n}\n"
+	clean, blanks := prepass([]byte(src))
+	tk := lexText(clean)
+	p := planLazySplicing(tk, blanks, nil, true, time.Now().Add(-time.Second))
+	if p != nil && len(p.splices) != 0 {
+		t.Errorf("past the deadline %d statements left out", len(p.splices))
+	}
+	st := lexText([]byte(stmt))
+	key, _ := shapeKey(st.src, st.toks, 0, len(st.toks), nil)
+	shapeTable.Lock()
+	_, kept := shapeTable.m[string(key)]
+	shapeTable.Unlock()
+	if kept {
+		t.Error("a shape not learned is in the table")
+	}
+	if p := planLazySplicing(lexText(clean), blanks, nil, true, time.Time{}); p == nil || len(p.splices) != 1 {
+		t.Errorf("without a deadline: %v", p)
+	}
+}
+
+// TestSpliceLearnsAQuarter: a file learns the shapes of at most a quarter
+// of its statements (or 32); the others stay in the parse.
+func TestSpliceLearnsAQuarter(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("__simd_vf__ void F() {\n")
+	stmts := 0
+	for _, head := range []string{"Quarter(", "Q::R(", "Q<T>(", "Quarter(0, "} {
+		for n := 1; n <= 40; n++ { // a shape each
+			b.WriteString(head)
+			for k := range n {
+				if k > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "a%d", k)
+			}
+			b.WriteString(");\n")
+			stmts++
+		}
+	}
+	b.WriteString("}\n")
+	clean, blanks := prepass([]byte(b.String()))
+	shapeTable.Lock()
+	before := len(shapeTable.m)
+	shapeTable.Unlock()
+	p := planLazy(lexText(clean), blanks, nil)
+	shapeTable.Lock()
+	learned := len(shapeTable.m) - before
+	shapeTable.Unlock()
+	if learned > stmts/4 || learned == 0 {
+		t.Errorf("%d shapes learned from %d statements of as many shapes, want 1 to %d", learned, stmts, stmts/4)
+	}
+	if n := len(p.splices); n >= stmts || n < learned {
+		t.Errorf("%d of %d statements left out, %d shapes learned", n, stmts, learned)
+	}
 }
