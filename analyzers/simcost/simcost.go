@@ -351,7 +351,11 @@ func (c Cost) phrase() string {
 	if d := c.Saved(); d > 0 && d < c.Iterations && !c.Region {
 		// Under a cycle an iteration: the cycles themselves, not a
 		// rounded 1 (a cycle over 2 iterations is no cycle per iteration).
-		return fmt.Sprintf("saves ~%d %s over the %d simulated iterations (under 1 per iteration, %s of the loop)", d, cyclesWord(d), c.Iterations, share(d, c.Before))
+		s := fmt.Sprintf("saves ~%d %s over the %d simulated iterations (under 1 per iteration, %s of the loop)", d, cyclesWord(d), c.Iterations, share(d, c.Before))
+		if c.Bound != "" {
+			s += ", " + c.Bound
+		}
+		return s
 	}
 	if n <= 0 {
 		if c.Region && c.Bound != "" {
@@ -434,11 +438,13 @@ func (md *Model) loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 	return c
 }
 
-// bind names, on a cost that saves nothing, what binds the loop as
-// written (simcheck.Machine.Bound), from a full run of its body: the
-// message then says what to relieve instead of only "no saving".
+// bind names, on a cost that saves nothing, or under a cycle an
+// iteration and under 1% of the loop, what binds the loop as written
+// (simcheck.Machine.Bound), from a full run of its body: the message then
+// says what to relieve instead of only "no saving", or a cycle or two over
+// the simulated iterations that a VF call hardly sees.
 func (md *Model) bind(c *Cost, body func() simcheck.Body) {
-	if c.Saved() > 0 || c.Region || c.Iterations <= 0 || c.Bound != "" {
+	if d := c.Saved(); d >= c.Iterations || 100*d >= c.Before || c.Region || c.Iterations <= 0 || c.Bound != "" {
 		return
 	}
 	c.Bound = md.M.RunBound(body(), c.Iterations).String()

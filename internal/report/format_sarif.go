@@ -157,7 +157,7 @@ type sarifResultProps struct {
 	CyclesSaved  int    `json:"cycles_saved_per_iteration"`
 	Iterations   int    `json:"iterations,omitempty"`         // simulated (1 for a region)
 	Trip         string `json:"trip,omitempty"`               // where the iteration count came from (simcost.Cost.Trip)
-	Bound        string `json:"bound,omitempty"`              // what binds the loop, when the fix saves nothing
+	Bound        string `json:"bound,omitempty"`              // what binds the loop, when the fix saves nothing (or under a cycle an iteration and 1%)
 	CallBefore   int    `json:"call_cycles_before,omitempty"` // one call of the VF function, before the fix
 	CallAfter    int    `json:"call_cycles_after,omitempty"`  // and after
 }
