@@ -66,6 +66,15 @@ func TestMessage(t *testing.T) {
 		{"ASC3002",
 			"VF region DivImpl keeps 10 MaskReg registers live at once at line 1469 (0 listed, 10 inside a called helper; budget 8; 1 declared); the compiler spills the excess to the reserved UB area and adds synchronisation; combine masks (ASC3004, ASC3005) or recompute them where they are used; the cost is not simulated: the registers to spill are held inside a called helper whose body is not known",
 			"VF 区域 DivImpl 在第 1469 行同时有 10 个 MaskReg 寄存器存活（下面列出 0 个，另有 10 个在被调用的辅助函数中；上限 8 个；声明了 1 个）；编译器会把超出的部分换出到 UB 的预留空间并插入同步指令；请用布尔代数合并掩码（ASC3004、ASC3005），或在使用处重新计算掩码；未模拟其代价：需要换出的寄存器位于一个函数体未知的被调用辅助函数内部"},
+		// An integer Div timed as a float Div (it stayed English).
+		{"ASC3005",
+			"MaskAnd joins two compares made under mask; pass adj as the predicate of the compare on line 7 and drop the MaskAnd: one instruction and one MaskReg fewer: saves ~5 cycles over the 32 simulated iterations (under 1 per iteration, 1% of the loop) (timed with each Div on int32_t as one float Div: the compiler expands an integer Div into a software sequence that is not published, so the loop costs more on hardware) (a VF call: no saving measurable in its 1027 cycles, of which the loop takes 991)",
+			"MaskAnd 合并了两个在同一掩码 mask 下做的比较；请把 adj 作为第 7 行比较的掩码并删去 MaskAnd：少一条指令，少用一个 MaskReg：在模拟的 32 次迭代中共约节省 5 个周期（每次迭代不足 1 个；占循环的 1%）（其中 int32_t 上的每个 Div 按一条浮点 Div 计时：编译器会把整数 Div 展开为未公开的软件序列，因此该循环在硬件上的开销更大）（每次 VF 调用：其 1027 个周期中测不出收益，该循环只占其中 991 个）"},
+		// Instantiations listed with semicolons, then no automatic fix (it
+		// stayed English).
+		{"ASC1002",
+			"StoreUnAlignPost on u flushes a contiguous store stream each iteration; sink it after the loop: saves ~1 cycle over the 16 simulated iterations (under 1 per iteration, 1% of the loop) (compiled for 2 of 3 instantiations: T=half; T=float) (a VF call: ~5 cycles of 617, under 1%); no automatic fix: the Post is under an if constexpr: sink it after the loop under the same condition",
+			"StoreUnAlignPost 在每次迭代中对 u 做非对齐搬出后处理，而连续非对齐搬出只需后处理一次；请将其移至循环之后：在模拟的 16 次迭代中共约节省 1 个周期（每次迭代不足 1 个；占循环的 1%）（3 个实例化中仅 2 个编译该指令：T=half; T=float）（每次 VF 调用：617 个周期中约节省 5 个，不足 1%）；未提供自动修复：该 Post 位于编译期 if 分支中：请在循环之后以相同的编译期条件放置它"},
 		{"ASC2002",
 			"StoreAlign with DIST_NORM_B16 on float data; use DIST_NORM_B32 or DIST_NORM",
 			"StoreAlign 的 DIST_NORM_B16 模式用于 float 数据，与数据的位宽不符；请使用 DIST_NORM_B32 或 DIST_NORM"},
