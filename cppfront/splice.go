@@ -259,7 +259,7 @@ func shapeKey(src []byte, toks []tok, from, to int, buf []byte) (key []byte, ok 
 func (t *tokens) findSplices(blocks []lazyBlock, why []string, hits []int, blanks []blank, defined map[string]bool, deadline time.Time) splices {
 	type cand struct {
 		from, semi int  // token indices
-		vf         bool // in a VF-only body (bodyCalls)
+		vf         bool // in a body read from the flat tree alone (bodyStatements)
 	}
 	var cands []cand
 	// The { of each __VEC_SCOPE__ block, true for a block whose
@@ -291,7 +291,7 @@ func (t *tokens) findSplices(blocks []lazyBlock, why []string, hits []int, blank
 		}
 		b := &blocks[k]
 		vf := marksOf(t.src, blanks, b).simdHead && !holdsScope(b.open, b.close)
-		t.bodyCalls(blocks[k].open, blocks[k].close, vf, scopes, hits, defined, func(from, semi int, vf bool) {
+		t.bodyStatements(blocks[k].open, blocks[k].close, vf, scopes, hits, defined, func(from, semi int, vf bool) {
 			cands = append(cands, cand{from, semi, vf})
 		})
 	}
@@ -361,10 +361,12 @@ func (t *tokens) findSplices(blocks []lazyBlock, why []string, hits []int, blank
 	return out
 }
 
-// bodyCalls calls f with the first and last (';') token of each statement
-// of the body of the block [open, close] that may be spliced, but for its
-// shape (see above).
-func (t *tokens) bodyCalls(open, close int, vf bool, scopes map[int]bool, hits []int, defined map[string]bool, f func(from, semi int, vf bool)) {
+// bodyStatements calls f with the first and last (';') token of each
+// statement of the body of the block [open, close] that may be left out
+// of the parse, its shape aside (see above), and whether it is in a body
+// lowering reads from the flat tree alone (vf: a __simd_* function's, a
+// __VEC_SCOPE__ block's of scopes, true for those that hold no other).
+func (t *tokens) bodyStatements(open, close int, vf bool, scopes map[int]bool, hits []int, defined map[string]bool, f func(from, semi int, vf bool)) {
 	toks, src := t.toks, t.src
 	type frame struct {
 		stmt   bool // a statement block
@@ -416,7 +418,7 @@ func (t *tokens) bodyCalls(open, close int, vf bool, scopes map[int]bool, hits [
 				continue
 			}
 		}
-		semi := t.callStatementEnd(k, last, top.vf, hits, defined)
+		semi := t.statementEnd(k, last, top.vf, hits, defined)
 		if semi < 0 {
 			continue
 		}
@@ -448,9 +450,10 @@ func (t *tokens) stmtBrace(k, first int) bool {
 	return false
 }
 
-// callStatementEnd returns the index of the ';' that ends the statement
-// starting at toks[k] when it may be spliced (see above), else -1.
-func (t *tokens) callStatementEnd(k, last int, vf bool, hits []int, defined map[string]bool) int {
+// statementEnd returns the index of the ';' that ends the statement
+// starting at toks[k] when it may be left out of the parse (see above; vf:
+// in a body lowering reads from the flat tree alone), else -1.
+func (t *tokens) statementEnd(k, last int, vf bool, hits []int, defined map[string]bool) int {
 	toks, src := t.toks, t.src
 	parens := 0
 	for j := k; j < last && j-k < maxSpliceToks; j++ {
