@@ -205,7 +205,7 @@ func parseLazy(toks *tokens, blanks []blank, clk clock, only [][2]int) ([]*sitte
 	clean := toks.src
 	var p *lazyPlan
 	if !parseWhole {
-		p = planLazySplicing(toks, blanks, only, only == nil && !noSplices, clk.deadline)
+		p = planLazySplicing(toks, blanks, only, splicing(only), clk.deadline)
 	}
 	if p == nil {
 		trees, segs := parseTrees(clean, toks, clk)

@@ -119,7 +119,7 @@ type lazyPlan struct {
 	bodies  [][2]int // the blanked blocks: offsets of { and }
 	holes   [][2]int // the stretches blanked whole, [from, to), in order: the parse skips them (parseTreesSkipping)
 	kept    int      // bytes not blanked
-	splices splices  // the call statements left out (splice.go)
+	splices splices  // the statements left out (splice.go)
 }
 
 // planLazy blanks the function bodies of clean that lowering never reads,
@@ -132,16 +132,20 @@ type lazyPlan struct {
 // one of them calls it or it calls one of them (its values and
 // instantiations reach them).
 func planLazy(t *tokens, blanks []blank, only [][2]int) *lazyPlan {
-	return planLazySplicing(t, blanks, only, only == nil && !noSplices, time.Time{})
+	return planLazySplicing(t, blanks, only, splicing(only), time.Time{})
 }
 
 // noSplices turns splicing off, for tests that compare both.
 var noSplices = false
 
+// splicing reports whether a plan leaves statements out (splice.go): not
+// for a fix's lowering of some regions (only), nor when a test says not.
+func splicing(only [][2]int) bool { return only == nil && !noSplices }
+
 // planLazySplicing is planLazy, leaving the simple statements of hot
-// bodies out of the parse when splicing (splice.go), learning new shapes
+// bodies out of the parse when leaveOut (splice.go), learning new shapes
 // until the deadline (zero: none).
-func planLazySplicing(t *tokens, blanks []blank, only [][2]int, splicing bool, deadline time.Time) *lazyPlan {
+func planLazySplicing(t *tokens, blanks []blank, only [][2]int, leaveOut bool, deadline time.Time) *lazyPlan {
 	clean := t.src
 	blocks, why, hits, ok := classify(t, blanks, only)
 	if !ok {
@@ -179,7 +183,7 @@ func planLazySplicing(t *tokens, blanks []blank, only [][2]int, splicing bool, d
 	}
 	comments := blankComments(t, out)
 	p.kept -= comments
-	if splicing {
+	if leaveOut {
 		p.splices = t.findSplices(blocks, why, hits, blanks, t.definedNames(blocks), deadline)
 		for _, sp := range p.splices {
 			from := int(sp.offs[0])

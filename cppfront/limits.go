@@ -136,7 +136,7 @@ type budget struct {
 	ticks uint // calls of tick
 	cut   int  // tree depth below which nothing is walked (treeCut)
 
-	// splices are the call statements the parse of the file left out
+	// splices are the statements the parse of the file left out
 	// (splice.go); flatten puts them back in every flat tree.
 	splices splices
 }

@@ -220,7 +220,7 @@ func shapeKey(src []byte, toks []tok, from, to int, buf []byte) (key []byte, ok 
 	for k := from; k < to; k++ {
 		tk := toks[k]
 		w := src[tk.start:tk.end]
-		if k > from && toks[k-1].end == tk.start && (tk.kind != 'a' || toks[k-1].kind != 'a') &&
+		if k > from && toks[k-1].end == tk.start &&
 			(tk.kind == 'p' && toks[k-1].kind == 'p' || tk.kind == '0' || toks[k-1].kind == '0') {
 			// Adjacent to the token before, where white space between
 			// them could change tree-sitter's tokens (- - and --, 1. 5
@@ -502,11 +502,10 @@ func (t *tokens) statementEnd(k, last int, vf bool, hits []int, defined map[stri
 // cut it differently), or that has an error.
 func learnShapes(stmts [][]byte, deadline time.Time) (out []*stmtShape, learned []bool) {
 	out, learned = make([]*stmtShape, len(stmts)), make([]bool, len(stmts))
-	const head = "void f(){\n"
 	// Batches of at most 256 KB: a statement with an error could only
 	// spoil its batch, which is then learned one by one.
 	for i := 0; i < len(stmts); {
-		j, size := i, len(head)
+		j, size := i, len(learnHead)
 		for j < len(stmts) && (j == i || size+len(stmts[j])+1 < 256<<10) {
 			size += len(stmts[j]) + 1
 			j++
@@ -533,6 +532,9 @@ const (
 	batchStopped        // the parse ran out of time: out untouched
 )
 
+// learnHead opens the function whose body the statements are learned in.
+const learnHead = "void f(){\n"
+
 // shapeContexts are the blocks each statement is learned in, before and
 // after it. Tree-sitter's choice between two readings of an ambiguous
 // statement can depend on what came before (A::B::C; reads as an
@@ -547,7 +549,7 @@ var shapeContexts = [][2]string{
 // learnBatch learns the shapes of stmts from one parse into out, and
 // says how it went.
 func learnBatch(stmts [][]byte, out []*stmtShape, deadline time.Time) int {
-	text := []byte("void f(){\n")
+	text := []byte(learnHead)
 	at := make([]int, 0, len(stmts)*len(shapeContexts))
 	for _, s := range stmts {
 		for _, c := range shapeContexts {
