@@ -47,7 +47,7 @@ func (m *Machine) IssueFloor(fn *ir.Func, bind ir.Bindings, iterations int) Floo
 			body := BodyOfInstance(fn, bind, lp, nil)
 			for i := range body.Insts {
 				in := &body.Insts[i]
-				t, ok := m.Timing(in.Op, in.Elem)
+				t, ok := m.InstTiming(in)
 				if !ok || t.Class == nil {
 					continue
 				}

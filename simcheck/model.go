@@ -220,7 +220,8 @@ func (m *Machine) check() error {
 			c.portIDs = append(c.portIDs, m.portIDs[p])
 		}
 		for _, op := range c.Ops {
-			if _, ok := ir.OpByName(op); !ok {
+			base, form, formed := strings.Cut(op, "/")
+			if _, ok := ir.OpByName(base); !ok || formed && !slices.Contains(opForms[base], form) {
 				return fmt.Errorf("class %s: unknown op %s", c.Name, op)
 			}
 			if prev, dup := m.byOp[op]; dup {
@@ -299,12 +300,43 @@ type Timing struct {
 // code, barriers).
 func (m *Machine) ClassOf(op ir.Op) *Class { return m.byOp[op.String()] }
 
+// opForms are the forms of an op that the hardware runs as different
+// instructions, which a class may name as "Op/form": Duplicate of a scalar
+// is VBR (either compute unit, forwarding 2), of a register's lane VDUP
+// (EXU0 only, forwarding 8).
+var opForms = map[string][]string{"Duplicate": {"scalar"}}
+
+// formOf returns the form of in that opForms names, "" for its plain one.
+func formOf(in *Inst) string {
+	if in.Op == ir.OpDuplicate && in.Instr != nil {
+		if len(in.Instr.Args) < 2 || in.Instr.Args[1].Reg == ir.NoReg {
+			return "scalar"
+		}
+	}
+	return ""
+}
+
+// InstTiming returns the timing of in, of its form's class where the
+// machine has one (Timing otherwise).
+func (m *Machine) InstTiming(in *Inst) (Timing, bool) {
+	if f := formOf(in); f != "" {
+		if c := m.byOp[in.Op.String()+"/"+f]; c != nil {
+			return m.timingOf(c, in.Op, in.Elem), true
+		}
+	}
+	return m.Timing(in.Op, in.Elem)
+}
+
 // Timing returns the timing of op on elements of type elem.
 func (m *Machine) Timing(op ir.Op, elem string) (Timing, bool) {
 	c := m.byOp[op.String()]
 	if c == nil {
 		return Timing{Barrier: op.Info().Cat == ir.CatBarrier}, false
 	}
+	return m.timingOf(c, op, elem), true
+}
+
+func (m *Machine) timingOf(c *Class, op ir.Op, elem string) Timing {
 	t := Timing{Class: c, Occ: c.Occ, Latency: c.Latency, Dep: c.Dep, UregDep: c.UregDep}
 	if t.UregDep == 0 {
 		t.UregDep = c.Dep
@@ -332,7 +364,7 @@ func (m *Machine) Timing(op ir.Op, elem string) (Timing, bool) {
 			t.Compute = true
 		}
 	}
-	return t, true
+	return t
 }
 
 type kind uint8

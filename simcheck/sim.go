@@ -292,7 +292,7 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 	}
 	timings := sc.timings[:n] // the timing of each body instruction, looked up once
 	for i := range body.Insts {
-		timings[i].t, timings[i].timed = m.Timing(body.Insts[i].Op, body.Insts[i].Elem)
+		timings[i].t, timings[i].timed = m.InstTiming(&body.Insts[i])
 	}
 	// lastDef[r] is 1 + the instance that last wrote register r (0: none);
 	// register numbers are small, dense indices of the body's registers.
