@@ -15,14 +15,15 @@ import (
 // occupancy (docs/fidelity.md checks every public point against it).
 type Floor struct {
 	Cycles   int    // VFStart + the busiest resource's cycles + VFDrain
-	Resource string // what sets it: a pipe ("sfu on EXU0/EXU1"), a port ("ST") or "compute issue"
+	Resource string // what sets it: a pipe ("sfu on EXU0/EXU1"), a port ("ST"), "compute issue" or "inner-loop starts"
 	Busy     int    // the busiest resource's cycles
 }
 
 // IssueFloor returns the Floor of fn's instantiation bind: the top-level
 // loops, each for its trip count (iterations when it does not fold), their
-// inner loops as BodyOf repeats them. Straight code outside the loops is
-// left out, which only lowers the bound.
+// inner loops as BodyOf repeats them, and the starts of those inner loops'
+// runs, NestedGap apart. Straight code outside the loops is left out,
+// which only lowers the bound.
 func (m *Machine) IssueFloor(fn *ir.Func, bind ir.Bindings, iterations int) Floor {
 	occ := map[string]int{}   // resource -> cycles of occupancy summed over the call
 	units := map[string]int{} // resource -> units that share it
@@ -45,8 +46,12 @@ func (m *Machine) IssueFloor(fn *ir.Func, bind ir.Bindings, iterations int) Floo
 			}
 			trips := Trip(bind.Loop(lp), iterations)
 			body := BodyOfInstance(fn, bind, lp, nil)
+			gates := 0
 			for i := range body.Insts {
 				in := &body.Insts[i]
+				if in.Gate {
+					gates += trips
+				}
 				t, ok := m.InstTiming(in)
 				if !ok || t.Class == nil {
 					continue
@@ -61,6 +66,13 @@ func (m *Machine) IssueFloor(fn *ir.Func, bind ir.Bindings, iterations int) Floo
 				if t.Compute {
 					compute += trips
 				}
+			}
+			// The runs of its inner loops start NestedGap apart: the
+			// front end's floor, a loop's runs after the previous
+			// loop's (a part starts once the last is dispatched).
+			if gates > 1 && m.NestedGap > 0 {
+				occ["inner-loop starts"] += (gates - 1) * m.NestedGap
+				units["inner-loop starts"] = 1
 			}
 		}
 	}

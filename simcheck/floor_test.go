@@ -49,6 +49,15 @@ func TestIssueFloor(t *testing.T) {
         AscendC::Reg::StoreAlign(dst + i * 64 + 4096, a, m);
     }
 `, 60, "ST"},
+		// 20 runs of an inner loop of 2 iterations: their starts are
+		// NestedGap apart (6 cycles: 19 x 6), more than the rest takes.
+		{"nested", `    for (uint16_t i = 0; i < 20; ++i) {
+        for (uint16_t j = 0; j < 2; ++j) {
+            AscendC::Reg::LoadAlign(a, src + i * 128 + j * 64);
+            AscendC::Reg::StoreAlign(dst + i * 128 + j * 64, a, m);
+        }
+    }
+`, 114, "inner-loop starts"},
 		// Five Adds an iteration: the two compute units issue two a cycle.
 		{"compute", `    for (uint16_t i = 0; i < 30; ++i) {
         AscendC::Reg::LoadAlign(a, src + i * 64);
