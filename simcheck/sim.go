@@ -307,10 +307,10 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 	}
 	lastDef := sc.lastDef[:maxReg+1]
 	clear(lastDef)
-	lastPtr := map[string]int{}     // pointer -> instance that last advanced it
-	lastStore := map[storeKey]int{} // address (and iteration, for one that moves) -> last store through it
-	var storesSince []int           // stores since the last barrier
-	lastBarrier := -1               // the last LocalMemBar
+	lastPtr := map[string]int{}       // pointer -> instance that last advanced it
+	lastStore := map[storeKey]int{}   // address (and iteration, for one that moves) -> last store through it
+	var storesSince, loadsSince []int // stores and loads no barrier has waited for yet
+	lastBarrier := [2]int{-1, -1}     // the last LocalMemBar that holds loads, and stores
 	for it := 0; it < iterations; it++ {
 		for i := range body.Insts {
 			k := len(insts)
@@ -360,16 +360,37 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			}
 			switch {
 			case in.t.Barrier:
-				// A LocalMemBar waits until the stores before it are done.
-				for _, s := range storesSince {
-					depBuf = append(depBuf, dep{s, insts[s].t.Latency})
+				// A LocalMemBar<src, dst> waits until the accesses of
+				// its source pipes before it are done, and the accesses
+				// of its destination pipes after it wait for it.
+				bk := barrierOf(in.Instr)
+				if bk.srcStore {
+					for _, s := range storesSince {
+						depBuf = append(depBuf, dep{s, insts[s].t.Latency})
+					}
+					storesSince = storesSince[:0]
 				}
-				storesSince, lastBarrier = storesSince[:0], k
-			case (in.t.Load || in.t.Store) && lastBarrier >= 0:
-				depBuf = append(depBuf, dep{lastBarrier, 1})
+				if bk.srcLoad {
+					for _, s := range loadsSince {
+						depBuf = append(depBuf, dep{s, insts[s].t.Latency})
+					}
+					loadsSince = loadsSince[:0]
+				}
+				if bk.dstLoad {
+					lastBarrier[0] = k
+				}
+				if bk.dstStore {
+					lastBarrier[1] = k
+				}
+			case in.t.Load && lastBarrier[0] >= 0:
+				depBuf = append(depBuf, dep{lastBarrier[0], 1})
+			case in.t.Store && lastBarrier[1] >= 0:
+				depBuf = append(depBuf, dep{lastBarrier[1], 1})
 			}
 			if in.t.Store {
 				storesSince = append(storesSince, k)
+			} else if in.t.Load {
+				loadsSince = append(loadsSince, k)
 			}
 			if body.Regs != nil {
 				for _, r := range in.Defs {

@@ -1,0 +1,98 @@
+package simcheck
+
+import (
+	"go/token"
+	"testing"
+
+	"github.com/ascvet/ascvet/cppfront"
+	"github.com/ascvet/ascvet/cppfront/ir"
+)
+
+// TestBarrierOf: the pipes a barrier waits for and holds, from each
+// spelling.
+func TestBarrierOf(t *testing.T) {
+	src := `__simd_vf__ inline void K(__ubuf__ float* dst)
+{
+    AscendC::Reg::LocalMemBar<AscendC::Reg::MemType::VEC_STORE, AscendC::Reg::MemType::VEC_LOAD>();
+    AscendC::Reg::LocalMemBar<AscendC::Reg::MemType::VEC_LOAD, AscendC::Reg::MemType::VEC_STORE>();
+    AscendC::Reg::LocalMemBar<AscendC::Reg::MemType::VEC_ALL, AscendC::Reg::MemType::VEC_ALL>();
+    AscendC::Reg::LocalMemBar<AscendC::Reg::MemType::SCALAR_STORE, AscendC::Reg::MemType::VEC_LOAD>();
+    mem_bar(VST_VLD);
+    mem_bar(VV_ALL);
+    asc_mem_bar(VS_ALL);
+    mem_bar(VLD_VST);
+}
+`
+	f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(src))
+	if err != nil || len(f.Funcs) != 1 {
+		t.Fatalf("parse: %v", err)
+	}
+	want := []barrierKinds{
+		{srcStore: true, dstLoad: true},
+		{srcLoad: true, dstStore: true},
+		{srcLoad: true, srcStore: true, dstLoad: true, dstStore: true},
+		{dstLoad: true},
+		{srcStore: true, dstLoad: true},
+		{srcLoad: true, srcStore: true, dstLoad: true, dstStore: true},
+		{srcLoad: true, srcStore: true},
+		{srcLoad: true, dstStore: true},
+	}
+	var got []barrierKinds
+	for _, in := range f.Funcs[0].Instrs {
+		if in.Op == ir.OpLocalMemBar {
+			got = append(got, barrierOf(in))
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d barriers, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("barrier %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if barrierOf(nil) != (barrierKinds{srcStore: true, dstLoad: true, dstStore: true}) {
+		t.Error("a barrier of no instruction must order as before")
+	}
+}
+
+// TestBarrierPipes: a barrier holds only the accesses of its destination
+// pipes, after those of its source pipes are done. Two stores (and no
+// load) with a VEC_STORE -> VEC_LOAD barrier between them run as with
+// none; with VEC_STORE -> VEC_STORE the second waits for the first to be
+// written, every iteration.
+func TestBarrierPipes(t *testing.T) {
+	m, err := Chip("ascend950")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cycles := func(bar string) int {
+		src := `__simd_vf__ inline void K(__ubuf__ float* ub)
+{
+    AscendC::Reg::RegTensor<float> a;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    for (uint16_t i = 0; i < 32; ++i) {
+        AscendC::Reg::Duplicate(a, 1.5f, m);
+        AscendC::Reg::StoreAlign(ub + 8192 + i * 64, a, m);
+        ` + bar + `
+        AscendC::Reg::StoreAlign(ub + 16384 + i * 64, a, m);
+    }
+}
+`
+		f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(src))
+		if err != nil || len(f.Funcs) != 1 || len(f.Funcs[0].Loops) != 1 {
+			t.Fatalf("parse: %v", err)
+		}
+		fn := f.Funcs[0]
+		return m.RunLoop(fn, fn.Loops[0], DefaultIterations, nil).Cycles
+	}
+	none := cycles("")
+	toLoad := cycles("AscendC::Reg::LocalMemBar<AscendC::Reg::MemType::VEC_STORE, AscendC::Reg::MemType::VEC_LOAD>();")
+	toStore := cycles("AscendC::Reg::LocalMemBar<AscendC::Reg::MemType::VEC_STORE, AscendC::Reg::MemType::VEC_STORE>();")
+	if toLoad > none+2 {
+		t.Errorf("VEC_STORE -> VEC_LOAD between two stores: %d cycles, against %d with no barrier: it held the store", toLoad, none)
+	}
+	if toStore < none+32*8 {
+		t.Errorf("VEC_STORE -> VEC_STORE between two stores: %d cycles, against %d with none: the second store must wait for the first", toStore, none)
+	}
+}
