@@ -34,9 +34,12 @@ func barrierOf(in *ir.Instr) barrierKinds {
 		if !ok {
 			return def
 		}
-		if b == "ALL" { // VV_ALL, VS_ALL, SV_ALL, SS_ALL
+		switch {
+		case b == "ALL" && len(a) == 2: // VV_ALL, VS_ALL, SV_ALL, SS_ALL
 			src, dst = memSide(a[:1])+"ALL", memSide(a[1:])+"ALL"
-		} else {
+		case b == "ALL":
+			return def
+		default:
 			src, dst = memMode(a), memMode(b)
 		}
 	}

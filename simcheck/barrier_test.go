@@ -51,8 +51,21 @@ func TestBarrierOf(t *testing.T) {
 			t.Errorf("barrier %d: %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	if barrierOf(nil) != (barrierKinds{srcStore: true, dstLoad: true, dstStore: true}) {
+	def := barrierKinds{srcStore: true, dstLoad: true, dstStore: true}
+	if barrierOf(nil) != def {
 		t.Error("a barrier of no instruction must order as before")
+	}
+	// Spellings it cannot read order as before, and none panics.
+	for _, text := range []string{"", "_ALL", "V_ALL", "VVV_ALL", "_", "VST_", "_VLD", "mode", "VST_VLD_X", "MEM_TYPE::", "::_ALL"} {
+		in := &ir.Instr{Op: ir.OpLocalMemBar, Args: []ir.Operand{{Text: text}}}
+		if got := barrierOf(in); got != def {
+			t.Errorf("mem_bar(%s): %+v, want the old order", text, got)
+		}
+	}
+	for _, targs := range [][]string{{"T"}, {"MemType::VEC_ALL", "X"}, {"", ""}, {"a", "b", "c"}} {
+		if got := barrierOf(&ir.Instr{Op: ir.OpLocalMemBar, TArgs: targs}); got != def {
+			t.Errorf("LocalMemBar<%v>: %+v, want the old order", targs, got)
+		}
 	}
 }
 
