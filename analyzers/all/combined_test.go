@@ -148,3 +148,43 @@ func TestCombinedSavings(t *testing.T) {
 		t.Errorf("%d ASC1003 findings, want 3", n)
 	}
 }
+
+// TestMalformedBarrier: a loop that a rule prices, holding barriers whose
+// mode ascvet cannot read, runs every analyzer without an error and is
+// still priced (mem_bar(_ALL) made the simulator panic once).
+func TestMalformedBarrier(t *testing.T) {
+	src := `#include "kernel_operator.h"
+constexpr uint32_t VL = AscendC::VECTOR_REG_WIDTH / sizeof(float);
+__simd_vf__ inline void ScaleRowVF(__ubuf__ float* dst, __ubuf__ float* src, float scale, uint16_t repeat)
+{
+    AscendC::Reg::RegTensor<float> v;
+    AscendC::Reg::UnalignRegForLoad uIn;
+    AscendC::Reg::MaskReg all = AscendC::Reg::CreateMask<float>();
+    for (uint16_t i = 0; i < repeat; ++i) {
+        AscendC::Reg::LoadUnAlignPre(uIn, src + i * VL);
+        AscendC::Reg::LoadUnAlign(v, uIn, src + i * VL);
+        mem_bar(_ALL);
+        AscendC::Reg::Muls(v, v, scale, all);
+        mem_bar(V_ALL);
+        AscendC::Reg::LocalMemBar<T, U>();
+        AscendC::Reg::StoreAlign(dst + i * VL, v, all);
+    }
+}
+`
+	res, err := runner.Run(all.Analyzers(), []runner.File{{Name: "k.asc", Src: []byte(src)}}, runner.Options{Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range res.Errors {
+		t.Errorf("analyzer failed: %v", e.Error())
+	}
+	priced := false
+	for _, fd := range res.Findings {
+		if fd.RuleID() == "ASC1001" && strings.Contains(fd.Diagnostic.Message, "cycle") {
+			priced = true
+		}
+	}
+	if !priced {
+		t.Errorf("no priced ASC1001 for the Pre in the loop: %d findings", len(res.Findings))
+	}
+}
