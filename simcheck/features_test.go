@@ -14,19 +14,33 @@ import (
 	"github.com/ascvet/ascvet/simcheck"
 )
 
-// loopCycles simulates the first top-level loop of the one VF function in
-// src, as ascvet sim FILE:LOOPLINE does.
-func loopCycles(t *testing.T, src string) int {
+// chip950 is the shipped machine.
+func chip950(t *testing.T) *simcheck.Machine {
 	t.Helper()
 	m, err := simcheck.Chip("ascend950")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// vfFunc lowers src, which holds one VF function with a loop, and returns
+// the function.
+func vfFunc(t *testing.T, src string) *ir.Func {
+	t.Helper()
 	f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(src))
 	if err != nil || len(f.Funcs) != 1 || len(f.Funcs[0].Loops) == 0 {
 		t.Fatalf("parse: %v, %d functions", err, len(f.Funcs))
 	}
-	fn := f.Funcs[0]
+	return f.Funcs[0]
+}
+
+// loopCycles simulates the first top-level loop of the one VF function in
+// src, as ascvet sim FILE:LOOPLINE does.
+func loopCycles(t *testing.T, src string) int {
+	t.Helper()
+	m := chip950(t)
+	fn := vfFunc(t, src)
 	var lp *ir.Loop
 	for _, l := range fn.Loops {
 		if l.Depth == 1 {
@@ -530,5 +544,36 @@ func TestSoftDiv(t *testing.T) {
 		if said := strings.Contains(notes, "each Div on "+elem+" was timed as one float Div"); said != (want != "") {
 			t.Errorf("%s: loop notes %q", elem, notes)
 		}
+	}
+}
+
+// TestBarrierPipes: a barrier holds only the accesses of its destination
+// pipes, after those of its source pipes are done. Two stores (and no
+// load) with a VEC_STORE -> VEC_LOAD barrier between them run as with
+// none; with VEC_STORE -> VEC_STORE the second waits for the first to be
+// written, every iteration.
+func TestBarrierPipes(t *testing.T) {
+	cycles := func(bar string) int {
+		return loopCycles(t, `__simd_vf__ inline void K(__ubuf__ float* ub)
+{
+    AscendC::Reg::RegTensor<float> a;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    for (uint16_t i = 0; i < 32; ++i) {
+        AscendC::Reg::Duplicate(a, 1.5f, m);
+        AscendC::Reg::StoreAlign(ub + 8192 + i * 64, a, m);
+        `+bar+`
+        AscendC::Reg::StoreAlign(ub + 16384 + i * 64, a, m);
+    }
+}
+`)
+	}
+	none := cycles("")
+	toLoad := cycles("AscendC::Reg::LocalMemBar<AscendC::Reg::MemType::VEC_STORE, AscendC::Reg::MemType::VEC_LOAD>();")
+	toStore := cycles("AscendC::Reg::LocalMemBar<AscendC::Reg::MemType::VEC_STORE, AscendC::Reg::MemType::VEC_STORE>();")
+	if toLoad > none+2 {
+		t.Errorf("VEC_STORE -> VEC_LOAD between two stores: %d cycles, against %d with no barrier: it held the store", toLoad, none)
+	}
+	if toStore < none+32*8 {
+		t.Errorf("VEC_STORE -> VEC_STORE between two stores: %d cycles, against %d with none: the second store must wait for the first", toStore, none)
 	}
 }

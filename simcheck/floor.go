@@ -53,7 +53,7 @@ func (m *Machine) IssueFloor(fn *ir.Func, bind ir.Bindings, iterations int) Floo
 					gates += trips
 				}
 				t, ok := m.InstTiming(in)
-				if !ok || t.Class == nil {
+				if !ok {
 					continue
 				}
 				c := t.Occ * max(in.Banks, 1) * trips

@@ -1,10 +1,8 @@
 package simcheck_test
 
 import (
-	"go/token"
 	"testing"
 
-	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/simcheck"
 )
 
@@ -12,10 +10,7 @@ import (
 // resource over every top-level loop's trip count, and the full
 // simulation never beats it.
 func TestIssueFloor(t *testing.T) {
-	m, err := simcheck.Chip("ascend950")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := chip950(t)
 	const head = `__simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src)
 {
     AscendC::Reg::RegTensor<float> a, b, c;
@@ -71,11 +66,7 @@ func TestIssueFloor(t *testing.T) {
 `, 75, "alu on EXU0/EXU1"},
 	}
 	for _, c := range cases {
-		f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(head+c.body+"}\n"))
-		if err != nil || len(f.Funcs) != 1 {
-			t.Fatalf("%s: parse: %v", c.name, err)
-		}
-		fn := f.Funcs[0]
+		fn := vfFunc(t, head+c.body+"}\n")
 		fl := m.IssueFloor(fn, fn.SoleInstance(), simcheck.DefaultIterations)
 		if fl.Busy != c.busy || fl.Resource != c.resource || fl.Cycles != m.VFStart+m.VFDrain+c.busy {
 			t.Errorf("%s: floor %+v, want %d busy cycles of %s", c.name, fl, c.busy, c.resource)

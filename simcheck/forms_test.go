@@ -2,13 +2,11 @@ package simcheck_test
 
 import (
 	"fmt"
-	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/simcheck"
 )
 
@@ -16,10 +14,7 @@ import (
 // unit with forwarding 2; Duplicate of a register's lane is VDUP, on EXU0
 // only with forwarding 8. The same op, two classes.
 func TestDuplicateForms(t *testing.T) {
-	m, err := simcheck.Chip("ascend950")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := chip950(t)
 	src := `__simd_vf__ inline void K(__ubuf__ float* dst, __ubuf__ float* src)
 {
     AscendC::Reg::RegTensor<float> a, b, c;
@@ -33,11 +28,7 @@ func TestDuplicateForms(t *testing.T) {
     }
 }
 `
-	f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(src))
-	if err != nil || len(f.Funcs) != 1 || len(f.Funcs[0].Loops) != 1 {
-		t.Fatalf("parse: %v", err)
-	}
-	fn := f.Funcs[0]
+	fn := vfFunc(t, src)
 	body := simcheck.BodyOf(fn, fn.Loops[0], nil)
 	var got []string
 	for i := range body.Insts {

@@ -231,6 +231,7 @@ type storeKey struct {
 type opTiming struct {
 	t     Timing
 	timed bool
+	bar   barrierKinds // what it orders, when t.Barrier
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -290,9 +291,16 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 	if cap(sc.timings) < n {
 		sc.timings = make([]opTiming, n)
 	}
-	timings := sc.timings[:n] // the timing of each body instruction, looked up once
+	timings := sc.timings[:n]      // the timing of each body instruction, looked up once
+	var waitLoads, waitStores bool // some barrier of the body waits for the loads, the stores before it
 	for i := range body.Insts {
-		timings[i].t, timings[i].timed = m.InstTiming(&body.Insts[i])
+		tm := &timings[i]
+		tm.t, tm.timed = m.InstTiming(&body.Insts[i])
+		tm.bar = barrierKinds{}
+		if tm.t.Barrier {
+			tm.bar = barrierOf(body.Insts[i].Instr)
+			waitLoads, waitStores = waitLoads || tm.bar.srcLoad, waitStores || tm.bar.srcStore
+		}
 	}
 	// lastDef[r] is 1 + the instance that last wrote register r (0: none);
 	// register numbers are small, dense indices of the body's registers.
@@ -363,7 +371,7 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 				// A LocalMemBar<src, dst> waits until the accesses of
 				// its source pipes before it are done, and the accesses
 				// of its destination pipes after it wait for it.
-				bk := barrierOf(in.Instr)
+				bk := timings[i].bar
 				if bk.srcStore {
 					for _, s := range storesSince {
 						depBuf = append(depBuf, dep{s, insts[s].t.Latency})
@@ -387,9 +395,9 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			case in.t.Store && lastBarrier[1] >= 0:
 				depBuf = append(depBuf, dep{lastBarrier[1], 1})
 			}
-			if in.t.Store {
+			if in.t.Store && waitStores {
 				storesSince = append(storesSince, k)
-			} else if in.t.Load {
+			} else if in.t.Load && waitLoads {
 				loadsSince = append(loadsSince, k)
 			}
 			if body.Regs != nil {

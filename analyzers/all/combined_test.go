@@ -153,24 +153,12 @@ func TestCombinedSavings(t *testing.T) {
 // mode ascvet cannot read, runs every analyzer without an error and is
 // still priced (mem_bar(_ALL) made the simulator panic once).
 func TestMalformedBarrier(t *testing.T) {
-	src := `#include "kernel_operator.h"
-constexpr uint32_t VL = AscendC::VECTOR_REG_WIDTH / sizeof(float);
-__simd_vf__ inline void ScaleRowVF(__ubuf__ float* dst, __ubuf__ float* src, float scale, uint16_t repeat)
-{
-    AscendC::Reg::RegTensor<float> v;
-    AscendC::Reg::UnalignRegForLoad uIn;
-    AscendC::Reg::MaskReg all = AscendC::Reg::CreateMask<float>();
-    for (uint16_t i = 0; i < repeat; ++i) {
-        AscendC::Reg::LoadUnAlignPre(uIn, src + i * VL);
-        AscendC::Reg::LoadUnAlign(v, uIn, src + i * VL);
-        mem_bar(_ALL);
-        AscendC::Reg::Muls(v, v, scale, all);
-        mem_bar(V_ALL);
-        AscendC::Reg::LocalMemBar<T, U>();
-        AscendC::Reg::StoreAlign(dst + i * VL, v, all);
-    }
-}
-`
+	// combinedKernel's loops, each with barriers around its Muls.
+	src := strings.ReplaceAll(combinedKernel, "        AscendC::Reg::Muls(v, v, scale, all);\n",
+		"        mem_bar(_ALL);\n        AscendC::Reg::Muls(v, v, scale, all);\n        mem_bar(V_ALL);\n        AscendC::Reg::LocalMemBar<T, U>();\n")
+	if !strings.Contains(src, "mem_bar(_ALL)") {
+		t.Fatal("combinedKernel has no Muls line to put barriers around")
+	}
 	res, err := runner.Run(all.Analyzers(), []runner.File{{Name: "k.asc", Src: []byte(src)}}, runner.Options{Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
