@@ -35,7 +35,7 @@ func (c Cost) HalvedPhrase() string {
 	} else {
 		s = fmt.Sprintf("halving the iterations saves nothing measurable over the %d simulated iterations", c.Iterations)
 	}
-	s += opaquePhrase(c.Opaque)
+	s += opaquePhrase(c.Opaque) + counterPhrase(c.Counter)
 	switch {
 	case c.Instance != "" && c.Of > 1:
 		s += fmt.Sprintf(" (timed for %s, of %d instantiations the one it saves most in)", c.Instance, c.Of)

@@ -59,7 +59,7 @@ func (md *Model) rewritten(fn *ir.Func, lp *ir.Loop, insts []ir.Bindings, named 
 		}
 		after := md.M.RunCyclesAs(lp, fixed, iters)
 		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: body.Opaque,
-			Assumed: body.Assumed, Instance: name, Trip: tripOf(inst, before.Iterations)}
+			Assumed: body.Assumed, Instance: name, Trip: tripOf(inst, before.Iterations), Counter: counterOf(inst)}
 		if save := c.Before - c.After; save > bestSave {
 			best, bestSave, bestBody, bestFixed, bestBind, bestHalve = c, save, body, fixed, b, halve
 		}

@@ -262,6 +262,11 @@ type Cost struct {
 	// TripRegion (no loop: the region ran once); "" when not said.
 	Trip string
 
+	// Counter is the type of the priced loop's counter when it is not
+	// uint16_t ("uint32_t"): by the vendor's Hardware Loop rules the loop
+	// runs as a software loop, whose control the model does not time.
+	Counter string
+
 	// CallBefore and CallAfter are the cycles of one call of the VF
 	// function (VF start, every loop for its trip count, drain: the
 	// function-level simulation docs/fidelity.md checks) as written and
@@ -295,6 +300,29 @@ func tripOf(lp *ir.Loop, iters int) string {
 	return TripDefault
 }
 
+// softCounters are the spellings of counter types that make a VF loop a
+// software loop for certain: the vendor's Hardware Loop rules ask for a
+// uint16_t counter (reference/vf-api.md §1). A type the front end cannot
+// name (an alias, a template parameter, auto) is not guessed at.
+var softCounters = map[string]bool{
+	"int": true, "unsigned": true, "unsigned int": true, "long": true, "unsigned long": true,
+	"long long": true, "unsigned long long": true, "int32_t": true, "uint32_t": true,
+	"int64_t": true, "uint64_t": true, "size_t": true,
+}
+
+// counterOf returns the type of lp's counter when it makes lp a software
+// loop, "" otherwise (Cost.Counter).
+func counterOf(lp *ir.Loop) string {
+	if lp == nil || lp.Unroll < 0 || lp.Unroll > 0 && lp.TripKnown && int64(lp.Unroll) >= lp.Trip {
+		return "" // unrolled fully (#pragma unroll): no loop control is left
+	}
+	t := strings.Join(strings.Fields(strings.TrimPrefix(strings.TrimPrefix(lp.VarType, "std::"), "const ")), " ")
+	if softCounters[t] {
+		return t
+	}
+	return ""
+}
+
 // Saving returns the cycles one iteration saves (rounded) and the share of
 // the loop.
 func (c Cost) Saving() (perIter int, percent int) {
@@ -319,7 +347,7 @@ func (c Cost) Saved() int {
 // Phrase is the text a finding carries: "saves ~N cycles per iteration (X% of the loop)",
 // and which helpers were timed as one instruction, their bodies unknown.
 func (c Cost) Phrase() string {
-	s := c.phrase() + opaquePhrase(c.Opaque)
+	s := c.phrase() + opaquePhrase(c.Opaque) + counterPhrase(c.Counter)
 	switch {
 	case c.Instance != "" && c.Of > 1 && c.Saved() <= 0:
 		s += fmt.Sprintf(" (timed for each of %d instantiations)", c.Of)
@@ -433,7 +461,7 @@ func (md *Model) loop(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bool) Cost 
 	}
 	w := md.writtenRun(writtenKey{lp, md.iters(lp), ""}, asWritten)
 	after := md.M.RunCyclesAs(lp, simcheck.BodyOf(fn, lp, drop), w.res.Iterations)
-	c := Cost{Before: w.res.Cycles, After: after.Cycles, Iterations: w.res.Iterations, Opaque: w.opaque, Assumed: w.assumed, Trip: tripOf(lp, w.res.Iterations)}
+	c := Cost{Before: w.res.Cycles, After: after.Cycles, Iterations: w.res.Iterations, Opaque: w.opaque, Assumed: w.assumed, Trip: tripOf(lp, w.res.Iterations), Counter: counterOf(lp)}
 	md.bind(&c, asWritten)
 	return c
 }
@@ -483,7 +511,7 @@ func (md *Model) loopInstances(fn *ir.Func, lp *ir.Loop, drop func(*ir.Instr) bo
 	for _, bd := range priced {
 		before := md.writtenRun(writtenKey{lp, md.iters(bd.b.Loop(lp)), bd.b.String()}, func() simcheck.Body { return bd.body }).res
 		after := md.M.RunCyclesAs(lp, bd.fixed, before.Iterations)
-		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: bd.body.Opaque, Assumed: bd.body.Assumed, Instance: bd.b.String(), Trip: tripOf(bd.b.Loop(lp), before.Iterations)}
+		c := Cost{Before: before.Cycles, After: after.Cycles, Iterations: before.Iterations, Opaque: bd.body.Opaque, Assumed: bd.body.Assumed, Instance: bd.b.String(), Trip: tripOf(bd.b.Loop(lp), before.Iterations), Counter: counterOf(bd.b.Loop(lp))}
 		if save := c.Before - c.After; save > bestSave {
 			best, bestSave, bestBody = c, save, bd.body
 		}
@@ -664,7 +692,7 @@ func (md *Model) Spill(fn *ir.Func, at *ir.Instr, live []ir.RegID, n int) (c Cos
 		spilled.Insts = append(spilled.Insts, spill(r, false))
 	}
 	before := md.M.RunCycles(spilled, after.Iterations)
-	c = Cost{Before: before.Cycles, After: after.Cycles, Iterations: after.Iterations, Region: region, Opaque: body.Opaque, Assumed: body.Assumed, Trip: trip}
+	c = Cost{Before: before.Cycles, After: after.Cycles, Iterations: after.Iterations, Region: region, Opaque: body.Opaque, Assumed: body.Assumed, Trip: trip, Counter: counterOf(lp)}
 	if c.Saved() <= 0 && c.Iterations > 0 {
 		c.Bound = md.M.RunBound(body, c.Iterations).String() // the loop, or the region's flattened body
 	}
@@ -733,6 +761,15 @@ func Extract(related []analysis.RelatedInformation) (Cost, bool, []analysis.Rela
 		rest = append(rest, r)
 	}
 	return c, found, rest
+}
+
+// counterPhrase says that a loop counting with typ is a software loop the
+// price does not fully cover; "" when typ is.
+func counterPhrase(typ string) string {
+	if typ == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (the loop counts with %s, not uint16_t: by the vendor's Hardware Loop rules it runs as a software loop, whose count, compare and jump the model does not time, so it costs more on hardware)", typ)
 }
 
 // opaquePhrase says which parts of the simulated code were timed as one

@@ -2,11 +2,13 @@ package simcost
 
 import (
 	"fmt"
+	"go/token"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ascvet/ascvet/cppfront"
 	"github.com/ascvet/ascvet/cppfront/ir"
 	it "github.com/ascvet/ascvet/cppfront/ir/irtest"
 	"github.com/ascvet/ascvet/simcheck"
@@ -285,5 +287,50 @@ func TestWrittenBodyOnce(t *testing.T) {
 	}
 	if got := md.bodies[bodyRef{lp, fn.SoleInstance().String()}].body; len(md.bodies) != 1 || &got.Insts[0] != &built.Insts[0] {
 		t.Error("Loop built the body as written again")
+	}
+}
+
+// TestCounterOf: a VF loop counting with a type other than uint16_t is a
+// software loop by the vendor's Hardware Loop rules, and its price says
+// the model does not time that control; a uint16_t loop, a loop #pragma
+// unroll removes, and a counter whose type is an alias or a template
+// parameter (not known for certain) say nothing.
+func TestCounterOf(t *testing.T) {
+	src := `
+template <typename IdxT>
+__simd_vf__ inline void K(__ubuf__ float* ub, uint32_t n)
+{
+    AscendC::Reg::RegTensor<float> a;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    for (uint32_t i = 0; i < n; ++i) { AscendC::Reg::LoadAlign(a, ub + i * 64); }
+    for (uint16_t i = 0; i < n; ++i) { AscendC::Reg::LoadAlign(a, ub + i * 64); }
+    for (int i = 0; i < 8; i++) { AscendC::Reg::LoadAlign(a, ub + i * 64); }
+#pragma unroll
+    for (uint32_t i = 0; i < 8; i++) { AscendC::Reg::LoadAlign(a, ub + i * 64); }
+#pragma unroll 8
+    for (size_t i = 0; i < 8; i++) { AscendC::Reg::LoadAlign(a, ub + i * 64); }
+#pragma unroll 2
+    for (std::size_t i = 0; i < 8; i++) { AscendC::Reg::LoadAlign(a, ub + i * 64); }
+    for (IdxT i = 0; i < n; ++i) { AscendC::Reg::LoadAlign(a, ub + i * 64); }
+    for (auto i = 0; i < n; ++i) { AscendC::Reg::LoadAlign(a, ub + i * 64); }
+}
+`
+	f, err := cppfront.ParseFile(token.NewFileSet(), "k.asc", []byte(src))
+	if err != nil || len(f.Funcs) != 1 {
+		t.Fatalf("parse: %v", err)
+	}
+	want := []string{"uint32_t", "", "int", "", "", "size_t", "", ""}
+	loops := f.Funcs[0].Loops
+	if len(loops) != len(want) {
+		t.Fatalf("%d loops, want %d", len(loops), len(want))
+	}
+	for i, lp := range loops {
+		if got := counterOf(lp); got != want[i] {
+			t.Errorf("loop %d (%s %s): %q, want %q", i, lp.VarType, lp.Var, got, want[i])
+		}
+	}
+	c := Cost{Before: 100, After: 84, Iterations: 16, Counter: "uint32_t"}
+	if got, w := c.Phrase(), "saves ~1 cycle per iteration (16% of the loop) (the loop counts with uint32_t, not uint16_t: by the vendor's Hardware Loop rules it runs as a software loop, whose count, compare and jump the model does not time, so it costs more on hardware)"; got != w {
+		t.Errorf("phrase %q, want %q", got, w)
 	}
 }

@@ -6,7 +6,7 @@ package i18n
 // halvedCost is what ASC5001 says a full-width loop saves
 // (simcost.Cost.HalvedPhrase), with the fragments it shares with the
 // other costs.
-const halvedCost = `(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?)(?P<Timed>(?: \(timed for [^()]*\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)(?P<Call>(?: \(a VF call: [^()]+\))?)`
+const halvedCost = `(?P<Opaque>(?: \(timed with [^()]+ as one instruction: not defined in the file\))?(?: \(timed with each Div on [^()]+ as one float Div: [^()]+\))?(?: \(the loop counts with [^()]+, not uint16_t: [^()]+\))?)(?P<Timed>(?: \(timed for [^()]*\))?)(?P<Assumed>(?: \(timed assuming .+, the costlier branches: the file does not give the template arguments\))?)(?P<Call>(?: \(a VF call: [^()]+\))?)`
 
 // halfWidthMain is the main clause of an ASC5001 finding.
 const halfWidthMain = `loop fills only (?P<h>\d+) of the (?P<vb>\d+) bytes of each vector register: its ops run under (?P<pat>MaskPattern::\S+) on (?P<elem>\S+) and its loads and stores step (?P<h2>\d+) bytes per iteration; with the full width \(a full mask, or (?P<upd>\S+) over the remaining count\) and a (?P<full>\d+)-byte step it needs half the iterations(?P<Inst>(?: \(instantiated with [^()]*\))?)`
