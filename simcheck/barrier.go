@@ -36,7 +36,7 @@ func barrierOf(in *ir.Instr) barrierKinds {
 		}
 		switch {
 		case b == "ALL" && len(a) == 2: // VV_ALL, VS_ALL, SV_ALL, SS_ALL
-			src, dst = memSide(a[:1])+"ALL", memSide(a[1:])+"ALL"
+			src, dst = memSide(a[:1]), memSide(a[1:])
 		case b == "ALL":
 			return def
 		default:
@@ -65,15 +65,16 @@ func memTypeOf(s string) string {
 	return ""
 }
 
-// memSide is the MemType prefix of a C-API side: V vector, S scalar.
+// memSide is the MemType of both pipes of one side of a C-API _ALL mode
+// (V vector, S scalar), "" for none.
 func memSide(c string) string {
 	switch c {
 	case "V":
-		return "VEC_"
+		return "VEC_ALL"
 	case "S":
-		return "SCALAR_"
+		return "SCALAR_ALL"
 	}
-	return "?"
+	return ""
 }
 
 // memMode is the MemType of one side of a C-API mode: VST, VLD, ST, LD.

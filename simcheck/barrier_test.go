@@ -56,7 +56,7 @@ func TestBarrierOf(t *testing.T) {
 		t.Error("a barrier of no instruction must order as before")
 	}
 	// Spellings it cannot read order as before, and none panics.
-	for _, text := range []string{"", "_ALL", "V_ALL", "VVV_ALL", "_", "VST_", "_VLD", "mode", "VST_VLD_X", "MEM_TYPE::", "::_ALL"} {
+	for _, text := range []string{"", "_ALL", "V_ALL", "VVV_ALL", "_", "VST_", "_VLD", "mode", "VST_VLD_X", "MEM_TYPE::", "::_ALL", "XV_ALL", "VX_ALL"} {
 		in := &ir.Instr{Op: ir.OpLocalMemBar, Args: []ir.Operand{{Text: text}}}
 		if got := barrierOf(in); got != def {
 			t.Errorf("mem_bar(%s): %+v, want the old order", text, got)
