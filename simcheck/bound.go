@@ -23,10 +23,10 @@ import (
 
 // Binding is what binds a simulated loop.
 type Binding struct {
-	Kind               string // "port", "chain", "window" or "none"
+	Kind               string // "port", "chain", "window", "registers" or "none"
 	Ports              []string
 	Share              int // percent: the port's busy share of the cycles, or the chain's span over them
-	Chain              int // instructions of the chain (Kind "chain"), or entries of the window (Kind "window")
+	Chain              int // instructions of the chain (Kind "chain"), entries of the window (Kind "window"), or physical registers (Kind "registers")
 	Span               int // cycles of the chain (Kind "chain")
 	Cycles, Iterations int
 }
@@ -91,6 +91,11 @@ func (m *Machine) Bound(res *Result) Binding {
 		b.Kind, b.Ports, b.Share = "port", slices.Clone(loads[0].ports), min(portShare, 100)
 	case chainShare >= bindingShare:
 		b.Kind, b.Share, b.Chain, b.Span = "chain", min(chainShare, 100), chain, span
+	case res.regWaits > 0 && res.regWaits >= res.windowWaits:
+		// Dispatch waited for a physical register more than for a window
+		// entry: the values in flight, each held until its last reader
+		// is done, set the pace.
+		b.Kind, b.Chain = "registers", m.Registers["physical_vreg"]
 	case m.Window > 0 && res.MaxWindow >= m.Window:
 		// Instructions waited to enter a full window: the chains that
 		// hold its entries, not a port, set the pace (the dual-issue
@@ -113,6 +118,8 @@ func (b Binding) String() string {
 		return fmt.Sprintf("bound by a chain of %d dependent instructions (%d of its %d cycles)", b.Chain, b.Span, b.Cycles)
 	case "window":
 		return fmt.Sprintf("bound by the %d-entry issue window, full of instructions waiting for their operands", b.Chain)
+	case "registers":
+		return fmt.Sprintf("bound by the %d physical vector registers, each held from dispatch until the last reader of its value is done", b.Chain)
 	}
 	if len(b.Ports) == 0 {
 		return fmt.Sprintf("bound by no one resource over its %d cycles", b.Cycles)

@@ -7,12 +7,13 @@
 // The simulator core (sim.go) runs stages cycle by cycle:
 //
 //	dispatch  in program order, dispatch_width a cycle, into a window of
-//	          `window` entries (VfSim's 58-entry shared queue; seed 002's
-//	          "execution queue depth 64"), freed at issue, or with
-//	          window_frees = "done" when the result is written, or with
-//	          "retire" at retire; with load_queue, loads take no entry; a
-//	          RegTensor result also needs a free physical register when the
-//	          model sets a pool
+//	          `window` entries (seed 002's "execution queue depth 64"),
+//	          freed at issue, or with window_frees = "done" when the result
+//	          is written, or with "retire" at retire; with load_queue, loads
+//	          take no entry. A RegTensor result also takes a physical
+//	          register (registers.physical_vreg, less those of values live
+//	          into the body), free again reg_free_delay cycles after the
+//	          last instruction that reads it is done
 //	issue     out of order: the oldest instructions whose operands are ready
 //	          and whose port is free; at most issue_width in all, of them
 //	          at most compute_issue compute instructions, ub_accesses loads
@@ -70,6 +71,10 @@ type Class struct {
 	id      int   // index into Machine.Classes
 }
 
+// maxRegFreeDelay bounds Machine.RegFreeDelay: a machine file's delay is
+// a few cycles; a huge one would only stall every run.
+const maxRegFreeDelay = 1000
+
 // Machine is a chip's model.
 type Machine struct {
 	Name          string         `toml:"name"`
@@ -86,9 +91,10 @@ type Machine struct {
 	VFStart       int            `toml:"vf_start"`
 	VFDrain       int            `toml:"vf_drain"`
 	LoopEntry     int            `toml:"loop_entry"`
-	IterStride    int            `toml:"iter_stride"`   // cycles between the dispatch starts of two iterations at least (the hardware loop's control)
-	NestedGap     int            `toml:"nested_gap"`    // cycles between the starts of two runs of inner loops (hardware loops nested in the simulated one)
-	UnitInflight  int            `toml:"unit_inflight"` // compute instructions a unit holds between issue and done at most (0: no limit)
+	IterStride    int            `toml:"iter_stride"`    // cycles between the dispatch starts of two iterations at least (the hardware loop's control)
+	NestedGap     int            `toml:"nested_gap"`     // cycles between the starts of two runs of inner loops (hardware loops nested in the simulated one)
+	UnitInflight  int            `toml:"unit_inflight"`  // compute instructions a unit holds between issue and done at most (0: no limit)
+	RegFreeDelay  int            `toml:"reg_free_delay"` // cycles after the last read of a value is done that its physical register is free again (registers.physical_vreg)
 	PointerDep    int            `toml:"pointer_dep"`
 	SpillCost     int            `toml:"spill_cost"`
 	Registers     map[string]int `toml:"registers"`
@@ -181,6 +187,9 @@ func (m *Machine) check() error {
 		if f.v <= 0 {
 			return fmt.Errorf("%s must be positive", f.name)
 		}
+	}
+	if m.RegFreeDelay < 0 || m.RegFreeDelay > maxRegFreeDelay {
+		return fmt.Errorf("reg_free_delay must be 0 to %d", maxRegFreeDelay)
 	}
 	switch m.WindowFrees {
 	case "", "issue", "done", "retire":

@@ -218,24 +218,70 @@ func (m *Machine) RunInstance(fn *ir.Func, bind ir.Bindings, iterations int, ski
 			rr.Notes = append(rr.Notes, fmt.Sprintf("a loop outside the top level (in an if) was repeated at most %d times, or its body cut at %d instructions", iterations, MaxBodyInsts))
 		}
 	}
-	// The next part starts when this one's last instruction has been
-	// dispatched (VfSim: a top-level loop's VLOOP starts once the previous
-	// one's instructions are all in the core), so only the last part pays
-	// its drain, unless a LocalMemBar between them makes the next wait.
-	for i := range rr.Parts {
-		if i == len(rr.Parts)-1 || hasBarrier(rr.Parts[i+1].Body) && rr.Parts[i+1].Loop == nil {
-			continue
-		}
-		p := &rr.Parts[i]
-		if tail := drainOf(p.Res); tail > 0 && tail < p.Cycles {
-			p.Cycles -= tail
-			p.Overlap = tail
-		}
+	spans := make([]span, len(rr.Parts))
+	for i, p := range rr.Parts {
+		spans[i] = spanOf(p, rr.Parts[i+1:])
 	}
-	for _, p := range rr.Parts {
-		rr.Cycles += p.Cycles
+	for i, ov := range overlaps(spans) {
+		rr.Parts[i].Cycles -= ov
+		rr.Parts[i].Overlap = ov
+		rr.Cycles += rr.Parts[i].Cycles
 	}
 	return rr
+}
+
+// span is a part of a function as overlaps composes it: its cycles, and
+// the drain after its last dispatch that the parts after it may hide.
+type span struct{ full, tail int }
+
+// spanOf is part p as a span, the parts after it being rest.
+func spanOf(p Part, rest []Part) span {
+	s := span{full: p.Cycles + p.Overlap}
+	// The next part starts when this one's last instruction has been
+	// dispatched (VfSim: a top-level loop's VLOOP starts once the previous
+	// one's instructions are all in the core), unless a LocalMemBar between
+	// them makes it wait; and where it reads what this one writes, not
+	// before those values are ready for it (a loop's result is its last
+	// iteration's, often at the end of the drain).
+	if len(rest) > 0 && !(hasBarrier(rest[0].Body) && rest[0].Loop == nil) {
+		if tail := drainOf(p.Res) - waitFor(p.Res, rest[0].Res); tail > 0 && tail < s.full {
+			s.tail = tail
+		}
+	}
+	return s
+}
+
+// waitFor is how long after the last dispatch of run r the run next
+// after it waits for the values of r it reads: the most that one of them
+// is ready after next's first reader of it would issue on its own (0 when
+// it reads none of them).
+func waitFor(r, next *Result) int {
+	if r == nil || next == nil {
+		return 0
+	}
+	wait := 0
+	for _, in := range next.ins {
+		for _, o := range r.outs {
+			if o.reg == in.reg {
+				wait = max(wait, o.at-in.at)
+			}
+		}
+	}
+	return wait
+}
+
+// overlaps returns the cycles of each span's drain that the spans after
+// it hide: its tail, but no more than they last. A drain longer than all
+// that follows (a loop's backlog of Exps, say, dispatched long before they
+// issue) ends the function, which waits for it.
+func overlaps(spans []span) []int {
+	ov := make([]int, len(spans))
+	after := 0 // cycles the spans after i add
+	for i := len(spans) - 1; i >= 0; i-- {
+		ov[i] = min(spans[i].tail, after)
+		after += spans[i].full - ov[i]
+	}
+	return ov
 }
 
 // CyclesWith returns the cycles of rr, RunInstance's run of fn under bind,
@@ -261,12 +307,17 @@ func (m *Machine) CyclesWithBody(rr *RegionResult, top *ir.Loop, bind ir.Binding
 			continue
 		}
 		np := m.runLoopBody(bind.Loop(top), body, n)
-		if i < len(rr.Parts)-1 && !(hasBarrier(rr.Parts[i+1].Body) && rr.Parts[i+1].Loop == nil) {
-			if tail := drainOf(np.Res); tail > 0 && tail < np.Cycles {
-				np.Cycles -= tail
-			}
+		parts := slices.Clone(rr.Parts)
+		parts[i] = np
+		spans := make([]span, len(parts))
+		for j, q := range parts {
+			spans[j] = spanOf(q, parts[j+1:])
 		}
-		return rr.Cycles - p.Cycles + np.Cycles, true
+		cycles = m.VFStart + m.VFDrain
+		for j, ov := range overlaps(spans) {
+			cycles += spans[j].full - ov
+		}
+		return cycles, true
 	}
 	return 0, false
 }

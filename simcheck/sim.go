@@ -68,6 +68,11 @@ type Result struct {
 	Critical   []int // indexes into Events: the dependency chain that ends last
 	MaxWindow  int   // most instructions waiting in the window at once
 
+	// Cycles in which dispatch stopped at a full window, and for want of
+	// a physical register (Machine.RegFreeDelay): what bound the loop
+	// when no port or chain did.
+	windowWaits, regWaits int
+
 	computed int // instances issued to a compute unit
 
 	// The first half of the iterations (Steady): when its last instance
@@ -77,6 +82,13 @@ type Result struct {
 	// drain is the part of the run after its last dispatch (drainOf),
 	// kept without Events too.
 	drain int
+	// outs is, for each register the run writes, when its last write is
+	// ready to a reader, in cycles after the run's last dispatch (negative:
+	// before it); ins is, for each register it reads before writing it,
+	// when its first reader issued, in cycles after the first dispatch. A
+	// part that reads what the part before it writes runs under that one's
+	// drain only once the values are ready for it (region.go).
+	outs, ins []regDone
 }
 
 // IPC is compute instructions (those issued to EXU0/EXU1) per cycle, the
@@ -100,6 +112,12 @@ func (r *Result) CyclesPerIter() int {
 	return (r.Cycles + r.Iterations - 1) / r.Iterations
 }
 
+// regDone is a register and a cycle: when its value is ready, or read.
+type regDone struct {
+	reg ir.RegID
+	at  int
+}
+
 type instance struct {
 	// What the issue stage reads of every entry of the window every
 	// cycle, first, on one cache line.
@@ -111,15 +129,18 @@ type instance struct {
 	retired bool
 
 	*Inst
-	t       Timing
-	iter    int
-	idx     int
-	deps    []dep
-	vdefs   int                 // RegTensor results: physical registers it holds from dispatch to retire
-	banks   [blocksPerReg]uint8 // UB bank of each of its blocks, when ubKnown
-	ubKnown bool
-	gate    int // the producer that sets readyAt
-	ev      *Event
+	t        Timing
+	iter     int
+	idx      int
+	deps     []dep
+	vdefs    int                 // RegTensor results: physical registers it holds from dispatch until they are read (Machine.RegFreeDelay)
+	readers  int                 // reads of its RegTensor results by instances not issued yet
+	pending  int                 // of those, by instances not dispatched yet
+	lastRead int                 // the latest done cycle of an issued reader of its results
+	banks    [blocksPerReg]uint8 // UB bank of each of its blocks, when ubKnown
+	ubKnown  bool
+	gate     int // the producer that sets readyAt
+	ev       *Event
 }
 
 // lastIssue is what a unit issued last, for the initiation intervals
@@ -132,6 +153,7 @@ type lastIssue struct {
 type dep struct {
 	from    int // instance index
 	latency int
+	vreg    bool // it reads a RegTensor result of from: from's physical register waits for this read
 }
 
 // scratch holds the buffers of one Run, reused by the next: a file's
@@ -144,6 +166,7 @@ type scratch struct {
 	events  []Event    // RunCycles's
 	timings []opTiming // per body instruction
 	lastDef []int      // run's: per register, 1 + its last writer
+	seen    []bool     // poolSize's: per register
 
 	// run's issue stage: its candidates, those joining them, the entries
 	// waiting for a known cycle, and the lists of those waiting on a producer.
@@ -193,6 +216,45 @@ func (h *readyHeap) pop() int {
 	}
 	*h = s
 	return top
+}
+
+// poolSize is the physical registers the body's RegTensor results can
+// take (registers.physical_vreg; none set: no limit): the pool less those
+// holding the values the body reads and never writes, loop invariants
+// live through it, of which a VF has at most registers.vreg. (A value
+// live into the body that it writes again, an accumulator, holds its
+// register only until its first readers are done, as the value's first
+// rewrite renames it: not counted.) seen is scratch.
+func (m *Machine) poolSize(body Body, seen *[]bool) int {
+	phys := m.Registers["physical_vreg"]
+	if phys <= 0 || body.Regs == nil {
+		return 1 << 30
+	}
+	if cap(*seen) < len(body.Regs) {
+		*seen = make([]bool, len(body.Regs))
+	}
+	written := (*seen)[:len(body.Regs)]
+	clear(written)
+	for i := range body.Insts {
+		for _, r := range body.Insts[i].Defs {
+			if r >= 0 && int(r) < len(written) {
+				written[r] = true
+			}
+		}
+	}
+	live := 0
+	for i := range body.Insts {
+		for _, r := range body.Insts[i].Uses {
+			if r >= 0 && int(r) < len(written) && !written[r] && body.Regs[r].Class == ir.ClassVReg {
+				written[r] = true // counted once
+				live++
+			}
+		}
+	}
+	if v := m.Registers["vreg"]; v > 0 {
+		live = min(live, v)
+	}
+	return phys - live
 }
 
 // mergeSorted returns the entries of cand (in order) and adds (sorted
@@ -350,11 +412,16 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 				if body.Regs != nil && int(r) < len(body.Regs) && body.Regs[r].Class.IsUnalign() {
 					lat = insts[p].t.UregDep
 				}
-				depBuf = append(depBuf, dep{p, lat})
+				vreg := body.Regs != nil && int(r) < len(body.Regs) && body.Regs[r].Class == ir.ClassVReg
+				if vreg {
+					insts[p].readers++
+					insts[p].pending++
+				}
+				depBuf = append(depBuf, dep{p, lat, vreg})
 			}
 			for _, ptr := range in.Ptrs {
 				if p, ok := lastPtr[ptr]; ok {
-					depBuf = append(depBuf, dep{p, m.PointerDep})
+					depBuf = append(depBuf, dep{p, m.PointerDep, false})
 				}
 			}
 			addr := storeKey{in.Addr, -1}
@@ -363,7 +430,7 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			}
 			if in.t.Load && addr.addr != "" {
 				if s, ok := lastStore[addr]; ok {
-					depBuf = append(depBuf, dep{s, insts[s].t.Latency}) // a load of what a store wrote: the same address
+					depBuf = append(depBuf, dep{s, insts[s].t.Latency, false}) // a load of what a store wrote: the same address
 				}
 			}
 			switch {
@@ -374,13 +441,13 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 				bk := timings[i].bar
 				if bk.srcStore {
 					for _, s := range storesSince {
-						depBuf = append(depBuf, dep{s, insts[s].t.Latency})
+						depBuf = append(depBuf, dep{s, insts[s].t.Latency, false})
 					}
 					storesSince = storesSince[:0]
 				}
 				if bk.srcLoad {
 					for _, s := range loadsSince {
-						depBuf = append(depBuf, dep{s, insts[s].t.Latency})
+						depBuf = append(depBuf, dep{s, insts[s].t.Latency, false})
 					}
 					loadsSince = loadsSince[:0]
 				}
@@ -391,9 +458,9 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 					lastBarrier[1] = k
 				}
 			case in.t.Load && lastBarrier[0] >= 0:
-				depBuf = append(depBuf, dep{lastBarrier[0], 1})
+				depBuf = append(depBuf, dep{lastBarrier[0], 1, false})
 			case in.t.Store && lastBarrier[1] >= 0:
-				depBuf = append(depBuf, dep{lastBarrier[1], 1})
+				depBuf = append(depBuf, dep{lastBarrier[1], 1, false})
 			}
 			if in.t.Store && waitStores {
 				storesSince = append(storesSince, k)
@@ -457,9 +524,29 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 	nextDispatch, nextRetire := 0, 0
 	lastGate := -1 // dispatch cycle of the last inner loop run's start
 	window := 0    // entries taken: dispatched and not yet freed (see Machine.WindowFrees)
-	pregs := m.Registers["physical_vreg"] - m.Registers["vreg"]
-	if pregs <= 0 {
-		pregs = 1 << 30 // no renaming pool in the model: no limit
+	pregs := m.poolSize(body, &sc.seen)
+	var regFrees readyHeap // registers returning to the pool: (cycle, how many)
+	// freeable is the registers held by values whose readers have all
+	// dispatched: they come back without anything more dispatching.
+	freeable := 0
+	// readDone is called when in issues: the registers of the values it
+	// was the last to read, and its own when nothing reads them, return to
+	// the pool once those reads are done (Machine.RegFreeDelay).
+	readDone := func(in *instance) {
+		for _, d := range in.deps {
+			if !d.vreg {
+				continue
+			}
+			p := insts[d.from]
+			p.readers--
+			p.lastRead = max(p.lastRead, in.ev.Done)
+			if p.readers == 0 {
+				regFrees.push(waitEntry{p.lastRead + m.RegFreeDelay, p.vdefs})
+			}
+		}
+		if in.vdefs > 0 && in.readers == 0 {
+			regFrees.push(waitEntry{in.ev.Done, in.vdefs})
+		}
 	}
 	// The window's entries not issued yet are in one of three places, so
 	// that a cycle looks only at those that may issue (the issue stage used
@@ -499,6 +586,12 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			frees, nextFree = kept, next
 			progress = true
 		}
+		for len(regFrees) > 0 && regFrees[0].at <= cycle {
+			n := regFrees.pop()
+			pregs += n
+			freeable -= n
+			progress = true
+		}
 		// Retire in order.
 		for r := 0; r < m.RetireWidth && nextRetire < len(insts); r++ {
 			in := insts[nextRetire]
@@ -510,7 +603,6 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			if m.WindowFrees == "retire" {
 				window--
 			}
-			pregs += in.vdefs
 			progress = true
 		}
 		// The entries whose operands are ready now, or whose producer issued
@@ -555,6 +647,7 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 				adds = append(adds, int(w-1))
 			}
 			blockHead[k] = 0
+			readDone(in)
 			switch {
 			case m.LoadQueue && in.t.Load:
 			case m.WindowFrees == "done":
@@ -572,10 +665,18 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 		}
 		cand = kept
 		// Dispatch in order into the window.
+		waits := &res.windowWaits // what stopped dispatch this cycle, if anything
 		for d := 0; d < m.DispatchWidth && nextDispatch < len(insts) && window < m.Window; d++ {
 			in := insts[nextDispatch]
-			if in.vdefs > pregs {
-				break // no free physical register for its result until an older writer retires
+			// No free physical register for its result until a value is
+			// read; unless no register can come back before more
+			// dispatches (every value held waits for a reader yet to
+			// come): with more values live than the pool holds, the
+			// compiler would have spilled (regalloc prices that), and the
+			// model takes the register it would have freed.
+			if in.vdefs > pregs && freeable > 0 {
+				waits = &res.regWaits
+				break
 			}
 			if in.Gate {
 				if lastGate >= 0 && cycle < lastGate+m.NestedGap {
@@ -590,6 +691,16 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			}
 			pregs -= in.vdefs
 			in.ev.Dispatch = cycle
+			for _, d := range in.deps {
+				if p := insts[d.from]; d.vreg {
+					if p.pending--; p.pending == 0 {
+						freeable += p.vdefs
+					}
+				}
+			}
+			if in.readers == 0 {
+				freeable += in.vdefs
+			}
 			cand = append(cand, nextDispatch) // the youngest: cand stays in order
 			if !m.LoadQueue || !in.t.Load {
 				window++
@@ -598,6 +709,7 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			progress = true
 		}
 		res.MaxWindow = max(res.MaxWindow, window)
+		step := 1
 		if !progress {
 			// Nothing moved: jump to the next cycle at which something can.
 			next := m.nextEvent(cycle, insts, cand, nextRetire, portFree, pipeFree, lastOn, lastGate+m.NestedGap)
@@ -612,7 +724,14 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 			if nextFree > cycle && nextFree < next {
 				next = nextFree
 			}
+			if len(regFrees) > 0 && regFrees[0].at < next {
+				next = regFrees[0].at // > cycle: the earlier ones returned
+			}
+			step = next - cycle
 			cycle = next - 1
+		}
+		if nextDispatch < len(insts) && (window >= m.Window || waits == &res.regWaits) {
+			*waits += step
 		}
 		if cycle > 1<<24 {
 			panic("internal error: simulation does not converge")
@@ -629,6 +748,32 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 	res.Cycles = last - first + 1
 	res.halfCycles = half - first + 1
 	res.drain = res.Cycles - (lastDispatch - first + 1)
+	clear(lastDef) // now: 1 for a register written before, or read before written
+	for _, in := range insts {
+		for _, r := range in.Uses {
+			if r >= 0 && r <= maxReg && lastDef[r] == 0 {
+				lastDef[r] = 1
+				res.ins = append(res.ins, regDone{r, in.ev.Issue - first})
+			}
+		}
+		for _, r := range in.Defs {
+			lastDef[r] = 1
+		}
+	}
+	clear(lastDef) // now: 1 for a register whose last write is in outs
+	for k := len(insts) - 1; k >= 0 && k >= len(insts)-len(body.Insts); k-- {
+		in := insts[k] // the last iteration writes each register last
+		for _, r := range in.Defs {
+			if r >= 0 && r <= maxReg && lastDef[r] == 0 {
+				lastDef[r] = 1
+				ready := in.ev.Issue + in.t.Dep // to a consumer of no class of its own ([forward] aside)
+				if body.Regs != nil && int(r) < len(body.Regs) && body.Regs[r].Class.IsUnalign() {
+					ready = in.ev.Issue + in.t.UregDep
+				}
+				res.outs = append(res.outs, regDone{r, ready - lastDispatch})
+			}
+		}
+	}
 	for i := range events {
 		if events[i].Compute {
 			res.computed++

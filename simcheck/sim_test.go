@@ -1,6 +1,8 @@
 package simcheck
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ascvet/ascvet/cppfront/ir"
@@ -18,7 +20,7 @@ func chip(t *testing.T) *Machine {
 
 func TestModelLoads(t *testing.T) {
 	m := chip(t)
-	if m.Window != 58 || m.ComputeIssue != 2 || m.Ports["LD"] != 2 || m.Ports["ST"] != 1 {
+	if m.Window != 64 || m.ComputeIssue != 2 || m.Ports["LD"] != 2 || m.Ports["ST"] != 1 {
 		t.Errorf("model: %+v", m)
 	}
 	tm, ok := m.Timing(ir.OpExp, "half")
@@ -198,6 +200,8 @@ func TestLoadQueue(t *testing.T) {
 	m := chip(t)
 	small := *m
 	small.Window = 4
+	small.Registers = map[string]int{} // no register pool: the window alone binds
+	small.WindowFrees = "done"         // an entry held until its result is written: a load holds it 9 cycles
 	small.LoadQueue = false
 	with := small.Run(BodyOf(fn, lp, nil), 8)
 	small.LoadQueue = true
@@ -230,6 +234,166 @@ func TestIterStride(t *testing.T) {
 		}
 		if stride == 3 && r.Events[15].Dispatch != first+45 {
 			t.Errorf("stride 3: the last iteration dispatched at %d, want %d: nothing else holds this loop's dispatch back", r.Events[15].Dispatch, first+45)
+		}
+	}
+}
+
+// held returns, for each cycle a run dispatched in, how many RegTensor
+// results held a physical register then: from dispatch until the last
+// reader of the value is done plus the machine's delay (its own done when
+// nothing reads it). Readers are the later instances that use a register
+// an instance was the last to write.
+func held(m *Machine, body Body, r *Result) (most int) {
+	n := len(body.Insts)
+	free := make([]int, len(r.Events))
+	last := map[ir.RegID]int{}
+	for k := range r.Events {
+		in := &body.Insts[k%n]
+		for _, u := range in.Uses {
+			if p, ok := last[u]; ok && body.Regs[u].Class == ir.ClassVReg {
+				free[p] = max(free[p], r.Events[k].Done+m.RegFreeDelay)
+			}
+		}
+		for _, d := range in.Defs {
+			last[d] = k
+		}
+	}
+	vdef := func(k int) bool {
+		for _, d := range body.Insts[k%n].Defs {
+			if body.Regs[d].Class == ir.ClassVReg {
+				return true
+			}
+		}
+		return false
+	}
+	for k := range r.Events {
+		if free[k] == 0 {
+			free[k] = r.Events[k].Done
+		}
+	}
+	for _, e := range r.Events {
+		c := 0
+		for k, o := range r.Events {
+			if vdef(k) && o.Dispatch <= e.Dispatch && e.Dispatch < free[k] {
+				c++
+			}
+		}
+		most = max(most, c)
+	}
+	return most
+}
+
+// TestRegisterPool: a RegTensor result holds a physical register from
+// dispatch until the last reader of its value is done + reg_free_delay
+// (VfSim's camodel dumps), so a long chain stops dispatch once the pool
+// is taken; the delay, the pool's size and the values live into the loop
+// all move the time, and the loop is then bound by the registers.
+func TestRegisterPool(t *testing.T) {
+	b := it.New("k")
+	x := b.VReg("x", "float")
+	lp := b.Loop(4, func() { // one chain an iteration, iterations independent
+		b.Instr(ir.OpLoadAlign, it.W(x), it.PtrRW("src"))
+		for range 96 {
+			b.Instr(ir.OpAdds, it.W(x), it.R(x), it.S("1"))
+		}
+		b.Instr(ir.OpStoreAlign, it.R(x), it.PtrRW("dst"))
+	})
+	m := chip(t)
+	body := BodyOf(b.Func(), lp, nil)
+	if got := m.poolSize(body, new([]bool)); got != 68 {
+		t.Errorf("pool %d for a body with no value live into it, want 68", got)
+	}
+	r := m.Run(body, 4)
+	if most := held(m, body, r); most > 68 || most < 60 {
+		t.Errorf("%d registers held at once, want the pool's 68 nearly full and never more", most)
+	}
+	if b := m.Bound(r); b.Kind != "registers" || !strings.Contains(b.String(), "68 physical vector registers") {
+		t.Errorf("bound: %+v %q, want the registers", b, b.String())
+	}
+	noPool := *m
+	noPool.Registers = map[string]int{}
+	free := noPool.Run(body, 4)
+	slow := *m
+	slow.RegFreeDelay = 12
+	late := slow.Run(body, 4)
+	t.Logf("96-Add chain, 4 iterations: %d cycles with no pool, %d with 68 registers (delay 3), %d with delay 12", free.Cycles, r.Cycles, late.Cycles)
+	if !(free.Cycles < r.Cycles && r.Cycles < late.Cycles) {
+		t.Errorf("cycles: no pool %d, delay 3 %d, delay 12 %d; want each slower than the last", free.Cycles, r.Cycles, late.Cycles)
+	}
+	// Values live into the loop keep their registers: the pool is smaller.
+	b = it.New("k")
+	var ins []ir.RegID
+	for range 40 {
+		ins = append(ins, b.VReg("c", "float"))
+	}
+	acc := b.VReg("acc", "float")
+	lp = b.Loop(8, func() {
+		for _, c := range ins {
+			b.Instr(ir.OpAdd, it.W(acc), it.R(acc), it.R(c))
+		}
+	})
+	if got := m.poolSize(BodyOf(b.Func(), lp, nil), new([]bool)); got != 68-32 {
+		t.Errorf("pool %d with 41 values live in, want 68 less the 32 a VF holds", got)
+	}
+}
+
+// TestRegisterPoolOverflow: a body with more values live at once than the
+// pool holds (80 loads, then 80 stores of them: a compiler would spill)
+// still runs to the end, in order, instead of waiting forever for a read
+// that cannot dispatch.
+func TestRegisterPoolOverflow(t *testing.T) {
+	b := it.New("k")
+	var regs []ir.RegID
+	for range 80 {
+		regs = append(regs, b.VReg("r", "float"))
+	}
+	lp := b.Loop(2, func() {
+		for _, r := range regs {
+			b.Instr(ir.OpLoadAlign, it.W(r), it.PtrRW("src"))
+		}
+		for _, r := range regs {
+			b.Instr(ir.OpStoreAlign, it.R(r), it.PtrRW("dst"))
+		}
+	})
+	m := chip(t)
+	body := BodyOf(b.Func(), lp, nil)
+	r := m.Run(body, 2)
+	if len(r.Events) != 320 || r.Cycles <= 0 {
+		t.Fatalf("%d events, %d cycles", len(r.Events), r.Cycles)
+	}
+	for _, e := range r.Events {
+		if e.Retire < 0 {
+			t.Fatalf("an instruction never retired: %+v", e)
+		}
+	}
+	if r.regWaits == 0 {
+		t.Error("dispatch never waited for a register: the 80 values must overflow the pool")
+	}
+}
+
+// TestRegFreeDelayParse: the delay is a machine file's, bounded.
+func TestRegFreeDelayParse(t *testing.T) {
+	for _, bad := range []string{"-1", "1001"} {
+		if _, err := Parse("bad.toml", []byte("name = 'x'\nwindow = 4\ndispatch_width = 1\nretire_width = 1\nissue_width = 1\ncompute_issue = 1\nub_accesses = 1\nub_writes = 1\nreg_free_delay = "+bad+"\n")); err == nil || !strings.Contains(err.Error(), "reg_free_delay") {
+			t.Errorf("reg_free_delay = %s: %v, want an error naming it", bad, err)
+		}
+	}
+}
+
+// TestOverlaps: a part's drain runs under the parts after it, but no
+// longer than they last; the function waits for the rest.
+func TestOverlaps(t *testing.T) {
+	for _, c := range []struct {
+		spans []span
+		want  []int
+	}{
+		{[]span{{100, 30}, {50, 0}}, []int{30, 0}},             // hidden whole
+		{[]span{{100, 80}, {10, 0}}, []int{10, 0}},             // a short part hides 10 of 80
+		{[]span{{100, 80}, {10, 5}, {10, 0}}, []int{15, 5, 0}}, // what follows: 5 + 10 charged
+		{[]span{{40, 0}, {100, 0}}, []int{0, 0}},               // no tail (a barrier, or the last)
+	} {
+		if got := overlaps(c.spans); !slices.Equal(got, c.want) {
+			t.Errorf("overlaps(%v) = %v, want %v", c.spans, got, c.want)
 		}
 	}
 }

@@ -21,8 +21,8 @@ var Rule = ruleset.Define(&ruleset.Rule{
 	ID:    "ASC4001",
 	Name:  "long-dependency-chain",
 	Title: "loop body's dependency chain is longer than the issue window",
-	Text: "The VF issues two compute instructions a cycle, chosen out of order from a queue of about 60 (the dual-issue guide: " +
-		"\"执行队列的深度是64\"; the machine model uses VfSim's 58-entry shared queue). When one iteration is a chain of more dependent instructions than the window holds, " +
+	Text: "The VF issues two compute instructions a cycle, chosen out of order from a queue of 64 (the dual-issue guide: " +
+		"\"执行队列的深度是64\"), each instruction in it holding one of the 68 physical registers for its result. When one iteration is a chain of more dependent instructions than the window holds, " +
 		"the next iteration cannot enter the window until this one drains, so iterations never overlap and the loop " +
 		"runs at about one instruction per cycle. Split the VF loop (write intermediates to UB and continue in a second " +
 		"loop) or unroll it by hand with the copies interleaved, so that independent chains share the window. The " +

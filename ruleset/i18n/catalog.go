@@ -262,6 +262,7 @@ var fragments = map[string][]pattern{
 		{`bound by port (?P<port>\S+) \((?P<Pct>\d+%|under 1%) busy\)`, `受限于端口 ${port}（${Pct} 的周期忙）`},
 		{`bound by a chain of (?P<n>\d+) dependent instructions \((?P<s>\d+) of its (?P<c>\d+) cycles\)`, `受限于 ${n} 条相互依赖的指令组成的链（占其 ${c} 个周期中的 ${s} 个）`},
 		{`bound by the (?P<n>\d+)-entry issue window, full of instructions waiting for their operands`, `受限于 ${n} 项的发射窗口：窗口中全是在等待操作数的指令`},
+		{`bound by the (?P<n>\d+) physical vector registers, each held from dispatch until the last reader of its value is done`, `受限于 ${n} 个物理向量寄存器：每个寄存器从派发起一直占用，直到读取其值的最后一条指令完成`},
 		{`bound by no one resource over its (?P<c>\d+) cycles`, `在其 ${c} 个周期中不受单一资源限制`},
 		{`bound by no one resource \(the busiest, (?P<Port>.+?), is busy (?P<Pct>\d+%|under 1%) of its (?P<c>\d+) cycles\)`, `不受单一资源限制（最忙的${Port}在其 ${c} 个周期中 ${Pct} 的周期忙）`},
 	},

@@ -6,7 +6,7 @@ from pypto_pro.language import Vf as vf  # noqa: N813
 @pl.vector_function
 def long_chain(dst, src):
     m = vf.create_mask(dtype=pl.DT_FP32)
-    for i in pl.range(32):  # want "loop body holds a chain of 72 dependent instructions, more than the 58-instruction issue window: iterations cannot overlap \\(simulated IPC 0\\.[0-9]+\\); split the VF loop.*4x, copies interleaved: saves"
+    for i in pl.range(32):  # want "loop body holds a chain of 72 dependent instructions, more than the 64-instruction issue window: iterations cannot overlap \\(simulated IPC 0\\.[0-9]+\\); split the VF loop.*4x, copies interleaved: saves"
         x = vf.load_align(src, i * 64)
         x = vf.muls(x, 1.0, m)
         x = vf.muls(x, 2.0, m)
