@@ -466,6 +466,7 @@ func TestSim(t *testing.T) {
 		t.Fatalf("sim: exit %d, stderr %s", code, errs)
 	}
 	golden.Check(t, "sim.text.golden", out)
+	text := out
 	code, out, _ = ascvet(t, "sim", "-f", "json", "-timeline", "1", k+":16")
 	var r struct {
 		Iterations int     `json:"iterations"`
@@ -475,12 +476,16 @@ func TestSim(t *testing.T) {
 			Issue int `json:"issue"`
 		} `json:"timeline"`
 		Critical []struct{} `json:"critical_chain"`
+		Bound    string     `json:"bound"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil || code != exitOK {
 		t.Fatalf("json: exit %d, %v\n%s", code, err, out)
 	}
-	if r.Iterations != 16 || r.Cycles <= 0 || r.IPC <= 0 || len(r.Timeline) != 5 || len(r.Critical) == 0 {
+	if r.Iterations != 16 || r.Cycles <= 0 || r.IPC <= 0 || len(r.Timeline) != 5 || len(r.Critical) == 0 || !strings.HasPrefix(r.Bound, "bound by ") {
 		t.Errorf("json report: %+v", r)
+	}
+	if !strings.Contains(text, "Bottleneck:        "+strings.TrimPrefix(r.Bound, "bound by ")) {
+		t.Errorf("the text report names no bottleneck, or not the JSON's %q", r.Bound)
 	}
 	code, out, _ = ascvet(t, "sim", "../../testdata/kernels")
 	if code != exitOK || !strings.Contains(out, "unaligned_copy.asc:16") || !strings.Contains(out, "long_chain.asc:") {

@@ -28,6 +28,7 @@ type Report struct {
 	CyclesPerIter int         `json:"cycles_per_iteration"`
 	IPC           float64     `json:"ipc"`
 	WindowMax     int         `json:"window_high_water"`
+	Bound         string      `json:"bound"` // what binds the run (of a VF function: its costliest part), as a finding names it
 	Ports         []PortUse   `json:"ports"`
 	Timeline      []Row       `json:"timeline"`
 	Critical      []ChainStep `json:"critical_chain"`
@@ -118,7 +119,8 @@ type ChainStep struct {
 // line (0 when unknown); timelineIters bounds the timeline.
 func Build(name string, m *simcheck.Machine, body simcheck.Body, res *simcheck.Result, timelineIters int, lineOf func(i int) int) *Report {
 	r := &Report{Name: name, Chip: m.Name, Iterations: res.Iterations, Instructions: res.PerIter, Total: len(res.Events),
-		Cycles: res.Cycles, CyclesPerIter: res.CyclesPerIter(), IPC: round2(res.IPC()), WindowMax: res.MaxWindow}
+		Cycles: res.Cycles, CyclesPerIter: res.CyclesPerIter(), IPC: round2(res.IPC()), WindowMax: res.MaxWindow,
+		Bound: m.Bound(res).String()}
 	var ports []string
 	for p := range m.Ports {
 		ports = append(ports, p)
@@ -167,7 +169,15 @@ func Write(w io.Writer, r *Report) error {
 	fmt.Fprintf(&b, "Total cycles:      %d\n", r.Cycles)
 	fmt.Fprintf(&b, "Cycles/iteration:  %d\n", r.CyclesPerIter)
 	fmt.Fprintf(&b, "IPC:               %.2f (compute instructions a cycle, of 2)\n", r.IPC)
-	fmt.Fprintf(&b, "Window high-water: %d\n\n", r.WindowMax)
+	fmt.Fprintf(&b, "Window high-water: %d\n", r.WindowMax)
+	if r.Bound != "" {
+		what := strings.TrimPrefix(r.Bound, "bound by ")
+		if len(r.Parts) > 0 {
+			what += " (the costliest part)"
+		}
+		fmt.Fprintf(&b, "Bottleneck:        %s\n", what)
+	}
+	b.WriteString("\n")
 	if len(r.Parts) > 0 {
 		b.WriteString("Parts (VF start and drain included in the total; the timeline below is the costliest part's):\n")
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
