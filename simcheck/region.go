@@ -218,11 +218,7 @@ func (m *Machine) RunInstance(fn *ir.Func, bind ir.Bindings, iterations int, ski
 			rr.Notes = append(rr.Notes, fmt.Sprintf("a loop outside the top level (in an if) was repeated at most %d times, or its body cut at %d instructions", iterations, MaxBodyInsts))
 		}
 	}
-	spans := make([]span, len(rr.Parts))
-	for i, p := range rr.Parts {
-		spans[i] = spanOf(p, rr.Parts[i+1:])
-	}
-	for i, ov := range overlaps(spans) {
+	for i, ov := range overlaps(rr.Parts) {
 		rr.Parts[i].Cycles -= ov
 		rr.Parts[i].Overlap = ov
 		rr.Cycles += rr.Parts[i].Cycles
@@ -270,11 +266,21 @@ func waitFor(r, next *Result) int {
 	return wait
 }
 
-// overlaps returns the cycles of each span's drain that the spans after
-// it hide: its tail, but no more than they last. A drain longer than all
-// that follows (a loop's backlog of Exps, say, dispatched long before they
+// overlaps returns the cycles of each part's drain that the parts after it
+// hide (their Cycles and Overlap are taken as the part's own cycles).
+func overlaps(parts []Part) []int {
+	spans := make([]span, len(parts))
+	for i, p := range parts {
+		spans[i] = spanOf(p, parts[i+1:])
+	}
+	return hiddenDrains(spans)
+}
+
+// hiddenDrains returns the cycles of each span's drain that the spans after it
+// hide: its tail, but no more than they last. A drain longer than all that
+// follows (a loop's backlog of Exps, say, dispatched long before they
 // issue) ends the function, which waits for it.
-func overlaps(spans []span) []int {
+func hiddenDrains(spans []span) []int {
 	ov := make([]int, len(spans))
 	after := 0 // cycles the spans after i add
 	for i := len(spans) - 1; i >= 0; i-- {
@@ -309,13 +315,9 @@ func (m *Machine) CyclesWithBody(rr *RegionResult, top *ir.Loop, bind ir.Binding
 		np := m.runLoopBody(bind.Loop(top), body, n)
 		parts := slices.Clone(rr.Parts)
 		parts[i] = np
-		spans := make([]span, len(parts))
-		for j, q := range parts {
-			spans[j] = spanOf(q, parts[j+1:])
-		}
 		cycles = m.VFStart + m.VFDrain
-		for j, ov := range overlaps(spans) {
-			cycles += spans[j].full - ov
+		for j, ov := range overlaps(parts) {
+			cycles += parts[j].Cycles + parts[j].Overlap - ov
 		}
 		return cycles, true
 	}

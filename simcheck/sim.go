@@ -365,10 +365,14 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 		}
 	}
 	// lastDef[r] is 1 + the instance that last wrote register r (0: none);
-	// register numbers are small, dense indices of the body's registers.
+	// register numbers are small, dense indices of the body's registers
+	// (those it reads too: Result.ins lists those it never writes).
 	maxReg := ir.RegID(-1)
 	for i := range body.Insts {
 		for _, r := range body.Insts[i].Defs {
+			maxReg = max(maxReg, r)
+		}
+		for _, r := range body.Insts[i].Uses {
 			maxReg = max(maxReg, r)
 		}
 	}
@@ -748,8 +752,10 @@ func (m *Machine) run(body Body, iterations int, keep bool) *Result {
 	res.Cycles = last - first + 1
 	res.halfCycles = half - first + 1
 	res.drain = res.Cycles - (lastDispatch - first + 1)
-	clear(lastDef) // now: 1 for a register written before, or read before written
-	for _, in := range insts {
+	// lastDef now: 1 for a register written before, or read before
+	// written; the first iteration reads each register first.
+	clear(lastDef)
+	for _, in := range insts[:len(body.Insts)] {
 		for _, r := range in.Uses {
 			if r >= 0 && r <= maxReg && lastDef[r] == 0 {
 				lastDef[r] = 1

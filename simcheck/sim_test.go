@@ -392,8 +392,8 @@ func TestOverlaps(t *testing.T) {
 		{[]span{{100, 80}, {10, 5}, {10, 0}}, []int{15, 5, 0}}, // what follows: 5 + 10 charged
 		{[]span{{40, 0}, {100, 0}}, []int{0, 0}},               // no tail (a barrier, or the last)
 	} {
-		if got := overlaps(c.spans); !slices.Equal(got, c.want) {
-			t.Errorf("overlaps(%v) = %v, want %v", c.spans, got, c.want)
+		if got := hiddenDrains(c.spans); !slices.Equal(got, c.want) {
+			t.Errorf("hiddenDrains(%v) = %v, want %v", c.spans, got, c.want)
 		}
 	}
 }
